@@ -1,0 +1,221 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Parsed once at start-up; a bad or missing value
+ * stops the process with a message naming every offending variable (see main.ts).
+ */
+
+const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const csvWithDefault = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    );
+const csv = csvWithDefault('');
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** A full URL, or a bare host meaning `https://host`; returned without a trailing slash. */
+export function normaliseBaseUrl(value: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  const url = new URL(withScheme);
+  return url.toString().replace(/\/+$/, '');
+}
+
+const baseUrl = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .transform((value, ctx) => {
+    try {
+      return normaliseBaseUrl(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
+      return z.NEVER;
+    }
+  });
+
+const slackApiUrl = z
+  .string()
+  .trim()
+  .default('https://slack.com/api/')
+  .refine((value) => URL.canParse(value), 'is not a URL')
+  .transform((value) => (value.endsWith('/') ? value : `${value}/`));
+
+const required = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, 'is required');
+
+const envSchema = z
+  .object({
+    SLACK_BOT_TOKEN: required('SLACK_BOT_TOKEN'),
+    SLACK_SIGNING_SECRET: optionalString,
+    SLACK_APP_TOKEN: optionalString,
+    SLACK_API_URL: slackApiUrl,
+    PORT: intFrom(3000).pipe(z.number().max(65535)),
+    HOST: z.string().trim().default('0.0.0.0'),
+
+    AGENT_API_URL: baseUrl,
+    AGENT_API_TOKEN: required('AGENT_API_TOKEN'),
+    AGENT_ID: required('AGENT_ID'),
+    ACCOUNT_API_TOKEN: optionalString,
+    ACCOUNT_API_PATH_PREFIX: z
+      .string()
+      .trim()
+      .default('')
+      .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
+      .transform((value) => value.replace(/\/+$/, '')),
+    AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
+    AGENT_POLL_SHARE: z.coerce.number().gt(0).lt(1).default(0.8),
+    AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
+    AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
+    TURN_DEADLINE_SECONDS: intFrom(1800, 1),
+
+    ADMIN_USER_IDS: csv,
+    ALLOWED_CHANNEL_IDS: csv,
+    ALLOW_EXTERNAL_USERS: bool(false),
+    FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
+    FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
+    FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
+    ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
+    PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
+
+    REDIS_URL: optionalString,
+    REDIS_PREFIX: z.string().trim().min(1).default('sab'),
+    INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
+    LEASE_TTL_MS: intFrom(15_000, 1000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
+      });
+    }
+    if (env.FEEDBACK_POSITIVE_EMOJI.some((emoji) => env.FEEDBACK_NEGATIVE_EMOJI.includes(emoji))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FEEDBACK_NEGATIVE_EMOJI'],
+        message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
+      });
+    }
+  });
+
+type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  slack: {
+    botToken: string;
+    signingSecret: string | undefined;
+    appToken: string | undefined;
+    apiUrl: string;
+    socketMode: boolean;
+  };
+  http: { port: number; host: string };
+  agent: {
+    baseUrl: string;
+    token: string;
+    agentId: string;
+    accountToken: string | undefined;
+    accountPathPrefix: string;
+    maxInFlight: number;
+    pollShare: number;
+    requestTimeoutMs: number;
+    statusTimeoutMs: number;
+    turnDeadlineMs: number;
+  };
+  access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
+  feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
+  answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
+  state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
+  logLevel: Env['LOG_LEVEL'];
+}
+
+/** Thrown by loadConfig with one line per offending variable. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function toConfig(env: Env): Config {
+  return {
+    slack: {
+      botToken: env.SLACK_BOT_TOKEN,
+      signingSecret: env.SLACK_SIGNING_SECRET,
+      appToken: env.SLACK_APP_TOKEN,
+      apiUrl: env.SLACK_API_URL,
+      socketMode: env.SLACK_APP_TOKEN !== undefined,
+    },
+    http: { port: env.PORT, host: env.HOST },
+    agent: {
+      baseUrl: env.AGENT_API_URL,
+      token: env.AGENT_API_TOKEN,
+      agentId: env.AGENT_ID,
+      accountToken: env.ACCOUNT_API_TOKEN,
+      accountPathPrefix: env.ACCOUNT_API_PATH_PREFIX,
+      maxInFlight: env.AGENT_MAX_IN_FLIGHT,
+      pollShare: env.AGENT_POLL_SHARE,
+      requestTimeoutMs: env.AGENT_REQUEST_TIMEOUT_MS,
+      statusTimeoutMs: env.AGENT_STATUS_TIMEOUT_MS,
+      turnDeadlineMs: env.TURN_DEADLINE_SECONDS * 1000,
+    },
+    access: {
+      adminUserIds: env.ADMIN_USER_IDS,
+      allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
+      allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
+    },
+    feedback: {
+      name: env.FEEDBACK_NAME,
+      positiveEmoji: env.FEEDBACK_POSITIVE_EMOJI,
+      negativeEmoji: env.FEEDBACK_NEGATIVE_EMOJI,
+    },
+    answers: {
+      fileThresholdChars: env.ANSWER_FILE_THRESHOLD_CHARS,
+      progressUpdatesPerMinute: env.PROGRESS_UPDATES_PER_MINUTE,
+    },
+    state: {
+      redisUrl: env.REDIS_URL,
+      redisPrefix: env.REDIS_PREFIX,
+      instanceId: env.INSTANCE_ID,
+      leaseTtlMs: env.LEASE_TTL_MS,
+    },
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+/** Parses the environment; throws ConfigError listing every problem. Defaults to process.env. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const message = issue.message.startsWith(name)
+        ? issue.message.slice(name.length).trim()
+        : issue.message;
+      return `${name}: ${message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  return toConfig(parsed.data);
+}

@@ -1,0 +1,28 @@
+/** Codes carried by store errors, so callers and logs can branch without parsing messages. */
+export enum StoreErrorCode {
+  ConnectFailed = 'STORE_CONNECT_FAILED',
+  Closed = 'STORE_CLOSED',
+}
+
+/** Redis could not be reached (refused, unreachable, or no answer within the connect timeout). */
+export class StoreConnectError extends Error {
+  readonly code = StoreErrorCode.ConnectFailed;
+  /** `host:port` only: a Redis URL may carry a password. */
+  readonly address: string;
+
+  constructor(address: string, detail: string, options?: { cause?: unknown }) {
+    super(`Redis at ${address} is not reachable: ${detail}`, options);
+    this.name = 'StoreConnectError';
+    this.address = address;
+  }
+}
+
+/** The store was used after `close()`. */
+export class StoreClosedError extends Error {
+  readonly code = StoreErrorCode.Closed;
+
+  constructor() {
+    super('The conversation store is closed');
+    this.name = 'StoreClosedError';
+  }
+}

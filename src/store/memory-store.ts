@@ -1,0 +1,27 @@
+import { Keyv } from 'keyv';
+import { ExpiringMap } from './expiring-map.js';
+import { storeKeys } from './keys.js';
+import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
+import { createMemoryPrimitives } from './memory-primitives.js';
+import { resolveTtls, type StoreTtls } from './ttls.js';
+
+/** Options for {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** Milliseconds since the epoch; inject to test expiry. @default Date.now */
+  clock?: () => number;
+  /** Record lifetimes. @default DEFAULT_TTLS */
+  ttl?: Partial<StoreTtls>;
+}
+
+/**
+ * State in this process only: fine for one replica and for trying the bot out; lost on restart.
+ * Records still go through keyv, over a map that expires entries against `clock`.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore {
+  const clock = options.clock ?? Date.now;
+  const records = new ExpiringMap<unknown>(clock);
+  // No key prefix: the map belongs to this store alone.
+  const keyv = new Keyv({ store: records, useKeyPrefix: false, throwOnErrors: true });
+  const primitives = createMemoryPrimitives(clock, (turnId) => records.has(storeKeys.turn(turnId)));
+  return createKeyvConversationStore('memory', keyv, primitives, resolveTtls(options.ttl));
+}

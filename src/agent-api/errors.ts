@@ -44,6 +44,8 @@ export interface AgentApiErrorDetails {
   method?: string | undefined;
   /** Path only: never the host's query or headers (no tokens). */
   path?: string | undefined;
+  /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
+  retryAfterMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -56,6 +58,7 @@ export class AgentApiError extends Error {
   readonly requestId: string | undefined;
   readonly method: string | undefined;
   readonly path: string | undefined;
+  readonly retryAfterMs: number | undefined;
 
   constructor(code: AgentApiErrorCode, message: string, details: AgentApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -67,6 +70,7 @@ export class AgentApiError extends Error {
     this.requestId = details.requestId;
     this.method = details.method;
     this.path = details.path;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

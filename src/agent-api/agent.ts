@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { RunInput, RunStatusReport } from '../conversation/ports.js';
+import { type AgentCallOptions, type CallContext, callFields, segment } from './call-context.js';
+import { parseBody } from './parse-body.js';
+
+/** Agent runs and activation: `/v2/ai-agent/<agent_id>…` (seed: "Agent endpoints"). */
+
+/** Run start (and follow-up) response. */
+export const runStartSchema = z.looseObject({
+  status: z.string().optional(),
+  sessionId: z.string().min(1),
+});
+
+/** Run status response. `message` and `totalSteps` may be missing (or null) while loading. */
+export const runStatusSchema = z.looseObject({
+  status: z.enum(['loading', 'done', 'error', 'canceled', 'timeout']),
+  message: z.string().nullish(),
+  totalSteps: z.number().int().min(0).nullish(),
+});
+
+/** Agent activation response. */
+export const agentActivationSchema = z.looseObject({ id: z.string(), active: z.boolean() });
+export type AgentActivation = z.infer<typeof agentActivationSchema>;
+
+const agentPath = (agentId: string) => `/v2/ai-agent/${segment(agentId)}`;
+
+/** The seed's run request: the prompt and optional context under `context`. */
+export function runRequestBody(input: RunInput) {
+  const context: { message: string; additionalContext?: string } = { message: input.message };
+  if (input.additionalContext !== undefined) context.additionalContext = input.additionalContext;
+  return { context };
+}
+
+/** POST /v2/ai-agent/<agent_id>. Never retried once it may have reached the service. */
+export async function startRun(
+  context: CallContext,
+  agentId: string,
+  input: RunInput,
+  options?: AgentCallOptions,
+): Promise<{ sessionId: string }> {
+  const response = await context.send({
+    endpoint: 'startRun',
+    method: 'POST',
+    path: agentPath(agentId),
+    token: context.agentToken,
+    body: runRequestBody(input),
+    kind: 'other',
+    retry: 'unsent-only',
+    notFound: 'agent-disabled',
+    ...callFields(options, context.requestTimeoutMs),
+  });
+  return { sessionId: parseBody(response, runStartSchema).sessionId };
+}
+
+/** POST /v2/ai-agent/<agent_id>/<session_id>: the next turn of the same session. */
+export async function followUp(
+  context: CallContext,
+  agentId: string,
+  sessionId: string,
+  input: RunInput,
+  options?: AgentCallOptions,
+): Promise<{ sessionId: string }> {
+  const response = await context.send({
+    endpoint: 'followUp',
+    method: 'POST',
+    path: `${agentPath(agentId)}/${segment(sessionId)}`,
+    token: context.agentToken,
+    body: runRequestBody(input),
+    kind: 'other',
+    retry: 'unsent-only',
+    ...callFields(options, context.requestTimeoutMs),
+  });
+  return { sessionId: parseBody(response, runStartSchema).sessionId };
+}
+
+/**
+ * GET /v2/ai-agent/<agent_id>/<session_id>, a long poll (hence its own timeout). Status `timeout`
+ * is an ordinary result ("nothing new yet"). A 404 (unknown session) is UnknownEndpoint: the seed
+ * gives it no other meaning.
+ */
+export async function getRunStatus(
+  context: CallContext,
+  agentId: string,
+  sessionId: string,
+  options?: AgentCallOptions,
+): Promise<RunStatusReport> {
+  const response = await context.send({
+    endpoint: 'getRunStatus',
+    method: 'GET',
+    path: `${agentPath(agentId)}/${segment(sessionId)}`,
+    token: context.agentToken,
+    kind: 'poll',
+    retry: 'idempotent',
+    ...callFields(options, context.statusTimeoutMs),
+  });
+  const body = parseBody(response, runStatusSchema);
+  return {
+    status: body.status,
+    message: body.message ?? undefined,
+    totalSteps: body.totalSteps ?? undefined,
+  };
+}
+
+/** POST /v2/ai-agent/<agent_id>/enable or /disable. Setting a state twice is harmless: retried. */
+export async function setAgentActive(
+  context: CallContext,
+  agentId: string,
+  active: boolean,
+  options?: AgentCallOptions,
+): Promise<AgentActivation> {
+  const action = active ? 'enable' : 'disable';
+  const response = await context.send({
+    endpoint: `${action}Agent`,
+    method: 'POST',
+    path: `${agentPath(agentId)}/${action}`,
+    token: context.agentToken,
+    kind: 'other',
+    retry: 'idempotent',
+    ...callFields(options, context.requestTimeoutMs),
+  });
+  return parseBody(response, agentActivationSchema);
+}

@@ -1,0 +1,143 @@
+import type { Clock, FeedbackInput, Logger, RunInput, RunStatusReport } from '../conversation/ports.js';
+import {
+  createSubAccount,
+  listSubAccounts,
+  type NewSubAccount,
+  type SubAccount,
+  type SubAccountUpdate,
+  updateSubAccount,
+} from './accounts.js';
+import { type AgentActivation, followUp, getRunStatus, setAgentActive, startRun } from './agent.js';
+import type { AgentCallOptions, CallContext } from './call-context.js';
+import { type ExportResult, exportSavedObjects, type SavedObjectType } from './export.js';
+import { type FeedbackRecord, getFeedback, submitFeedback } from './feedback.js';
+import { type Identity, whoami } from './identity.js';
+import type { RequestBudget } from './request-budget.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
+import { createTransport, type RequestInfo } from './transport.js';
+
+export interface AgentApiOptions {
+  /** The account's region-specific base address, normalised (no trailing slash). */
+  baseUrl: string;
+  /** Token of the account that owns the agents (agent, identity and export endpoints). */
+  token: string;
+  /** Main-account token for sub-account management; without it those calls throw NotConfigured. */
+  accountToken?: string | undefined;
+  /** '' (the seed's paths) or e.g. '/v1' for account-management and export paths. Default ''. */
+  accountPathPrefix?: string | undefined;
+  /** The process-wide cap on requests in flight. */
+  budget: RequestBudget;
+  /** Client-side timeout per request. Default 15000. */
+  requestTimeoutMs?: number | undefined;
+  /** Client-side timeout of a status long poll. Default 60000. */
+  statusTimeoutMs?: number | undefined;
+  retry?: {
+    /** Retries after the first attempt. Default 3. */
+    limit?: number | undefined;
+    /** Default 200. */
+    baseDelayMs?: number | undefined;
+    /** Default 5000. */
+    maxDelayMs?: number | undefined;
+    /** A longer `Retry-After` is not waited for. Default 60000. */
+    maxRetryAfterMs?: number | undefined;
+  };
+  logger?: Logger | undefined;
+  /** Metrics hook, called once per HTTP attempt. */
+  onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Time source for backoff sleeps and `Retry-After` dates. Default: the real clock. */
+  clock?: Clock | undefined;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: (() => number) | undefined;
+}
+
+/** One typed method per service endpoint. Structurally satisfies the conversation's AgentRunsPort. */
+export interface AgentApi {
+  startRun(agentId: string, input: RunInput, options?: AgentCallOptions): Promise<{ sessionId: string }>;
+  getRunStatus(agentId: string, sessionId: string, options?: AgentCallOptions): Promise<RunStatusReport>;
+  followUp(
+    agentId: string,
+    sessionId: string,
+    input: RunInput,
+    options?: AgentCallOptions,
+  ): Promise<{ sessionId: string }>;
+  enableAgent(agentId: string, options?: AgentCallOptions): Promise<AgentActivation>;
+  disableAgent(agentId: string, options?: AgentCallOptions): Promise<AgentActivation>;
+  submitFeedback(
+    agentId: string,
+    items: FeedbackInput[],
+    options?: AgentCallOptions,
+  ): Promise<FeedbackRecord[]>;
+  /** null when the run has no feedback. */
+  getFeedback(agentId: string, sessionId: string, options?: AgentCallOptions): Promise<FeedbackRecord | null>;
+  createSubAccount(
+    account: NewSubAccount,
+    options?: AgentCallOptions,
+  ): Promise<{ accountId: number; accountToken: string }>;
+  listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]>;
+  updateSubAccount(accountId: number, body: SubAccountUpdate, options?: AgentCallOptions): Promise<void>;
+  exportSavedObjects(type: SavedObjectType, options?: AgentCallOptions): Promise<ExportResult>;
+  whoami(options?: AgentCallOptions): Promise<Identity>;
+}
+
+/** Sleeps `ms`, rejecting with the signal's reason when it aborts. */
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const realClock: Clock = { now: () => Date.now(), sleep: realSleep };
+
+/** Builds the client. Makes no request until a method is called. */
+export function createAgentApi(options: AgentApiOptions): AgentApi {
+  const clock = options.clock ?? realClock;
+  const retry = options.retry ?? {};
+  const send = createTransport({
+    baseUrl: options.baseUrl,
+    budget: options.budget,
+    retry: {
+      limit: retry.limit ?? DEFAULT_RETRY_POLICY.limit,
+      baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+      maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+    },
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    now: () => clock.now(),
+    random: options.random ?? Math.random,
+    logger: options.logger,
+    onRequest: options.onRequest,
+  });
+  const context: CallContext = {
+    send,
+    agentToken: options.token,
+    accountToken: options.accountToken,
+    accountPathPrefix: options.accountPathPrefix ?? '',
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+    statusTimeoutMs: options.statusTimeoutMs ?? 60_000,
+  };
+  return {
+    startRun: (agentId, input, callOptions) => startRun(context, agentId, input, callOptions),
+    getRunStatus: (agentId, sessionId, callOptions) => getRunStatus(context, agentId, sessionId, callOptions),
+    followUp: (agentId, sessionId, input, callOptions) =>
+      followUp(context, agentId, sessionId, input, callOptions),
+    enableAgent: (agentId, callOptions) => setAgentActive(context, agentId, true, callOptions),
+    disableAgent: (agentId, callOptions) => setAgentActive(context, agentId, false, callOptions),
+    submitFeedback: (agentId, items, callOptions) => submitFeedback(context, agentId, items, callOptions),
+    getFeedback: (agentId, sessionId, callOptions) => getFeedback(context, agentId, sessionId, callOptions),
+    createSubAccount: (account, callOptions) => createSubAccount(context, account, callOptions),
+    listSubAccounts: (callOptions) => listSubAccounts(context, callOptions),
+    updateSubAccount: (accountId, body, callOptions) =>
+      updateSubAccount(context, accountId, body, callOptions),
+    exportSavedObjects: (type, callOptions) => exportSavedObjects(context, type, callOptions),
+    whoami: (callOptions) => whoami(context, callOptions),
+  };
+}

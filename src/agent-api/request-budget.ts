@@ -1,0 +1,123 @@
+/**
+ * One cap on requests in flight to the agent service per process. The service allows 100
+ * concurrent requests per account; operators split that between replicas (default 50 each).
+ * Status polls may hold only part of the cap so that run starts, follow-ups, feedback and admin
+ * commands always find a free slot while many threads are being polled.
+ */
+
+/** `poll` is a run-status request; everything else is `other`. */
+export type RequestKind = 'poll' | 'other';
+
+export interface RequestBudgetOptions {
+  /** Requests in flight at most, all kinds together. Default 50. */
+  limit?: number;
+  /** Share of `limit` that polls may hold, in (0, 1]. Default 0.8. */
+  pollShare?: number;
+}
+
+export interface RequestBudget {
+  /**
+   * Runs `fn` once a slot of this kind is free and holds the slot until `fn` settles. Waiters
+   * start in FIFO order per kind; a waiter whose `signal` aborts leaves the queue and rejects
+   * with the signal's reason.
+   */
+  run<T>(kind: RequestKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  readonly limit: number;
+  /** floor(limit × pollShare), at least 1. */
+  readonly pollSlots: number;
+  inFlight(): number;
+  inFlightPolls(): number;
+  /** Highest `inFlight()` observed since creation. */
+  maxInFlightSeen(): number;
+  queued(): number;
+}
+
+interface Waiter {
+  kind: RequestKind;
+  start: () => void;
+}
+
+/** Creates a budget; throws RangeError on a limit below 1 or a share outside (0, 1]. */
+export function createRequestBudget(options: RequestBudgetOptions = {}): RequestBudget {
+  const limit = options.limit ?? 50;
+  const pollShare = options.pollShare ?? 0.8;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer ≥ 1: ${limit}`);
+  if (!(pollShare > 0 && pollShare <= 1)) throw new RangeError(`pollShare must be in (0, 1]: ${pollShare}`);
+  const pollSlots = Math.max(1, Math.floor(limit * pollShare));
+
+  const waiting: Waiter[] = [];
+  let inFlight = 0;
+  let inFlightPolls = 0;
+  let maxSeen = 0;
+
+  const hasRoom = (kind: RequestKind) => inFlight < limit && (kind === 'other' || inFlightPolls < pollSlots);
+
+  const take = (kind: RequestKind) => {
+    inFlight += 1;
+    if (kind === 'poll') inFlightPolls += 1;
+    maxSeen = Math.max(maxSeen, inFlight);
+  };
+
+  const release = (kind: RequestKind) => {
+    inFlight -= 1;
+    if (kind === 'poll') inFlightPolls -= 1;
+    // Scan in order rather than only the head: a poll blocked by its share must not hold back
+    // an `other` request queued behind it.
+    for (let index = 0; index < waiting.length && inFlight < limit; ) {
+      const waiter = waiting[index] as Waiter;
+      if (!hasRoom(waiter.kind)) {
+        index += 1;
+        continue;
+      }
+      waiting.splice(index, 1);
+      take(waiter.kind);
+      waiter.start();
+    }
+  };
+
+  const execute = async <T>(kind: RequestKind, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } finally {
+      release(kind);
+    }
+  };
+
+  const enqueue = (kind: RequestKind, signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const index = waiting.indexOf(waiter);
+        if (index >= 0) waiting.splice(index, 1);
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        kind,
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      waiting.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+
+  return {
+    limit,
+    pollSlots,
+    async run<T>(kind: RequestKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+      signal?.throwIfAborted();
+      // Someone already waiting for this kind goes first (FIFO), even if a slot is free now.
+      const queuedSameKind = waiting.some((waiter) => waiter.kind === kind);
+      if (hasRoom(kind) && !queuedSameKind) {
+        take(kind);
+      } else {
+        await enqueue(kind, signal);
+      }
+      return execute(kind, fn);
+    },
+    inFlight: () => inFlight,
+    inFlightPolls: () => inFlightPolls,
+    maxInFlightSeen: () => maxSeen,
+    queued: () => waiting.length,
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { createRequestBudget } from '../../src/agent-api/request-budget.js';
+
+/** A promise with its resolve exposed, to hold a slot until the test lets go. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('createRequestBudget', () => {
+  it('has the documented defaults and keeps at least one poll slot', () => {
+    const budget = createRequestBudget();
+    expect([budget.limit, budget.pollSlots]).toEqual([50, 40]);
+    expect(createRequestBudget({ limit: 1 }).pollSlots).toBe(1);
+    expect(createRequestBudget({ limit: 7, pollShare: 0.5 }).pollSlots).toBe(3);
+  });
+
+  it.each([{ limit: 0 }, { limit: 2.5 }, { pollShare: 0 }, { pollShare: 1.5 }])('refuses %j', (options) => {
+    expect(() => createRequestBudget(options)).toThrow(RangeError);
+  });
+
+  it('never runs more than `limit` at once and starts waiters in FIFO order', async () => {
+    const budget = createRequestBudget({ limit: 2 });
+    const held = gate();
+    const started: number[] = [];
+    const calls = [1, 2, 3, 4, 5].map((id) =>
+      budget.run('other', async () => {
+        started.push(id);
+        await held.opened;
+        return id;
+      }),
+    );
+    await tick();
+    expect([budget.inFlight(), budget.queued(), started]).toEqual([2, 3, [1, 2]]);
+    held.open();
+    await expect(Promise.all(calls)).resolves.toEqual([1, 2, 3, 4, 5]);
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+    expect(budget.maxInFlightSeen()).toBe(2);
+    expect(budget.inFlight()).toBe(0);
+  });
+
+  it('lets other requests past polls that fill their share', async () => {
+    const budget = createRequestBudget({ limit: 4, pollShare: 0.5 });
+    const polls = gate();
+    const pollCalls = Array.from({ length: 6 }, () => budget.run('poll', () => polls.opened));
+    await tick();
+    expect([budget.inFlightPolls(), budget.queued()]).toEqual([2, 4]);
+    // Two free slots remain for everything else, even with four polls queued ahead.
+    await expect(budget.run('other', async () => budget.inFlight())).resolves.toBe(3);
+    polls.open();
+    await Promise.all(pollCalls);
+    expect(budget.inFlightPolls()).toBe(0);
+  });
+
+  it('releases the slot when the function throws', async () => {
+    const budget = createRequestBudget({ limit: 1 });
+    await expect(budget.run('other', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(budget.run('other', async () => 'next')).resolves.toBe('next');
+  });
+
+  it('drops a queued request whose signal aborts, without running it', async () => {
+    const budget = createRequestBudget({ limit: 1 });
+    const held = gate();
+    const first = budget.run('other', () => held.opened);
+    const controller = new AbortController();
+    let ran = false;
+    const second = budget.run(
+      'other',
+      async () => {
+        ran = true;
+      },
+      controller.signal,
+    );
+    await tick();
+    expect(budget.queued()).toBe(1);
+    controller.abort(new Error('user left'));
+    await expect(second).rejects.toThrow('user left');
+    expect(budget.queued()).toBe(0);
+    held.open();
+    await first;
+    expect(ran).toBe(false);
+    expect(budget.inFlight()).toBe(0);
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    const budget = createRequestBudget();
+    await expect(budget.run('poll', async () => 1, AbortSignal.abort(new Error('gone')))).rejects.toThrow(
+      'gone',
+    );
+  });
+});

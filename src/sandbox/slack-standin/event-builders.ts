@@ -1,0 +1,244 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID } from './defaults.js';
+import { nextSlackTs } from './ts-clock.js';
+
+/**
+ * Builders for what Slack sends an app: message, app_mention and reaction_added events and the
+ * event_callback envelope around them, shaped like Slack's. Defaults: workspace T0TEST, channel
+ * C0GENERAL, user UALICE, bot UBOT. https://docs.slack.dev/reference/events
+ */
+
+type Extra = Record<string, unknown>;
+
+/** A built `message` or `app_mention` event: the fields tests read most, typed; the rest as sent. */
+export type BuiltMessageEvent = Extra & {
+  type: 'message' | 'app_mention';
+  channel: string;
+  ts: string;
+  event_ts: string;
+  text: string;
+  user?: string;
+  thread_ts?: string;
+};
+
+/** A built `reaction_added` event. */
+export type BuiltReactionEvent = Extra & {
+  type: 'reaction_added';
+  user: string;
+  reaction: string;
+  item: { type: 'message'; channel: string; ts: string };
+  item_user: string;
+  event_ts: string;
+};
+
+/** Slack's channel_type from an id's first letter (C channel, G private, D DM). */
+export function channelTypeOf(channel: string): 'channel' | 'group' | 'im' {
+  if (channel.startsWith('D')) return 'im';
+  if (channel.startsWith('G')) return 'group';
+  return 'channel';
+}
+
+function slackId(prefix: string, length = 10): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  return prefix + [...randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** The rich_text block Slack's composer attaches to a typed message. */
+function richTextBlocks(text: string): Extra[] {
+  return [
+    {
+      type: 'rich_text',
+      block_id: slackId('', 5),
+      elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }],
+    },
+  ];
+}
+
+/** Fields of a `message` event. */
+export interface MessageEventInput {
+  channel?: string;
+  /** Default 'UALICE'; pass `null` with `bot_id` for a message without a user. */
+  user?: string | null;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  /** Default: from the channel id. */
+  channel_type?: 'channel' | 'group' | 'im' | 'mpim';
+  /** Default none; 'file_share' when `files` are given. */
+  subtype?: string;
+  bot_id?: string;
+  /** The user's workspace. Default T0TEST. */
+  team?: string;
+  /** Slack Connect: the user's own organisation. Default: `team`. */
+  user_team?: string;
+  files?: Extra[];
+  /** Merged in last (e.g. `message`, `previous_message` for message_changed). */
+  extra?: Extra;
+}
+
+/** A `message` event (message.channels / .groups / .im). */
+export function messageEvent(input: MessageEventInput = {}): BuiltMessageEvent {
+  const channel = input.channel ?? 'C0GENERAL';
+  const ts = input.ts ?? nextSlackTs();
+  const team = input.team ?? DEFAULT_TEAM_ID;
+  const text = input.text ?? 'hello';
+  const user = input.user === null ? undefined : (input.user ?? 'UALICE');
+  const subtype = input.subtype ?? (input.files ? 'file_share' : undefined);
+  return {
+    type: 'message',
+    ...(subtype ? { subtype } : {}),
+    ...(user ? { user } : {}),
+    ...(input.bot_id ? { bot_id: input.bot_id } : { client_msg_id: randomUUID() }),
+    text,
+    ts,
+    ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+    team,
+    user_team: input.user_team ?? team,
+    source_team: input.user_team ?? team,
+    blocks: richTextBlocks(text),
+    ...(input.files ? { files: input.files, upload: false } : {}),
+    channel,
+    event_ts: ts,
+    channel_type: input.channel_type ?? channelTypeOf(channel),
+    ...input.extra,
+  };
+}
+
+/** Fields of an `app_mention` event. */
+export interface AppMentionEventInput {
+  channel?: string;
+  user?: string;
+  /** `<@BOT> ` is put in front unless the text already mentions the bot. */
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  team?: string;
+  user_team?: string;
+  /** Default 'UBOT'. */
+  botUserId?: string;
+  extra?: Extra;
+}
+
+/** An `app_mention` event. */
+export function appMentionEvent(input: AppMentionEventInput = {}): BuiltMessageEvent {
+  const bot = input.botUserId ?? DEFAULT_BOT_USER_ID;
+  const raw = input.text ?? 'hello';
+  const text = raw.includes(`<@${bot}>`) ? raw : `<@${bot}> ${raw}`;
+  const ts = input.ts ?? nextSlackTs();
+  const team = input.team ?? DEFAULT_TEAM_ID;
+  return {
+    type: 'app_mention',
+    user: input.user ?? 'UALICE',
+    client_msg_id: randomUUID(),
+    text,
+    ts,
+    ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+    team,
+    user_team: input.user_team ?? team,
+    source_team: input.user_team ?? team,
+    blocks: richTextBlocks(text),
+    channel: input.channel ?? 'C0GENERAL',
+    event_ts: ts,
+    ...input.extra,
+  };
+}
+
+/** Fields of a `reaction_added` event. */
+export interface ReactionAddedEventInput {
+  /** Who reacted. Default 'UALICE'. */
+  user?: string;
+  /** Emoji name without colons. Default '+1'. */
+  reaction?: string;
+  channel?: string;
+  /** The ts of the message reacted to (required: it names the message). */
+  ts: string;
+  /** Author of the message reacted to. Default the bot. */
+  item_user?: string;
+  event_ts?: string;
+}
+
+/** A `reaction_added` event (no thread_ts: Slack does not send one). */
+export function reactionAddedEvent(input: ReactionAddedEventInput): BuiltReactionEvent {
+  return {
+    type: 'reaction_added',
+    user: input.user ?? 'UALICE',
+    reaction: input.reaction ?? '+1',
+    item: { type: 'message', channel: input.channel ?? 'C0GENERAL', ts: input.ts },
+    item_user: input.item_user ?? DEFAULT_BOT_USER_ID,
+    event_ts: input.event_ts ?? nextSlackTs(),
+  };
+}
+
+/** Envelope fields of an event_callback. */
+export interface EventCallbackOptions {
+  teamId?: string;
+  /** Default: a fresh 'Ev…' id (Slack sometimes re-sends an event with a new one). */
+  eventId?: string;
+  apiAppId?: string;
+  botUserId?: string;
+  /** Default: one bot authorization for the team. */
+  authorizations?: Extra[];
+  /** Unix seconds. Default now. */
+  eventTime?: number;
+}
+
+/** The event_callback body Slack POSTs (or sends as a Socket Mode `events_api` payload). */
+export function eventCallback(event: Extra, options: EventCallbackOptions = {}): Extra {
+  const teamId = options.teamId ?? DEFAULT_TEAM_ID;
+  return {
+    token: 'verification-token-unused',
+    team_id: teamId,
+    context_team_id: teamId,
+    context_enterprise_id: null,
+    api_app_id: options.apiAppId ?? DEFAULT_APP_ID,
+    event,
+    type: 'event_callback',
+    event_id: options.eventId ?? slackId('Ev'),
+    event_time: options.eventTime ?? Math.floor(Date.now() / 1000),
+    authorizations: options.authorizations ?? [
+      {
+        enterprise_id: null,
+        team_id: teamId,
+        user_id: options.botUserId ?? DEFAULT_BOT_USER_ID,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+    event_context: `4-${randomBytes(24).toString('base64url')}`,
+  };
+}
+
+/** Fields of a slash command; the rest are filled in as Slack does. */
+export interface SlashCommandInput {
+  command?: string;
+  text?: string;
+  user_id?: string;
+  user_name?: string;
+  channel_id?: string;
+  channel_name?: string;
+  team_id?: string;
+  response_url?: string;
+  trigger_id?: string;
+  api_app_id?: string;
+}
+
+/** The form fields Slack POSTs for a slash command (default `/agent` by UALICE in C0GENERAL). */
+export function slashCommandFields(input: SlashCommandInput = {}): Record<string, string> {
+  return {
+    token: 'verification-token-unused',
+    team_id: input.team_id ?? DEFAULT_TEAM_ID,
+    team_domain: 'standin-workspace',
+    channel_id: input.channel_id ?? 'C0GENERAL',
+    channel_name: input.channel_name ?? 'general',
+    user_id: input.user_id ?? 'UALICE',
+    user_name: input.user_name ?? (input.user_id ?? 'UALICE').toLowerCase(),
+    command: input.command ?? '/agent',
+    text: input.text ?? '',
+    api_app_id: input.api_app_id ?? DEFAULT_APP_ID,
+    is_enterprise_install: 'false',
+    response_url: input.response_url ?? 'http://127.0.0.1:9/response/unused',
+    trigger_id:
+      input.trigger_id ?? `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(16).toString('hex')}`,
+  };
+}

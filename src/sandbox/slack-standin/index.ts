@@ -1,0 +1,54 @@
+/**
+ * A local Slack stand-in: Web API methods the bot uses (with Slack's limits and errors), file
+ * uploads, response URLs and Socket Mode, plus an inspection API that shows what a person would see.
+ * Point the bot at it with `SLACK_API_URL=<standin.apiUrl>`.
+ */
+export {
+  DEFAULT_APP_ID,
+  DEFAULT_BOT_ID,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  defaultUsers,
+  TEST_APP_TOKEN,
+  TEST_BOT_TOKEN,
+} from './defaults.js';
+export type {
+  AppMentionEventInput,
+  BuiltMessageEvent,
+  BuiltReactionEvent,
+  EventCallbackOptions,
+  MessageEventInput,
+  ReactionAddedEventInput,
+  SlashCommandInput,
+} from './event-builders.js';
+export {
+  appMentionEvent,
+  channelTypeOf,
+  eventCallback,
+  messageEvent,
+  reactionAddedEvent,
+  slashCommandFields,
+} from './event-builders.js';
+export type { UserMessageInput, WaitForOptions } from './inspection.js';
+export { StandinView } from './inspection.js';
+export { SLACK_LIMITS } from './limits.js';
+export type { SlackSignatureHeaders } from './signing.js';
+export { signSlackRequest } from './signing.js';
+export type { SocketAck, SocketEnvelope } from './socket-mode.js';
+export type { SlackStandinOptions, SocketModeControls } from './standin.js';
+export { SlackStandin, startSlackStandin } from './standin.js';
+export { compareTs, nextSlackTs } from './ts-clock.js';
+export type {
+  Block,
+  MessageFile,
+  MessageMetadata,
+  Reaction,
+  SlackResult,
+  StandinCall,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredMessage,
+  StoredResponse,
+} from './types.js';
+export { visibleText } from './visible-text.js';

@@ -1,0 +1,186 @@
+import { addReaction } from './methods/reactions.js';
+import type { StandinState } from './state.js';
+import { nextSlackTs } from './ts-clock.js';
+import type {
+  Block,
+  Reaction,
+  StandinCall,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredMessage,
+  StoredResponse,
+} from './types.js';
+
+/** A person's message to put in the stand-in's history (so threads, replies and reactions resolve). */
+export interface UserMessageInput {
+  channel: string;
+  user: string;
+  text: string;
+  /** Default: a fresh ts from the shared clock. */
+  ts?: string;
+  thread_ts?: string;
+  blocks?: Block[];
+  /** Default: the stand-in's team. */
+  team?: string;
+}
+
+/** Options of {@link StandinView.waitFor}. */
+export interface WaitForOptions {
+  /** Default 5,000 ms. */
+  timeoutMs?: number;
+  /** Named in the timeout error. */
+  description?: string;
+}
+
+/**
+ * The stand-in seen the way a person (or a test) sees Slack: messages, threads, ephemerals, files,
+ * reactions, statuses; plus the few seeding calls tests need. Returned values are copies.
+ */
+export class StandinView {
+  constructor(protected readonly state: StandinState) {}
+
+  /** A thread (parent first, then replies) when `threadTs` is given; otherwise the channel's own view. */
+  messages(channel: string, threadTs?: string): StoredMessage[] {
+    const list = threadTs ? this.state.thread(channel, threadTs) : this.state.channelView(channel);
+    return structuredClone(list);
+  }
+
+  /** Every message in every channel, in ts order (deleted excluded). */
+  allMessages(): StoredMessage[] {
+    return structuredClone(this.state.allMessages());
+  }
+
+  /** Ephemeral messages, optionally only in `channel` and/or only for `user`. */
+  ephemerals(channel?: string, user?: string): StoredEphemeral[] {
+    const list = this.state.ephemerals.filter(
+      (e) => (!channel || e.channel === channel) && (!user || e.user === user),
+    );
+    return structuredClone(list);
+  }
+
+  /** Completed file uploads, optionally only those shared in `channel`. */
+  files(channel?: string): StoredFile[] {
+    return [...this.state.files.values()]
+      .filter((f) => f.completed && (!channel || f.channel === channel))
+      .map((f) => ({ ...f, content: Buffer.from(f.content) }));
+  }
+
+  /** Reactions on a message (empty when none or no such message). */
+  reactionsOn(channel: string, ts: string): Reaction[] {
+    return structuredClone(this.state.findMessage(channel, ts)?.reactions ?? []);
+  }
+
+  /** Every Web API call answered so far (tokens left out), in order. */
+  get calls(): readonly StandinCall[] {
+    return this.state.calls;
+  }
+
+  /** How many times `method` was called (successful or not). */
+  callCount(method: string): number {
+    return this.state.calls.filter((c) => c.method === method).length;
+  }
+
+  /** Every assistant status set on a thread, oldest first (the last one is what shows). */
+  statuses(channel: string, threadTs: string): string[] {
+    return this.state.statuses
+      .filter((s) => s.channel === channel && s.thread_ts === threadTs)
+      .map((s) => s.status);
+  }
+
+  /** The latest suggested prompts for a channel (and thread, if given). */
+  suggestedPrompts(channel: string, threadTs?: string): unknown[] | undefined {
+    return structuredClone(this.state.suggestedPrompts.get(`${channel}:${threadTs ?? ''}`));
+  }
+
+  /** What was POSTed to response URL `id`, in order. */
+  responses(id: string): StoredResponse[] {
+    return structuredClone(this.state.responses.get(id) ?? []);
+  }
+
+  /** From now on the bot is not a member of `channel` (writes answer not_in_channel); `false` undoes it. */
+  setNotInChannel(channel: string, notIn = true): void {
+    if (notIn) this.state.notInChannel.add(channel);
+    else this.state.notInChannel.delete(channel);
+  }
+
+  /** From now on `channel` does not exist (channel_not_found). */
+  setChannelMissing(channel: string): void {
+    this.state.missingChannels.add(channel);
+  }
+
+  /** Adds or replaces a user in the users.info table (unset flags default to false, team to the stand-in's). */
+  addUser(user: Partial<StandinUser> & { id: string }): void {
+    this.state.users.set(user.id, {
+      team_id: this.state.identity.teamId,
+      name: user.id.toLowerCase(),
+      real_name: user.id,
+      is_admin: false,
+      is_owner: false,
+      is_bot: false,
+      ...user,
+    });
+  }
+
+  /** Records a person's message (as Slack would have it) and returns it; send the matching event yourself. */
+  recordUserMessage(input: UserMessageInput): StoredMessage {
+    const message: StoredMessage = {
+      type: 'message',
+      channel: input.channel,
+      ts: input.ts ?? nextSlackTs(),
+      user: input.user,
+      team: input.team ?? this.state.identity.teamId,
+      text: input.text,
+      ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+      ...(input.blocks ? { blocks: input.blocks } : {}),
+    };
+    return structuredClone(this.state.addMessage(message));
+  }
+
+  /** A person reacts to a message; throws with Slack's error name if Slack would refuse. */
+  addUserReaction(channel: string, ts: string, name: string, user: string): void {
+    const result = addReaction(this.state, channel, ts, name, user);
+    if (!result.ok) throw new Error(`reaction refused: ${result.error}`);
+  }
+
+  /**
+   * Resolves with the first truthy value `probe` returns, checked on every change and every 10 ms;
+   * rejects after `timeoutMs` naming `description` and the last calls.
+   */
+  waitFor<T>(probe: () => T | undefined | null | false, options: WaitForOptions = {}): Promise<T> {
+    const { timeoutMs = 5_000, description = 'condition' } = options;
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        let value: T | undefined | null | false;
+        try {
+          value = probe();
+        } catch (error) {
+          finish();
+          reject(error);
+          return;
+        }
+        if (value) {
+          finish();
+          resolve(value);
+        }
+      };
+      const finish = () => {
+        clearInterval(poll);
+        clearTimeout(timer);
+        this.state.changed.off('change', check);
+      };
+      const poll = setInterval(check, 10);
+      const timer = setTimeout(() => {
+        finish();
+        const last = this.state.calls.slice(-5).map((c) => `${c.method}:${c.ok ? 'ok' : c.error}`);
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${description}; last calls: ${last.join(', ')}`,
+          ),
+        );
+      }, timeoutMs);
+      this.state.changed.on('change', check);
+      check();
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import * as assistant from './assistant.js';
+import * as chat from './chat.js';
+import type { MethodHandler } from './context.js';
+import * as conversations from './conversations.js';
+import * as files from './files.js';
+import * as identity from './identity.js';
+import * as reactions from './reactions.js';
+
+/** The Web API methods the stand-in answers with a bot token, by Slack method name. */
+export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
+  'auth.test': identity.authTest,
+  'users.info': identity.usersInfo,
+  'chat.postMessage': chat.postMessage,
+  'chat.update': chat.update,
+  'chat.delete': chat.deleteMessage,
+  'chat.postEphemeral': chat.postEphemeral,
+  'reactions.add': reactions.add,
+  'reactions.remove': reactions.remove,
+  'conversations.replies': conversations.replies,
+  'conversations.open': conversations.open,
+  'assistant.threads.setStatus': assistant.setStatus,
+  'assistant.threads.setSuggestedPrompts': assistant.setSuggestedPrompts,
+  'files.getUploadURLExternal': files.getUploadURLExternal,
+  'files.completeUploadExternal': files.completeUploadExternal,
+};

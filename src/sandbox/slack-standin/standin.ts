@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DEFAULT_APP_ID,
+  DEFAULT_BOT_ID,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  defaultUsers,
+} from './defaults.js';
+import { FaultPlan } from './faults.js';
+import { StandinView } from './inspection.js';
+import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';
+import { type SocketAck, type SocketEnvelope, SocketModeStandin } from './socket-mode.js';
+import { StandinState } from './state.js';
+import type { StandinUser } from './types.js';
+
+/** Options of {@link startSlackStandin}; every one has a default. */
+export interface SlackStandinOptions {
+  /** Default '127.0.0.1' (loopback only). */
+  host?: string;
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** The only bot token accepted. Default: any token starting with 'xoxb-'. */
+  botToken?: string;
+  /** The only app-level token accepted by apps.connections.open. Default: any starting with 'xapp-'. */
+  appToken?: string;
+  /** Default 'T0TEST'. */
+  teamId?: string;
+  /** Default 'UBOT'. */
+  botUserId?: string;
+  /** Default 'B0BOT'. */
+  botId?: string;
+  /** Default 'A0APP'. */
+  appId?: string;
+  /** The users.info table. Default: admin UADMIN, owner UOWNER, members UALICE and UBOB, UEXTERNAL, the bot. */
+  users?: StandinUser[];
+  /** Channels the bot is not a member of (not_in_channel). Default none. */
+  notInChannels?: string[];
+  /** Channels that do not exist (channel_not_found). Default none: every other id is accepted. */
+  missingChannels?: string[];
+  /** Socket Mode server ping interval. Default 10,000 ms. */
+  socketPingIntervalMs?: number;
+}
+
+/** The Socket Mode side of the stand-in. */
+export interface SocketModeControls {
+  /** Sends an envelope to the connected client; resolves with its ack (default timeout 3,000 ms). */
+  send(envelope: SocketEnvelope, options?: { timeoutMs?: number }): Promise<SocketAck>;
+  /** True while a client is connected. */
+  connected(): boolean;
+  /** Resolves once a client is connected (default timeout 5,000 ms). */
+  waitForConnection(options?: { timeoutMs?: number }): Promise<void>;
+  /** Sends Slack's `disconnect` message; the client reconnects through apps.connections.open. */
+  requestReconnect(reason?: 'refresh_requested' | 'warning' | 'link_disabled'): void;
+  /** Every ack received, in order. */
+  readonly acks: readonly SocketAck[];
+}
+
+/** A running Slack stand-in: a real HTTP (and WebSocket) server plus what a person would see. */
+export class SlackStandin extends StandinView {
+  /** e.g. 'http://127.0.0.1:PORT' */
+  readonly url: string;
+  /** The Web API base URL for `SLACK_API_URL` / `slackApiUrl`: 'http://127.0.0.1:PORT/api/'. */
+  readonly apiUrl: string;
+  readonly teamId: string;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly appId: string;
+  /** Socket Mode: envelopes out, acks back. */
+  readonly socket: SocketModeControls;
+
+  constructor(
+    state: StandinState,
+    private readonly server: Server,
+    private readonly faults: FaultPlan,
+    private readonly socketMode: SocketModeStandin,
+    url: string,
+  ) {
+    super(state);
+    this.url = url;
+    this.apiUrl = `${url}${API_PATH_PREFIX}`;
+    ({
+      teamId: this.teamId,
+      botUserId: this.botUserId,
+      botId: this.botId,
+      appId: this.appId,
+    } = state.identity);
+    this.socket = {
+      send: (envelope, options) => socketMode.send(envelope, options),
+      connected: () => socketMode.connected(),
+      waitForConnection: (options) => socketMode.waitForConnection(options),
+      requestReconnect: (reason) => socketMode.requestReconnect(reason),
+      get acks() {
+        return socketMode.acks;
+      },
+    };
+  }
+
+  /** The next `count` calls of `method` get HTTP 429 with `Retry-After: retryAfterSec`. */
+  rateLimitNext(method: string, retryAfterSec: number, count = 1): void {
+    this.faults.rateLimitNext(method, retryAfterSec, count);
+  }
+
+  /** The next call of `method` answers `{ok:false, error}` (queued). */
+  failNext(method: string, error: string): void {
+    this.faults.failNext(method, error);
+  }
+
+  /** A slash command response_url on this stand-in: `${url}/response/<id>` (id generated when left out). */
+  responseUrl(id: string = randomUUID()): string {
+    return `${this.url}${RESPONSE_PATH_PREFIX}${encodeURIComponent(id)}`;
+  }
+
+  /** Stops the server and closes every connection. */
+  async close(): Promise<void> {
+    await this.socketMode.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Starts a Slack stand-in on loopback (port 0 by default) and resolves once it listens. */
+export async function startSlackStandin(options: SlackStandinOptions = {}): Promise<SlackStandin> {
+  const teamId = options.teamId ?? DEFAULT_TEAM_ID;
+  const botUserId = options.botUserId ?? DEFAULT_BOT_USER_ID;
+  const identity = {
+    teamId,
+    botUserId,
+    botId: options.botId ?? DEFAULT_BOT_ID,
+    appId: options.appId ?? DEFAULT_APP_ID,
+  };
+  const state = new StandinState(identity);
+  for (const user of options.users ?? defaultUsers(teamId, botUserId)) state.users.set(user.id, user);
+  for (const channel of options.notInChannels ?? []) state.notInChannel.add(channel);
+  for (const channel of options.missingChannels ?? []) state.missingChannels.add(channel);
+  const faults = new FaultPlan();
+  const socketMode = new SocketModeStandin({
+    appId: identity.appId,
+    ...(options.socketPingIntervalMs ? { pingIntervalMs: options.socketPingIntervalMs } : {}),
+  });
+  let baseUrl = '';
+  const server = createServer(
+    createRequestListener({
+      state,
+      faults,
+      socket: socketMode,
+      acceptsBotToken: (t) => (options.botToken ? t === options.botToken : t.startsWith('xoxb-')),
+      acceptsAppToken: (t) => (options.appToken ? t === options.appToken : t.startsWith('xapp-')),
+      baseUrl: () => baseUrl,
+    }),
+  );
+  server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://${host}:${port}`;
+  return new SlackStandin(state, server, faults, socketMode, baseUrl);
+}

@@ -1,0 +1,99 @@
+import { EventEmitter } from 'node:events';
+import { compareTs } from './ts-clock.js';
+import type {
+  StandinCall,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredMessage,
+  StoredResponse,
+  StoredStatus,
+} from './types.js';
+
+/** Identity of the workspace and the bot the stand-in plays. */
+export interface StandinIdentity {
+  teamId: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+}
+
+/**
+ * Everything the stand-in remembers. Method handlers mutate it; the inspection API reads it.
+ * `changed` fires after every mutation so waiters can re-check at once.
+ */
+export class StandinState {
+  readonly changed = new EventEmitter();
+  /** channel → messages in ts order (top-level and replies together). */
+  readonly channels = new Map<string, StoredMessage[]>();
+  readonly ephemerals: StoredEphemeral[] = [];
+  readonly files = new Map<string, StoredFile>();
+  readonly users = new Map<string, StandinUser>();
+  readonly notInChannel = new Set<string>();
+  readonly missingChannels = new Set<string>();
+  readonly dmChannels = new Map<string, string>();
+  readonly statuses: StoredStatus[] = [];
+  readonly suggestedPrompts = new Map<string, unknown[]>();
+  readonly responses = new Map<string, StoredResponse[]>();
+  readonly calls: StandinCall[] = [];
+
+  constructor(readonly identity: StandinIdentity) {
+    this.changed.setMaxListeners(0);
+  }
+
+  /** Tells waiters that something changed. */
+  touch(): void {
+    this.changed.emit('change');
+  }
+
+  /** Stores a message, keeping the channel in ts order. */
+  addMessage(message: StoredMessage): StoredMessage {
+    const list = this.channels.get(message.channel) ?? [];
+    list.push(message);
+    list.sort((a, b) => compareTs(a.ts, b.ts));
+    this.channels.set(message.channel, list);
+    this.touch();
+    return message;
+  }
+
+  /** A message by channel and ts, deleted ones excluded. */
+  findMessage(channel: string, ts: string): StoredMessage | undefined {
+    return this.channels.get(channel)?.find((m) => m.ts === ts && !m.deleted);
+  }
+
+  /** The thread rooted at `threadTs`: the parent (if known) first, then replies in order; no deleted ones. */
+  thread(channel: string, threadTs: string): StoredMessage[] {
+    const list = this.channels.get(channel) ?? [];
+    return list.filter((m) => !m.deleted && (m.ts === threadTs || m.thread_ts === threadTs));
+  }
+
+  /** What a person sees in the channel itself: top-level messages and broadcast replies. */
+  channelView(channel: string): StoredMessage[] {
+    const list = this.channels.get(channel) ?? [];
+    return list.filter((m) => !m.deleted && (!m.thread_ts || m.thread_ts === m.ts || m.reply_broadcast));
+  }
+
+  /** Every message in every channel (deleted excluded), in ts order. */
+  allMessages(): StoredMessage[] {
+    return [...this.channels.values()]
+      .flat()
+      .filter((m) => !m.deleted)
+      .sort((a, b) => compareTs(a.ts, b.ts));
+  }
+
+  /** The DM channel id for a user, created on first use (`D` + a stable suffix). */
+  dmChannelFor(user: string): string {
+    let id = this.dmChannels.get(user);
+    if (!id) {
+      id = `D${String(this.dmChannels.size + 1).padStart(8, '0')}`;
+      this.dmChannels.set(user, id);
+    }
+    return id;
+  }
+
+  /** Records one answered call. */
+  logCall(call: StandinCall): void {
+    this.calls.push(call);
+    this.touch();
+  }
+}

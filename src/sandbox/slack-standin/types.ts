@@ -1,0 +1,115 @@
+/** Shapes the stand-in stores and returns. Field names follow Slack's own JSON. */
+
+/** A value a Web API method answers with: `{ok:true, …}` or `{ok:false, error, …}`. */
+export type SlackResult = { ok: boolean; error?: string; [key: string]: unknown };
+
+/** A Block Kit block as posted (only `type` is known to be there). */
+export type Block = { type: string; [key: string]: unknown };
+
+/** Message metadata as Slack returns it. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
+}
+
+/** A reaction on a message, as `reactions.get` / `conversations.replies` show it. */
+export interface Reaction {
+  name: string;
+  users: string[];
+  count: number;
+}
+
+/** A file reference on a message. */
+export interface MessageFile {
+  id: string;
+  name: string;
+  title: string;
+}
+
+/** A message in a channel, in Slack's shape (plus `channel` and `deleted` for the stand-in's own use). */
+export interface StoredMessage {
+  type: 'message';
+  subtype?: string;
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  user: string;
+  bot_id?: string;
+  app_id?: string;
+  team: string;
+  text: string;
+  blocks?: Block[];
+  metadata?: MessageMetadata;
+  reactions?: Reaction[];
+  files?: MessageFile[];
+  edited?: { user: string; ts: string };
+  reply_broadcast?: boolean;
+  /** Set by chat.delete; deleted messages are hidden from every view. */
+  deleted?: boolean;
+}
+
+/** An ephemeral message: only `user` sees it. */
+export interface StoredEphemeral {
+  channel: string;
+  user: string;
+  message_ts: string;
+  thread_ts?: string;
+  text: string;
+  blocks?: Block[];
+}
+
+/** A file uploaded through files.getUploadURLExternal → upload → files.completeUploadExternal. */
+export interface StoredFile {
+  id: string;
+  name: string;
+  title: string;
+  length: number;
+  /** undefined until completed with a channel */
+  channel?: string;
+  thread_ts?: string;
+  initial_comment?: string;
+  /** Full bytes as uploaded. */
+  content: Buffer;
+  /** Convenience: content decoded as UTF-8. */
+  text: string;
+  completed: boolean;
+}
+
+/** A person (or bot) in users.info. */
+export interface StandinUser {
+  id: string;
+  team_id: string;
+  name: string;
+  real_name: string;
+  is_admin: boolean;
+  is_owner: boolean;
+  is_bot: boolean;
+}
+
+/** One entry of the call log (the token is never recorded). */
+export interface StandinCall {
+  method: string;
+  args: Record<string, unknown>;
+  ok: boolean;
+  error?: string;
+  /** Date.now() when answered. */
+  at: number;
+}
+
+/** What was POSTed to a slash command's response_url. */
+export interface StoredResponse {
+  text?: string;
+  blocks?: Block[];
+  response_type?: string;
+  replace_original?: boolean;
+  delete_original?: boolean;
+  [key: string]: unknown;
+}
+
+/** A thread's assistant status and suggested prompts. */
+export interface StoredStatus {
+  channel: string;
+  thread_ts?: string;
+  status: string;
+  at: number;
+}

@@ -1,0 +1,115 @@
+/**
+ * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure: the
+ * listener passes the event and what it knows about the app; the verdict says what to do.
+ * https://docs.slack.dev/reference/events/message
+ */
+
+/** The fields of a `message` or `app_mention` event this decision reads. */
+export interface SlackMessageLike {
+  type: 'message' | 'app_mention';
+  subtype?: string | undefined;
+  channel: string;
+  /** `im` for a DM; absent on `app_mention`. */
+  channel_type?: string | undefined;
+  user?: string | undefined;
+  bot_id?: string | undefined;
+  text?: string | undefined;
+  ts: string;
+  thread_ts?: string | undefined;
+  /** The sender's own team (differs from `team` for Slack Connect users in some payloads). */
+  user_team?: string | undefined;
+  team?: string | undefined;
+}
+
+export interface ClassifierContext {
+  botUserId: string;
+  /** The app's bot id (`B…`): messages it posts carry it as `bot_id`. */
+  botId?: string | undefined;
+  /** The workspace the app is installed in. */
+  teamId: string;
+  /** Channels where the bot answers; empty means everywhere. DMs are always allowed. */
+  allowedChannelIds: readonly string[];
+  /** Answer Slack Connect users from other organisations (off by default: answers expose log data). */
+  allowExternalUsers: boolean;
+}
+
+export type IgnoreReason =
+  | 'bot'
+  | 'subtype'
+  | 'no-user'
+  | 'not-addressed'
+  | 'channel-not-allowed'
+  | 'external-user';
+
+export type Classification =
+  /** Start a turn (or a follow-up, if the thread already has a session). */
+  | { kind: 'turn'; threadTs: string; mentioned: boolean; directMessage: boolean; userId: string }
+  /** A reply in a thread without a mention: a follow-up only if the thread has a session. */
+  | { kind: 'maybe-follow-up'; threadTs: string; userId: string }
+  /** Someone from another organisation addressed the bot: tell them it does not answer them. */
+  | { kind: 'refuse-external'; threadTs: string; userId: string }
+  /**
+   * Nothing to do. `tellUser` is true only when the person addressed the bot and deserves to
+   * know why it stays quiet (a mention in a channel outside the allowlist).
+   */
+  | { kind: 'ignore'; reason: IgnoreReason; tellUser: boolean };
+
+/** Subtypes that are a person's message; every other subtype is an edit, deletion or system event. */
+const PEOPLES_SUBTYPES: ReadonlySet<string> = new Set(['thread_broadcast', 'file_share']);
+
+function ignore(reason: IgnoreReason, tellUser = false): Classification {
+  return { kind: 'ignore', reason, tellUser };
+}
+
+function isFromBot(event: SlackMessageLike, context: ClassifierContext): boolean {
+  return (
+    event.bot_id !== undefined ||
+    event.subtype === 'bot_message' ||
+    event.user === context.botUserId ||
+    (context.botId !== undefined && event.bot_id === context.botId)
+  );
+}
+
+/** True when the bot is mentioned: an `app_mention` event, or `<@BOT>` / `<@BOT|name>` in the text. */
+export function mentionsBot(event: SlackMessageLike, botUserId: string): boolean {
+  if (event.type === 'app_mention') return true;
+  const text = event.text ?? '';
+  return text.includes(`<@${botUserId}>`) || text.includes(`<@${botUserId}|`);
+}
+
+function isDirectMessage(event: SlackMessageLike): boolean {
+  return event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
+}
+
+function isExternal(event: SlackMessageLike, context: ClassifierContext): boolean {
+  // `user_team` names the sender's organisation; older payloads only carry `team`.
+  const senderTeam = event.user_team ?? event.team;
+  return senderTeam !== undefined && senderTeam !== context.teamId;
+}
+
+/**
+ * Decides what a message means for the bot. Order: bots and non-people subtypes are ignored;
+ * a message nobody addressed to the bot (no DM, no mention, no thread) is ignored; the channel
+ * allowlist applies outside DMs; Slack Connect users are refused when they address the bot and
+ * ignored otherwise (so chatter in shared threads stays quiet); then DMs and mentions are turns
+ * (thread = `thread_ts ?? ts`), and unmentioned thread replies are possible follow-ups.
+ */
+export function classifyMessage(event: SlackMessageLike, context: ClassifierContext): Classification {
+  if (isFromBot(event, context)) return ignore('bot');
+  if (event.subtype !== undefined && !PEOPLES_SUBTYPES.has(event.subtype)) return ignore('subtype');
+  if (!event.user) return ignore('no-user');
+  const directMessage = isDirectMessage(event);
+  const mentioned = mentionsBot(event, context.botUserId);
+  const addressed = directMessage || mentioned;
+  if (!addressed && event.thread_ts === undefined) return ignore('not-addressed');
+  const allowlist = context.allowedChannelIds;
+  if (!directMessage && allowlist.length > 0 && !allowlist.includes(event.channel)) {
+    return ignore('channel-not-allowed', mentioned);
+  }
+  const threadTs = event.thread_ts ?? event.ts;
+  if (!context.allowExternalUsers && isExternal(event, context)) {
+    return addressed ? { kind: 'refuse-external', threadTs, userId: event.user } : ignore('external-user');
+  }
+  if (addressed) return { kind: 'turn', threadTs, mentioned, directMessage, userId: event.user };
+  return { kind: 'maybe-follow-up', threadTs, userId: event.user };
+}

@@ -1,0 +1,18 @@
+/**
+ * The key of a conversation: one Slack thread, one agent session (DESIGN "Thread key").
+ * Team and channel ids never contain ":", and `ts` is digits and a dot, so the key splits back.
+ */
+
+/** `team:channel:thread_ts`, where `threadTs` is the top-level message's `ts` for a new thread. */
+export function threadKey(teamId: string, channel: string, threadTs: string): string {
+  return `${teamId}:${channel}:${threadTs}`;
+}
+
+/** The parts of a key made by `threadKey`, or undefined when it is not one. */
+export function parseThreadKey(
+  key: string,
+): { teamId: string; channel: string; threadTs: string } | undefined {
+  const [teamId, channel, threadTs, ...rest] = key.split(':');
+  if (!teamId || !channel || !threadTs || rest.length > 0) return undefined;
+  return { teamId, channel, threadTs };
+}

@@ -1,0 +1,101 @@
+/**
+ * One sentence a person can act on for each failure (DESIGN "Errors a person can act on"). The
+ * reference id also goes into the log line with the details, so an admin can find it.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  AgentApiErrorCode,
+  isAgentApiError,
+  parseRegionMismatch,
+  RegionMismatchError,
+} from '../../agent-api/errors.js';
+import { neutraliseSlackControls } from './neutralise.js';
+import { truncate } from './text-cut.js';
+
+/** A short random id (8 hex characters) to quote in the thread and in the log line. */
+export function newReferenceId(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** What describeError reads from an error; also accepts look-alikes from another copy of errors.ts. */
+interface CodedError {
+  code: string;
+  message?: string;
+  status?: number | undefined;
+  serviceMessage?: string | undefined;
+  serviceErrorCode?: string | undefined;
+  path?: string | undefined;
+  accountRegion?: string;
+  serverRegion?: string;
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(AgentApiErrorCode));
+
+function asCodedError(error: unknown): CodedError | undefined {
+  if (isAgentApiError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && KNOWN_CODES.has(code) ? (error as CodedError) : undefined;
+}
+
+/** The token the failed call used: the account endpoints take the main account's. */
+function tokenVariable(error: CodedError): string {
+  return error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN';
+}
+
+function regionSentence(error: CodedError): string {
+  const regions =
+    error instanceof RegionMismatchError || (error.accountRegion && error.serverRegion)
+      ? { accountRegion: error.accountRegion, serverRegion: error.serverRegion }
+      : parseRegionMismatch(`${error.serviceMessage ?? ''} ${error.message ?? ''}`);
+  const where = regions
+    ? `region ${regions.accountRegion} but the bot talks to ${regions.serverRegion}`
+    : 'another region than the one the bot talks to';
+  return `The agent service says the bot's token belongs to ${where}; an admin needs to set AGENT_API_URL to the account's region`;
+}
+
+/** The service's own words, made safe and short enough for one sentence. */
+function quoted(serviceMessage: string | undefined): string {
+  const text = neutraliseSlackControls(serviceMessage ?? '')
+    .replace(/\s+/g, ' ')
+    .replace(/[.\s]+$/, '')
+    .trim();
+  return text ? `: “${truncate(text, 300)}”` : '';
+}
+
+/** Each code's sentence, without the final period (the reference id goes before it). */
+const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
+  token_rejected: (error) =>
+    `The agent service rejected the bot's API token — an admin needs to check ${tokenVariable(error)}`,
+  agent_disabled: () => 'This agent is disabled — an admin can turn it on with `/agent enable`',
+  maintenance: () => 'The agent service is down for maintenance — please try again later',
+  region_mismatch: regionSentence,
+  rate_limited: () =>
+    'The agent service is getting too many requests right now — please try again in a minute',
+  turn_in_progress: () =>
+    'The agent is still working on the previous message in this thread — wait for its answer, then send yours again',
+  rejected_request: (error) =>
+    `The agent service rejected the request${quoted(error.serviceMessage) || (error.serviceErrorCode ? ` (${error.serviceErrorCode})` : '')} — please rephrase or check the command`,
+  unknown_endpoint: () =>
+    "The agent service doesn't know the address the bot called — an admin needs to check AGENT_API_URL (the account's regional API address) and the API path settings",
+  http_error: (error) =>
+    `The agent service answered with an unexpected error${error.status ? ` (HTTP ${error.status})` : ''} — please try again later`,
+  network: () => "The bot couldn't reach the agent service — please try again in a few minutes",
+  timeout: () => 'The agent service took too long to respond — please try again in a moment',
+  invalid_response: () =>
+    "The agent service sent a response the bot couldn't understand — please try again, and tell an admin if it keeps happening",
+  not_configured: () =>
+    "Account commands aren't set up — an admin needs to set ACCOUNT_API_TOKEN for the bot",
+};
+
+const UNKNOWN =
+  "Something went wrong on the bot's side — please try again, and tell an admin if it keeps happening";
+
+/**
+ * Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4)."
+ * Every code of the agent-api errors has its own; anything else is "Something went wrong".
+ */
+export function describeError(error: unknown, referenceId: string): string {
+  const coded = asCodedError(error);
+  const sentence = coded ? SENTENCES[coded.code as AgentApiErrorCode](coded) : UNKNOWN;
+  return `${sentence} (ref: ${referenceId}).`;
+}

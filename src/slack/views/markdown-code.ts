@@ -1,0 +1,120 @@
+/**
+ * Where the code is in a Markdown text: fenced blocks (per CommonMark, so an info string,
+ * `~~~` fences and longer closing fences behave as Slack's `markdown` block renders them) and
+ * inline code spans. Splitting must not cut a fence without closing it, and neutralising must
+ * not rewrite code, so both read the text through this one scanner.
+ * https://spec.commonmark.org/0.31.2/#fenced-code-blocks
+ */
+
+/** An open fenced code block: the marker that closes it and the line that opened it. */
+export interface Fence {
+  /** The fence characters, e.g. "```" or "~~~~". */
+  marker: string;
+  /** The opening line as written (indentation kept, line break not), e.g. "```ts". */
+  opening: string;
+}
+
+/** One line of the text with the fence state at its start. */
+export interface ScannedLine {
+  start: number;
+  /** Just past the line break (or the end of the text). */
+  end: number;
+  /** True when the line holds only whitespace. */
+  blank: boolean;
+  /** The fence that is open at the start of this line, if any. */
+  openFence: Fence | undefined;
+  /** True when this line opens or closes a fence. */
+  fenceLine: boolean;
+}
+
+// CommonMark allows 0-3 spaces, but a fence nested in a list item is indented further; agent
+// answers nest code in lists far more often than they use indented code blocks.
+const OPENING_FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const CLOSING_FENCE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
+
+function opensFence(content: string): Fence | undefined {
+  const match = OPENING_FENCE.exec(content);
+  const marker = match?.[1];
+  if (!match || !marker) return undefined;
+  // A backtick fence's info string may not contain backticks (it would be a code span).
+  if (marker.startsWith('`') && (match[2] ?? '').includes('`')) return undefined;
+  return { marker, opening: content };
+}
+
+function closesFence(content: string, fence: Fence): boolean {
+  const marker = CLOSING_FENCE.exec(content)?.[1];
+  return marker !== undefined && marker[0] === fence.marker[0] && marker.length >= fence.marker.length;
+}
+
+/** Splits the text into lines (line breaks kept) and tracks which fence is open at each. */
+export function scanLines(text: string): ScannedLine[] {
+  const lines: ScannedLine[] = [];
+  let open: Fence | undefined;
+  let start = 0;
+  while (start < text.length) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline + 1;
+    const content = text.slice(start, end).replace(/\r?\n$/, '');
+    const line: ScannedLine = { start, end, blank: content.trim() === '', openFence: open, fenceLine: false };
+    if (open === undefined) {
+      open = opensFence(content);
+      line.fenceLine = open !== undefined;
+    } else if (closesFence(content, open)) {
+      open = undefined;
+      line.fenceLine = true;
+    }
+    lines.push(line);
+    start = end;
+  }
+  return lines;
+}
+
+/** A stretch of the text that is either code (fenced block or inline span) or prose. */
+export interface TextSegment {
+  code: boolean;
+  text: string;
+}
+
+/** Cuts prose into inline code spans (`x`, ``x``) and the text between them. */
+function splitInlineCode(prose: string): TextSegment[] {
+  const segments: TextSegment[] = [];
+  const run = /`+/g;
+  let last = 0;
+  for (let match = run.exec(prose); match !== null; match = run.exec(prose)) {
+    const ticks = match[0];
+    // The span ends at the next run of exactly as many backticks, within the paragraph.
+    const closer = new RegExp(`(?<!\`)${ticks}(?!\`)`, 'g');
+    closer.lastIndex = match.index + ticks.length;
+    const close = closer.exec(prose);
+    if (!close || prose.slice(match.index, close.index).includes('\n\n')) continue;
+    if (match.index > last) segments.push({ code: false, text: prose.slice(last, match.index) });
+    last = close.index + ticks.length;
+    segments.push({ code: true, text: prose.slice(match.index, last) });
+    run.lastIndex = last;
+  }
+  if (last < prose.length) segments.push({ code: false, text: prose.slice(last) });
+  return segments;
+}
+
+/** The text as alternating prose and code; joining the segments' texts gives the text back. */
+export function codeSegments(text: string): TextSegment[] {
+  const segments: TextSegment[] = [];
+  let prose = '';
+  let code = '';
+  for (const line of scanLines(text)) {
+    const inCode = line.openFence !== undefined || line.fenceLine;
+    const content = text.slice(line.start, line.end);
+    if (inCode) {
+      if (prose) segments.push(...splitInlineCode(prose));
+      prose = '';
+      code += content;
+    } else {
+      if (code) segments.push({ code: true, text: code });
+      code = '';
+      prose += content;
+    }
+  }
+  if (prose) segments.push(...splitInlineCode(prose));
+  if (code) segments.push({ code: true, text: code });
+  return segments;
+}

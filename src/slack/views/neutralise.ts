@@ -1,0 +1,91 @@
+/**
+ * Agent output is untrusted: log lines reach the agent, so anyone who can write a log line can
+ * put `<!channel>` or a disguised link into an answer. Slack reads `<…>` as control sequences
+ * (https://api.slack.com/reference/surfaces/formatting#advanced); these functions turn them into
+ * plain readable text that can neither notify anyone nor hide where a link goes.
+ */
+import { codeSegments } from './markdown-code.js';
+
+/** U+2060 WORD JOINER: invisible, but `@\u2060here` is no longer the word `@here`. */
+const WORD_JOINER = '\u2060';
+/** U+200B ZERO WIDTH SPACE: inside code, splits `<` from the rest so Slack sees no sequence. */
+const ZERO_WIDTH_SPACE = '\u200B';
+
+/**
+ * Every `<…>` Slack would treat specially: the documented `<!special>` commands, `<@user>`,
+ * `<#channel>` and links. `<!DOCTYPE html>` is not a command and stays. Bare links need a scheme
+ * followed by `//` (or mailto:/tel:) so `<std::string>` stays prose; labelled links take any scheme.
+ */
+const CONTROL_SEQUENCE =
+  /<(?:!(?:channel|here|everyone|group|subteam\^[^<>\n|]*|date\^[^<>\n|]*)(?:\|[^<>\n]*)?|[@#][^<>\s|]+(?:\|[^<>\n]*)?|(?:[a-z][a-z0-9+.-]*:\/\/|mailto:|tel:)[^<>\s|]*|[a-z][a-z0-9+.-]*:[^<>\s|]*\|[^<>\n]*)>/gi;
+
+/** `@channel`-style words that ping when the message is posted with `link_names`. */
+const BARE_BROADCAST = /(^|[^\w@])@(channel|here|everyone|group)\b/gi;
+
+/** Splits `x|label` into its target and optional label. */
+function targetAndLabel(inner: string): { target: string; label: string | undefined } {
+  const bar = inner.indexOf('|');
+  if (bar === -1) return { target: inner, label: undefined };
+  const label = inner.slice(bar + 1).trim();
+  return { target: inner.slice(0, bar), label: label === '' ? undefined : label };
+}
+
+/** `@` + name that cannot ping: the word joiner breaks Slack's mention parsing. */
+function harmlessAt(name: string): string {
+  return `@${WORD_JOINER}${name.replace(/^@/, '')}`;
+}
+
+/** `<!…>` specials: broadcasts, user groups and dates. */
+function describeSpecial(inner: string): string {
+  const { target, label } = targetAndLabel(inner.slice(1));
+  const [command = '', argument] = target.split('^');
+  if (command.toLowerCase() === 'date') return label ?? argument ?? 'a date';
+  if (command.toLowerCase() === 'subteam') return harmlessAt(label ?? argument ?? 'group');
+  return harmlessAt(command.toLowerCase());
+}
+
+/** A link shown as `label (url)`, or just the address when the label adds nothing. */
+export function describeLink(target: string, label: string | undefined): string {
+  const address = target.replace(/^(mailto|tel):/i, '');
+  const shown = label?.replace(/\/$/, '');
+  if (shown === undefined || shown === target.replace(/\/$/, '') || shown === address) return address;
+  if (shown === target.replace(/^https?:\/\//i, '').replace(/\/$/, '')) return target;
+  return `${label} (${target})`;
+}
+
+/** Rewrites one control sequence as readable text. */
+function describeSequence(sequence: string): string {
+  const inner = sequence.slice(1, -1);
+  if (inner.startsWith('!')) return describeSpecial(inner);
+  if (inner.startsWith('@') || inner.startsWith('#')) {
+    const { target, label } = targetAndLabel(inner.slice(1));
+    return inner.startsWith('@') ? harmlessAt(label ?? target) : `#${(label ?? target).replace(/^#/, '')}`;
+  }
+  const { target, label } = targetAndLabel(inner);
+  return describeLink(target, label);
+}
+
+/** Prose: every sequence becomes readable text, and bare `@here`-style words lose their ping. */
+function neutraliseProse(text: string): string {
+  return text
+    .replace(CONTROL_SEQUENCE, describeSequence)
+    .replace(BARE_BROADCAST, (_match, before: string, word: string) => `${before}${harmlessAt(word)}`);
+}
+
+/** Code keeps every visible character; only an invisible space after `<` breaks the sequence. */
+function neutraliseCode(text: string): string {
+  return text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
+}
+
+/**
+ * Makes untrusted text safe to post: `<!channel>`/`<!here>`/`<!everyone>` (and `|label`,
+ * `<!subteam^…>`, `<!date^…>` forms) become `@channel`-style text that cannot ping;
+ * `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
+ * `<https://x>` → `https://x`. Code spans and fenced blocks keep their visible text exactly
+ * (a zero-width space is slipped in after `<`); `a < b`, HTML and generics are left alone.
+ */
+export function neutraliseSlackControls(text: string): string {
+  return codeSegments(text)
+    .map((segment) => (segment.code ? neutraliseCode(segment.text) : neutraliseProse(segment.text)))
+    .join('');
+}

@@ -1,0 +1,124 @@
+/**
+ * The short messages the bot posts in threads besides answers: progress, refusals and how a turn
+ * ended. All go through `notice()`, so the Block Kit shape lives in one place.
+ */
+import type { Progress, Refusal, TurnNotice } from '../../conversation/ports.js';
+import { describeError } from './describe-error.js';
+import { neutraliseSlackControls } from './neutralise.js';
+import { truncate } from './text-cut.js';
+
+/** A `mrkdwn` text object: https://docs.slack.dev/reference/block-kit/composition-objects/text-object */
+interface MrkdwnText {
+  type: 'mrkdwn';
+  text: string;
+}
+
+/** Notices use a context block (small, grey: progress and refusals) or a section (endings). */
+export type NoticeBlock = { type: 'context'; elements: MrkdwnText[] } | { type: 'section'; text: MrkdwnText };
+
+/** Spread into `chat.postMessage`, `chat.update` or `chat.postEphemeral`. */
+export interface NoticeView {
+  /** The same words as the block: the notification and screen-reader text. */
+  text: string;
+  blocks: NoticeBlock[];
+}
+
+/** How long an agent's error reason may be in a notice; the rest is in the run, not the thread. */
+const REASON_MAX_CHARS = 500;
+
+/** The one Block Kit shape for notices. */
+function notice(text: string, style: 'context' | 'section' = 'section'): NoticeView {
+  const body: MrkdwnText = { type: 'mrkdwn', text };
+  const block: NoticeBlock =
+    style === 'context' ? { type: 'context', elements: [body] } : { type: 'section', text: body };
+  return { text, blocks: [block] };
+}
+
+/**
+ * Untrusted text inside our mrkdwn: neutralised, on one line, shortened, and with the three
+ * characters mrkdwn reserves escaped
+ * (https://docs.slack.dev/messaging/formatting-message-text#escaping).
+ */
+function untrusted(text: string, max: number): string {
+  const flat = neutraliseSlackControls(text).replace(/\s+/g, ' ').trim();
+  return truncate(flat, max).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** "42 s", "3 min 5 s", "1 h 2 min": the units a person reads at a glance. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+/** "Working on it… step 3 · 42 s" (no step before the agent reports one). */
+export function renderProgress(progress: Progress): NoticeView {
+  const step = progress.steps > 0 ? `step ${progress.steps} · ` : '';
+  return notice(`Working on it… ${step}${formatDuration(progress.elapsedMs)}`, 'context');
+}
+
+/** The agent's run ended in `error`: its reason, made safe. */
+export function renderRunError(reason: string): NoticeView {
+  const shown = untrusted(reason, REASON_MAX_CHARS);
+  return notice(
+    shown
+      ? `:warning: The agent couldn't finish: ${shown}`
+      : ":warning: The agent couldn't finish and gave no reason — please try again.",
+  );
+}
+
+/** The run was canceled on the service's side. */
+export function renderCanceled(): NoticeView {
+  return notice('The agent run was canceled before it finished.');
+}
+
+/** The per-turn deadline passed: the bot no longer polls, so say so and how long it waited. */
+export function renderStoppedWaiting(waitedMs: number): NoticeView {
+  return notice(
+    `I stopped waiting after ${formatDuration(waitedMs)} without an answer from the agent — please ask again if you still need one.`,
+  );
+}
+
+/** A restart lost the turn before its run was registered (DESIGN "Durable turns"). */
+export function renderAskAgain(): NoticeView {
+  return notice('I was restarted before your request reached the agent — please send your message again.');
+}
+
+/** A service failure: the sentence from describeError, with its reference id. */
+export function renderServiceError(error: unknown, referenceId: string): NoticeView {
+  return notice(`:warning: ${describeError(error, referenceId)}`);
+}
+
+/** How a turn ended, for each notice the conversation layer emits. */
+export function renderNotice(turnNotice: TurnNotice): NoticeView {
+  switch (turnNotice.kind) {
+    case 'run-error':
+      return renderRunError(turnNotice.reason);
+    case 'canceled':
+      return renderCanceled();
+    case 'deadline':
+      return renderStoppedWaiting(turnNotice.waitedMs);
+    case 'service-error':
+      return renderServiceError(turnNotice.error, turnNotice.referenceId);
+    case 'lost-turn':
+      return renderAskAgain();
+  }
+}
+
+/** Shown only to the sender (ephemeral): why their message did not start a turn. */
+const REFUSALS: Record<Refusal, string> = {
+  busy: "I'm still working on the previous message in this thread — please send yours again once the answer is here.",
+  'external-user':
+    "Sorry, I only answer people from this workspace's organisation: my answers can include internal log data.",
+  'channel-not-allowed':
+    "I'm not enabled in this channel — ask an admin to add it to the allowed channels, or message me directly.",
+  'empty-prompt': 'Your message was empty once I removed my name — what should I ask the agent?',
+};
+
+/** The ephemeral refusal for a message that was not taken as a turn. */
+export function renderRefusal(refusal: Refusal): NoticeView {
+  return notice(REFUSALS[refusal], 'context');
+}

@@ -1,0 +1,42 @@
+/**
+ * The plain-text fallback of a Markdown message: what notifications, screen readers and old
+ * clients show (https://api.slack.com/methods/chat.postMessage#arg_text). Readable, not exact:
+ * fences, heading marks, emphasis markers and link targets go; bullets become "•".
+ */
+import { neutraliseSlackControls } from './neutralise.js';
+import { truncate } from './text-cut.js';
+
+/** Slack's guidance: keep `text` under 4,000 characters; we aim lower, a notification is short. */
+export const FALLBACK_MAX_CHARS = 3_000;
+
+const STRIP_RULES: Array<[RegExp, string]> = [
+  [/^[ \t]*(`{3,}|~{3,}).*$\n?/gm, ''], // fence lines (the code itself stays)
+  [/^[ \t]{0,3}#{1,6}[ \t]+/gm, ''], // heading marks
+  [/^[ \t]{0,3}>[ \t]?/gm, ''], // block quotes
+  [/^([ \t]*)[-*+][ \t]+/gm, '$1• '], // bullets
+  [/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1'], // images: alt text
+  [/\[([^\]\n]+)\]\([^)\n]*\)/g, '$1'], // links: label
+  [/(\*\*|__|~~)(?=\S)([^\n]*?\S)\1/g, '$2'], // bold, strikethrough
+  [/`+([^`\n]+?)`+/g, '$1'], // inline code
+  [/\n{3,}/g, '\n\n'],
+];
+
+/** Markdown to readable plain text, neutralised again (stripping can join a sequence back up). */
+export function markdownToPlainText(markdown: string): string {
+  const stripped = STRIP_RULES.reduce(
+    (text, [pattern, replacement]) => text.replace(pattern, replacement),
+    markdown,
+  );
+  return neutraliseSlackControls(stripped.trim());
+}
+
+/**
+ * The fallback `text` for one message: a plain-text excerpt of at most `maxChars`, ending with
+ * "…" when cut, followed by `marker` (e.g. "(part 2/5)") when given.
+ */
+export function fallbackText(markdown: string, marker?: string, maxChars = FALLBACK_MAX_CHARS): string {
+  const suffix = marker ? ` ${marker}` : '';
+  // Markup alone (an empty code block) strips to nothing; notifications still need words.
+  const excerpt = truncate(markdownToPlainText(markdown) || 'Agent answer', maxChars - suffix.length);
+  return `${excerpt}${suffix}`.trim();
+}

@@ -1,0 +1,77 @@
+/**
+ * An agent answer (Markdown, untrusted) as Slack messages: neutralised, split to fit, each part
+ * in a `markdown` block with a plain-text fallback, and past a size the whole answer as a file.
+ */
+import { neutraliseSlackControls } from './neutralise.js';
+import { fallbackText } from './plain-text.js';
+import { splitMarkdown } from './split-markdown.js';
+
+/** Slack's `markdown` block: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
+export interface MarkdownBlock {
+  type: 'markdown';
+  text: string;
+}
+
+/** Slack message metadata: https://docs.slack.dev/messaging/message-metadata */
+export interface AnswerMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
+}
+
+/** One `chat.postMessage` worth of answer. */
+export interface AnswerMessage {
+  /** Plain-text fallback, at most 3,000 characters. */
+  text: string;
+  blocks: MarkdownBlock[];
+  /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
+  metadata?: AnswerMetadata;
+}
+
+export interface RenderedAnswer {
+  messages: AnswerMessage[];
+  /** The whole answer, as written by the agent, when it is longer than the file threshold. */
+  file?: { filename: string; title: string; content: string };
+}
+
+export interface RenderAnswerOptions {
+  /**
+   * Markdown characters per message. Default 11,000: Slack allows 12,000 across all `markdown`
+   * blocks of one message (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
+   */
+  maxMarkdownChars?: number;
+  /** Past this many characters the answer is also returned as a file. Default 20,000. */
+  fileThresholdChars?: number;
+  /** Attached to every message (with the part number added). */
+  metadata?: AnswerMetadata;
+}
+
+/** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
+const EMPTY_ANSWER = '_The agent finished without an answer._';
+
+/**
+ * Renders an answer into as many messages as it needs. Each message has one `markdown` block of
+ * at most `maxMarkdownChars` (so well within 50 blocks and 12,000 characters) and a fallback of at
+ * most 3,000 characters, marked "(part i/n)" when there are several. The parts split at
+ * paragraphs, then lines, then spaces, and close/reopen code fences they cut through; their
+ * bodies joined give back the neutralised answer (outer whitespace trimmed).
+ */
+export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
+  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata } = options;
+  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
+  // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
+  const parts = splitMarkdown(answer, maxMarkdownChars).filter((part) => /\S/.test(part.body));
+  const messages = parts.map((part, index): AnswerMessage => {
+    const marker = parts.length > 1 ? `(part ${index + 1}/${parts.length})` : undefined;
+    const message: AnswerMessage = {
+      text: fallbackText(part.body, marker),
+      blocks: [{ type: 'markdown', text: `${part.prefix}${part.body}${part.suffix}` }],
+    };
+    if (metadata) {
+      const event_payload = { ...metadata.event_payload, part: index + 1, parts: parts.length };
+      message.metadata = { event_type: metadata.event_type, event_payload };
+    }
+    return message;
+  });
+  if (markdown.length <= fileThresholdChars) return { messages };
+  return { messages, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
+}

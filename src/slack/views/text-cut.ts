@@ -1,0 +1,45 @@
+/**
+ * Cutting text without breaking characters. Slack counts a message's length in characters; we
+ * measure UTF-16 code units (`string.length`), which is never fewer, so a cut that fits by our
+ * count fits Slack's. A cut never separates a surrogate pair or the parts of an emoji sequence.
+ */
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** True when the code unit at `index` starts a surrogate pair. */
+export function isHighSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * The latest grapheme boundary at or before `limit` and after `start`. When a single grapheme
+ * is pathologically long (longer than the window searched), falls back to a code point boundary,
+ * which may be `start` or less if nothing fits.
+ */
+export function graphemeBoundary(text: string, start: number, limit: number): number {
+  if (limit >= text.length) return text.length;
+  // A window is enough: real graphemes are at most a few dozen code units.
+  const from = Math.max(start, limit - 64);
+  let best = from;
+  for (const { index } of graphemes.segment(text.slice(from, limit + 64))) {
+    if (from + index > limit) break;
+    best = from + index;
+  }
+  if (best > start) return best;
+  return isHighSurrogate(text, limit - 1) ? limit - 1 : limit;
+}
+
+/**
+ * Shortens `text` to at most `max` code units, ellipsis included, preferring a word boundary in
+ * the last fifth; text that already fits is returned unchanged.
+ */
+export function truncate(text: string, max: number, ellipsis = '…'): string {
+  if (text.length <= max) return text;
+  const limit = Math.max(0, max - ellipsis.length);
+  const cut = graphemeBoundary(text, 0, limit);
+  let space = cut;
+  while (space > 0 && !/\s/.test(text[space - 1] ?? '')) space -= 1;
+  const end = space - 1 >= limit * 0.8 ? space - 1 : cut;
+  return `${text.slice(0, Math.max(0, end)).trimEnd()}${ellipsis}`;
+}

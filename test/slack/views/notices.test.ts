@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { AgentApiError, AgentApiErrorCode } from '../../../src/agent-api/errors.js';
+import type { Refusal, TurnNotice } from '../../../src/conversation/ports.js';
+import {
+  formatDuration,
+  type NoticeView,
+  renderNotice,
+  renderProgress,
+  renderRefusal,
+} from '../../../src/slack/views/notices.js';
+
+/** The one shape every notice has: one block whose mrkdwn is the fallback text. */
+function blockText(view: NoticeView): string | undefined {
+  expect(view.blocks).toHaveLength(1);
+  const [block] = view.blocks;
+  return block?.type === 'context' ? block.elements[0]?.text : block?.text.text;
+}
+
+function expectNotice(view: NoticeView, contains: string): void {
+  expect(blockText(view)).toBe(view.text);
+  expect(view.text).toContain(contains);
+  expect(view.text.length).toBeLessThan(700);
+}
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0 s'],
+    [400, '0 s'],
+    [42_000, '42 s'],
+    [59_600, '1 min'],
+    [60_000, '1 min'],
+    [125_000, '2 min 5 s'],
+    [3_600_000, '1 h'],
+    [3_720_000, '1 h 2 min'],
+    [-5_000, '0 s'],
+  ])('%i ms → %s', (ms, expected) => {
+    expect(formatDuration(ms)).toBe(expected);
+  });
+});
+
+describe('renderProgress', () => {
+  it.each([
+    [{ steps: 3, elapsedMs: 42_000 }, 'Working on it… step 3 · 42 s'],
+    [{ steps: 0, elapsedMs: 5_000 }, 'Working on it… 5 s'],
+    [{ steps: 12, elapsedMs: 125_000 }, 'Working on it… step 12 · 2 min 5 s'],
+  ])('%o → %s', (progress, expected) => {
+    const view = renderProgress(progress);
+    expect(view.text).toBe(expected);
+    expect(view.blocks[0]?.type).toBe('context');
+    expect(blockText(view)).toBe(expected);
+  });
+});
+
+describe('renderNotice', () => {
+  it.each<[string, TurnNotice, string]>([
+    [
+      'run error',
+      { kind: 'run-error', reason: 'The index logs-prod does not exist.' },
+      'logs-prod does not exist',
+    ],
+    ['run error without a reason', { kind: 'run-error', reason: '  ' }, 'gave no reason'],
+    ['canceled', { kind: 'canceled' }, 'canceled'],
+    ['deadline', { kind: 'deadline', waitedMs: 15 * 60_000 }, 'stopped waiting after 15 min'],
+    ['lost turn', { kind: 'lost-turn' }, 'send your message again'],
+    [
+      'service error',
+      {
+        kind: 'service-error',
+        error: new AgentApiError(AgentApiErrorCode.Maintenance, 'x'),
+        referenceId: 'ab12cd34',
+      },
+      'down for maintenance — please try again later (ref: ab12cd34).',
+    ],
+  ])('%s', (_name, notice, contains) => {
+    expectNotice(renderNotice(notice), contains);
+  });
+
+  it('makes the agent’s reason safe: neutralised, mrkdwn-escaped, one line, shortened', () => {
+    const reason = `<!channel> failed for <@U1|bob> & a<b>\n\n${'detail '.repeat(500)}`;
+    const view = renderNotice({ kind: 'run-error', reason });
+    expect(view.text).not.toMatch(/<|>/);
+    expect(view.text).toContain('&amp; a&lt;b&gt;');
+    expect(view.text.replace(/\u2060/g, '')).toContain('@channel failed for @bob');
+    expect(view.text).not.toContain('\n');
+    expect(view.text.endsWith('…')).toBe(true);
+    expect(view.text.length).toBeLessThan(600);
+  });
+});
+
+describe('renderRefusal', () => {
+  it.each<[Refusal, string]>([
+    ['busy', 'still working on the previous message'],
+    ['external-user', "only answer people from this workspace's organisation"],
+    ['channel-not-allowed', 'not enabled in this channel'],
+    ['empty-prompt', 'empty'],
+  ])('%s', (refusal, contains) => {
+    const view = renderRefusal(refusal);
+    expectNotice(view, contains);
+    expect(view.blocks[0]?.type).toBe('context');
+  });
+});

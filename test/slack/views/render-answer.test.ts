@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { type AnswerMessage, renderAnswer } from '../../../src/slack/views/render-answer.js';
+
+/** Slack's limits for one message: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
+function expectWithinSlackLimits(message: AnswerMessage, maxMarkdownChars = 11_000): void {
+  expect(message.text.length).toBeGreaterThan(0);
+  expect(message.text.length).toBeLessThanOrEqual(3_000);
+  expect(message.blocks.length).toBeGreaterThan(0);
+  expect(message.blocks.length).toBeLessThanOrEqual(50);
+  const markdownChars = message.blocks.reduce((sum, block) => sum + block.text.length, 0);
+  expect(markdownChars).toBeLessThanOrEqual(Math.min(12_000, maxMarkdownChars));
+  for (const block of message.blocks) {
+    expect(block.type).toBe('markdown');
+    expect(block.text).toMatch(/\S/);
+  }
+}
+
+/** Content with fence lines and line breaks removed: what must survive the split. */
+const content = (text: string) => text.replace(/^[ \t]*(```|~~~).*$/gm, '').replace(/\s+/g, '');
+
+function sixtyThousandCharAnswer(): string {
+  const paragraph = (i: number) =>
+    `### Finding ${i}\n\n${'The **ingest** pipeline dropped logs 🚨 at 02:00. '.repeat(12)}`;
+  const code = `\`\`\`json\n${Array.from({ length: 400 }, (_, i) => `{"line": ${i}, "msg": "<@U0${i}> ok"}`).join('\n')}\n\`\`\``;
+  const longLine = 'x'.repeat(15_000);
+  const parts = [
+    ...Array.from({ length: 20 }, (_, i) => paragraph(i)),
+    code,
+    longLine,
+    ...Array.from({ length: 20 }, (_, i) => paragraph(i + 20)),
+  ];
+  const text = parts.join('\n\n');
+  return text + 'y'.repeat(60_000 - text.length);
+}
+
+describe('renderAnswer', () => {
+  it('renders a short answer as one message with one markdown block', () => {
+    const rendered = renderAnswer('**Done.** The service is healthy.');
+    expect(rendered).toEqual({
+      messages: [
+        {
+          text: 'Done. The service is healthy.',
+          blocks: [{ type: 'markdown', text: '**Done.** The service is healthy.' }],
+        },
+      ],
+    });
+  });
+
+  it.each([
+    ['an empty answer', ''],
+    ['a blank answer', ' \n\n\t '],
+  ])('says so for %s (Slack refuses an empty block)', (_name, answer) => {
+    const [message] = renderAnswer(answer).messages;
+    expect(message?.blocks[0]?.text).toMatch(/without an answer/);
+    expect(message?.text).toMatch(/without an answer/);
+  });
+
+  it('neutralises a broadcast mention in agent output, in the block and the fallback', () => {
+    const rendered = renderAnswer('Log says: <!channel> deploy failed, ping <@U0ADMIN|admin>');
+    const [message] = rendered.messages;
+    for (const text of [message?.text, message?.blocks[0]?.text]) {
+      expect(text).not.toMatch(/<!|<@/);
+      expect(text?.replace(/\u2060/g, '')).toContain('@channel deploy failed, ping @admin');
+    }
+  });
+
+  it('re-neutralises the fallback when stripping code marks joins a sequence back up', () => {
+    const [message] = renderAnswer('<`!channel`>').messages;
+    expect(message?.text).not.toContain('<!channel>');
+  });
+
+  it('never leaves the fallback empty when the answer is only markup', () => {
+    expect(renderAnswer('```\n```').messages[0]?.text).toBe('Agent answer');
+  });
+
+  it('strips Markdown for the fallback', () => {
+    const markdown = '# Title\n\n- **bold** and `code`\n- [link](https://x.example)\n\n```sh\nls -la\n```';
+    const [message] = renderAnswer(markdown).messages;
+    expect(message?.text).toBe('Title\n\n• bold and code\n• link\n\nls -la');
+  });
+
+  it('renders a 60,000-character answer within every Slack limit, losing nothing', () => {
+    const answer = sixtyThousandCharAnswer();
+    expect(answer.length).toBe(60_000);
+    const rendered = renderAnswer(answer);
+    expect(rendered.messages.length).toBeGreaterThanOrEqual(6);
+    for (const message of rendered.messages) expectWithinSlackLimits(message);
+    const blocks = rendered.messages.flatMap((message) => message.blocks.map((block) => block.text));
+    const neutralisedAnswer = answer.replace(/<@(U0\d+)>/g, '<\u200B@$1>');
+    expect(content(blocks.join(''))).toBe(content(neutralisedAnswer));
+    expect(rendered.file).toEqual({ filename: 'answer.md', title: 'Full answer', content: answer });
+  });
+
+  it('marks each part in the fallback and ends a cut excerpt with an ellipsis', () => {
+    const rendered = renderAnswer(sixtyThousandCharAnswer());
+    const count = rendered.messages.length;
+    rendered.messages.forEach((message, index) => {
+      expect(message.text.endsWith(`(part ${index + 1}/${count})`)).toBe(true);
+    });
+    expect(rendered.messages[0]?.text).toMatch(/… \(part 1\/\d+\)$/);
+  });
+
+  it('reopens a code block that spans two messages', () => {
+    const code = Array.from({ length: 200 }, (_, i) => `echo ${i}`).join('\n');
+    const rendered = renderAnswer(`Steps:\n\n\`\`\`bash\n${code}\n\`\`\``, { maxMarkdownChars: 1_000 });
+    expect(rendered.messages.length).toBeGreaterThan(1);
+    for (const message of rendered.messages) expectWithinSlackLimits(message, 1_000);
+    for (const message of rendered.messages.slice(1))
+      expect(message.blocks[0]?.text.startsWith('```bash\n')).toBe(true);
+    for (const message of rendered.messages) expect(message.blocks[0]?.text.endsWith('```')).toBe(true);
+  });
+
+  it.each([
+    ['below the threshold', 999, false],
+    ['at the threshold', 1_000, false],
+    ['past the threshold', 1_001, true],
+  ])('attaches the file only %s', (_name, length, hasFile) => {
+    const rendered = renderAnswer('a'.repeat(length), { fileThresholdChars: 1_000 });
+    expect(rendered.file !== undefined).toBe(hasFile);
+  });
+
+  it('tags every message with the metadata and its part number', () => {
+    const metadata = { event_type: 'agent_answer', event_payload: { turn_id: 't-1' } };
+    const rendered = renderAnswer(`${'a'.repeat(900)}\n\n${'b'.repeat(900)}`, {
+      maxMarkdownChars: 1_000,
+      metadata,
+    });
+    expect(rendered.messages.map((message) => message.metadata)).toEqual([
+      { event_type: 'agent_answer', event_payload: { turn_id: 't-1', part: 1, parts: 2 } },
+      { event_type: 'agent_answer', event_payload: { turn_id: 't-1', part: 2, parts: 2 } },
+    ]);
+    expect(metadata.event_payload).toEqual({ turn_id: 't-1' });
+  });
+
+  it('drops a part that would hold only whitespace', () => {
+    const rendered = renderAnswer(`top${' '.repeat(3_000)}\n${'\n'.repeat(3_000)}bottom`, {
+      maxMarkdownChars: 1_000,
+    });
+    for (const message of rendered.messages) expectWithinSlackLimits(message, 1_000);
+    expect(rendered.messages.at(-1)?.blocks[0]?.text).toContain('bottom');
+  });
+});

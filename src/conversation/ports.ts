@@ -139,3 +139,58 @@ export interface ConversationStore {
 
   close(): Promise<void>;
 }
+
+/** How a turn ended, for metrics and logs. */
+export type TurnOutcome = 'done' | 'error' | 'canceled' | 'deadline' | 'service_error' | 'lost';
+
+/** Counters the conversation layer reports; prom-client lives behind this in src/metrics.ts. */
+export interface ConversationMetrics {
+  turnStarted(kind: 'start' | 'followUp'): void;
+  turnFinished(outcome: TurnOutcome): void;
+  turnsInFlight(count: number): void;
+  statusPoll(result: { ok: boolean; errorCode?: string | undefined }): void;
+  serviceError(code: string): void;
+  /** Terminal status seen → answer accepted by Slack. */
+  deliveryLatency(ms: number): void;
+}
+
+/** Where in Slack a turn's output goes. */
+export interface ThreadLocation {
+  teamId: string;
+  channel: string;
+  threadTs: string;
+}
+
+export interface Progress {
+  steps: number;
+  elapsedMs: number;
+}
+
+/** Everything a turn can end with besides an answer. */
+export type TurnNotice =
+  | { kind: 'run-error'; reason: string }
+  | { kind: 'canceled' }
+  | { kind: 'deadline'; waitedMs: number }
+  | { kind: 'service-error'; error: unknown; referenceId: string }
+  | { kind: 'lost-turn' };
+
+/** Why a message did not become a turn, shown to its sender only. */
+export type Refusal = 'busy' | 'external-user' | 'channel-not-allowed' | 'empty-prompt';
+
+/**
+ * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
+ * and the views; rendering decisions (split, neutralise, files) live there.
+ */
+export interface ThreadOutput {
+  /** Posts the progress message; returns its ts (undefined when Slack refused it). */
+  postProgress(where: ThreadLocation, progress: Progress): Promise<string | undefined>;
+  updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
+  removeProgress(where: ThreadLocation, ts: string): Promise<void>;
+  /** Posts the whole answer (split, and as a file when long); returns the ts of every part. */
+  postAnswer(where: ThreadLocation, answer: { markdown: string; turnId: string }): Promise<string[]>;
+  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string): Promise<void>;
+  /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
+  refuse(where: ThreadLocation, userId: string, sourceTs: string, refusal: Refusal): Promise<void>;
+  /** After a takeover: the ts of answer parts already posted for this turn, found by metadata. */
+  findPostedAnswer(where: ThreadLocation, turnId: string): Promise<string[]>;
+}

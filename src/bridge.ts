@@ -1,0 +1,183 @@
+import { WebClient } from '@slack/web-api';
+import {
+  AgentApiErrorCode,
+  createAgentApi,
+  createRequestBudget,
+  isAgentApiError,
+} from './agent-api/index.js';
+import type { Config } from './config.js';
+import { systemClock } from './conversation/clock.js';
+import { createPollScheduler } from './conversation/poll-scheduler.js';
+import type { Clock, Logger } from './conversation/ports.js';
+import { createProgressThrottle } from './conversation/progress-throttle.js';
+import { createReactionFeedback } from './conversation/reaction-feedback.js';
+import { createTurnDelivery, type ProgressUpdate } from './conversation/turn-delivery.js';
+import { createTurnRecovery } from './conversation/turn-recovery.js';
+import { createTurnStarter } from './conversation/turn-service.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createSlackApp } from './slack/app.js';
+import { toSlackLogger } from './slack/bolt-logger.js';
+import { checkSlackToken } from './slack/startup-check.js';
+import { createSlackThreadOutput } from './slack/thread-output.js';
+import { newReferenceId } from './slack/views/describe-error.js';
+import { webClientOptions } from './slack/web-client.js';
+import { createStore } from './store/index.js';
+
+/** Status errors after which polling a session again cannot help. */
+const PERMANENT_POLL_ERRORS = new Set<string>([
+  AgentApiErrorCode.TokenRejected,
+  AgentApiErrorCode.RegionMismatch,
+  AgentApiErrorCode.UnknownEndpoint,
+  AgentApiErrorCode.NotConfigured,
+  AgentApiErrorCode.RejectedRequest,
+]);
+const isPermanentPollError = (error: unknown) =>
+  isAgentApiError(error) && PERMANENT_POLL_ERRORS.has(error.code);
+
+export interface RunningBridge {
+  /** The HTTP port serving /slack/events (HTTP mode), /healthz and /metrics. */
+  port: number;
+  metrics: Metrics;
+  /** Stops taking traffic, gives up leases (another replica resumes the turns), closes the store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root: config → adapters → conversation services → the Slack app. `npm start`,
+ * the sandbox and the end-to-end tests all run the bot through this one function.
+ */
+export async function startBridge(
+  config: Config,
+  options: { logger: Logger; clock?: Clock },
+): Promise<RunningBridge> {
+  const { logger } = options;
+  const clock = options.clock ?? systemClock;
+  const identity = await checkSlackToken(config, logger);
+  const store = await createStore(
+    { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
+    logger,
+  );
+  const metrics = createMetrics();
+  const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
+  const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
+  const agentApi = createAgentApi({
+    baseUrl: config.agent.baseUrl,
+    token: config.agent.token,
+    accountToken: config.agent.accountToken,
+    accountPathPrefix: config.agent.accountPathPrefix,
+    budget,
+    requestTimeoutMs: config.agent.requestTimeoutMs,
+    statusTimeoutMs: config.agent.statusTimeoutMs,
+    logger,
+  });
+  const scheduler = createPollScheduler({
+    // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
+    getStatus: (agentId, sessionId, callOptions) =>
+      agentApi.getRunStatus(agentId, sessionId, { ...callOptions, retryLimit: 0 }),
+    slots: budget.pollSlots,
+    requestTimeoutMs: config.agent.statusTimeoutMs,
+    clock,
+    logger,
+  });
+  const slackClient = new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
+  const output = createSlackThreadOutput({
+    client: slackClient,
+    identity,
+    logger,
+    metrics,
+    fileThresholdChars: config.answers.fileThresholdChars,
+  });
+  const progress = createProgressThrottle<ProgressUpdate>({
+    perMinute: config.answers.progressUpdatesPerMinute,
+    clock,
+    logger,
+    send: (_key, update) => output.updateProgress(update.where, update.ts, update),
+  });
+  const settings = {
+    instanceId: config.state.instanceId,
+    defaultAgentId: config.agent.agentId,
+    turnDeadlineMs: config.agent.turnDeadlineMs,
+    leaseTtlMs: config.state.leaseTtlMs,
+  };
+  const delivery = createTurnDelivery({
+    store,
+    agent: agentApi,
+    output,
+    poller: scheduler,
+    progress,
+    clock,
+    logger,
+    metrics,
+    settings,
+    newReferenceId,
+    isPermanentPollError,
+    errorCode,
+  });
+  const turns = createTurnStarter({
+    store,
+    agent: agentApi,
+    output,
+    delivery,
+    clock,
+    logger,
+    metrics,
+    settings,
+  });
+  const reactions = createReactionFeedback({
+    store,
+    agent: agentApi,
+    logger,
+    settings: { ...config.feedback, feedbackName: config.feedback.name },
+  });
+  const recovery = createTurnRecovery({ store, delivery, logger, settings });
+  const slack = createSlackApp({
+    config,
+    identity,
+    logger,
+    ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
+    listeners: { turns, reactions, config, agentApi, store, metrics },
+  });
+
+  const { port } = await slack.start();
+  const adopted = await recovery.adoptOrphans();
+  const timers = startLeaseTimers(recovery, config.state.leaseTtlMs, logger);
+  logger.info(
+    {
+      port,
+      mode: config.slack.socketMode ? 'socket' : 'http',
+      store: store.kind,
+      resumed: adopted,
+      team: identity.teamId,
+    },
+    'slack-agent-bridge started',
+  );
+
+  let stopped = false;
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    for (const timer of timers) clearInterval(timer);
+    await slack.stop();
+    await recovery.releaseAll();
+    await scheduler.stop();
+    await store.close();
+    logger.info({}, 'slack-agent-bridge stopped');
+  }
+  return { port, metrics, stop };
+}
+
+/** Lease renewal every third of the TTL; orphan adoption every half, so takeover is prompt. */
+function startLeaseTimers(
+  recovery: ReturnType<typeof createTurnRecovery>,
+  leaseTtlMs: number,
+  logger: Logger,
+): NodeJS.Timeout[] {
+  const run = (what: string, task: () => Promise<unknown>) => () => {
+    task().catch((error: unknown) => logger.error({ err: error }, `${what} failed`));
+  };
+  const renew = setInterval(run('lease renewal', recovery.renewLeases), Math.max(250, leaseTtlMs / 3));
+  const adopt = setInterval(run('turn takeover', recovery.adoptOrphans), Math.max(500, leaseTtlMs / 2));
+  renew.unref();
+  adopt.unref();
+  return [renew, adopt];
+}

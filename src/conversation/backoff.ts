@@ -1,0 +1,20 @@
+/** Retry delays after consecutive failures. */
+export interface BackoffOptions {
+  /** Upper bound of the first delay. Default 500 ms. */
+  baseMs: number;
+  /** Cap on any delay. Default 30 s. */
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
+
+/**
+ * "Full jitter": a uniform delay in [0, min(maxMs, baseMs · 2^(attempt−1))). Spreading retries over
+ * the whole window keeps many sessions that failed together (a service blip) from retrying together.
+ * `attempt` counts consecutive failures from 1; `random` returns [0, 1).
+ */
+export function fullJitterDelay(attempt: number, options: BackoffOptions, random: () => number): number {
+  const exponent = Math.max(0, Math.min(attempt - 1, 52));
+  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** exponent);
+  return Math.floor(random() * ceiling);
+}

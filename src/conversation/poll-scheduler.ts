@@ -1,0 +1,426 @@
+/**
+ * One scheduler per process owns every run-status request: at most `slots` in flight, fair
+ * round-robin across turns, a client-side timeout per request, backoff with jitter on errors and a
+ * per-turn deadline. Costs O(log n) per poll and a single clock sleeper for the earliest wake-up
+ * (a retry or a deadline), so thousands of turns need neither timers per turn nor scans.
+ */
+import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
+import type { Clock, Logger, RunStatusReport } from './ports.js';
+
+/** `'stop'` ends polling of the entry (the turn is over); anything else keeps polling. */
+// biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing must fit.
+export type PollVerdict = void | 'stop';
+
+export interface PollHandlers {
+  onReport(report: RunStatusReport): PollVerdict | Promise<PollVerdict>;
+  /** `attempt` counts consecutive failures of this entry, from 1. */
+  onError(error: unknown, attempt: number): PollVerdict | Promise<PollVerdict>;
+  /** The entry passed `deadlineAt`; it is already removed. */
+  onDeadline(): void | Promise<void>;
+}
+
+export interface PollEntry {
+  /** The turn id; adding an id again replaces the earlier entry. */
+  id: string;
+  agentId: string;
+  sessionId: string;
+  /** Clock time after which the turn is given up on. */
+  deadlineAt: number;
+}
+
+export interface PollResultInfo {
+  ok: boolean;
+  errorCode?: string | undefined;
+  ms: number;
+}
+
+export interface PollSchedulerDeps {
+  getStatus(
+    agentId: string,
+    sessionId: string,
+    options: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<RunStatusReport>;
+  /** Status requests allowed in flight: the poll share of the process's request budget. */
+  slots: number;
+  /** Client-side timeout of one status request (it should outlast the service's long poll). */
+  requestTimeoutMs: number;
+  clock: Clock;
+  /** Default `Math.random`. */
+  random?: (() => number) | undefined;
+  /** Default 500 ms base, 30 s cap. */
+  backoff?: BackoffOptions | undefined;
+  /** Least time between the starts of two polls of one entry. Default 250 ms. */
+  minIntervalMs?: number | undefined;
+  logger?: Logger | undefined;
+  /** Called once per completed request (not for requests cancelled by remove/stop/deadline). */
+  onPollResult?: ((info: PollResultInfo) => void) | undefined;
+}
+
+export interface PollScheduler {
+  /** Starts polling an entry; it is polled at once when a slot is free. Throws after `stop()`. */
+  add(entry: PollEntry, handlers: PollHandlers): void;
+  /** Stops polling an entry, aborting its request; no handler of it is called afterwards. */
+  remove(id: string): boolean;
+  has(id: string): boolean;
+  /** Ids of every entry being polled (e.g. to renew their leases). */
+  ids(): string[];
+  size(): number;
+  inFlight(): number;
+  /** Aborts in-flight requests, drops every entry; resolves once requests and handlers settled. */
+  stop(): Promise<void>;
+}
+
+type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';
+
+interface Tracked {
+  readonly entry: PollEntry;
+  readonly handlers: PollHandlers;
+  phase: Phase;
+  lastPollAt: number;
+  errors: number;
+  /** The deadline passed while a handler ran: expire once it returns. */
+  deadlineDue: boolean;
+  controller?: AbortController | undefined;
+}
+
+type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
+
+// setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
+const MAX_SLEEP_MS = 2_147_483_647;
+const noop = (): void => {};
+
+/** Builds the process's poll scheduler; it runs as soon as entries are added. */
+export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
+  const { clock, slots, requestTimeoutMs } = deps;
+  const random = deps.random ?? Math.random;
+  const backoff = deps.backoff ?? DEFAULT_BACKOFF;
+  const minIntervalMs = deps.minIntervalMs ?? 250;
+  const entries = new Map<string, Tracked>();
+  const ready = new FifoQueue<Tracked>();
+  const parked = new TimeHeap<Tracked>();
+  const deadlines = new TimeHeap<Tracked>();
+  const pending = new Set<Promise<void>>();
+  let inFlight = 0;
+  let stopped = false;
+  let pumping = false;
+  let pumpAgain = false;
+  let wake: { at: number; controller: AbortController } | undefined;
+
+  const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
+
+  const track = (work: Promise<void>): void => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  };
+
+  async function callSafely<T>(t: Tracked, name: string, call: () => T | Promise<T>): Promise<T | undefined> {
+    try {
+      return await call();
+    } catch (err) {
+      // A handler's bug must not stop the polling of every other turn.
+      const fields = { err, turnId: t.entry.id, sessionId: t.entry.sessionId };
+      deps.logger?.error(fields, `poll scheduler: ${name} threw`);
+      return undefined;
+    }
+  }
+
+  function drop(t: Tracked, reason: string): void {
+    if (isLive(t)) entries.delete(t.entry.id);
+    t.phase = 'gone';
+    t.controller?.abort(new DOMException(reason, 'AbortError'));
+  }
+
+  function expire(t: Tracked): void {
+    // Never tell a thread "stopped waiting" while its answer may be being posted.
+    if (t.phase === 'handling') {
+      t.deadlineDue = true;
+      return;
+    }
+    drop(t, 'turn deadline passed');
+    track(callSafely(t, 'onDeadline', () => t.handlers.onDeadline()).then(noop));
+  }
+
+  async function requestStatus(t: Tracked, controller: AbortController): Promise<PollOutcome> {
+    const timer = new AbortController();
+    const timeout = new DOMException(`status request timed out after ${requestTimeoutMs} ms`, 'TimeoutError');
+    clock.sleep(requestTimeoutMs, timer.signal).then(() => controller.abort(timeout), noop);
+    try {
+      const options = { signal: controller.signal, timeoutMs: requestTimeoutMs };
+      const request = Promise.resolve(deps.getStatus(t.entry.agentId, t.entry.sessionId, options));
+      request.catch(noop); // it may reject after the abort already won the race
+      // Racing the abort frees the slot even when getStatus ignores its signal.
+      return { ok: true, report: await Promise.race([request, rejectOnAbort(controller.signal)]) };
+    } catch (error) {
+      return { ok: false, error };
+    } finally {
+      timer.abort();
+    }
+  }
+
+  async function runPoll(t: Tracked): Promise<void> {
+    const controller = new AbortController();
+    t.controller = controller;
+    t.phase = 'polling';
+    t.lastPollAt = clock.now();
+    inFlight += 1;
+    const outcome = await requestStatus(t, controller);
+    inFlight -= 1;
+    t.controller = undefined;
+    if (!isLive(t) || stopped) {
+      pump();
+      return;
+    }
+    reportMetrics(outcome, clock.now() - t.lastPollAt);
+    t.errors = outcome.ok ? 0 : t.errors + 1;
+    t.phase = 'handling';
+    pump(); // the slot is free while the handler works (it may post an answer)
+    const verdict = outcome.ok
+      ? await callSafely(t, 'onReport', () => t.handlers.onReport(outcome.report))
+      : await callSafely(t, 'onError', () => t.handlers.onError(outcome.error, t.errors));
+    afterHandler(t, outcome.ok, verdict);
+  }
+
+  function reportMetrics(outcome: PollOutcome, ms: number): void {
+    if (!deps.onPollResult) return;
+    try {
+      deps.onPollResult(
+        outcome.ok ? { ok: true, ms } : { ok: false, errorCode: errorCode(outcome.error), ms },
+      );
+    } catch (err) {
+      deps.logger?.warn({ err }, 'poll scheduler: onPollResult threw');
+    }
+  }
+
+  function afterHandler(t: Tracked, ok: boolean, verdict: PollVerdict): void {
+    if (!isLive(t) || stopped) return;
+    if (verdict === 'stop') {
+      drop(t, 'stopped by handler');
+      return;
+    }
+    t.phase = 'settling';
+    const now = clock.now();
+    if (t.deadlineDue || now >= t.entry.deadlineAt) {
+      expire(t);
+      return;
+    }
+    // A long poll that answered late is due again at once; an instant `loading` waits a little.
+    const at = ok ? t.lastPollAt + minIntervalMs : now + fullJitterDelay(t.errors, backoff, random);
+    if (at <= now) {
+      t.phase = 'ready';
+      ready.push(t);
+    } else {
+      t.phase = 'parked';
+      parked.push(at, t);
+    }
+    pump();
+  }
+
+  function pump(): void {
+    if (stopped) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        const now = clock.now();
+        for (let due = deadlines.popDue(now); due; due = deadlines.popDue(now)) if (isLive(due)) expire(due);
+        for (let due = parked.popDue(now); due; due = parked.popDue(now)) release(due);
+        dispatch(now);
+      } while (pumpAgain);
+    } finally {
+      pumping = false;
+    }
+    arm();
+  }
+
+  function release(t: Tracked): void {
+    if (!isLive(t) || t.phase !== 'parked') return;
+    t.phase = 'ready';
+    ready.push(t);
+  }
+
+  function dispatch(now: number): void {
+    while (inFlight < slots) {
+      const t = ready.shift();
+      if (t === undefined) return;
+      if (!isLive(t) || t.phase !== 'ready') continue;
+      if (now >= t.entry.deadlineAt) expire(t);
+      else track(runPoll(t));
+    }
+  }
+
+  /** Keeps exactly one clock sleeper, for the earliest retry or deadline. */
+  function arm(): void {
+    parked.discardTop((t) => !isLive(t) || t.phase !== 'parked');
+    deadlines.discardTop((t) => !isLive(t));
+    const at = Math.min(parked.peekAt(), deadlines.peekAt());
+    if (at === Number.POSITIVE_INFINITY) {
+      disarm();
+      return;
+    }
+    if (wake !== undefined && wake.at <= at) return;
+    disarm();
+    const now = clock.now();
+    const controller = new AbortController();
+    const ms = Math.min(Math.max(0, at - now), MAX_SLEEP_MS);
+    wake = { at: now + ms, controller };
+    clock.sleep(ms, controller.signal).then(() => {
+      if (wake?.controller !== controller) return;
+      wake = undefined;
+      pump();
+    }, noop);
+  }
+
+  function disarm(): void {
+    wake?.controller.abort();
+    wake = undefined;
+  }
+
+  return {
+    add(entry, handlers) {
+      if (stopped) throw new Error('poll scheduler is stopped');
+      const existing = entries.get(entry.id);
+      if (existing) drop(existing, 'replaced');
+      const t: Tracked = {
+        entry: { ...entry },
+        handlers,
+        phase: 'ready',
+        lastPollAt: 0,
+        errors: 0,
+        deadlineDue: false,
+      };
+      entries.set(entry.id, t);
+      ready.push(t);
+      deadlines.push(entry.deadlineAt, t);
+      pump();
+    },
+    remove(id) {
+      const t = entries.get(id);
+      if (t === undefined) return false;
+      drop(t, 'removed');
+      return true;
+    },
+    has: (id) => entries.has(id),
+    ids: () => [...entries.keys()],
+    size: () => entries.size,
+    inFlight: () => inFlight,
+    async stop() {
+      stopped = true;
+      disarm();
+      for (const t of [...entries.values()]) drop(t, 'poll scheduler stopped');
+      await Promise.all([...pending]);
+    },
+  };
+}
+
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/** A short code for metrics: the error's `code` when it has one, else its name. */
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const name = (error as { name?: unknown }).name;
+    if (typeof name === 'string') return name;
+  }
+  return 'unknown';
+}
+
+/** FIFO with O(1) shift (Array#shift moves every element). */
+class FifoQueue<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head] = undefined;
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+interface HeapNode<T> {
+  at: number;
+  seq: number;
+  item: T;
+}
+
+/** Binary min-heap on time; equal times come out in insertion order. Stale items are skipped lazily. */
+class TimeHeap<T> {
+  private readonly nodes: HeapNode<T>[] = [];
+  private seq = 0;
+
+  push(at: number, item: T): void {
+    this.nodes.push({ at, seq: this.seq++, item });
+    let i = this.nodes.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  peekAt(): number {
+    return this.nodes[0]?.at ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Removes and returns the earliest item when it is due at `now`. */
+  popDue(now: number): T | undefined {
+    const top = this.nodes[0];
+    if (top === undefined || top.at > now) return undefined;
+    this.pop();
+    return top.item;
+  }
+
+  /** Drops items from the top while `isStale` says so, so `peekAt` is a live time. */
+  discardTop(isStale: (item: T) => boolean): void {
+    while (this.nodes[0] !== undefined && isStale(this.nodes[0].item)) this.pop();
+  }
+
+  private pop(): void {
+    const last = this.nodes.pop();
+    if (last === undefined || this.nodes.length === 0) return;
+    this.nodes[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < this.nodes.length && this.less(left, smallest)) smallest = left;
+      if (right < this.nodes.length && this.less(right, smallest)) smallest = right;
+      if (smallest === i) return;
+      this.swap(i, smallest);
+      i = smallest;
+    }
+  }
+
+  private less(a: number, b: number): boolean {
+    const x = this.nodes[a] as HeapNode<T>;
+    const y = this.nodes[b] as HeapNode<T>;
+    return x.at < y.at || (x.at === y.at && x.seq < y.seq);
+  }
+
+  private swap(a: number, b: number): void {
+    const x = this.nodes[a] as HeapNode<T>;
+    this.nodes[a] = this.nodes[b] as HeapNode<T>;
+    this.nodes[b] = x;
+  }
+}

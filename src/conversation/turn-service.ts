@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AgentRunsPort,
+  Clock,
+  ConversationMetrics,
+  ConversationStore,
+  Logger,
+  Refusal,
+  ThreadLocation,
+  ThreadOutput,
+  ThreadRecord,
+  TurnRecord,
+} from './ports.js';
+import { threadKey as makeThreadKey } from './thread-key.js';
+import type { TurnDelivery } from './turn-delivery.js';
+import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
+
+/** A person's message that the Slack layer classified as a possible turn. */
+export interface TurnRequest {
+  teamId: string;
+  channel: string;
+  /** The thread the answer goes to (the message's own ts for a new thread). */
+  threadTs: string;
+  /** The message itself. */
+  sourceTs: string;
+  userId: string;
+  prompt: string;
+  /** False for a thread reply without a mention: only a thread with a session takes it. */
+  mentioned: boolean;
+}
+
+export type TurnRequestResult = 'started' | 'duplicate' | 'no-session' | 'busy' | 'refused' | 'start-failed';
+
+export interface TurnStarterDeps {
+  store: ConversationStore;
+  agent: AgentRunsPort;
+  output: ThreadOutput;
+  delivery: TurnDelivery;
+  clock: Clock;
+  logger: Logger;
+  metrics: ConversationMetrics;
+  settings: { defaultAgentId: string; instanceId: string; turnDeadlineMs: number; leaseTtlMs: number };
+  newId?: () => string;
+}
+
+/**
+ * Turns a classified Slack message into an agent turn: dedupe, the thread's busy lock, the
+ * durable turn record (stored before the run starts), the start or follow-up request, and
+ * hand-off to the poller. Exactly one turn results per Slack message.
+ */
+export function createTurnStarter(deps: TurnStarterDeps) {
+  const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
+  const newId = deps.newId ?? (() => randomUUID());
+
+  async function handle(request: TurnRequest): Promise<TurnRequestResult> {
+    const where: ThreadLocation = {
+      teamId: request.teamId,
+      channel: request.channel,
+      threadTs: request.threadTs,
+    };
+    const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
+    const thread = await store.getThread(key);
+    if (!request.mentioned && !thread?.sessionId) return 'no-session';
+    if (!(await firstDelivery(request))) return 'duplicate';
+    if (request.prompt.trim() === '') {
+      await output.refuse(where, request.userId, request.sourceTs, 'empty-prompt');
+      return 'refused';
+    }
+    const turn = newTurn(request, key, thread);
+    const lockTtl = settings.turnDeadlineMs + 10 * 60 * 1000;
+    if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
+      await output.refuse(where, request.userId, request.sourceTs, 'busy');
+      return 'busy';
+    }
+    await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
+    await store.saveThread(thread ?? newThread(request, key));
+    await store.saveTurn(turn);
+    return start(turn, where, request.prompt);
+  }
+
+  /** Slack delivers a mention twice and retries events: only the first sighting counts. */
+  function firstDelivery(request: TurnRequest): Promise<boolean> {
+    // A unique owner per call: the same process seeing the same message twice must also lose.
+    return store.tryLock(lockNames.seen(request.channel, request.sourceTs), newId(), DEDUPE_TTL_MS);
+  }
+
+  /** Tells the sender (once per message) why their message does not become a turn. */
+  async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
+    if (!(await firstDelivery(request))) return 'duplicate';
+    const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
+    await output.refuse(where, request.userId, request.sourceTs, refusal);
+    return 'refused';
+  }
+
+  function newTurn(request: TurnRequest, key: string, thread: ThreadRecord | undefined): TurnRecord {
+    const now = clock.now();
+    return {
+      turnId: newId(),
+      threadKey: key,
+      teamId: request.teamId,
+      channel: request.channel,
+      threadTs: request.threadTs,
+      agentId: thread?.agentId ?? settings.defaultAgentId,
+      userId: request.userId,
+      sourceTs: request.sourceTs,
+      kind: thread?.sessionId ? 'followUp' : 'start',
+      phase: 'starting',
+      sessionId: thread?.sessionId,
+      previousFinal: thread?.lastFinal,
+      startedAt: now,
+      deadlineAt: now + settings.turnDeadlineMs,
+    };
+  }
+
+  function newThread(request: TurnRequest, key: string): ThreadRecord {
+    const now = clock.now();
+    return {
+      threadKey: key,
+      teamId: request.teamId,
+      channel: request.channel,
+      threadTs: request.threadTs,
+      agentId: settings.defaultAgentId,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  async function start(turn: TurnRecord, where: ThreadLocation, prompt: string): Promise<TurnRequestResult> {
+    const log = logger.child({ threadKey: turn.threadKey, turnId: turn.turnId });
+    log.debug({ prompt }, 'turn prompt');
+    // The progress message goes out beside the start request: a person sees the bot at work
+    // at once, and a slow Slack never delays the run.
+    const progressTs = output.postProgress(where, { steps: 0, elapsedMs: 0 }).catch(() => undefined);
+    try {
+      const input = { message: prompt };
+      const { sessionId } =
+        turn.kind === 'followUp' && turn.sessionId
+          ? await agent.followUp(turn.agentId, turn.sessionId, input)
+          : await agent.startRun(turn.agentId, input);
+      const running: TurnRecord = { ...turn, phase: 'running', sessionId, progressTs: await progressTs };
+      await store.saveTurn(running);
+      await saveSession(turn.threadKey, sessionId);
+      metrics.turnStarted(turn.kind);
+      log.info({ sessionId, kind: turn.kind }, 'turn started');
+      delivery.track(running, { takenOver: false });
+      return 'started';
+    } catch (error) {
+      await delivery.failStart({ ...turn, progressTs: await progressTs }, error);
+      return 'start-failed';
+    }
+  }
+
+  async function saveSession(key: string, sessionId: string): Promise<void> {
+    const thread = await store.getThread(key);
+    if (!thread) return;
+    await store.saveThread({ ...thread, sessionId, updatedAt: clock.now() });
+  }
+
+  return { handle, refuse };
+}
+
+export type TurnStarter = ReturnType<typeof createTurnStarter>;

@@ -1,0 +1,38 @@
+import { startBridge } from './bridge.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logging.js';
+
+/** Entry point: loadConfig → startBridge; exit 1 with a clear message on any start-up failure. */
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`slack-agent-bridge: ${error.message}\n`);
+    process.stderr.write('To try the bot without Slack or an agent service, run: npm run sandbox\n');
+    process.exit(1);
+  }
+  const logger = createLogger({ level: config.logLevel });
+  try {
+    const bridge = await startBridge(config, { logger });
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      bridge.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+  } catch (error) {
+    logger.error({ err: error }, 'start-up failed');
+    process.stderr.write(`slack-agent-bridge: start-up failed: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,69 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ConversationMetrics, TurnOutcome } from './conversation/ports.js';
+
+/** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
+export interface Metrics extends ConversationMetrics {
+  registry: Registry;
+  slackApiError(method: string, error: string): void;
+  /** Prometheus text exposition of every series. */
+  render(): Promise<string>;
+  contentType: string;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'sab_' });
+  const turnsStarted = new Counter({
+    name: 'sab_turns_started_total',
+    help: 'Agent turns started, by kind (start = first turn of a thread, followUp = later turns).',
+    labelNames: ['kind'],
+    registers: [registry],
+  });
+  const turnsFinished = new Counter({
+    name: 'sab_turns_finished_total',
+    help: 'Agent turns finished, by outcome.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const inFlight = new Gauge({
+    name: 'sab_turns_in_flight',
+    help: 'Turns this process is polling right now.',
+    registers: [registry],
+  });
+  const polls = new Counter({
+    name: 'sab_status_polls_total',
+    help: 'Status requests to the agent service, by result.',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  const serviceErrors = new Counter({
+    name: 'sab_service_errors_total',
+    help: 'Agent service errors, by class.',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  const slackErrors = new Counter({
+    name: 'sab_slack_api_errors_total',
+    help: 'Slack Web API calls that failed, by method and error.',
+    labelNames: ['method', 'error'],
+    registers: [registry],
+  });
+  const delivery = new Histogram({
+    name: 'sab_delivery_latency_seconds',
+    help: 'Time from seeing a terminal run status to Slack accepting the answer.',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return {
+    registry,
+    contentType: registry.contentType,
+    turnStarted: (kind) => turnsStarted.inc({ kind }),
+    turnFinished: (outcome: TurnOutcome) => turnsFinished.inc({ outcome }),
+    turnsInFlight: (count) => inFlight.set(count),
+    statusPoll: ({ ok, errorCode }) => polls.inc({ result: ok ? 'ok' : (errorCode ?? 'error') }),
+    serviceError: (code) => serviceErrors.inc({ code }),
+    deliveryLatency: (ms) => delivery.observe(ms / 1000),
+    slackApiError: (method, error) => slackErrors.inc({ method, error }),
+    render: () => registry.metrics(),
+  };
+}

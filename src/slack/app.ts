@@ -1,0 +1,124 @@
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { Config } from '../config.js';
+import type { Logger } from '../conversation/ports.js';
+import { toSlackLogger } from './bolt-logger.js';
+import { type ListenerDeps, registerListeners } from './listeners/index.js';
+import { type OpsState, opsRoutes } from './ops-routes.js';
+import { webClientOptions } from './web-client.js';
+
+export interface SlackIdentity {
+  botUserId: string;
+  botId: string;
+  teamId: string;
+}
+
+export interface SlackApp {
+  app: App;
+  /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
+  start(): Promise<{ port: number }>;
+  stop(): Promise<void>;
+  /** HTTP mode: listening; Socket Mode: the socket is connected. */
+  ready(): boolean;
+}
+
+/**
+ * The Bolt app in HTTP mode (signed requests on POST /slack/events) or Socket Mode (when an
+ * app token is set). GET /healthz and GET /metrics are served on PORT in both modes.
+ */
+export function createSlackApp(options: {
+  config: Config;
+  identity: SlackIdentity;
+  logger: Logger;
+  ops: Omit<OpsState, 'ready'>;
+  listeners: Omit<ListenerDeps, 'identity' | 'logger'>;
+}): SlackApp {
+  const { config, identity, logger } = options;
+  const slackLogger = toSlackLogger(logger);
+  let listening = false;
+  let socketConnected = false;
+  const ready = () => (config.slack.socketMode ? socketConnected : listening);
+  const routes = opsRoutes({ ...options.ops, ready });
+  const clientOptions = webClientOptions(config, slackLogger);
+
+  const socketReceiver = config.slack.appToken
+    ? new SocketModeReceiver({
+        appToken: config.slack.appToken,
+        logger: slackLogger,
+        // The socket client builds its own Web client for apps.connections.open from these.
+        installerOptions: { clientOptions: { slackApiUrl: config.slack.apiUrl } },
+      })
+    : undefined;
+  const httpReceiver = socketReceiver
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: config.slack.signingSecret ?? '',
+        endpoints: '/slack/events',
+        customRoutes: routes,
+        logger: slackLogger,
+        // Ack first, work after: listeners never hold Slack's 3-second deadline.
+        processBeforeResponse: false,
+      });
+  socketReceiver?.client.on('connected', () => {
+    socketConnected = true;
+  });
+  socketReceiver?.client.on('disconnected', () => {
+    socketConnected = false;
+  });
+
+  const app = new App({
+    token: config.slack.botToken,
+    receiver: socketReceiver ?? httpReceiver,
+    logger: slackLogger,
+    clientOptions,
+    // The token was checked once, with a timeout, before we got here (see slack/startup-check.ts).
+    tokenVerificationEnabled: false,
+    botId: identity.botId,
+    botUserId: identity.botUserId,
+  });
+  app.error(async (error) => {
+    logger.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+  registerListeners(app, { ...options.listeners, identity, logger });
+
+  let opsServer: Server | undefined;
+
+  async function start(): Promise<{ port: number }> {
+    if (httpReceiver) {
+      const server = (await httpReceiver.start({ port: config.http.port, host: config.http.host })) as Server;
+      listening = true;
+      return { port: (server.address() as AddressInfo).port };
+    }
+    // Socket Mode: our own small server for the ops routes, so it binds to HOST and PORT like HTTP mode.
+    opsServer = createServer((req, res) => {
+      const route = routes.find(
+        (candidate) => req.method === candidate.method && req.url?.split('?')[0] === candidate.path,
+      );
+      if (route) route.handler(req, res);
+      else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    const server = opsServer;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.http.port, config.http.host, () => resolve());
+    });
+    await socketReceiver?.start();
+    return { port: (server.address() as AddressInfo).port };
+  }
+
+  async function stop(): Promise<void> {
+    listening = false;
+    await app
+      .stop()
+      .catch((error: unknown) => logger.warn({ err: error }, 'error while stopping the Slack app'));
+    const server = opsServer;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  return { app, start, stop, ready };
+}

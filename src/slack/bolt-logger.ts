@@ -1,0 +1,31 @@
+import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import type { Logger } from '../conversation/ports.js';
+import { scrubSecrets } from '../logging.js';
+
+/**
+ * Bolt and the Web client log through this adapter, so their lines are JSON too. Their free
+ * text is scrubbed of token-shaped strings before it is written.
+ */
+export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
+  const child = logger.child({ component: name });
+  const text = (parts: unknown[]) =>
+    scrubSecrets(
+      parts
+        .map((part) =>
+          part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part),
+        )
+        .join(' '),
+    );
+  let level = LogLevel.INFO;
+  return {
+    debug: (...parts: unknown[]) => child.debug({}, text(parts)),
+    info: (...parts: unknown[]) => child.info({}, text(parts)),
+    warn: (...parts: unknown[]) => child.warn({}, text(parts)),
+    error: (...parts: unknown[]) => child.error({}, text(parts)),
+    setLevel: (next: LogLevel) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => {},
+  };
+}

@@ -1,0 +1,14 @@
+import type { App } from '@slack/bolt';
+import type { ListenerDeps } from '../index.js';
+import { messageListener } from './message.js';
+import { reactionAddedListener } from './reaction-added.js';
+
+/**
+ * Event ids → listeners. A channel mention arrives as both `app_mention` and `message`; both
+ * go to the same intake, which dedupes on channel:ts.
+ */
+export function registerEventListeners(app: App, deps: ListenerDeps): void {
+  app.event('app_mention', messageListener(deps, 'app_mention'));
+  app.event('message', messageListener(deps, 'message'));
+  app.event('reaction_added', reactionAddedListener(deps));
+}

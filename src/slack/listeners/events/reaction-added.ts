@@ -1,0 +1,21 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
+
+/** 👍/👎 on an answer → feedback on its session (see conversation/reaction-feedback.ts). */
+export function reactionAddedListener(deps: ListenerDeps) {
+  return async ({ event }: Args): Promise<void> => {
+    if (event.item.type !== 'message') return;
+    const result = await deps.reactions.onReaction({
+      channel: event.item.channel,
+      ts: event.item.ts,
+      reaction: event.reaction,
+      userId: event.user,
+    });
+    deps.logger.debug(
+      { channel: event.item.channel, ts: event.item.ts, reaction: event.reaction, result },
+      'reaction handled',
+    );
+  };
+}

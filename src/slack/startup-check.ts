@@ -1,0 +1,47 @@
+import { WebClient } from '@slack/web-api';
+import type { Config } from '../config.js';
+import type { Logger } from '../conversation/ports.js';
+import type { SlackIdentity } from './app.js';
+import { toSlackLogger } from './bolt-logger.js';
+
+/** Raised when the bot token cannot be checked; main.ts exits 1 with its message. */
+export class SlackStartupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SlackStartupError';
+  }
+}
+
+/**
+ * Checks the bot token once with `auth.test`, bounded in time. Bolt would otherwise call it at
+ * construction and retry an unreachable Slack for ~30 minutes as an unhandled rejection.
+ */
+export async function checkSlackToken(
+  config: Config,
+  logger: Logger,
+  timeoutMs = 10_000,
+): Promise<SlackIdentity> {
+  const client = new WebClient(config.slack.botToken, {
+    slackApiUrl: config.slack.apiUrl,
+    logger: toSlackLogger(logger),
+    timeout: timeoutMs,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
+  let result: Awaited<ReturnType<WebClient['auth']['test']>>;
+  try {
+    result = await client.auth.test();
+  } catch (error) {
+    const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    throw new SlackStartupError(
+      `could not verify SLACK_BOT_TOKEN with Slack (${config.slack.apiUrl}auth.test): ${reason}`,
+      { cause: error },
+    );
+  }
+  if (!result.user_id || !result.team_id) {
+    throw new SlackStartupError(
+      'auth.test answered without a bot user or team: is SLACK_BOT_TOKEN a bot token (xoxb-…)?',
+    );
+  }
+  return { botUserId: result.user_id, botId: result.bot_id ?? '', teamId: result.team_id };
+}

@@ -1,0 +1,231 @@
+import {
+  type AgentApi,
+  AgentApiErrorCode,
+  type CapacityMoveLock,
+  CapacityMoveReason,
+  isAgentApiError,
+  isCapacityMoveError,
+  moveCapacity,
+} from '../agent-api/index.js';
+import type { Logger } from '../conversation/ports.js';
+import type { AdminCheck } from './access.js';
+import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';
+import { runExport, type SendFilesToUser } from './export-command.js';
+import { helpEntry, type SubcommandName } from './help-text.js';
+import type { AgentCommand, ParseResult } from './parse-command.js';
+
+/**
+ * Runs a parsed `/agent` subcommand against the agent service and returns what happened as data.
+ * Access is checked here, before any service call; every admin action is logged (who, what,
+ * result) — never the account token a create returns.
+ */
+
+/** The service calls the commands use. */
+export type CommandsApi = Pick<
+  AgentApi,
+  | 'whoami'
+  | 'enableAgent'
+  | 'disableAgent'
+  | 'listSubAccounts'
+  | 'createSubAccount'
+  | 'updateSubAccount'
+  | 'exportSavedObjects'
+>;
+
+/** Everything a command may reach, passed in by the Slack listener. */
+export interface CommandContext {
+  api: CommandsApi;
+  access: AdminCheck;
+  /** False without ACCOUNT_API_TOKEN: account commands then say they are not configured. */
+  accountsConfigured: boolean;
+  /** AGENT_ID: the agent `enable`/`disable` act on when none is named. */
+  defaultAgentId: string;
+  /** A fresh lock per capacity move (the store's, shared by every replica). */
+  capacityLock: () => CapacityMoveLock;
+  /** Uploads files to the person privately (a DM from the bot). */
+  sendFilesToUser: SendFilesToUser;
+  newReferenceId: () => string;
+  /** Default: the real clock (export file names carry the date). */
+  now?: () => Date;
+  logger: Logger;
+}
+
+/** Who ran the command. */
+export interface Invoker {
+  userId: string;
+  channelId?: string | undefined;
+}
+
+/** Subcommands that touch the main account's sub accounts (and so need ACCOUNT_API_TOKEN). */
+const ACCOUNT_COMMANDS: ReadonlySet<SubcommandName> = new Set([
+  'accounts',
+  'accounts-create',
+  'capacity-move',
+]);
+
+/** Parsed (or not) → outcome. Never throws for service errors: they become outcomes. */
+export async function runAgentCommand(
+  parsed: ParseResult,
+  invoker: Invoker,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  const name: SubcommandName = parsed.ok ? parsed.command.kind : parsed.subcommand;
+  const entry = helpEntry(name);
+  if (!entry.adminOnly) {
+    if (!parsed.ok) return { kind: 'usage', problem: parsed.problem, usage: parsed.usage };
+    return runPublic(parsed.command, context);
+  }
+  const outcome = await runGuarded(parsed, invoker, context, name);
+  audit(context.logger, invoker, parsed, outcome);
+  return outcome;
+}
+
+async function runGuarded(
+  parsed: ParseResult,
+  invoker: Invoker,
+  context: CommandContext,
+  name: SubcommandName,
+): Promise<CommandOutcome> {
+  const usage = helpEntry(name).usage;
+  if (!(await context.access.isAdmin(invoker.userId))) return { kind: 'refused', usage };
+  if (!parsed.ok) return { kind: 'usage', problem: parsed.problem, usage: parsed.usage };
+  if (ACCOUNT_COMMANDS.has(name) && !context.accountsConfigured) return { kind: 'not-configured', usage };
+  return runAdmin(parsed.command, invoker, context);
+}
+
+async function runPublic(command: AgentCommand, context: CommandContext): Promise<CommandOutcome> {
+  if (command.kind !== 'whoami')
+    return { kind: 'help', unknown: command.kind === 'help' ? command.unknown : undefined };
+  try {
+    const identity = await context.api.whoami();
+    return { kind: 'whoami', accountId: identity.accountId, accountName: identity.accountName };
+  } catch (error) {
+    const failure = serviceFailure(context, error, 'whoami');
+    const problem = whoamiProblem(error);
+    const details = isAgentApiError(error)
+      ? { status: error.status, serviceMessage: error.serviceMessage }
+      : {};
+    return { kind: 'whoami-failed', problem, ...details, ...failure };
+  }
+}
+
+/** Statuses that are about load, not about the address: described like any service error. */
+const TRANSIENT_STATUSES = new Set([429, 503]);
+
+/**
+ * The issue's three whoami answers: 401/403 → the token is invalid; any other HTTP answer (or
+ * a 200 that is not an identity, as from a wrong host) → the address or path is wrong; the
+ * rest (region mismatch, network, maintenance) → the usual sentence.
+ */
+export function whoamiProblem(error: unknown): WhoamiProblem {
+  if (!isAgentApiError(error) || error.code === AgentApiErrorCode.RegionMismatch) return 'service';
+  if (error.status === 401 || error.status === 403) return 'invalid-token';
+  if (error.code === AgentApiErrorCode.InvalidResponse) return 'wrong-address';
+  if (error.status !== undefined && !TRANSIENT_STATUSES.has(error.status)) return 'wrong-address';
+  return 'service';
+}
+
+async function runAdmin(
+  command: AgentCommand,
+  invoker: Invoker,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  const { api } = context;
+  try {
+    switch (command.kind) {
+      case 'enable':
+      case 'disable': {
+        const agentId = command.agentId ?? context.defaultAgentId;
+        const requested = command.kind === 'enable';
+        const state = requested ? await api.enableAgent(agentId) : await api.disableAgent(agentId);
+        return { kind: 'agent-state', agentId: state.id || agentId, requested, active: state.active };
+      }
+      case 'accounts':
+        return { kind: 'accounts', accounts: await api.listSubAccounts() };
+      case 'accounts-create':
+        return await createAccount(command, context);
+      case 'capacity-move':
+        return await moveBetweenAccounts(command, context);
+      case 'export':
+        return await runExport(command.types, invoker.userId, context);
+      default:
+        return { kind: 'help' };
+    }
+  } catch (error) {
+    return { kind: 'service-error', action: command.kind, ...serviceFailure(context, error, command.kind) };
+  }
+}
+
+async function createAccount(
+  command: Extract<AgentCommand, { kind: 'accounts-create' }>,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  const created = await context.api.createSubAccount({
+    accountName: command.name,
+    email: command.email,
+    retentionDays: command.retentionDays,
+    maxDailyGB: command.maxDailyGB,
+  });
+  return {
+    kind: 'account-created',
+    accountId: created.accountId,
+    accountName: command.name,
+    accountToken: created.accountToken,
+    // The seed: maxDailyGB defaults to 0 when not given.
+    maxDailyGB: command.maxDailyGB ?? 0,
+    maxDailyGBDefaulted: command.maxDailyGB === undefined,
+  };
+}
+
+/** Reasons that mean something went wrong after a write, as opposed to a refusal before any. */
+const MOVE_FAILURES: ReadonlySet<string> = new Set([
+  CapacityMoveReason.SecondUpdateFailed,
+  CapacityMoveReason.VerifyFailed,
+]);
+
+async function moveBetweenAccounts(
+  command: Extract<AgentCommand, { kind: 'capacity-move' }>,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  const request = { gb: command.gb, from: command.from, to: command.to };
+  try {
+    const result = await moveCapacity(context.api, request, { lock: context.capacityLock() });
+    return { kind: 'capacity-moved', gb: command.gb, result };
+  } catch (error) {
+    if (!isCapacityMoveError(error)) throw error;
+    if (!MOVE_FAILURES.has(error.reason)) return { kind: 'capacity-failed', failure: error };
+    // After a write: the details (and what the restore did) must be findable in the log.
+    const { referenceId } = serviceFailure(context, error, 'capacity-move');
+    return { kind: 'capacity-failed', failure: error, referenceId };
+  }
+}
+
+/** What was asked, minus anything personal or secret beyond what an audit needs. */
+function describeRequest(parsed: ParseResult): Record<string, unknown> {
+  if (!parsed.ok) return { subcommand: parsed.subcommand, parseError: parsed.problem };
+  const { kind, ...args } = parsed.command;
+  if (kind === 'accounts-create') {
+    const { email: _email, ...rest } = args as Record<string, unknown>;
+    return { subcommand: kind, ...rest };
+  }
+  return { subcommand: kind, ...args };
+}
+
+/** One audit line per admin action: who, what, result (and the reference id when it failed). */
+function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: CommandOutcome): void {
+  const fields: Record<string, unknown> = {
+    audit: true,
+    user: invoker.userId,
+    channel: invoker.channelId,
+    ...describeRequest(parsed),
+    result: auditResult(outcome),
+    outcome: outcome.kind,
+  };
+  if ('referenceId' in outcome) fields.referenceId = outcome.referenceId;
+  if (outcome.kind === 'account-created') fields.accountId = outcome.accountId;
+  if (outcome.kind === 'capacity-failed') fields.reason = outcome.failure.reason;
+  if (outcome.kind === 'agent-state') fields.active = outcome.active;
+  if (outcome.kind === 'exported')
+    fields.counts = Object.fromEntries(outcome.files.map((f) => [f.type, f.count]));
+  logger.info(fields, 'admin command');
+}

@@ -1,0 +1,102 @@
+import type {
+  CapacityMoveError,
+  CapacityMoveResult,
+  SavedObjectType,
+  SubAccount,
+} from '../agent-api/index.js';
+import type { Logger } from '../conversation/ports.js';
+
+/**
+ * What running an `/agent` subcommand produced, as data. slack/views/command-replies.ts turns it
+ * into the ephemeral reply; nothing here knows Block Kit.
+ */
+
+/** A service failure, with the reference id that is also in the log line. */
+export interface ServiceFailure {
+  error: unknown;
+  referenceId: string;
+}
+
+/** One exported type, as uploaded. */
+export interface ExportedFile {
+  type: SavedObjectType;
+  filename: string;
+  /** The response text exactly as the service served it. */
+  content: string;
+  /** Saved objects in it (`hits.length`). */
+  count: number;
+}
+
+/** Why whoami failed, in the terms the issue asks for. */
+export type WhoamiProblem = 'invalid-token' | 'wrong-address' | 'service';
+
+export type CommandOutcome =
+  | { kind: 'help'; unknown?: string | undefined }
+  | { kind: 'usage'; problem: string; usage: string }
+  /** A non-admin asked for an admin command; nothing was called on the service. */
+  | { kind: 'refused'; usage: string }
+  /** An account command without ACCOUNT_API_TOKEN. */
+  | { kind: 'not-configured'; usage: string }
+  | { kind: 'whoami'; accountId: number; accountName: string }
+  | ({
+      kind: 'whoami-failed';
+      problem: WhoamiProblem;
+      status?: number | undefined;
+      serviceMessage?: string | undefined;
+    } & ServiceFailure)
+  /** `active` is what the service returned, which may differ from what was asked. */
+  | { kind: 'agent-state'; agentId: string; requested: boolean; active: boolean }
+  | { kind: 'accounts'; accounts: SubAccount[] }
+  | {
+      kind: 'account-created';
+      accountId: number;
+      accountName: string;
+      /** A secret: rendered only into the requester's ephemeral reply, never logged. */
+      accountToken: string;
+      /** What the account got; the service's default is 0 when none was given. */
+      maxDailyGB: number;
+      maxDailyGBDefaulted: boolean;
+    }
+  | { kind: 'capacity-moved'; gb: number; result: CapacityMoveResult }
+  /** A refusal (before any write), or a failure after one (then with a reference id in the log). */
+  | { kind: 'capacity-failed'; failure: CapacityMoveError; referenceId?: string | undefined }
+  | {
+      kind: 'exported';
+      files: ExportedFile[];
+      failures: ({ type: SavedObjectType } & ServiceFailure)[];
+      /** undefined when there was nothing to send. */
+      delivery?: { ok: true } | ({ ok: false } & ServiceFailure) | undefined;
+    }
+  | ({ kind: 'service-error'; action: string } & ServiceFailure);
+
+/** Result class of an outcome, for the audit log. */
+export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed' {
+  switch (outcome.kind) {
+    case 'refused':
+    case 'not-configured':
+    case 'usage':
+      return 'refused';
+    case 'whoami-failed':
+    case 'service-error':
+      return 'failed';
+    case 'capacity-failed':
+      return outcome.failure.reason === 'second_update_failed' || outcome.failure.reason === 'verify_failed'
+        ? 'failed'
+        : 'refused';
+    case 'exported':
+      return outcome.failures.length > 0 || outcome.delivery?.ok === false ? 'failed' : 'ok';
+    default:
+      return 'ok';
+  }
+}
+
+/** A reference id for the reply, and the same id in a log line with the error's details. */
+export function serviceFailure(
+  context: { newReferenceId: () => string; logger: Logger },
+  error: unknown,
+  action: string,
+): ServiceFailure {
+  const referenceId = context.newReferenceId();
+  context.logger.warn({ err: error, referenceId, action }, 'agent command failed');
+  return { error, referenceId };
+}

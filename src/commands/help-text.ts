@@ -1,0 +1,118 @@
+/**
+ * The `/agent` command reference: one source of truth for the help reply, the usage line shown
+ * with a parse error, and the README's "Commands" section (a test checks the README against it).
+ */
+
+/** Every subcommand a person can type; `accounts-create` and `capacity-move` are two words. */
+export type SubcommandName =
+  | 'help'
+  | 'whoami'
+  | 'enable'
+  | 'disable'
+  | 'accounts'
+  | 'accounts-create'
+  | 'capacity-move'
+  | 'export';
+
+/** One line of the command reference. */
+export interface HelpEntry {
+  name: SubcommandName;
+  /** The syntax, exactly as typed: `<required>`, `[optional]`. */
+  usage: string;
+  description: string;
+  /** A complete command a person can copy. */
+  example: string;
+  /** Only admins (ADMIN_USER_IDS, Slack workspace admins and owners) may run it. */
+  adminOnly: boolean;
+}
+
+/** The command reference, in the order the help shows it. */
+export const HELP_ENTRIES: readonly HelpEntry[] = [
+  {
+    name: 'help',
+    usage: '/agent help',
+    description: 'List every /agent command with an example.',
+    example: '/agent help',
+    adminOnly: false,
+  },
+  {
+    name: 'whoami',
+    usage: '/agent whoami',
+    description: "Show which agent-service account the bot's token is connected to.",
+    example: '/agent whoami',
+    adminOnly: false,
+  },
+  {
+    name: 'enable',
+    usage: '/agent enable [agent-id]',
+    description: "Turn an agent on (default: the bot's agent, AGENT_ID).",
+    example: '/agent enable',
+    adminOnly: true,
+  },
+  {
+    name: 'disable',
+    usage: '/agent disable [agent-id]',
+    description: "Turn an agent off, so it starts no new runs (default: the bot's agent, AGENT_ID).",
+    example: '/agent disable my-agent-id',
+    adminOnly: true,
+  },
+  {
+    name: 'accounts',
+    usage: '/agent accounts',
+    description: 'List the sub accounts: name, id, max daily GB, retention days and flags.',
+    example: '/agent accounts',
+    adminOnly: true,
+  },
+  {
+    name: 'accounts-create',
+    usage: '/agent accounts create <name> <admin-email> [retention-days] [max-daily-GB]',
+    description: 'Create a sub account; its API token is shown only to you. Quote names with spaces.',
+    example: '/agent accounts create "QA Team" admin@example.com 7 5',
+    adminOnly: true,
+  },
+  {
+    name: 'capacity-move',
+    usage: '/agent capacity move <GB> from <account> to <account>',
+    description:
+      'Move max daily GB from one sub account to another (account = id or exact name; quote names with spaces).',
+    example: '/agent capacity move 2.5 from Production to "QA Team"',
+    adminOnly: true,
+  },
+  {
+    name: 'export',
+    usage: '/agent export <search|visualization|dashboard|all>',
+    description: 'Export saved objects as JSON files, sent to you in a direct message.',
+    example: '/agent export all',
+    adminOnly: true,
+  },
+];
+
+/** The entry of one subcommand (every name has one). */
+export function helpEntry(name: SubcommandName): HelpEntry {
+  const entry = HELP_ENTRIES.find((candidate) => candidate.name === name);
+  if (!entry) throw new Error(`no help entry for ${name}`);
+  return entry;
+}
+
+/** The usage line of one subcommand, e.g. for a parse error. */
+export function usageOf(name: SubcommandName): string {
+  return helpEntry(name).usage;
+}
+
+/** Who counts as an admin, in the words every refusal and the help use. */
+export const ADMINS_ARE = 'people in ADMIN_USER_IDS, and Slack workspace admins and owners';
+/** "admins (…)": the subject of a refusal. */
+export const ADMIN_AUDIENCE = `admins (${ADMINS_ARE})`;
+
+/**
+ * The reference as Markdown (a table), for the README's "Commands" section. Pipes in usage
+ * lines are escaped so the table keeps its columns.
+ */
+export function helpMarkdown(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = HELP_ENTRIES.map(
+    (entry) =>
+      `| \`${cell(entry.usage)}\` | ${cell(entry.description)} | \`${cell(entry.example)}\` | ${entry.adminOnly ? 'admins' : 'anyone'} |`,
+  );
+  return ['| Command | What it does | Example | Who |', '|---|---|---|---|', ...rows].join('\n');
+}

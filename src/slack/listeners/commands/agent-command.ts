@@ -1,0 +1,58 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { AdminCheck } from '../../../commands/access.js';
+import { type CommandContext, runAgentCommand } from '../../../commands/admin-commands.js';
+import { createCapacityLock } from '../../../commands/capacity-lock.js';
+import { parseCommand } from '../../../commands/parse-command.js';
+import {
+  type CommandReply,
+  renderAcknowledgement,
+  renderCommandOutcome,
+} from '../../views/command-replies.js';
+import { describeError, newReferenceId } from '../../views/describe-error.js';
+import type { ListenerDeps } from '../index.js';
+import { slackDmUploader } from './slack-ports.js';
+
+type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+/**
+ * `/agent …`: ack at once (Slack's 3 seconds), then run the subcommand and answer through
+ * response_url, ephemerally — which also works in channels the bot is not a member of.
+ */
+export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
+  const { logger } = deps;
+  return async ({ command, ack, respond, client }: Args): Promise<void> => {
+    const parsed = parseCommand(command.text ?? '');
+    const acknowledgement = renderAcknowledgement(parsed);
+    await ack(acknowledgement ? { response_type: 'ephemeral', text: acknowledgement } : undefined);
+    const context: CommandContext = {
+      api: deps.agentApi,
+      access,
+      accountsConfigured: deps.config.agent.accountToken !== undefined,
+      defaultAgentId: deps.config.agent.agentId,
+      capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
+      sendFilesToUser: slackDmUploader(client),
+      newReferenceId,
+      logger,
+    };
+    let reply: CommandReply;
+    try {
+      const outcome = await runAgentCommand(
+        parsed,
+        { userId: command.user_id, channelId: command.channel_id },
+        context,
+      );
+      reply = renderCommandOutcome(outcome);
+    } catch (error) {
+      const referenceId = newReferenceId();
+      logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');
+      const text = describeError(error, referenceId);
+      reply = { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+    }
+    try {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...reply });
+    } catch (error) {
+      // Only the message: the failed request's body (which may hold a new account's token) stays out of the log.
+      logger.error({ user: command.user_id, error: (error as Error).message }, 'replying to /agent failed');
+    }
+  };
+}

@@ -21,19 +21,19 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
       allowedChannelIds: config.access.allowedChannelIds,
       allowExternalUsers: config.access.allowExternalUsers,
     });
-    if (verdict.kind === 'ignore') return;
+    if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request = {
       teamId,
       channel: message.channel,
-      threadTs: verdict.kind === 'refuse-external' ? (message.thread_ts ?? message.ts) : verdict.threadTs,
+      threadTs: verdict.kind === 'ignore' ? (message.thread_ts ?? message.ts) : verdict.threadTs,
       sourceTs: message.ts,
       userId: message.user ?? '',
       prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
       mentioned: verdict.kind === 'turn',
     };
     try {
-      if (verdict.kind === 'refuse-external') {
-        await turns.refuse(request, 'external-user');
+      if (verdict.kind === 'refuse-external' || verdict.kind === 'ignore') {
+        await turns.refuse(request, verdict.kind === 'ignore' ? 'channel-not-allowed' : 'external-user');
         return;
       }
       const result = await turns.handle(request);

@@ -1,0 +1,288 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/sandbox/slack-standin/index.js';
+import { SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
+import { type Harness, startHarness } from '../support/bridge-harness.js';
+
+const outcomeText = (harness: Harness, channel: string, threadTs: string) =>
+  harness.slack
+    .messages(channel, threadTs)
+    .filter((message) => ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? ''))
+    .map((message) => harness.visibleText(message))
+    .join('\n');
+
+describe('progress and answers', () => {
+  let harness: Harness;
+  afterEach(async () => harness?.stop());
+
+  it('shows progress while the run works and removes it when the answer lands', async () => {
+    harness = await startHarness({ env: { PROGRESS_UPDATES_PER_MINUTE: '600' } });
+    const { channel, threadTs } = await harness.mention(
+      `dig ${simDirective({ steps: 4, stepMs: 250, answer: 'Found it.' })}`,
+    );
+    const progress = await harness.slack.waitFor(
+      () =>
+        harness.slack
+          .messages(channel, threadTs)
+          .find((message) => message.metadata?.event_type === 'agent_progress'),
+      { description: 'a progress message' },
+    );
+    expect(harness.visibleText(progress)).toContain('Working on it');
+    await harness.slack.waitFor(
+      () =>
+        /step [1-4]/.test(
+          harness.visibleText(
+            harness.slack.messages(channel, threadTs).find((m) => m.ts === progress.ts) ?? {},
+          ),
+        ),
+      { description: 'a progress update with a step count' },
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    expect(harness.slack.messages(channel, threadTs).some((message) => message.ts === progress.ts)).toBe(
+      false,
+    );
+    expect(outcomeText(harness, channel, threadTs)).toContain('Found it.');
+  });
+
+  it('delivers a 60,000-character answer whole, within every Slack limit, and as a file', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(
+      `big one ${simDirective({ steps: 1, stepMs: 20, size: 60_000 })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    const original = harness.sim.runs()[0]?.message ?? '';
+    expect(original).toHaveLength(60_000);
+    const failed = harness.slack.calls.filter((call) => !call.ok);
+    expect(failed).toEqual([]);
+    const parts = harness.slack
+      .messages(channel, threadTs)
+      .filter((message) => message.metadata?.event_type === 'agent_answer');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect((part.text ?? '').length).toBeLessThanOrEqual(4_000);
+      const markdown = (part.blocks ?? []).map((block) => (block as { text?: string }).text ?? '').join('');
+      expect(markdown.length).toBeLessThanOrEqual(SLACK_LIMITS.markdownBlockCharsPerMessage);
+    }
+    // Every non-blank line of the answer appears, in order, across the parts.
+    const shown = parts
+      .flatMap((part) => (part.blocks ?? []).map((block) => (block as { text?: string }).text ?? ''))
+      .join('\n');
+    let cursor = 0;
+    for (const line of original.split('\n').filter((l) => l.trim() && !l.startsWith('```'))) {
+      const found = shown.indexOf(line.trim(), cursor);
+      expect(found, `line missing: ${line.slice(0, 60)}`).toBeGreaterThanOrEqual(0);
+      cursor = found;
+    }
+    const [file] = harness.slack.files(channel);
+    expect(file?.thread_ts).toBe(threadTs);
+    expect(file?.text).toBe(original);
+  });
+
+  it('neutralises broadcast mentions and other control sequences in agent output', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(
+      `ping ${simDirective({ steps: 1, stepMs: 20, answer: 'Heads up', mention: ['channel', 'here', 'everyone', 'user', 'link'] })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    const [answer] = harness.slack
+      .messages(channel, threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer');
+    const raw = JSON.stringify({ text: answer?.text, blocks: answer?.blocks });
+    for (const sequence of [
+      '<!channel>',
+      '<!here>',
+      '<!everyone>',
+      '<@U0SIMUSER1>',
+      '<https://example.com/sim|',
+    ]) {
+      expect(raw).not.toContain(sequence);
+    }
+    expect(harness.visibleText(answer ?? {})).toContain('Heads up');
+  });
+
+  it('posts the answer even when Slack rate-limits the first try', async () => {
+    harness = await startHarness();
+    harness.slack.rateLimitNext('chat.postMessage', 1, 1);
+    const { channel, threadTs } = await harness.mention(
+      `limited ${simDirective({ steps: 1, stepMs: 20, answer: 'Patience.' })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    expect(outcomeText(harness, channel, threadTs)).toContain('Patience.');
+  });
+
+  it('takes the follow-up answer, not the stale status of the previous turn', async () => {
+    harness = await startHarness({ sim: { staleAfterFollowUpMs: 400 } });
+    const { channel, threadTs } = await harness.mention(
+      `one ${simDirective({ steps: 1, stepMs: 20, answer: 'Old answer.' })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    await harness.reply(`two ${simDirective({ steps: 2, stepMs: 100, answer: 'New answer.' })}`, {
+      threadTs,
+    });
+    await harness.waitForOutcome(channel, threadTs, 2);
+    const answers = harness.slack
+      .messages(channel, threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer');
+    expect(answers.map((m) => harness.visibleText(m))).toEqual([
+      expect.stringContaining('Old answer.'),
+      expect.stringContaining('New answer.'),
+    ]);
+  });
+});
+
+describe('outcomes other than an answer', () => {
+  let harness: Harness;
+  afterEach(async () => harness?.stop());
+
+  const cases: Array<{
+    name: string;
+    env?: Record<string, string>;
+    directive?: string;
+    expected: RegExp;
+    ref: boolean;
+  }> = [
+    {
+      name: 'the agent reports an error',
+      directive: simDirective({ steps: 1, stepMs: 20, outcome: 'error', answer: 'index missing' }),
+      expected: /index missing/,
+      ref: false,
+    },
+    {
+      name: 'the run is canceled',
+      directive: simDirective({ steps: 1, stepMs: 20, outcome: 'canceled' }),
+      expected: /cancel/i,
+      ref: false,
+    },
+    {
+      name: 'the token is rejected (401)',
+      env: { AGENT_API_TOKEN: SIM_TOKENS.invalid },
+      expected: /AGENT_API_TOKEN/,
+      ref: true,
+    },
+    {
+      name: 'the agent is disabled (404)',
+      env: { AGENT_ID: SIM_AGENTS.disabled },
+      expected: /\/agent enable/,
+      ref: true,
+    },
+    {
+      name: 'the token belongs to another region',
+      env: { AGENT_API_TOKEN: SIM_TOKENS.otherRegion },
+      expected: /eu-central-1.*us-east-1|us-east-1.*eu-central-1/,
+      ref: true,
+    },
+    {
+      name: 'the service is unreachable',
+      env: { AGENT_API_URL: 'http://127.0.0.1:9', AGENT_REQUEST_TIMEOUT_MS: '2000' },
+      expected: /reach/i,
+      ref: true,
+    },
+  ];
+
+  for (const testCase of cases) {
+    it(`says so in one sentence when ${testCase.name}`, async () => {
+      harness = await startHarness({ env: testCase.env });
+      const { channel, threadTs } = await harness.mention(`what now? ${testCase.directive ?? ''}`);
+      await harness.waitForOutcome(channel, threadTs);
+      const text = outcomeText(harness, channel, threadTs);
+      expect(text).toMatch(testCase.expected);
+      if (testCase.ref) expect(text).toMatch(/ref: [0-9a-f]{6,}/);
+      expect(
+        harness.slack.messages(channel, threadTs).filter((m) => m.metadata?.event_type === 'agent_answer'),
+      ).toHaveLength(0);
+    });
+  }
+
+  it('says the service is in maintenance (503)', async () => {
+    harness = await startHarness();
+    harness.sim.faults.maintenance = true;
+    const { channel, threadTs } = await harness.mention('status?');
+    await harness.waitForOutcome(channel, threadTs);
+    expect(outcomeText(harness, channel, threadTs)).toMatch(/maintenance/i);
+    expect(
+      harness.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v2/ai-agent/')),
+    ).toHaveLength(1);
+  });
+
+  it('reports an invalid response from the service with a reference id', async () => {
+    harness = await startHarness();
+    harness.sim.faults.malformed = '/v2/ai-agent/';
+    const { channel, threadTs } = await harness.mention('status?');
+    await harness.waitForOutcome(channel, threadTs);
+    expect(outcomeText(harness, channel, threadTs)).toMatch(/ref: [0-9a-f]{6,}/);
+  });
+
+  it('tells the thread when it stopped waiting past the turn deadline', async () => {
+    harness = await startHarness({ env: { TURN_DEADLINE_SECONDS: '1' } });
+    const { channel, threadTs } = await harness.mention(
+      `forever ${simDirective({ steps: 50, stepMs: 200 })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs, 1, 8_000);
+    expect(outcomeText(harness, channel, threadTs)).toMatch(/stopped waiting|gave up|no longer/i);
+  });
+});
+
+describe('reactions become feedback', () => {
+  let harness: Harness;
+  afterEach(async () => harness?.stop());
+
+  it('scores 👍 as 100 and 👎 as 0 on the session, latest wins; other emoji and other messages do nothing', async () => {
+    harness = await startHarness();
+    const { channel, threadTs, ts } = await harness.mention(
+      `rate me ${simDirective({ steps: 1, stepMs: 20, answer: 'Rated.' })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    const sessionId = harness.sim.runs()[0]?.sessionId ?? '';
+    const [answer] = harness.slack
+      .messages(channel, threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer');
+    await harness.react(channel, ts, '+1');
+    await harness.react(channel, answer?.ts ?? '', 'tada');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(harness.sim.feedback(sessionId)).toBeUndefined();
+    await harness.react(channel, answer?.ts ?? '', '+1');
+    await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 100, {
+      description: 'score 100',
+    });
+    expect(harness.sim.feedback(sessionId)?.feedbackName).toBe('slack-reaction');
+    await harness.react(channel, answer?.ts ?? '', 'thumbsdown', 'UBOB');
+    await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 0, {
+      description: 'score 0',
+    });
+  });
+
+  it('works on every part of a split answer, with a configured emoji set and feedback name', async () => {
+    harness = await startHarness({
+      env: { FEEDBACK_POSITIVE_EMOJI: 'star', FEEDBACK_NEGATIVE_EMOJI: 'poop', FEEDBACK_NAME: 'helpful' },
+    });
+    const { channel, threadTs } = await harness.mention(
+      `long ${simDirective({ steps: 1, stepMs: 20, size: 25_000 })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    const sessionId = harness.sim.runs()[0]?.sessionId ?? '';
+    const parts = harness.slack
+      .messages(channel, threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer');
+    expect(parts.length).toBeGreaterThan(1);
+    await harness.react(channel, parts.at(-1)?.ts ?? '', 'star');
+    await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 100, {
+      description: 'score from the last part',
+    });
+    await harness.react(channel, parts[0]?.ts ?? '', 'poop');
+    await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 0, {
+      description: 'score from the first part',
+    });
+    expect(harness.sim.feedback(sessionId)?.feedbackName).toBe('helpful');
+  });
+
+  it('ignores reactions on notices', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(
+      `fail ${simDirective({ steps: 1, stepMs: 20, outcome: 'error' })}`,
+    );
+    const [notice] = await harness.waitForOutcome(channel, threadTs);
+    await harness.react(channel, notice?.ts ?? '', '+1');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(harness.sim.requests.filter((r) => r.path.includes('/feedback'))).toHaveLength(0);
+    expect(DEFAULT_BOT_USER_ID).toBeTruthy();
+  });
+});

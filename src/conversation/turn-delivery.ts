@@ -11,9 +11,8 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
-import { TERMINAL_STATUSES } from './ports.js';
 import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
-import { isStaleReport } from './turn-machine.js';
+import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
 
 /** The scheduler as delivery uses it (see poll-scheduler.ts). */
 export interface StatusPoller {
@@ -60,6 +59,26 @@ export interface TurnDeliveryDeps {
   errorCode: (error: unknown) => string;
 }
 
+interface TrackedTurn {
+  turn: TurnRecord;
+  /** After a takeover or a failed post: look in the thread before posting. */
+  takenOver: boolean;
+  state: TurnState;
+}
+
+/** The machine state of a turn whose run has started (fresh start, resume or takeover alike). */
+function runningState(turn: TurnRecord, sessionId: string): TurnState {
+  return {
+    phase: 'running',
+    turnId: turn.turnId,
+    sessionId,
+    previousFinal: turn.previousFinal,
+    awaitingFresh: turn.kind === 'followUp' && turn.previousFinal !== undefined,
+    stepsShown: 0,
+    awaitingDelivery: false,
+  };
+}
+
 const where = (turn: TurnRecord): ThreadLocation => ({
   teamId: turn.teamId,
   channel: turn.channel,
@@ -74,75 +93,107 @@ const where = (turn: TurnRecord): ThreadLocation => ({
 export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const { store, output, poller, progress, clock, logger, metrics, settings } = deps;
   const me = settings.instanceId;
-  const lastSteps = new Map<string, number>();
+  /** The pure turn machine's state of every turn this instance polls. */
+  const tracked = new Map<string, TrackedTurn>();
 
   function track(turn: TurnRecord, options: { takenOver: boolean }): void {
     const sessionId = turn.sessionId;
     if (!sessionId) return;
-    lastSteps.set(turn.turnId, 0);
-    const state = { takenOver: options.takenOver };
+    const entry: TrackedTurn = { turn, takenOver: options.takenOver, state: runningState(turn, sessionId) };
+    tracked.set(turn.turnId, entry);
     poller.add(
       { id: turn.turnId, agentId: turn.agentId, sessionId, deadlineAt: turn.deadlineAt },
       {
-        onReport: (report) => onReport(turn, report, state),
-        onError: (error) => onPollError(turn, error),
-        onDeadline: () =>
-          finishWithNotice(turn, { kind: 'deadline', waitedMs: clock.now() - turn.startedAt }, 'deadline'),
+        onReport: (report) => step(entry, { type: 'status-report', report }),
+        onError: (error) => onPollError(entry, error),
+        onDeadline: async () => {
+          await step(entry, { type: 'deadline-passed' });
+        },
       },
     );
-    metrics.turnsInFlight(lastSteps.size);
+    metrics.turnsInFlight(tracked.size);
   }
 
-  async function onReport(turn: TurnRecord, report: RunStatusReport, state: { takenOver: boolean }) {
-    metrics.statusPoll({ ok: true });
-    // Right after a follow-up the service may still show the previous turn's final status.
-    if (turn.kind === 'followUp' && isStaleReport(report, turn.previousFinal)) return undefined;
-    if (!TERMINAL_STATUSES.has(report.status)) {
-      showProgress(turn, report);
-      return undefined;
+  async function onPollError(entry: TrackedTurn, error: unknown) {
+    const code = deps.errorCode(error);
+    metrics.statusPoll({ ok: false, errorCode: code });
+    metrics.serviceError(code);
+    return step(entry, { type: 'poll-failed', error, permanent: deps.isPermanentPollError(error) });
+  }
+
+  /** Feeds an event to the turn machine and carries out its effects; 'stop' ends polling. */
+  async function step(entry: TrackedTurn, event: TurnEvent): Promise<'stop' | undefined> {
+    if (event.type === 'status-report') metrics.statusPoll({ ok: true });
+    const { state, effects } = transition(entry.state, event);
+    entry.state = state;
+    let verdict: 'stop' | undefined;
+    for (const effect of effects) {
+      if ((await perform(entry, effect)) === 'stop') verdict = 'stop';
     }
+    return verdict;
+  }
+
+  async function perform(entry: TrackedTurn, effect: TurnEffect): Promise<'stop' | undefined> {
+    const { turn } = entry;
+    switch (effect.type) {
+      case 'show-progress':
+        showProgress(turn, effect.steps);
+        return undefined;
+      case 'deliver-answer':
+      case 'deliver-outcome':
+        return deliverOrRetry(entry, effect.report);
+      case 'notify-poll-failed': {
+        const referenceId = deps.newReferenceId();
+        logger.error(
+          { err: effect.error, threadKey: turn.threadKey, sessionId: turn.sessionId, referenceId },
+          'polling stopped',
+        );
+        await finishWithNotice(
+          turn,
+          { kind: 'service-error', error: effect.error, referenceId },
+          'service_error',
+        );
+        return 'stop';
+      }
+      case 'notify-deadline':
+        await finishWithNotice(
+          turn,
+          { kind: 'deadline', waitedMs: clock.now() - turn.startedAt },
+          'deadline',
+        );
+        return 'stop';
+      default:
+        // schedule-poll: the scheduler polls again by itself unless a handler says 'stop'.
+        return undefined;
+    }
+  }
+
+  async function deliverOrRetry(entry: TrackedTurn, report: RunStatusReport): Promise<'stop' | undefined> {
     try {
-      await deliver(turn, report, state.takenOver);
-      return 'stop' as const;
+      await deliver(entry.turn, report, entry.takenOver);
+      return 'stop';
     } catch (error) {
       // Slack refused the post: release the claim and let the next poll (which repeats the
       // terminal status) try again, checking the thread first for parts that did land.
-      state.takenOver = true;
-      await store.unlock(lockNames.delivery(turn.turnId), me);
+      entry.takenOver = true;
+      entry.state = runningState(entry.turn, entry.turn.sessionId ?? '');
+      await store.unlock(lockNames.delivery(entry.turn.turnId), me);
       logger.error(
-        { err: error, threadKey: turn.threadKey, turnId: turn.turnId },
+        { err: error, threadKey: entry.turn.threadKey, turnId: entry.turn.turnId },
         'delivery failed; will retry',
       );
       return undefined;
     }
   }
 
-  function showProgress(turn: TurnRecord, report: RunStatusReport): void {
-    const steps = report.totalSteps ?? 0;
-    if (report.status !== 'loading' || steps <= (lastSteps.get(turn.turnId) ?? 0)) return;
-    lastSteps.set(turn.turnId, steps);
-    if (turn.progressTs) {
-      progress.offer(turn.turnId, {
-        where: where(turn),
-        ts: turn.progressTs,
-        steps,
-        elapsedMs: clock.now() - turn.startedAt,
-      });
-    }
-  }
-
-  async function onPollError(turn: TurnRecord, error: unknown) {
-    const code = deps.errorCode(error);
-    metrics.statusPoll({ ok: false, errorCode: code });
-    metrics.serviceError(code);
-    if (!deps.isPermanentPollError(error)) return undefined;
-    const referenceId = deps.newReferenceId();
-    logger.error(
-      { err: error, threadKey: turn.threadKey, sessionId: turn.sessionId, referenceId },
-      'polling stopped',
-    );
-    await finishWithNotice(turn, { kind: 'service-error', error, referenceId }, 'service_error');
-    return 'stop' as const;
+  function showProgress(turn: TurnRecord, steps: number): void {
+    if (!turn.progressTs) return;
+    progress.offer(turn.turnId, {
+      where: where(turn),
+      ts: turn.progressTs,
+      steps,
+      elapsedMs: clock.now() - turn.startedAt,
+    });
   }
 
   /** Posts the outcome once; returns false when another instance holds or finished delivery. */
@@ -204,9 +255,9 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       if (thread) await store.saveThread({ ...thread, lastFinal: report, updatedAt: clock.now() });
     }
     await clearTurn(store, turn, me);
-    lastSteps.delete(turn.turnId);
+    tracked.delete(turn.turnId);
     poller.remove(turn.turnId);
-    metrics.turnsInFlight(lastSteps.size);
+    metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
     // Last: once the progress message is gone, the thread is idle again.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
@@ -239,12 +290,12 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   /** Stops polling a turn without touching its stored state (another instance took it). */
   function untrack(turnId: string): void {
     poller.remove(turnId);
-    lastSteps.delete(turnId);
+    tracked.delete(turnId);
     void progress.cancel(turnId);
-    metrics.turnsInFlight(lastSteps.size);
+    metrics.turnsInFlight(tracked.size);
   }
 
-  return { track, untrack, failStart, abandonLostTurn, tracking: () => [...lastSteps.keys()] };
+  return { track, untrack, failStart, abandonLostTurn, tracking: () => [...tracked.keys()] };
 }
 
 export type TurnDelivery = ReturnType<typeof createTurnDelivery>;

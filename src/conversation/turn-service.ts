@@ -14,6 +14,7 @@ import type {
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
+import { transition } from './turn-machine.js';
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
@@ -94,8 +95,13 @@ export function createTurnStarter(deps: TurnStarterDeps) {
 
   function newTurn(request: TurnRequest, key: string, thread: ThreadRecord | undefined): TurnRecord {
     const now = clock.now();
+    const turnId = newId();
+    // The thread is idle here (its busy lock is taken next, atomically); the machine says
+    // whether the turn starts a run or follows up on the thread's session.
+    const idle = { phase: 'idle', sessionId: thread?.sessionId, lastFinal: thread?.lastFinal } as const;
+    const [effect] = transition(idle, { type: 'message-received', turnId }).effects;
     return {
-      turnId: newId(),
+      turnId,
       threadKey: key,
       teamId: request.teamId,
       channel: request.channel,
@@ -103,7 +109,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       agentId: thread?.agentId ?? settings.defaultAgentId,
       userId: request.userId,
       sourceTs: request.sourceTs,
-      kind: thread?.sessionId ? 'followUp' : 'start',
+      kind: effect?.type === 'follow-up' ? 'followUp' : 'start',
       phase: 'starting',
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,

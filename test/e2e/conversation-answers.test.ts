@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logging.js';
 import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
@@ -191,6 +193,27 @@ describe('outcomes other than an answer', () => {
       ).toHaveLength(0);
     });
   }
+
+  it('puts the reference id of the sentence in the log line with the details', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    harness = await startHarness({
+      env: { AGENT_API_URL: 'http://127.0.0.1:9' },
+      logger: createLogger({ level: 'info', destination }),
+    });
+    const { channel, threadTs } = await harness.mention('anyone there?');
+    await harness.waitForOutcome(channel, threadTs);
+    const ref = /ref: ([0-9a-f]+)/.exec(outcomeText(harness, channel, threadTs))?.[1];
+    expect(ref).toBeTruthy();
+    const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.referenceId === ref);
+    expect(logged?.level).toBe('error');
+    expect(logged?.threadKey).toContain(channel);
+  });
 
   it('says the service is in maintenance (503)', async () => {
     harness = await startHarness();

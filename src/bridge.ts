@@ -1,4 +1,3 @@
-import { WebClient } from '@slack/web-api';
 import {
   AgentApiErrorCode,
   createAgentApi,
@@ -16,11 +15,10 @@ import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createSlackApp } from './slack/app.js';
-import { toSlackLogger } from './slack/bolt-logger.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
 import { newReferenceId } from './slack/views/describe-error.js';
-import { webClientOptions } from './slack/web-client.js';
+import { createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
 
 /** Status errors after which polling a session again cannot help. */
@@ -79,7 +77,7 @@ export async function startBridge(
     clock,
     logger,
   });
-  const slackClient = new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
+  const slackClient = createWebClient(config, logger);
   const output = createSlackThreadOutput({
     client: slackClient,
     identity,

@@ -1,5 +1,7 @@
-import type { Logger as SlackLogger, WebClientOptions } from '@slack/web-api';
+import { type Logger as SlackLogger, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Config } from '../config.js';
+import type { Logger } from '../conversation/ports.js';
+import { toSlackLogger } from './bolt-logger.js';
 
 /**
  * One set of Web client options for every client we build. The client itself retries 429s
@@ -12,4 +14,9 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
     retryConfig: { retries: 5, factor: 2, minTimeout: 250, maxTimeout: 10_000, randomize: true },
     timeout: 30_000,
   };
+}
+
+/** The Web client the bot posts with (Bolt's App builds its own for listeners from the same options). */
+export function createWebClient(config: Config, logger: Logger): WebClient {
+  return new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
 }

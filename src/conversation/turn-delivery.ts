@@ -211,7 +211,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
       metrics.deliveryLatency(clock.now() - seenAt);
       log.info(
-        { parts: parts.length, chars: report.message?.length ?? 0, reposted: already.length === 0 },
+        { parts: parts.length, chars: report.message?.length ?? 0, foundInThread: already.length > 0 },
         'answer delivered',
       );
     } else {
@@ -250,9 +250,17 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     report?: RunStatusReport,
   ): Promise<void> {
     await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
-    if (report) {
-      const thread = await store.getThread(turn.threadKey);
-      if (thread) await store.saveThread({ ...thread, lastFinal: report, updatedAt: clock.now() });
+    const thread = await store.getThread(turn.threadKey);
+    // A process that died between saving the running turn and the thread's session id left the
+    // session only on the turn: put it back, or the thread's next reply would find no session.
+    const sessionId = thread?.sessionId ?? turn.sessionId;
+    if (thread && (report || sessionId !== thread.sessionId)) {
+      await store.saveThread({
+        ...thread,
+        sessionId,
+        ...(report ? { lastFinal: report } : {}),
+        updatedAt: clock.now(),
+      });
     }
     await clearTurn(store, turn, me);
     tracked.delete(turn.turnId);

@@ -2,6 +2,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { ConversationMetrics, TurnOutcome } from './conversation/ports.js';
 
 /** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
+const TURN_OUTCOMES: TurnOutcome[] = ['done', 'error', 'canceled', 'deadline', 'service_error', 'lost'];
+
 export interface Metrics extends ConversationMetrics {
   registry: Registry;
   slackApiError(method: string, error: string): void;
@@ -54,6 +56,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // Known label values start at 0, so dashboards and rate() see a series before the first event.
+  for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
+  for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
   return {
     registry,
     contentType: registry.contentType,

@@ -81,7 +81,7 @@ describe('GET /metrics and /healthz', () => {
 
     const { value, total } = await scrape(harness);
     expect(value('sab_turns_started_total', { kind: 'start' })).toBe(1);
-    expect(value('sab_turns_started_total', { kind: 'followUp' })).toBeUndefined();
+    expect(value('sab_turns_started_total', { kind: 'followUp' })).toBe(0);
     expect(value('sab_turns_finished_total', { outcome: 'done' })).toBe(1);
     expect(total('sab_turns_finished_total')).toBe(1);
     expect(value('sab_turns_in_flight')).toBe(0);

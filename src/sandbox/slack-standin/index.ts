@@ -32,6 +32,8 @@ export {
 export type { UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
+export type { DeliveryOptions, SlackPostResult } from './signed-post.js';
+export { postEvent, postInteraction, postSlashCommand } from './signed-post.js';
 export type { SlackSignatureHeaders } from './signing.js';
 export { signSlackRequest } from './signing.js';
 export type { SocketAck, SocketEnvelope } from './socket-mode.js';

@@ -1,0 +1,61 @@
+/**
+ * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
+ * `/quit`, `/new`, `/help`, `/agent …`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * else is a message in the current thread.
+ */
+
+/** One typed line, classified. */
+export type InputLine =
+  | { kind: 'empty' }
+  | { kind: 'message'; text: string }
+  | { kind: 'reaction'; name: string }
+  | { kind: 'command'; text: string }
+  | { kind: 'new-thread' }
+  | { kind: 'help' }
+  | { kind: 'quit' }
+  | { kind: 'unknown-command'; name: string };
+
+/** Slack reports these aliases under their canonical names (👍 is `+1`, 👎 is `-1`). */
+const CANONICAL_EMOJI: Readonly<Record<string, string>> = {
+  thumbsup: '+1',
+  thumbsdown: '-1',
+  '👍': '+1',
+  '👎': '-1',
+};
+
+/** Emoji names as Slack writes them: letters, digits, `_`, `-`, `+`, `'` (and skin tones after `::`). */
+const EMOJI_LINE = /^:([a-z0-9_+'-]+(?:::skin-tone-[2-6])?):$/i;
+
+/** Slack's name for an emoji typed as `name`, `:name:` or the emoji itself. */
+export function canonicalEmoji(typed: string): string {
+  const name = typed.replace(/^:|:$/g, '').toLowerCase();
+  return CANONICAL_EMOJI[name] ?? name;
+}
+
+function parseSlash(line: string): InputLine {
+  const [word = '', ...rest] = line.split(/\s+/);
+  switch (word.toLowerCase()) {
+    case '/quit':
+    case '/exit':
+      return { kind: 'quit' };
+    case '/new':
+      return { kind: 'new-thread' };
+    case '/help':
+      return { kind: 'help' };
+    case '/agent':
+      return { kind: 'command', text: rest.join(' ') };
+    default:
+      return { kind: 'unknown-command', name: word };
+  }
+}
+
+/** Classifies one line of input (surrounding whitespace ignored). */
+export function parseInputLine(raw: string): InputLine {
+  const line = raw.trim();
+  if (line === '') return { kind: 'empty' };
+  if (/^\/[a-z]+(\s|$)/i.test(line)) return parseSlash(line);
+  if (line === '👍' || line === '👎') return { kind: 'reaction', name: canonicalEmoji(line) };
+  const emoji = EMOJI_LINE.exec(line);
+  if (emoji?.[1]) return { kind: 'reaction', name: canonicalEmoji(emoji[1]) };
+  return { kind: 'message', text: line };
+}

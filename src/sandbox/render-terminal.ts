@@ -1,0 +1,98 @@
+import type { SeenItem } from './thread-monitor.js';
+
+/**
+ * Slack as plain terminal text: who speaks, what they say, indented continuation lines. Pure
+ * functions of what the stand-in shows, so the chat layer only writes lines.
+ */
+
+/** Line prefixes: the person, the bot in the thread, and what only the person sees (ephemerals). */
+export const SPEAKER = {
+  you: 'you   ›',
+  agent: 'agent ›',
+  onlyYou: 'only you ›',
+  sandbox: '  ·',
+} as const;
+
+/** Undoes Slack's three reserved-character escapes (https://docs.slack.dev/messaging/formatting-message-text#escaping). */
+export function unescapeSlack(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** `label first line`, then every other line indented under the text. */
+export function speak(label: string, text: string): string {
+  const pad = ' '.repeat(label.length + 1);
+  const [first = '', ...rest] = text.replace(/\s+$/, '').split('\n');
+  return [`${label} ${first}`, ...rest.map((line) => (line === '' ? '' : `${pad}${line}`))].join('\n');
+}
+
+/** "812 bytes", "12.3 kB", "1.4 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+/** A file in the thread or a DM, as a line. */
+export function fileLine(file: { name: string; length: number }, where: string): string {
+  return `📎 ${file.name} (${formatBytes(file.length)}) ${where}`;
+}
+
+/** The machine-checkable feedback line, from the simulator's record. */
+export function feedbackLine(score: number, sessionId: string): string {
+  const glyph = score === 100 ? '👍' : score === 0 ? '👎' : '•';
+  return `feedback recorded: ${glyph} score ${score} for session ${sessionId}`;
+}
+
+/** What the banner names. */
+export interface BannerInfo {
+  simulatorUrl: string;
+  slackUrl: string;
+  appUrl: string;
+  channel: string;
+  user: string;
+  steps: number;
+  stepMs: number;
+  /** Where the bot's logs go: a file path or "stderr". */
+  logs: string;
+}
+
+/** The sandbox's commands, shown in the banner and by /help. */
+export const SANDBOX_HELP = [
+  'Type a message to ask the agent (the first one in a thread mentions the bot, later ones reply).',
+  '  :+1: / :-1:       react to the last answer (👍 / 👎 feedback to the agent service)',
+  '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
+  '  /new              start a new thread',
+  '  /quit             leave (Ctrl-C and Ctrl-D too)',
+  'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
+  '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention)',
+].join('\n');
+
+/** The banner: what runs where, and how to use it. */
+export function renderBanner(info: BannerInfo): string {
+  return [
+    'slack-agent-bridge sandbox — no Slack, no agent service: everything runs on this machine',
+    `  the bot (same code as npm start, HTTP mode)  ${info.appUrl}/slack/events`,
+    `  Slack stand-in                               ${info.slackUrl}  (#${info.channel}, you are @${info.user}, an admin)`,
+    `  agent service simulator                      ${info.simulatorUrl}  (${info.steps} steps × ${info.stepMs} ms per answer)`,
+    `  bot logs                                     ${info.logs}`,
+    '',
+    SANDBOX_HELP,
+    '',
+  ].join('\n');
+}
+
+/** Something seen in Slack (see ThreadMonitor), as terminal lines. */
+export function renderSeen(item: SeenItem): string {
+  switch (item.kind) {
+    case 'progress':
+      return `${SPEAKER.sandbox} ${unescapeSlack(item.text)}`;
+    case 'answer':
+      return speak(SPEAKER.agent, item.text);
+    case 'notice':
+      return speak(SPEAKER.agent, unescapeSlack(item.text));
+    case 'file':
+      return speak(SPEAKER.agent, fileLine(item, 'uploaded in the thread'));
+    case 'ephemeral':
+      return speak(SPEAKER.onlyYou, unescapeSlack(item.text));
+  }
+}

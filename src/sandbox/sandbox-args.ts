@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+
+/** What `npm run sandbox -- …` was asked for. */
+export interface SandboxArgs {
+  /** Steps of a turn without a `[sim …]` directive. Default 3. */
+  steps: number;
+  /** Milliseconds between those steps. Default 400. */
+  stepMs: number;
+  /** Show the bot's logs on stderr instead of writing them to a file. */
+  verbose: boolean;
+  /** The bot's log level. Default `info` (`debug` with --verbose). */
+  logLevel: string;
+  help: boolean;
+}
+
+/** The result of {@link parseSandboxArgs}: the arguments, or why they were refused. */
+export type SandboxArgsResult = { ok: true; args: SandboxArgs } | { ok: false; error: string };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The `--help` text. */
+export const SANDBOX_USAGE = `Usage: npm run sandbox [-- options]
+
+Runs the bot locally against a simulated agent service and a Slack stand-in, with a chat in this
+terminal. Pipe lines in to run a script: printf 'why are errors up?\\n:+1:\\n' | npm run sandbox
+
+Options:
+  --steps <n>        steps of each answer without a [sim …] directive (default 3)
+  --step-ms <ms>     milliseconds between steps (default 400)
+  --verbose          show the bot's logs here (stderr) instead of in a file
+  --log-level <lvl>  the bot's log level: ${LOG_LEVELS.join(', ')} (default info)
+  -h, --help         this text`;
+
+function intOption(name: string, value: string | undefined, fallback: number, max: number) {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > max) throw new RangeError(`--${name} must be an integer 0..${max}`);
+  return n;
+}
+
+/** Parses the sandbox's command line (without `node` and the script). Pure. */
+export function parseSandboxArgs(argv: readonly string[]): SandboxArgsResult {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: {
+        steps: { type: 'string' },
+        'step-ms': { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    const verbose = values.verbose === true;
+    const logLevel = values['log-level'] ?? (verbose ? 'debug' : 'info');
+    if (!LOG_LEVELS.includes(logLevel))
+      throw new RangeError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    return {
+      ok: true,
+      args: {
+        steps: intOption('steps', values.steps, 3, 10_000),
+        stepMs: intOption('step-ms', values['step-ms'], 400, 3_600_000),
+        verbose,
+        logLevel,
+        help: values.help === true,
+      },
+    };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}

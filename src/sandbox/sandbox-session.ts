@@ -1,0 +1,112 @@
+import { parseDirective, type SimScript } from '../simulator/index.js';
+import { renderSeen, SPEAKER, speak } from './render-terminal.js';
+import { reactToAnswer } from './sandbox-reaction.js';
+import { runAgentCommand } from './sandbox-slash-command.js';
+import type { SandboxStack } from './sandbox-stack.js';
+import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import { appMentionEvent, eventCallback, messageEvent, postEvent } from './slack-standin/index.js';
+import { type SeenItem, ThreadMonitor } from './thread-monitor.js';
+
+/** Where the chat writes: one call per block of lines. */
+export interface ChatOutput {
+  line(text: string): void;
+}
+
+/** A thread the person started, and what is needed to find its agent session later. */
+export interface SandboxThread {
+  ts: string;
+  /** The first message's text: its run's first prompt contains it. */
+  firstText: string;
+  /** Sessions the simulator had before this thread's first turn. */
+  sessionsBefore: Set<string>;
+  sessionId?: string;
+}
+
+/** The chat's actions; each resolves once its outcome is shown (a timeout rejects). */
+export interface SandboxSession {
+  say(text: string): Promise<void>;
+  react(name: string): Promise<void>;
+  command(text: string): Promise<void>;
+  newThread(): void;
+  close(): void;
+}
+
+/** Slack's limit for acking an event is 3 s, and a bot answers quickly: anything else is a bug. */
+function checkAck(result: { status: number; body: string }, what: string): void {
+  if (result.status !== 200)
+    throw new Error(`the bot answered HTTP ${result.status} to ${what}: ${result.body}`);
+}
+
+/** How long a turn may take: its script's steps, plus room for polling and posting. */
+export function turnTimeoutMs(text: string, script: SimScript): number {
+  const parsed = parseDirective(text);
+  const directive = parsed?.ok ? parsed.directive : {};
+  const steps = directive.steps ?? script.steps;
+  const stepMs = directive.stepMs ?? script.stepMs;
+  return (steps + 1) * stepMs + 20_000;
+}
+
+/**
+ * The person's side of Slack, driven from the terminal: messages become events the bot receives
+ * (signed, as Slack sends them), and a {@link ThreadMonitor} prints what appears in the threads.
+ */
+export function createSandboxSession(stack: SandboxStack, out: ChatOutput): SandboxSession {
+  const { slack, sim } = stack;
+  const scope = { channel: SANDBOX_CHANNEL.id, user: SANDBOX_USER.id, botUserId: slack.botUserId };
+  const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => out.line(renderSeen(item)));
+  const timer = setInterval(() => monitor.poll(), 100);
+  let current: SandboxThread | undefined;
+  const threads: SandboxThread[] = [];
+
+  const send = (event: object, what: string) =>
+    postEvent(stack.appUrl, stack.signingSecret, eventCallback(event as Record<string, unknown>)).then(
+      (result) => checkAck(result, what),
+    );
+
+  async function startThread(text: string): Promise<SandboxThread> {
+    const full = `<@${slack.botUserId}> ${text}`;
+    const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
+    const stored = slack.recordUserMessage({ channel: scope.channel, user: scope.user, text: full });
+    const thread: SandboxThread = { ts: stored.ts, firstText: text, sessionsBefore };
+    threads.push(thread);
+    current = thread; // before any await: a line typed meanwhile is a reply in this thread
+    monitor.watch(thread.ts);
+    // Slack delivers a channel mention twice: as app_mention and as message.channels.
+    const base = { channel: scope.channel, user: scope.user, text: full, ts: stored.ts };
+    await Promise.all([send(appMentionEvent(base), 'app_mention'), send(messageEvent(base), 'a message')]);
+    return thread;
+  }
+
+  async function reply(thread: SandboxThread, text: string): Promise<void> {
+    const where = { channel: scope.channel, user: scope.user, text, thread_ts: thread.ts };
+    const stored = slack.recordUserMessage(where);
+    await send(messageEvent({ ...where, ts: stored.ts }), 'a reply');
+  }
+
+  async function say(text: string): Promise<void> {
+    const before = current ? (monitor.endedTurns(current.ts)?.size ?? 0) : 0;
+    const refusalsBefore = monitor.ephemeralCount();
+    const existing = current;
+    if (existing) await reply(existing, text);
+    const thread = existing ?? (await startThread(text));
+    await slack.waitFor(
+      () => {
+        monitor.poll();
+        const ended = monitor.endedTurns(thread.ts);
+        return (ended !== undefined && ended.size > before) || monitor.ephemeralCount() > refusalsBefore;
+      },
+      { timeoutMs: turnTimeoutMs(text, stack.script), description: `the answer to "${text}"` },
+    );
+  }
+
+  return {
+    say,
+    react: (name) => reactToAnswer({ stack, monitor, out, thread: current, threads }, name),
+    command: (text) => runAgentCommand({ stack, out }, text),
+    newThread() {
+      current = undefined;
+      out.line(speak(SPEAKER.sandbox, 'new thread: your next message mentions the bot'));
+    },
+    close: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { startBridge } from '../bridge.js';
+import { type Config, loadConfig } from '../config.js';
+import type { Logger } from '../conversation/ports.js';
+import {
+  SIM_AGENTS,
+  SIM_TOKENS,
+  type SimScript,
+  type Simulator,
+  startSimulator,
+} from '../simulator/index.js';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from './slack-standin/index.js';
+
+/** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
+export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
+/** The channel the sandbox chats in. */
+export const SANDBOX_CHANNEL = { id: 'C0SANDBOX', name: 'sandbox' } as const;
+
+/** Everything `npm run sandbox` runs, all on 127.0.0.1 with ephemeral ports. */
+export interface SandboxStack {
+  sim: Simulator;
+  slack: SlackStandin;
+  config: Config;
+  /** The simulator's script for turns without a `[sim …]` directive. */
+  script: SimScript;
+  /** Where Slack would send events: `${appUrl}/slack/events`. */
+  appUrl: string;
+  /** Random per run; the sandbox signs every request it sends the bot with it. */
+  signingSecret: string;
+  /** Stops the bot, then the simulator and the stand-in. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startSandboxStack}. */
+export interface SandboxStackOptions {
+  /** The simulator's script for turns without a `[sim …]` directive. */
+  script: SimScript;
+  logger: Logger;
+  logLevel: string;
+}
+
+/**
+ * The bot's environment, built in code: the same variables `npm start` reads, with obviously fake
+ * tokens the stand-in and the simulator accept. No Redis: the in-process store.
+ */
+export function sandboxEnv(
+  sim: Pick<Simulator, 'url'>,
+  slack: Pick<SlackStandin, 'apiUrl'>,
+  signingSecret: string,
+  logLevel: string,
+): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    AGENT_API_URL: sim.url,
+    AGENT_API_TOKEN: SIM_TOKENS.agent,
+    AGENT_ID: SIM_AGENTS.api,
+    ACCOUNT_API_TOKEN: SIM_TOKENS.main,
+    ADMIN_USER_IDS: SANDBOX_USER.id,
+    INSTANCE_ID: 'sandbox',
+    LOG_LEVEL: logLevel,
+  };
+}
+
+/** Starts the simulator, the Slack stand-in and the real bot (startBridge, as `npm start` does). */
+export async function startSandboxStack(options: SandboxStackOptions): Promise<SandboxStack> {
+  // A short long-poll keeps shutdown quick: stopping waits for the poll in flight.
+  const sim = await startSimulator({ quiet: true, longPollMs: 1_000, defaultScript: options.script });
+  const slack = await startSlackStandin({ botToken: TEST_BOT_TOKEN }).catch(async (error: unknown) => {
+    await sim.close();
+    throw error;
+  });
+  slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
+  const signingSecret = randomBytes(24).toString('hex');
+  let config: Config;
+  let bridge: Awaited<ReturnType<typeof startBridge>>;
+  try {
+    config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel));
+    bridge = await startBridge(config, { logger: options.logger });
+  } catch (error) {
+    await Promise.all([sim.close(), slack.close()]);
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    sim,
+    slack,
+    config,
+    script: options.script,
+    appUrl: `http://127.0.0.1:${bridge.port}`,
+    signingSecret,
+    stop() {
+      stopping ??= (async () => {
+        await bridge.stop();
+        await Promise.all([sim.close(), slack.close()]);
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { type StandinView, type StoredMessage, visibleText } from './slack-standin/index.js';
+
+/** Metadata types the bot tags its thread messages with (see src/slack/thread-output.ts). */
+const PROGRESS = 'agent_progress';
+const OUTCOMES = new Set(['agent_answer', 'agent_notice']);
+
+/** Something new a person would see in a watched thread (or as an ephemeral in the channel). */
+export type SeenItem =
+  | { kind: 'progress'; threadTs: string; text: string }
+  | { kind: 'answer' | 'notice'; threadTs: string; ts: string; text: string }
+  | { kind: 'file'; threadTs: string; name: string; length: number }
+  | { kind: 'ephemeral'; text: string };
+
+/** Where the monitor looks and who is looking. */
+export interface MonitorScope {
+  channel: string;
+  user: string;
+  botUserId: string;
+}
+
+const stepOf = (text: string) => Number(/step (\d+)/.exec(text)?.[1] ?? 0);
+
+/**
+ * Reads the stand-in the way a person reads Slack and reports each new thing once: the bot's
+ * messages in the threads it watches, a progress message whenever its step count changes, files
+ * uploaded there, and ephemerals for the person. `poll()` is synchronous and idempotent, so both a
+ * timer and any waiting code may call it.
+ */
+export class ThreadMonitor {
+  private readonly threads = new Set<string>();
+  private readonly seenMessages = new Set<string>();
+  private readonly seenFiles = new Set<string>();
+  private readonly progressSteps = new Map<string, number>();
+  private seenEphemerals = 0;
+
+  constructor(
+    private readonly slack: StandinView,
+    private readonly scope: MonitorScope,
+    private readonly report: (item: SeenItem) => void,
+  ) {
+    this.seenEphemerals = slack.ephemerals(scope.channel, scope.user).length;
+  }
+
+  /** Starts watching a thread (by its parent's ts). */
+  watch(threadTs: string): void {
+    this.threads.add(threadTs);
+  }
+
+  /** Reports everything new since the last poll. */
+  poll(): void {
+    for (const threadTs of this.threads) this.pollThread(threadTs);
+    const ephemerals = this.slack.ephemerals(this.scope.channel, this.scope.user);
+    for (const ephemeral of ephemerals.slice(this.seenEphemerals)) {
+      this.report({ kind: 'ephemeral', text: visibleText(ephemeral) });
+    }
+    this.seenEphemerals = ephemerals.length;
+  }
+
+  /** How many ephemerals the person has seen (to tell a refusal from silence). */
+  ephemeralCount(): number {
+    return this.seenEphemerals;
+  }
+
+  /** Turn ids that ended in this thread (an answer or a notice), once its progress message is gone. */
+  endedTurns(threadTs: string): Set<string> | undefined {
+    const messages = this.botMessages(threadTs);
+    if (messages.some((m) => m.metadata?.event_type === PROGRESS)) return undefined;
+    const ended = messages.filter((m) => OUTCOMES.has(m.metadata?.event_type ?? ''));
+    return new Set(ended.map((m) => String(m.metadata?.event_payload.turn_id ?? m.ts)));
+  }
+
+  /** The ts of the newest answer message in a thread, if any. */
+  lastAnswerTs(threadTs: string): string | undefined {
+    return this.botMessages(threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer')
+      .at(-1)?.ts;
+  }
+
+  private botMessages(threadTs: string): StoredMessage[] {
+    return this.slack
+      .messages(this.scope.channel, threadTs)
+      .filter((m) => m.user === this.scope.botUserId || m.bot_id !== undefined);
+  }
+
+  private pollThread(threadTs: string): void {
+    for (const message of this.botMessages(threadTs)) {
+      const text = visibleText(message);
+      if (message.metadata?.event_type === PROGRESS) {
+        const steps = stepOf(text);
+        if (this.progressSteps.get(message.ts) === steps) continue;
+        this.progressSteps.set(message.ts, steps);
+        this.report({ kind: 'progress', threadTs, text });
+      } else if (!this.seenMessages.has(message.ts)) {
+        this.seenMessages.add(message.ts);
+        const kind = message.metadata?.event_type === 'agent_answer' ? 'answer' : 'notice';
+        // A file share's own message has no text of its own; the file is reported below.
+        if (text !== '') this.report({ kind, threadTs, ts: message.ts, text });
+      }
+    }
+    for (const file of this.slack.files(this.scope.channel)) {
+      if (file.thread_ts !== threadTs || this.seenFiles.has(file.id)) continue;
+      this.seenFiles.add(file.id);
+      this.report({ kind: 'file', threadTs, name: file.name, length: file.length });
+    }
+  }
+}

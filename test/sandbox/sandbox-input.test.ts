@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalEmoji, parseInputLine } from '../../src/sandbox/input-line.js';
+import { parseSandboxArgs } from '../../src/sandbox/sandbox-args.js';
+import { echoOf } from '../../src/sandbox/terminal-chat.js';
+
+describe('parseInputLine', () => {
+  it.each([
+    ['why are errors up?', { kind: 'message', text: 'why are errors up?' }],
+    ['  spaced out  ', { kind: 'message', text: 'spaced out' }],
+    ['why? [sim steps=5 outcome=error]', { kind: 'message', text: 'why? [sim steps=5 outcome=error]' }],
+    ['/var/log is full', { kind: 'message', text: '/var/log is full' }],
+    ['I like :+1: a lot', { kind: 'message', text: 'I like :+1: a lot' }],
+    ['', { kind: 'empty' }],
+    ['   ', { kind: 'empty' }],
+    [':+1:', { kind: 'reaction', name: '+1' }],
+    [':-1:', { kind: 'reaction', name: '-1' }],
+    [':thumbsup:', { kind: 'reaction', name: '+1' }],
+    [':ThumbsDown:', { kind: 'reaction', name: '-1' }],
+    ['👍', { kind: 'reaction', name: '+1' }],
+    ['👎', { kind: 'reaction', name: '-1' }],
+    [':white_check_mark:', { kind: 'reaction', name: 'white_check_mark' }],
+    [':+1::skin-tone-3:', { kind: 'reaction', name: '+1::skin-tone-3' }],
+    ['/agent whoami', { kind: 'command', text: 'whoami' }],
+    ['/agent   capacity move 5 from A to B', { kind: 'command', text: 'capacity move 5 from A to B' }],
+    ['/agent', { kind: 'command', text: '' }],
+    ['/AGENT help', { kind: 'command', text: 'help' }],
+    ['/new', { kind: 'new-thread' }],
+    ['/help', { kind: 'help' }],
+    ['/quit', { kind: 'quit' }],
+    ['/exit', { kind: 'quit' }],
+    ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],
+  ])('%j', (line, expected) => {
+    expect(parseInputLine(line)).toEqual(expected);
+  });
+
+  it('names emoji as Slack does', () => {
+    expect(canonicalEmoji(':thumbsup:')).toBe('+1');
+    expect(canonicalEmoji('heart')).toBe('heart');
+  });
+});
+
+describe('echoOf', () => {
+  it('shows what was typed, as the person', () => {
+    expect(echoOf(parseInputLine('hi'))).toBe('you   › hi');
+    expect(echoOf(parseInputLine(':thumbsup:'))).toBe('you   › :+1:');
+    expect(echoOf(parseInputLine('/agent whoami'))).toBe('you   › /agent whoami');
+    expect(echoOf(parseInputLine(''))).toBeUndefined();
+  });
+});
+
+describe('parseSandboxArgs', () => {
+  it('defaults to a quick demo script with logs in a file', () => {
+    expect(parseSandboxArgs([])).toEqual({
+      ok: true,
+      args: { steps: 3, stepMs: 400, verbose: false, logLevel: 'info', help: false },
+    });
+  });
+
+  it('takes --steps, --step-ms, --verbose and --log-level', () => {
+    const parsed = parseSandboxArgs(['--steps', '5', '--step-ms=50', '--verbose']);
+    expect(parsed).toEqual({
+      ok: true,
+      args: { steps: 5, stepMs: 50, verbose: true, logLevel: 'debug', help: false },
+    });
+    expect(parseSandboxArgs(['--log-level', 'warn'])).toMatchObject({ ok: true, args: { logLevel: 'warn' } });
+  });
+
+  it.each([
+    [['--steps=-1'], '--steps must be an integer'],
+    [['--step-ms', '1.5'], '--step-ms must be an integer'],
+    [['--log-level', 'loud'], '--log-level must be one of'],
+    [['--colour'], "Unknown option '--colour'"],
+  ])('refuses %j', (argv, message) => {
+    const parsed = parseSandboxArgs(argv);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error).toContain(message);
+  });
+});

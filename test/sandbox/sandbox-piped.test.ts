@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm run sandbox` as a person pipes a script into it: the real entry point in a child process
+ * (the simulator lives inside it, so the feedback check reads the line the sandbox prints from the
+ * simulator's state).
+ */
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+interface SandboxRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Promise<SandboxRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', ...args], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sandbox did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+describe('npm run sandbox with piped input', () => {
+  it('answers, records 👍 as score 100 on the session, runs /agent whoami, and exits 0', async () => {
+    const run = await runSandbox('why are errors up?\n:+1:\n/agent whoami\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('agent › **Simulated answer (turn 1)**');
+    expect(run.stdout).toContain('You asked: why are errors up?');
+    expect(run.stdout).toMatch(/Working on it… step 3/);
+    expect(run.stdout).toMatch(/feedback recorded: 👍 score 100 for session [0-9a-f-]{36}/);
+    expect(run.stdout).toContain('Connected to *Production* (account id 200001).');
+    // The conversation only: the bot's JSON log lines went to the file the banner names.
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+    const logPath = /bot logs\s+(\S+\.log)/.exec(run.stdout)?.[1] ?? '';
+    const log = await readFile(logPath, 'utf8');
+    await rm(logPath);
+    expect(log).toContain('"msg":"slack-agent-bridge started"');
+    expect(log).toContain('"msg":"feedback submitted"');
+    expect(log).not.toMatch(/xoxb-|sim-agent-token|sim-main-account-token/);
+    // In order: each line waited for its outcome before the next was sent.
+    const order = ['You asked:', 'feedback recorded:', 'Connected to'].map((text) =>
+      run.stdout.indexOf(text),
+    );
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('exits 2 with the usage on an unknown option, starting nothing', async () => {
+    const run = await runSandbox('', ['--steps=lots']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--steps must be an integer');
+    expect(run.stderr).toContain('Usage: npm run sandbox');
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * Reading the bench: the per-size result, the issue's targets evaluated against it, the printed
+ * table and the commit-friendly results file.
+ */
+import os from 'node:os';
+import type { LatencySummary, ServiceReport } from './protocol.js';
+import { round } from './stats.js';
+
+/** Everything measured for one number of concurrent runs. */
+export interface SizeResult {
+  size: number;
+  /** Every answer arrived before the size's timeout. */
+  complete: boolean;
+  durationSeconds: number;
+  postSeconds: number;
+  mentionAckMs: LatencySummary;
+  mentionsFailed: number;
+  ack: { bot: LatencySummary; bare: LatencySummary; samples: { bot: number; bare: number }; failed: number };
+  service: ServiceReport;
+  pollSlots: number;
+  /** runs ÷ poll slots × median status-request time. */
+  budgetLimitMs: number;
+  /** CPU seconds of the bench's other processes during the same window (they share the machine). */
+  otherCpuSeconds: Record<string, number>;
+  bot:
+    | {
+        rssBeforeMb: number;
+        peakRssMb: number;
+        cpuSeconds: number;
+        cpuSecondsTotal: number;
+        logLines: number;
+      }
+    | undefined;
+}
+
+export interface TargetCheck {
+  size: number;
+  target: string;
+  limit: number;
+  measured: number;
+  met: boolean;
+  note: string;
+}
+
+const ACK_FACTOR = 1.2;
+const ACK_SLACK_MS = 5;
+const DELIVERY_FIT_MS = 150;
+const RSS_LIMIT_MB = 250;
+const RSS_AT_SIZE = 5000;
+
+/** The issue's targets, one check per size and target. */
+export function evaluate(results: SizeResult[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const r of results) {
+    const bare = r.ack.bare.p99;
+    const ackLimit = Math.max(ACK_FACTOR * bare, bare + ACK_SLACK_MS);
+    checks.push({
+      size: r.size,
+      target: 'ack p99 ≤ max(1.2 × bare, bare + 5 ms)',
+      limit: round(ackLimit, 2),
+      measured: round(r.ack.bot.p99, 2),
+      met: r.ack.bot.p99 <= ackLimit,
+      note: `bare Bolt p99 ${round(bare, 2)} ms`,
+    });
+    checks.push({
+      size: r.size,
+      target: 'zero 429s from the service',
+      limit: 0,
+      measured: r.service.status429,
+      met: r.service.status429 === 0,
+      note: `most requests in flight at the simulator: ${r.service.maxInFlightSeen} (its limit 100)`,
+    });
+    const fits = r.size <= r.pollSlots;
+    const deliveryLimit = fits ? DELIVERY_FIT_MS : 2 * r.budgetLimitMs;
+    checks.push({
+      size: r.size,
+      target: fits ? 'delivery p99 ≤ 150 ms (runs fit the poll budget)' : 'delivery p99 ≤ 2 × budget limit',
+      limit: round(deliveryLimit),
+      measured: round(r.service.deliveryMs.p99),
+      met: r.complete && r.service.unmatched === 0 && r.service.deliveryMs.p99 <= deliveryLimit,
+      note: fits
+        ? `${r.size} runs ≤ ${r.pollSlots} poll slots`
+        : `budget limit = ${r.size} runs ÷ ${r.pollSlots} slots × ${round(Math.max(1, r.service.statusMedianMs))} ms median status request = ${round(r.budgetLimitMs)} ms` +
+          (r.complete ? '' : `; only ${r.service.answers}/${r.size} answers before the timeout`),
+    });
+    if (r.size === RSS_AT_SIZE) {
+      const rss = r.bot?.peakRssMb ?? Number.NaN;
+      checks.push({
+        size: r.size,
+        target: 'peak RSS ≤ 250 MB at 5,000 runs',
+        limit: RSS_LIMIT_MB,
+        measured: round(rss),
+        met: rss <= RSS_LIMIT_MB,
+        note: r.bot ? 'VmHWM of the bot process' : '/proc not available',
+      });
+    }
+  }
+  return checks;
+}
+
+const pad = (value: string, width: number) => value.padStart(width);
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+/** The table the bench prints. */
+export function formatTable(results: SizeResult[]): string {
+  const head = [
+    ['runs', 6],
+    ['ack p50 bot/bare', 17],
+    ['ack p99 bot/bare', 17],
+    ['p99 ratio', 9],
+    ['deliv p50', 9],
+    ['deliv p99', 9],
+    ['2×limit', 8],
+    ['max in flight', 13],
+    ['status/run', 10],
+    ['429s', 5],
+    ['peak RSS MB', 11],
+    ['CPU s', 6],
+    ['secs', 6],
+  ] as const;
+  const rows = results.map((r) => [
+    String(r.size),
+    `${ms(r.ack.bot.p50)} / ${ms(r.ack.bare.p50)}`,
+    `${ms(r.ack.bot.p99)} / ${ms(r.ack.bare.p99)}`,
+    r.ack.bare.p99 > 0 ? (r.ack.bot.p99 / r.ack.bare.p99).toFixed(2) : '-',
+    ms(r.service.deliveryMs.p50),
+    ms(r.service.deliveryMs.p99),
+    r.size <= r.pollSlots ? '150' : ms(2 * r.budgetLimitMs),
+    String(r.service.maxInFlightSeen),
+    r.service.runs > 0 ? (r.service.statusRequests / r.service.runs).toFixed(1) : '-',
+    String(r.service.status429),
+    r.bot ? r.bot.peakRssMb.toFixed(0) : '-',
+    r.bot ? r.bot.cpuSeconds.toFixed(1) : '-',
+    r.durationSeconds.toFixed(1),
+  ]);
+  const line = (cells: readonly string[]) => cells.map((cell, i) => pad(cell, head[i]?.[1] ?? 6)).join('  ');
+  return [line(head.map(([name]) => name)), ...rows.map(line)].join('\n');
+}
+
+/** The targets as printed lines: met or MISSED, with the figures. */
+export function formatChecks(checks: TargetCheck[]): string {
+  return checks
+    .map(
+      (c) =>
+        `${c.met ? 'met   ' : 'MISSED'}  ${String(c.size).padStart(5)} runs  ${c.target}: ${c.measured} vs ${c.limit}  (${c.note})`,
+    )
+    .join('\n');
+}
+
+/** How an operator divides the account's 100 concurrent requests between replicas. */
+export const REPLICA_NOTE =
+  'The service allows 100 concurrent requests per account, shared by every replica: set ' +
+  'AGENT_MAX_IN_FLIGHT to floor(100 ÷ replicas) on each (2 replicas: 50, the default; 3: 33; 4: 25), ' +
+  'less whatever other clients of the account use. Each replica polls with ' +
+  'floor(AGENT_MAX_IN_FLIGHT × AGENT_POLL_SHARE) slots, so the delivery limit per replica is its own ' +
+  'runs ÷ its slots × median status time: spreading runs over replicas keeps the total the same.';
+
+/** The machine the figures come from. */
+export function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryMb: Math.round(os.totalmem() / 1024 / 1024),
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    /** 1-minute load average when the bench started: other work on the machine skews every figure. */
+    loadAverageAtStart: Math.round((os.loadavg()[0] ?? 0) * 100) / 100,
+  };
+}

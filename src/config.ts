@@ -36,7 +36,8 @@ export function normaliseBaseUrl(value: string): string {
 }
 
 const baseUrl = z
-  .string()
+  // Unset reads "is required", like the other required variables.
+  .string({ error: 'is required' })
   .trim()
   .min(1, 'is required')
   .transform((value, ctx) => {
@@ -101,22 +102,28 @@ const envSchema = z
     LEASE_TTL_MS: intFrom(15_000, 1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
-      });
-    }
-    if (env.FEEDBACK_POSITIVE_EMOJI.some((emoji) => env.FEEDBACK_NEGATIVE_EMOJI.includes(emoji))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FEEDBACK_NEGATIVE_EMOJI'],
-        message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
-      });
-    }
-  });
+  .superRefine(
+    (env, ctx) => {
+      if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SLACK_SIGNING_SECRET'],
+          message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
+        });
+      }
+      const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
+      const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
+      if (positive.some((emoji) => negative.includes(emoji))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['FEEDBACK_NEGATIVE_EMOJI'],
+          message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
+        });
+      }
+    },
+    // Run even when other variables failed: every problem is named in one go, not one per restart.
+    { when: () => true },
+  );
 
 type Env = z.output<typeof envSchema>;
 

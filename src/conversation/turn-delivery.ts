@@ -89,6 +89,19 @@ const where = (turn: TurnRecord): ThreadLocation => ({
  * From a started run to its outcome in the thread: polls through the shared scheduler,
  * shows progress, and posts the answer or notice exactly once (delivery claim + delivered mark,
  * and after a takeover a look at the thread for an answer already posted).
+ *
+ * Exactly once, and the window we accept. `chat.postMessage` has no idempotency key, so posting
+ * and marking can never be one atomic step. The order is: claim (`delivery:<turn>`, SET NX PX,
+ * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
+ * replica posts, however slow the post (a takeover racing a slow post waits, polling, until the
+ * delivered mark appears or the claim lapses). A replica that takes over a lapsed claim first
+ * reads the thread (`conversations.replies`) for answer parts tagged with the turn id and reposts
+ * nothing when the whole answer is there. What remains:
+ * - the holder dies mid-post: the answer is late by up to the claim's TTL (never lost);
+ * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
+ * - a notice (error, canceled, deadline) is not looked up in the thread, so a holder dying between
+ *   posting it and the delivered mark, then the claim lapsing, shows that notice twice;
+ * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
  */
 export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const { store, output, poller, progress, clock, logger, metrics, settings } = deps;
@@ -170,8 +183,14 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
 
   async function deliverOrRetry(entry: TrackedTurn, report: RunStatusReport): Promise<'stop' | undefined> {
     try {
-      await deliver(entry.turn, report, entry.takenOver);
-      return 'stop';
+      if ((await deliver(entry.turn, report, entry.takenOver)) || !tracked.has(entry.turn.turnId))
+        return 'stop';
+      // Another instance holds the delivery claim: a slow post, or one cut short by its death.
+      // Keep polling (the next poll repeats the terminal status): once it marks the turn delivered
+      // we stop; once its claim is released or expires we take over, looking in the thread first.
+      entry.takenOver = true;
+      entry.state = runningState(entry.turn, entry.turn.sessionId ?? '');
+      return undefined;
     } catch (error) {
       // Slack refused the post: release the claim and let the next poll (which repeats the
       // terminal status) try again, checking the thread first for parts that did land.
@@ -202,6 +221,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     if (!(await claimDelivery(turn))) return false;
     const log = logger.child({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId: turn.turnId });
     await progress.cancel(turn.turnId);
+    await releaseThread(turn, report);
     if (report.status === 'done') {
       const already = takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];
       const parts =
@@ -222,8 +242,20 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       await output.postNotice(where(turn), notice, turn.turnId);
       log.info({ status: report.status }, 'turn ended without an answer');
     }
-    await finish(turn, report.status as TurnOutcome, report);
+    await finish(turn, report.status as TurnOutcome);
     return true;
+  }
+
+  /**
+   * Frees the thread for its next turn (recording the final status the stale rule compares with)
+   * before the outcome shows: whoever reads the answer and replies at once is never refused.
+   */
+  async function releaseThread(turn: TurnRecord, report?: RunStatusReport): Promise<void> {
+    if (report) {
+      const thread = await store.getThread(turn.threadKey);
+      if (thread) await store.saveThread({ ...thread, lastFinal: report, updatedAt: clock.now() });
+    }
+    await store.unlock(lockNames.thread(turn.threadKey), turn.turnId);
   }
 
   async function claimDelivery(turn: TurnRecord): Promise<boolean> {
@@ -243,37 +275,21 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     };
   }
 
-  /** Marks the turn delivered, records the thread's final status, frees the thread. */
-  async function finish(
-    turn: TurnRecord,
-    outcome: TurnOutcome | undefined,
-    report?: RunStatusReport,
-  ): Promise<void> {
+  /** Marks the turn delivered and clears its records, leases and progress message. */
+  async function finish(turn: TurnRecord, outcome: TurnOutcome | undefined): Promise<void> {
     await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
-    const thread = await store.getThread(turn.threadKey);
-    // A process that died between saving the running turn and the thread's session id left the
-    // session only on the turn: put it back, or the thread's next reply would find no session.
-    const sessionId = thread?.sessionId ?? turn.sessionId;
-    if (thread && (report || sessionId !== thread.sessionId)) {
-      await store.saveThread({
-        ...thread,
-        sessionId,
-        ...(report ? { lastFinal: report } : {}),
-        updatedAt: clock.now(),
-      });
-    }
     await clearTurn(store, turn, me);
     tracked.delete(turn.turnId);
     poller.remove(turn.turnId);
     metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
-    // Last: once the progress message is gone, the thread is idle again.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
   }
 
   async function finishWithNotice(turn: TurnRecord, notice: TurnNotice, outcome: TurnOutcome): Promise<void> {
     if (!(await claimDelivery(turn))) return;
     await progress.cancel(turn.turnId);
+    await releaseThread(turn);
     await output.postNotice(where(turn), notice, turn.turnId);
     await finish(turn, outcome);
   }

@@ -38,9 +38,19 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
         continue;
       }
       logger.info({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId }, 'resuming turn');
+      await restoreThreadSession(turn.threadKey, turn.sessionId);
       delivery.track(turn, { takenOver: true });
     }
     return adopted;
+  }
+
+  /**
+   * The starter saves the running turn, then the thread's session id: a process that died in
+   * between left the session only on the turn. Without it the thread's next reply finds no session.
+   */
+  async function restoreThreadSession(threadKey: string, sessionId: string): Promise<void> {
+    const thread = await store.getThread(threadKey);
+    if (thread && !thread.sessionId) await store.saveThread({ ...thread, sessionId });
   }
 
   /** Renews this instance's leases; drops turns whose lease another instance now holds. */

@@ -137,6 +137,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     // The progress message goes out beside the start request: a person sees the bot at work
     // at once, and a slow Slack never delays the run.
     const progressTs = output.postProgress(where, { steps: 0, elapsedMs: 0 }).catch(() => undefined);
+    const releaseLease = holdLease(turn.turnId);
     try {
       const input = { message: prompt };
       const { sessionId } =
@@ -153,7 +154,29 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     } catch (error) {
       await delivery.failStart({ ...turn, progressTs: await progressTs }, error);
       return 'start-failed';
+    } finally {
+      releaseLease();
     }
+  }
+
+  /**
+   * Renews the turn's lease while its start request is out (recovery renews it once the turn is
+   * tracked). Otherwise a service slower to start a run than the lease TTL would let a replica —
+   * this one included — take the turn for one whose process died, and call it lost.
+   */
+  function holdLease(turnId: string): () => void {
+    const done = new AbortController();
+    const everyMs = Math.max(100, Math.floor(settings.leaseTtlMs / 3));
+    void (async () => {
+      while (!done.signal.aborted) {
+        await clock.sleep(everyMs, done.signal).catch(() => undefined);
+        if (done.signal.aborted) return;
+        await store
+          .renewLock(lockNames.lease(turnId), settings.instanceId, settings.leaseTtlMs)
+          .catch((error: unknown) => logger.warn({ err: error, turnId }, 'lease renewal failed'));
+      }
+    })();
+    return () => done.abort();
   }
 
   async function saveSession(key: string, sessionId: string): Promise<void> {

@@ -75,6 +75,8 @@ export function createSlackApp(options: {
     clientOptions,
     // The token was checked once, with a timeout, before we got here (see slack/startup-check.ts).
     tokenVerificationEnabled: false,
+    // Threads ↔ sessions live in our own store; Bolt's per-event conversation store is unused work.
+    convoStore: false,
     botId: identity.botId,
     botUserId: identity.botUserId,
   });

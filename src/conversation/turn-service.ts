@@ -16,6 +16,9 @@ import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
 
+/** How long a started turn waits for Slack to accept its progress message before polling without it. */
+const PROGRESS_WAIT_MS = 2_000;
+
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
   teamId: string;
@@ -144,12 +147,15 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         turn.kind === 'followUp' && turn.sessionId
           ? await agent.followUp(turn.agentId, turn.sessionId, input)
           : await agent.startRun(turn.agentId, input);
-      const running: TurnRecord = { ...turn, phase: 'running', sessionId, progressTs: await progressTs };
+      // The session id is stored at once: a crash from here on resumes the run instead of losing it.
+      const running: TurnRecord = { ...turn, phase: 'running', sessionId };
       await store.saveTurn(running);
       await saveSession(turn.threadKey, sessionId);
       metrics.turnStarted(turn.kind);
       log.info({ sessionId, kind: turn.kind }, 'turn started');
-      delivery.track(running, { takenOver: false });
+      const withProgress = { ...running, progressTs: await progressWithin(progressTs, where) };
+      if (withProgress.progressTs) await store.saveTurn(withProgress);
+      delivery.track(withProgress, { takenOver: false });
       return 'started';
     } catch (error) {
       await delivery.failStart({ ...turn, progressTs: await progressTs }, error);
@@ -157,6 +163,29 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     } finally {
       releaseLease();
     }
+  }
+
+  /**
+   * The progress message's ts, if Slack accepts it soon. A slow Slack (a 429 waited out) must not
+   * hold back polling: past the wait the turn goes on without it, and the message, once posted,
+   * is deleted — it would otherwise say "working" forever.
+   */
+  async function progressWithin(posted: Promise<string | undefined>, where: ThreadLocation) {
+    const late = new AbortController();
+    const ts = await Promise.race([
+      posted,
+      clock.sleep(PROGRESS_WAIT_MS, late.signal).then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
+    late.abort();
+    if (ts === undefined) {
+      void posted
+        .then((lateTs) => (lateTs ? output.removeProgress(where, lateTs) : undefined))
+        .catch(() => undefined);
+    }
+    return ts;
   }
 
   /**

@@ -111,6 +111,30 @@ describe('progress and answers', () => {
     expect(outcomeText(harness, channel, threadTs)).toContain('Patience.');
   });
 
+  it('does not hold the run back while Slack rate-limits the progress message', async () => {
+    harness = await startHarness();
+    harness.slack.rateLimitNext('chat.postMessage', 4, 1);
+    const { channel, threadTs } = await harness.mention(
+      `hurry ${simDirective({ steps: 1, stepMs: 20, answer: 'Quick.' })}`,
+    );
+    const started = Date.now();
+    await harness.slack.waitFor(
+      () => harness.sim.requests.some((r) => r.method === 'GET' && r.path.includes('/v2/ai-agent/')),
+      {
+        description: 'the first status poll',
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await harness.waitForOutcome(channel, threadTs, 1, 15_000);
+    expect(outcomeText(harness, channel, threadTs)).toContain('Quick.');
+    // The late progress message is removed once Slack accepts it.
+    await harness.slack.waitFor(
+      () =>
+        !harness.slack.messages(channel, threadTs).some((m) => m.metadata?.event_type === 'agent_progress'),
+      { timeoutMs: 10_000, description: 'no progress message left' },
+    );
+  });
+
   it('takes the follow-up answer, not the stale status of the previous turn', async () => {
     harness = await startHarness({ sim: { staleAfterFollowUpMs: 400 } });
     const { channel, threadTs } = await harness.mention(

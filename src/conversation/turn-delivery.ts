@@ -287,7 +287,13 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   }
 
   async function finishWithNotice(turn: TurnRecord, notice: TurnNotice, outcome: TurnOutcome): Promise<void> {
-    if (!(await claimDelivery(turn))) return;
+    if (!(await claimDelivery(turn))) {
+      // Another instance is posting this turn's outcome: leave the turn to it (and, should it
+      // die, to whoever adopts the turn once our lease is gone).
+      untrack(turn.turnId);
+      await store.unlock(lockNames.lease(turn.turnId), me);
+      return;
+    }
     await progress.cancel(turn.turnId);
     await releaseThread(turn);
     await output.postNotice(where(turn), notice, turn.turnId);

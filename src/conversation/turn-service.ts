@@ -77,7 +77,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       return 'busy';
     }
     await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
-    await store.saveThread(thread ?? newThread(request, key));
+    if (!thread) await store.saveThread(newThread(request, key));
     await store.saveTurn(turn);
     return start(turn, where, request.prompt);
   }

@@ -32,7 +32,7 @@ export async function checkSlackToken(
   try {
     result = await client.auth.test();
   } catch (error) {
-    const reason = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    const reason = (error as { data?: { error?: string } }).data?.error ?? rootCause(error);
     throw new SlackStartupError(
       `could not verify SLACK_BOT_TOKEN with Slack (${config.slack.apiUrl}auth.test): ${reason}`,
       { cause: error },
@@ -44,4 +44,13 @@ export async function checkSlackToken(
     );
   }
   return { botUserId: result.user_id, botId: result.bot_id ?? '', teamId: result.team_id };
+}
+
+/** The innermost cause's message ("connect ECONNREFUSED …", "invalid_auth"): what a person can act on. */
+function rootCause(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  const code = (current as { code?: unknown }).code;
+  const message = current instanceof Error ? current.message : String(current);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }

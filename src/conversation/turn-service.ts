@@ -33,7 +33,14 @@ export interface TurnRequest {
   mentioned: boolean;
 }
 
-export type TurnRequestResult = 'started' | 'duplicate' | 'no-session' | 'busy' | 'refused' | 'start-failed';
+export type TurnRequestResult =
+  | 'started'
+  | 'duplicate'
+  | 'no-session'
+  | 'busy'
+  | 'refused'
+  | 'start-failed'
+  | 'failed';
 
 export interface TurnStarterDeps {
   store: ConversationStore;
@@ -56,7 +63,25 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? (() => randomUUID());
 
+  /**
+   * Handles one classified message. Failures before the run starts (the store not answering) are
+   * logged and told to the sender, so a message is never dropped in silence.
+   */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
+    try {
+      return await take(request);
+    } catch (error) {
+      logger.error(
+        { err: error, channel: request.channel, ts: request.sourceTs },
+        'could not take a message',
+      );
+      const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
+      await output.refuse(where, request.userId, request.sourceTs, 'unavailable').catch(() => undefined);
+      return 'failed';
+    }
+  }
+
+  async function take(request: TurnRequest): Promise<TurnRequestResult> {
     const where: ThreadLocation = {
       teamId: request.teamId,
       channel: request.channel,

@@ -116,6 +116,8 @@ const REFUSALS: Record<Refusal, string> = {
   'channel-not-allowed':
     "I'm not enabled in this channel — ask an admin to add it to the allowed channels, or message me directly.",
   'empty-prompt': 'Your message was empty once I removed my name — what should I ask the agent?',
+  unavailable:
+    "I couldn't take your message just now (my state store didn't answer) — please send it again in a moment.",
 };
 
 /** The ephemeral refusal for a message that was not taken as a turn. */

@@ -1,0 +1,98 @@
+import sinon from 'sinon';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createManualClock } from '../../src/conversation/clock.js';
+import type { AgentRunsPort, Refusal, ThreadOutput } from '../../src/conversation/ports.js';
+import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
+import { createTurnStarter, type TurnRequest } from '../../src/conversation/turn-service.js';
+import { silentLogger } from '../../src/logging.js';
+import { createMetrics } from '../../src/metrics.js';
+import { createMemoryStore } from '../../src/store/index.js';
+
+/** A ThreadOutput that records what a person would be told. */
+function recordingOutput() {
+  const refusals: Array<{ userId: string; refusal: Refusal }> = [];
+  const output: ThreadOutput = {
+    postProgress: async () => '1.000001',
+    updateProgress: async () => {},
+    removeProgress: async () => {},
+    postAnswer: async () => [],
+    postNotice: async () => {},
+    refuse: async (_where, userId, _ts, refusal) => {
+      refusals.push({ userId, refusal });
+    },
+    findPostedAnswer: async () => [],
+  };
+  return { output, refusals };
+}
+
+const request: TurnRequest = {
+  teamId: 'T1',
+  channel: 'C1',
+  threadTs: '100.000001',
+  sourceTs: '100.000001',
+  userId: 'U1',
+  prompt: 'why?',
+  mentioned: true,
+};
+
+function starter(store = createMemoryStore()) {
+  const agent: AgentRunsPort = {
+    startRun: sinon.stub().resolves({ sessionId: 's1' }),
+    followUp: sinon.stub().resolves({ sessionId: 's1' }),
+    getRunStatus: sinon.stub().resolves({ status: 'loading' }),
+    submitFeedback: sinon.stub().resolves([]),
+  };
+  const delivery = { track: sinon.spy(), failStart: sinon.stub().resolves() } as unknown as TurnDelivery;
+  const { output, refusals } = recordingOutput();
+  const turns = createTurnStarter({
+    store,
+    agent,
+    output,
+    delivery,
+    clock: createManualClock(0),
+    logger: silentLogger,
+    metrics: createMetrics({ defaultMetrics: false }),
+    settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
+  });
+  return { turns, agent, delivery, refusals, store };
+}
+
+describe('turn starter', () => {
+  afterEach(() => sinon.restore());
+
+  it('starts a run and hands the turn to delivery, once per Slack message', async () => {
+    const { turns, agent, delivery } = starter();
+    expect(await turns.handle(request)).toBe('started');
+    expect(await turns.handle(request)).toBe('duplicate');
+    expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
+    expect((delivery.track as sinon.SinonSpy).firstCall.args[0]).toMatchObject({
+      sessionId: 's1',
+      phase: 'running',
+    });
+  });
+
+  it('tells the sender when the store does not answer, instead of dropping the message', async () => {
+    const store = createMemoryStore();
+    sinon.stub(store, 'getThread').rejects(new Error('connection lost'));
+    const { turns, agent, refusals } = starter(store);
+    expect(await turns.handle(request)).toBe('failed');
+    expect(refusals).toEqual([{ userId: 'U1', refusal: 'unavailable' }]);
+    expect((agent.startRun as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('refuses a second message while the thread is busy, without starting anything', async () => {
+    const { turns, agent, refusals } = starter();
+    await turns.handle(request);
+    expect(await turns.handle({ ...request, sourceTs: '100.000002', userId: 'U2', mentioned: false })).toBe(
+      'busy',
+    );
+    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy' }]);
+    expect((agent.followUp as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('ignores an unmentioned reply in a thread without a session', async () => {
+    const { turns, agent } = starter();
+    expect(await turns.handle({ ...request, mentioned: false })).toBe('no-session');
+    expect((agent.startRun as sinon.SinonStub).called).toBe(false);
+  });
+});

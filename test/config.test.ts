@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, normaliseBaseUrl } from '../src/config.js';
+
+const minimal = {
+  SLACK_BOT_TOKEN: 'xoxb-test-not-real',
+  SLACK_SIGNING_SECRET: 'test-secret',
+  AGENT_API_URL: 'api-eu.logz.io',
+  AGENT_API_TOKEN: 'test-agent-token',
+  AGENT_ID: 'agent-1',
+};
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(minimal);
+    expect(config.slack.apiUrl).toBe('https://slack.com/api/');
+    expect(config.slack.socketMode).toBe(false);
+    expect(config.http.port).toBe(3000);
+    expect(config.agent.baseUrl).toBe('https://api-eu.logz.io');
+    expect(config.agent.accountToken).toBeUndefined();
+    expect(config.agent.accountPathPrefix).toBe('');
+    expect(config.agent.maxInFlight).toBe(50);
+    expect(config.agent.pollShare).toBe(0.8);
+    expect(config.agent.turnDeadlineMs).toBe(30 * 60 * 1000);
+    expect(config.feedback).toEqual({
+      name: 'slack-reaction',
+      positiveEmoji: ['+1', 'thumbsup', 'white_check_mark', 'heart'],
+      negativeEmoji: ['-1', 'thumbsdown', 'x'],
+    });
+    expect(config.state.redisUrl).toBeUndefined();
+    expect(config.logLevel).toBe('info');
+  });
+
+  it.each([
+    ['api.logz.io', 'https://api.logz.io'],
+    ['https://api-uk.logz.io/', 'https://api-uk.logz.io'],
+    ['http://127.0.0.1:8787', 'http://127.0.0.1:8787'],
+    ['127.0.0.1:8787', 'https://127.0.0.1:8787'],
+  ])('reads AGENT_API_URL %s as %s', (input, expected) => {
+    expect(normaliseBaseUrl(input)).toBe(expected);
+    expect(loadConfig({ ...minimal, AGENT_API_URL: input }).agent.baseUrl).toBe(expected);
+  });
+
+  it('uses Socket Mode when SLACK_APP_TOKEN is set, without a signing secret', () => {
+    const { SLACK_SIGNING_SECRET: _unused, ...rest } = minimal;
+    const config = loadConfig({
+      ...rest,
+      SLACK_APP_TOKEN: 'xapp-test-not-real',
+      SLACK_API_URL: 'http://127.0.0.1:1/api',
+    });
+    expect(config.slack.socketMode).toBe(true);
+    expect(config.slack.apiUrl).toBe('http://127.0.0.1:1/api/');
+  });
+
+  it('names every missing variable at once', () => {
+    expect(problems({}).map((line) => line.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'SLACK_BOT_TOKEN',
+        'AGENT_API_URL',
+        'AGENT_API_TOKEN',
+        'AGENT_ID',
+        'SLACK_SIGNING_SECRET',
+      ]),
+    );
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ AGENT_POLL_SHARE: '1.5' }, 'AGENT_POLL_SHARE'],
+    [{ ACCOUNT_API_PATH_PREFIX: 'v1' }, 'ACCOUNT_API_PATH_PREFIX'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ FEEDBACK_NEGATIVE_EMOJI: '+1' }, 'FEEDBACK_NEGATIVE_EMOJI'],
+    [{ ALLOW_EXTERNAL_USERS: 'maybe' }, 'ALLOW_EXTERNAL_USERS'],
+  ])('refuses %o naming %s', (bad, name) => {
+    expect(problems({ ...minimal, ...bad }).some((line) => line.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('parses lists and flags', () => {
+    const config = loadConfig({
+      ...minimal,
+      ADMIN_USER_IDS: ' U1, U2 ,',
+      ALLOWED_CHANNEL_IDS: 'C1',
+      ALLOW_EXTERNAL_USERS: 'true',
+      ACCOUNT_API_PATH_PREFIX: '/v1',
+      TURN_DEADLINE_SECONDS: '90',
+    });
+    expect(config.access).toEqual({
+      adminUserIds: ['U1', 'U2'],
+      allowedChannelIds: ['C1'],
+      allowExternalUsers: true,
+    });
+    expect(config.agent.accountPathPrefix).toBe('/v1');
+    expect(config.agent.turnDeadlineMs).toBe(90_000);
+  });
+});

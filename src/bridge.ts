@@ -6,6 +6,7 @@ import {
 } from './agent-api/index.js';
 import type { Config } from './config.js';
 import { systemClock } from './conversation/clock.js';
+import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
 import { createProgressThrottle } from './conversation/progress-throttle.js';
@@ -120,6 +121,7 @@ export async function startBridge(
     logger,
     metrics,
     settings,
+    gate: createIoGate(),
   });
   const reactions = createReactionFeedback({
     store,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IoGate } from './io-gate.js';
 import type {
   AgentRunsPort,
   Clock,
@@ -52,6 +53,11 @@ export interface TurnStarterDeps {
   metrics: ConversationMetrics;
   settings: { defaultAgentId: string; instanceId: string; turnDeadlineMs: number; leaseTtlMs: number };
   newId?: () => string;
+  /**
+   * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
+   * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
+   */
+  gate?: IoGate;
 }
 
 /**
@@ -69,6 +75,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
    */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
     try {
+      await deps.gate?.pass();
       return await take(request);
     } catch (error) {
       logger.error(

@@ -62,68 +62,71 @@ const required = (name: string) =>
     .trim()
     .min(1, 'is required');
 
-const envSchema = z
-  .object({
-    SLACK_BOT_TOKEN: required('SLACK_BOT_TOKEN'),
-    SLACK_SIGNING_SECRET: optionalString,
-    SLACK_APP_TOKEN: optionalString,
-    SLACK_API_URL: slackApiUrl,
-    PORT: intFrom(3000).pipe(z.number().max(65535)),
-    HOST: z.string().trim().default('0.0.0.0'),
+const variables = z.object({
+  SLACK_BOT_TOKEN: required('SLACK_BOT_TOKEN'),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: optionalString,
+  SLACK_API_URL: slackApiUrl,
+  PORT: intFrom(3000).pipe(z.number().max(65535)),
+  HOST: z.string().trim().default('0.0.0.0'),
 
-    AGENT_API_URL: baseUrl,
-    AGENT_API_TOKEN: required('AGENT_API_TOKEN'),
-    AGENT_ID: required('AGENT_ID'),
-    ACCOUNT_API_TOKEN: optionalString,
-    ACCOUNT_API_PATH_PREFIX: z
-      .string()
-      .trim()
-      .default('')
-      .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
-      .transform((value) => value.replace(/\/+$/, '')),
-    AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
-    AGENT_POLL_SHARE: z.coerce.number().gt(0).lt(1).default(0.8),
-    AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
-    AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
-    TURN_DEADLINE_SECONDS: intFrom(1800, 1),
+  AGENT_API_URL: baseUrl,
+  AGENT_API_TOKEN: required('AGENT_API_TOKEN'),
+  AGENT_ID: required('AGENT_ID'),
+  ACCOUNT_API_TOKEN: optionalString,
+  ACCOUNT_API_PATH_PREFIX: z
+    .string()
+    .trim()
+    .default('')
+    .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
+    .transform((value) => value.replace(/\/+$/, '')),
+  AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
+  AGENT_POLL_SHARE: z.coerce.number().gt(0).lt(1).default(0.8),
+  AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
+  AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
+  TURN_DEADLINE_SECONDS: intFrom(1800, 1),
 
-    ADMIN_USER_IDS: csv,
-    ALLOWED_CHANNEL_IDS: csv,
-    ALLOW_EXTERNAL_USERS: bool(false),
-    FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
-    FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
-    FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
-    ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
-    PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
+  ADMIN_USER_IDS: csv,
+  ALLOWED_CHANNEL_IDS: csv,
+  ALLOW_EXTERNAL_USERS: bool(false),
+  FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
+  FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
+  FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
+  ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
+  PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
 
-    REDIS_URL: optionalString,
-    REDIS_PREFIX: z.string().trim().min(1).default('sab'),
-    INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
-    LEASE_TTL_MS: intFrom(15_000, 1000),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  })
-  .superRefine(
-    (env, ctx) => {
-      if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['SLACK_SIGNING_SECRET'],
-          message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
-        });
-      }
-      const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
-      const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
-      if (positive.some((emoji) => negative.includes(emoji))) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['FEEDBACK_NEGATIVE_EMOJI'],
-          message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
-        });
-      }
-    },
-    // Run even when other variables failed: every problem is named in one go, not one per restart.
-    { when: () => true },
-  );
+  REDIS_URL: optionalString,
+  REDIS_PREFIX: z.string().trim().min(1).default('sab'),
+  INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
+  LEASE_TTL_MS: intFrom(15_000, 1000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Every environment variable the bot reads (the README's configuration table lists them all). */
+export const CONFIG_VARIABLES = Object.keys(variables.shape);
+
+const envSchema = variables.superRefine(
+  (env, ctx) => {
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
+      });
+    }
+    const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
+    const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
+    if (positive.some((emoji) => negative.includes(emoji))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FEEDBACK_NEGATIVE_EMOJI'],
+        message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
+      });
+    }
+  },
+  // Run even when other variables failed: every problem is named in one go, not one per restart.
+  { when: () => true },
+);
 
 type Env = z.output<typeof envSchema>;
 

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, normaliseBaseUrl } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, normaliseBaseUrl } from '../src/config.js';
 
 const minimal = {
   SLACK_BOT_TOKEN: 'xoxb-test-not-real',
@@ -101,5 +102,15 @@ describe('loadConfig', () => {
     });
     expect(config.agent.accountPathPrefix).toBe('/v1');
     expect(config.agent.turnDeadlineMs).toBe(90_000);
+  });
+});
+
+describe('README configuration table', () => {
+  it('documents every variable the bot reads', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Architecture'));
+    const missing = CONFIG_VARIABLES.filter((name) => !section.includes(`| \`${name}\` |`));
+    expect(CONFIG_VARIABLES.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
   });
 });

@@ -100,7 +100,6 @@ export async function startBridge(
   };
   const delivery = createTurnDelivery({
     store,
-    agent: agentApi,
     output,
     poller: scheduler,
     progress,
@@ -135,7 +134,7 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
-    listeners: { turns, reactions, config, agentApi, store, metrics },
+    listeners: { turns, reactions, config, agentApi, store },
   });
 
   const { port } = await slack.start();
@@ -160,6 +159,7 @@ export async function startBridge(
     await slack.stop();
     await recovery.releaseAll();
     await scheduler.stop();
+    await progress.close();
     await store.close();
     logger.info({}, 'slack-agent-bridge stopped');
   }

@@ -1,5 +1,5 @@
+import type { PollScheduler } from './poll-scheduler.js';
 import type {
-  AgentRunsPort,
   Clock,
   ConversationMetrics,
   ConversationStore,
@@ -11,23 +11,9 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
+import type { ProgressThrottle } from './progress-throttle.js';
 import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
-
-/** The scheduler as delivery uses it (see poll-scheduler.ts). */
-export interface StatusPoller {
-  add(
-    entry: { id: string; agentId: string; sessionId: string; deadlineAt: number },
-    handlers: {
-      onReport(report: RunStatusReport): Promise<'stop' | undefined>;
-      onError(error: unknown, attempt: number): Promise<'stop' | undefined>;
-      onDeadline(): Promise<void>;
-    },
-  ): void;
-  remove(id: string): void;
-  has(id: string): boolean;
-  ids?(): string[];
-}
 
 /** One coalesced progress update of a turn's progress message. */
 export interface ProgressUpdate {
@@ -37,18 +23,11 @@ export interface ProgressUpdate {
   elapsedMs: number;
 }
 
-/** The progress throttle as delivery uses it (see progress-throttle.ts). */
-export interface ProgressSink {
-  offer(key: string, payload: ProgressUpdate): void;
-  cancel(key: string): Promise<void>;
-}
-
 export interface TurnDeliveryDeps {
   store: ConversationStore;
-  agent: AgentRunsPort;
   output: ThreadOutput;
-  poller: StatusPoller;
-  progress: ProgressSink;
+  poller: Pick<PollScheduler, 'add' | 'remove'>;
+  progress: Pick<ProgressThrottle<ProgressUpdate>, 'offer' | 'cancel'>;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;

@@ -4,7 +4,6 @@ import type { Config } from '../../config.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
-import type { Metrics } from '../../metrics.js';
 import type { SlackIdentity } from '../app.js';
 import { registerCommandListeners } from './commands/index.js';
 import { registerEventListeners } from './events/index.js';
@@ -16,7 +15,6 @@ export interface ListenerDeps {
   agentApi: AgentApi;
   store: ConversationStore;
   config: Config;
-  metrics: Metrics;
   identity: SlackIdentity;
   logger: Logger;
 }

@@ -50,6 +50,18 @@ describe.skipIf(!hasRedis)('two replicas on one Redis (child processes)', () => 
     await inspector.close();
   });
 
+  /** Whether the one stored turn under `keyPrefix` records its progress message's ts. */
+  async function storedTurnHasProgress(keyPrefix: string): Promise<boolean> {
+    const inspector = await openInspector();
+    try {
+      const keys = (await inspector.keys(keyPrefix)).filter((key) => key.includes('::turn:'));
+      const values = await Promise.all(keys.map((key) => inspector.client.get(key)));
+      return values.some((raw) => typeof raw === 'string' && raw.includes('"progressTs"'));
+    } finally {
+      await inspector.close();
+    }
+  }
+
   const answersIn = (channel: string, threadTs: string) =>
     messagesOfType(slack, channel, threadTs, 'agent_answer');
 
@@ -128,12 +140,15 @@ describe.skipIf(!hasRedis)('two replicas on one Redis (child processes)', () => 
       `slow? ${simDirective({ steps: 12, stepMs: 250, answer: 'Finished by the survivor.' })}`,
     );
     await Promise.all([a.send(mention.appMention), a.send(mention.message)]);
-    // Killed once the session id is saved (a turn killed before that is reported lost, not resumed).
+    // Killed once the session id and the progress message's ts are saved (a turn killed before
+    // the session id is saved is reported lost, not resumed; one killed before the progress ts is
+    // saved leaves a progress message no replica knows of).
     await withBotOutput(
       waitUntil(
-        () =>
+        async () =>
           a.logs().some((line) => line.msg === 'turn started') &&
-          messagesOfType(slack, mention.channel, mention.threadTs, 'agent_progress').length === 1,
+          messagesOfType(slack, mention.channel, mention.threadTs, 'agent_progress').length === 1 &&
+          (await storedTurnHasProgress(prefix)),
         { timeoutMs: 8_000, description: 'replica a started the turn' },
       ),
       a,

@@ -1,0 +1,66 @@
+// manifest.yml is the one source of the Slack app's manifest. This prints it ready to paste or to
+// hand to the Slack CLI, so nobody edits a copy by hand:
+//   node scripts/manifest.mjs --socket-mode          Socket Mode: no request URLs (what `slack run` uses)
+//   node scripts/manifest.mjs --url https://bot.example.com   HTTP mode with the bot's public address
+//   add --json for JSON instead of YAML.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse, stringify } from 'yaml';
+
+const MANIFEST_PATH = fileURLToPath(new URL('../manifest.yml', import.meta.url));
+/** The placeholder manifest.yml carries where the bot's public address goes. */
+export const PLACEHOLDER_BASE = 'https://YOUR-HOST';
+
+/** manifest.yml, parsed. */
+export function readManifest(path = MANIFEST_PATH) {
+  return parse(readFileSync(path, 'utf8'));
+}
+
+/**
+ * The Socket Mode variant: `socket_mode_enabled: true` and no request URLs (Slack refuses a Socket
+ * Mode manifest that still names them, and they would point at the placeholder host anyway).
+ */
+export function socketModeManifest(manifest) {
+  const copy = structuredClone(manifest);
+  copy.settings.socket_mode_enabled = true;
+  delete copy.settings.event_subscriptions?.request_url;
+  delete copy.settings.interactivity?.request_url;
+  for (const command of copy.features?.slash_commands ?? []) delete command.url;
+  return copy;
+}
+
+/** The HTTP-mode variant with every request URL on `baseUrl` instead of the placeholder host. */
+export function httpManifest(manifest, baseUrl) {
+  const base = new URL(baseUrl);
+  if (base.protocol !== 'https:')
+    throw new Error(`Slack sends requests only to https:// addresses, not ${baseUrl}`);
+  const origin = base.toString().replace(/\/+$/, '');
+  const text = JSON.stringify(manifest).replaceAll(PLACEHOLDER_BASE, origin);
+  return JSON.parse(text);
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      'socket-mode': { type: 'boolean', default: false },
+      url: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const source = readManifest();
+  let manifest = source;
+  if (values['socket-mode'] && values.url) throw new Error('choose --socket-mode or --url, not both');
+  if (values['socket-mode']) manifest = socketModeManifest(source);
+  if (values.url) manifest = httpManifest(source, values.url);
+  process.stdout.write(values.json ? `${JSON.stringify(manifest, null, 2)}\n` : stringify(manifest));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (error) {
+    process.stderr.write(`manifest: ${error.message}\n`);
+    process.exit(2);
+  }
+}

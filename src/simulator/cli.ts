@@ -1,5 +1,5 @@
 /**
- * Runs the simulator on its own: `npm run simulator -- --port 8787 [--long-poll-ms N] [--steps N
+ * Runs the simulator on its own: `npm run simulator -- --port 8787 [--host 127.0.0.1] [--long-poll-ms N] [--steps N
  * --step-ms N] [--outcome done|error|canceled] [--stale-ms N] [--account-path-prefix /v1] [--region R]`.
  * Prints the URL, tokens and agent ids; SIGINT/SIGTERM close it.
  */
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
       'long-poll-ms': { type: 'string' },
       steps: { type: 'string' },
       'step-ms': { type: 'string' },
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   const staleMs = intOption(values, 'stale-ms');
   const sim = await startSimulator({
     port: intOption(values, 'port') ?? 8787,
+    host: values.host,
     defaultScript: {
       steps: intOption(values, 'steps') ?? DEFAULT_SIM_SCRIPT.steps,
       stepMs: intOption(values, 'step-ms') ?? DEFAULT_SIM_SCRIPT.stepMs,

@@ -21,6 +21,11 @@ export interface SlackStandinOptions {
   host?: string;
   /** Default 0 (an ephemeral port). */
   port?: number;
+  /**
+   * The address the stand-in gives out (Socket Mode and upload URLs) when the bot reaches it by
+   * another name than host:port, e.g. 'http://slack-standin:3100' in a container network.
+   */
+  publicUrl?: string;
   /** The only bot token accepted. Default: any token starting with 'xoxb-'. */
   botToken?: string;
   /** The only app-level token accepted by apps.connections.open. Default: any starting with 'xapp-'. */
@@ -157,6 +162,6 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  baseUrl = `http://${host}:${port}`;
+  baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
   return new SlackStandin(state, server, faults, socketMode, baseUrl);
 }

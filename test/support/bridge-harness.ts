@@ -6,6 +6,7 @@ import {
   appMentionEvent,
   DEFAULT_BOT_USER_ID,
   DEFAULT_TEAM_ID,
+  type EventCallbackOptions,
   eventCallback,
   messageEvent,
   reactionAddedEvent,
@@ -70,10 +71,17 @@ export async function startHarness(options: HarnessOptions = {}) {
   }
   const appUrl = `http://127.0.0.1:${bridge.port}`;
 
-  const send = (event: object, delivery: { retryNum?: number; eventId?: string } = {}) =>
-    postEvent(appUrl, TEST_SIGNING_SECRET, eventCallback(event as never, { eventId: delivery.eventId }), {
-      retryNum: delivery.retryNum,
-    });
+  /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */
+  const send = (
+    event: object,
+    delivery: { retryNum?: number; eventId?: string; envelope?: EventCallbackOptions } = {},
+  ) =>
+    postEvent(
+      appUrl,
+      TEST_SIGNING_SECRET,
+      eventCallback(event as never, { ...delivery.envelope, eventId: delivery.eventId }),
+      { retryNum: delivery.retryNum },
+    );
 
   return {
     sim,
@@ -112,7 +120,8 @@ export async function startHarness(options: HarnessOptions = {}) {
       return send(reactionAddedEvent({ channel, ts, reaction, user }));
     },
 
-    command(text: string, input: { user?: string; channel?: string } = {}) {
+    /** `/agent <text>`; `teamId` is the payload's team_id (default the stand-in's workspace). */
+    command(text: string, input: { user?: string; channel?: string; teamId?: string } = {}) {
       const responseUrl = slack.responseUrl();
       const id = responseUrl.split('/').pop() ?? '';
       return postSlashCommand(appUrl, TEST_SIGNING_SECRET, {
@@ -120,7 +129,7 @@ export async function startHarness(options: HarnessOptions = {}) {
         text,
         user_id: input.user ?? 'UADMINLIST',
         channel_id: input.channel ?? 'C0GENERAL',
-        team_id: DEFAULT_TEAM_ID,
+        team_id: input.teamId ?? DEFAULT_TEAM_ID,
         response_url: responseUrl,
       }).then((result) => ({ ...result, responseId: id }));
     },

@@ -67,20 +67,32 @@ export interface MessageEventInput {
   /** Default none; 'file_share' when `files` are given. */
   subtype?: string;
   bot_id?: string;
-  /** The user's workspace. Default T0TEST. */
-  team?: string;
-  /** Slack Connect: the user's own organisation. Default: `team`. */
+  /**
+   * The user's workspace. Default T0TEST. `null` leaves out `team`, `user_team` and `source_team`,
+   * as Slack's `file_share` and `thread_broadcast` messages sometimes come.
+   */
+  team?: string | null;
+  /** Slack Connect: the user's own workspace. Default: `team`. */
   user_team?: string;
+  /** The workspace the message was sent from. Default: `user_team`. */
+  source_team?: string;
   files?: Extra[];
   /** Merged in last (e.g. `message`, `previous_message` for message_changed). */
   extra?: Extra;
 }
 
-/** A `message` event (message.channels / .groups / .im). */
+/** The sender's workspace fields of a message, or none (`team: null`). */
+function teamFields(input: { team?: string | null; user_team?: string; source_team?: string }): Extra {
+  if (input.team === null) return {};
+  const team = input.team ?? DEFAULT_TEAM_ID;
+  const userTeam = input.user_team ?? team;
+  return { team, user_team: userTeam, source_team: input.source_team ?? userTeam };
+}
+
+/** A `message` event (message.channels / .groups / .im / .mpim). */
 export function messageEvent(input: MessageEventInput = {}): BuiltMessageEvent {
   const channel = input.channel ?? 'C0GENERAL';
   const ts = input.ts ?? nextSlackTs();
-  const team = input.team ?? DEFAULT_TEAM_ID;
   const text = input.text ?? 'hello';
   const user = input.user === null ? undefined : (input.user ?? 'UALICE');
   const subtype = input.subtype ?? (input.files ? 'file_share' : undefined);
@@ -92,9 +104,7 @@ export function messageEvent(input: MessageEventInput = {}): BuiltMessageEvent {
     text,
     ts,
     ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
-    team,
-    user_team: input.user_team ?? team,
-    source_team: input.user_team ?? team,
+    ...teamFields(input),
     blocks: richTextBlocks(text),
     ...(input.files ? { files: input.files, upload: false } : {}),
     channel,
@@ -112,8 +122,10 @@ export interface AppMentionEventInput {
   text?: string;
   ts?: string;
   thread_ts?: string;
-  team?: string;
+  /** As for messageEvent: `null` leaves out every workspace field. */
+  team?: string | null;
   user_team?: string;
+  source_team?: string;
   /** Default 'UBOT'. */
   botUserId?: string;
   extra?: Extra;
@@ -125,7 +137,6 @@ export function appMentionEvent(input: AppMentionEventInput = {}): BuiltMessageE
   const raw = input.text ?? 'hello';
   const text = raw.includes(`<@${bot}>`) ? raw : `<@${bot}> ${raw}`;
   const ts = input.ts ?? nextSlackTs();
-  const team = input.team ?? DEFAULT_TEAM_ID;
   return {
     type: 'app_mention',
     user: input.user ?? 'UALICE',
@@ -133,9 +144,7 @@ export function appMentionEvent(input: AppMentionEventInput = {}): BuiltMessageE
     text,
     ts,
     ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
-    team,
-    user_team: input.user_team ?? team,
-    source_team: input.user_team ?? team,
+    ...teamFields(input),
     blocks: richTextBlocks(text),
     channel: input.channel ?? 'C0GENERAL',
     event_ts: ts,
@@ -169,14 +178,27 @@ export function reactionAddedEvent(input: ReactionAddedEventInput): BuiltReactio
   };
 }
 
-/** Envelope fields of an event_callback. */
+/**
+ * Envelope fields of an event_callback. In a Slack Connect channel Slack puts the workspace that
+ * created the channel in `team_id` (and `enterprise_id`), while `authorizations` name the app's
+ * own installation: give `teamId` for the former and `appTeamId` for the latter.
+ */
 export interface EventCallbackOptions {
+  /** The envelope's `team_id`. Default T0TEST. */
   teamId?: string;
+  /** The envelope's `enterprise_id` (the channel creator's Grid org). Default none. */
+  enterpriseId?: string;
+  /** The app's own workspace, named in `authorizations` and `context_team_id`. Default: `teamId`. */
+  appTeamId?: string;
+  /** The app's own Grid org, named in `authorizations` and `context_enterprise_id`. Default: `enterpriseId`. */
+  appEnterpriseId?: string;
+  /** `is_ext_shared_channel`: the event happened in a Slack Connect channel. Default false. */
+  isExtSharedChannel?: boolean;
   /** Default: a fresh 'Ev…' id (Slack sometimes re-sends an event with a new one). */
   eventId?: string;
   apiAppId?: string;
   botUserId?: string;
-  /** Default: one bot authorization for the team. */
+  /** Default: one bot authorization for the app's team (and enterprise). */
   authorizations?: Extra[];
   /** Unix seconds. Default now. */
   eventTime?: number;
@@ -185,11 +207,14 @@ export interface EventCallbackOptions {
 /** The event_callback body Slack POSTs (or sends as a Socket Mode `events_api` payload). */
 export function eventCallback(event: Extra, options: EventCallbackOptions = {}): Extra {
   const teamId = options.teamId ?? DEFAULT_TEAM_ID;
+  const appTeamId = options.appTeamId ?? teamId;
+  const appEnterpriseId = options.appEnterpriseId ?? options.enterpriseId ?? null;
   return {
     token: 'verification-token-unused',
     team_id: teamId,
-    context_team_id: teamId,
-    context_enterprise_id: null,
+    ...(options.enterpriseId ? { enterprise_id: options.enterpriseId } : {}),
+    context_team_id: appTeamId,
+    context_enterprise_id: appEnterpriseId,
     api_app_id: options.apiAppId ?? DEFAULT_APP_ID,
     event,
     type: 'event_callback',
@@ -197,14 +222,14 @@ export function eventCallback(event: Extra, options: EventCallbackOptions = {}):
     event_time: options.eventTime ?? Math.floor(Date.now() / 1000),
     authorizations: options.authorizations ?? [
       {
-        enterprise_id: null,
-        team_id: teamId,
+        enterprise_id: appEnterpriseId,
+        team_id: appTeamId,
         user_id: options.botUserId ?? DEFAULT_BOT_USER_ID,
         is_bot: true,
         is_enterprise_install: false,
       },
     ],
-    is_ext_shared_channel: false,
+    is_ext_shared_channel: options.isExtSharedChannel ?? false,
     event_context: `4-${randomBytes(24).toString('base64url')}`,
   };
 }
@@ -217,7 +242,10 @@ export interface SlashCommandInput {
   user_name?: string;
   channel_id?: string;
   channel_name?: string;
+  /** The workspace the payload names (Slack's `team_id`). Default T0TEST. */
   team_id?: string;
+  /** The payload's `enterprise_id` (Grid). Default none. */
+  enterprise_id?: string;
   response_url?: string;
   trigger_id?: string;
   api_app_id?: string;
@@ -235,6 +263,7 @@ export function slashCommandFields(input: SlashCommandInput = {}): Record<string
     user_name: input.user_name ?? (input.user_id ?? 'UALICE').toLowerCase(),
     command: input.command ?? '/agent',
     text: input.text ?? '',
+    ...(input.enterprise_id ? { enterprise_id: input.enterprise_id } : {}),
     api_app_id: input.api_app_id ?? DEFAULT_APP_ID,
     is_enterprise_install: 'false',
     response_url: input.response_url ?? 'http://127.0.0.1:9/response/unused',

@@ -38,8 +38,12 @@ export interface SlackStandinOptions {
   botId?: string;
   /** Default 'A0APP'. */
   appId?: string;
+  /** The workspace's Enterprise Grid org (auth.test `enterprise_id`). Default none. */
+  enterpriseId?: string;
   /** The users.info table. Default: admin UADMIN, owner UOWNER, members UALICE and UBOB, UEXTERNAL, the bot. */
   users?: StandinUser[];
+  /** More users.info entries besides `users` (e.g. people of other workspaces or Grid orgs). */
+  extraUsers?: StandinUser[];
   /** Channels the bot is not a member of (not_in_channel). Default none. */
   notInChannels?: string[];
   /** Channels that do not exist (channel_not_found). Default none: every other id is accepted. */
@@ -134,9 +138,12 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
     botUserId,
     botId: options.botId ?? DEFAULT_BOT_ID,
     appId: options.appId ?? DEFAULT_APP_ID,
+    enterpriseId: options.enterpriseId,
   };
   const state = new StandinState(identity);
-  for (const user of options.users ?? defaultUsers(teamId, botUserId)) state.users.set(user.id, user);
+  for (const user of [...(options.users ?? defaultUsers(teamId, botUserId)), ...(options.extraUsers ?? [])]) {
+    state.users.set(user.id, user);
+  }
   for (const channel of options.notInChannels ?? []) state.notInChannel.add(channel);
   for (const channel of options.missingChannels ?? []) state.missingChannels.add(channel);
   const faults = new FaultPlan();

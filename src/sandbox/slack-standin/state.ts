@@ -16,6 +16,8 @@ export interface StandinIdentity {
   botUserId: string;
   botId: string;
   appId: string;
+  /** The Enterprise Grid org of the workspace (auth.test `enterprise_id`); undefined outside Grid. */
+  enterpriseId?: string | undefined;
 }
 
 /**

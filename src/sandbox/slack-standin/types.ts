@@ -78,7 +78,12 @@ export interface StoredFile {
 /** A person (or bot) in users.info. */
 export interface StandinUser {
   id: string;
+  /** Their home workspace. */
   team_id: string;
+  /** Their Enterprise Grid org: users.info then carries `enterprise_user`. */
+  enterprise_id?: string;
+  /** IANA time zone; default `Europe/London`. */
+  tz?: string;
   name: string;
   real_name: string;
   is_admin: boolean;

@@ -14,10 +14,12 @@ import { createReactionFeedback } from './conversation/reaction-feedback.js';
 import { createTurnDelivery, type ProgressUpdate } from './conversation/turn-delivery.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
+import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createSlackApp } from './slack/app.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
+import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
@@ -79,6 +81,13 @@ export async function startBridge(
     logger,
   });
   const slackClient = createWebClient(config, logger);
+  const users = createUserDirectory({ fetch: slackUsersInfo(slackClient) });
+  const inside = createInsideCheck({
+    app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+    allowExternalUsers: config.access.allowExternalUsers,
+    lookup: users.lookup,
+    logger,
+  });
   const output = createSlackThreadOutput({
     client: slackClient,
     identity,
@@ -120,12 +129,14 @@ export async function startBridge(
     logger,
     metrics,
     settings,
+    inside,
     gate: createIoGate(),
   });
   const reactions = createReactionFeedback({
     store,
     agent: agentApi,
     logger,
+    inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
   });
   const recovery = createTurnRecovery({ store, delivery, logger, settings });
@@ -134,7 +145,7 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
-    listeners: { turns, reactions, config, agentApi, store },
+    listeners: { turns, reactions, inside, users, config, agentApi, store },
   });
 
   const { port } = await slack.start();
@@ -147,6 +158,7 @@ export async function startBridge(
       store: store.kind,
       resumed: adopted,
       team: identity.teamId,
+      enterprise: identity.enterpriseId,
     },
     'slack-agent-bridge started',
   );

@@ -16,46 +16,40 @@ export interface SlackMessageLike {
   text?: string | undefined;
   ts: string;
   thread_ts?: string | undefined;
-  /** The sender's own team (differs from `team` for Slack Connect users in some payloads). */
+  /** The sender's own workspace (see who-is-inside.ts `senderWorkspace`). */
   user_team?: string | undefined;
   team?: string | undefined;
+  source_team?: string | undefined;
+  /** Files shared with the message (`file_share`); they are not sent to the agent. */
+  files?: unknown[] | undefined;
 }
 
 export interface ClassifierContext {
   botUserId: string;
   /** The app's bot id (`B…`): messages it posts carry it as `bot_id`. */
   botId?: string | undefined;
-  /** The workspace the app is installed in. */
-  teamId: string;
   /** Channels where the bot answers; empty means everywhere. DMs are always allowed. */
   allowedChannelIds: readonly string[];
-  /** Answer Slack Connect users from other organisations (off by default: answers expose log data). */
-  allowExternalUsers: boolean;
 }
 
-export type IgnoreReason =
-  | 'bot'
-  | 'subtype'
-  | 'no-user'
-  | 'not-addressed'
-  | 'channel-not-allowed'
-  | 'external-user';
+export type IgnoreReason = 'bot' | 'subtype' | 'no-user' | 'not-addressed' | 'channel-not-allowed';
 
 export type Classification =
   /** Start a turn (or a follow-up, if the thread already has a session). */
   | { kind: 'turn'; threadTs: string; mentioned: boolean; directMessage: boolean; userId: string }
-  /** A reply in a thread without a mention: a follow-up only if the thread has a session. */
+  /** A reply in a thread without a mention: a turn only in a thread the bot has answered in. */
   | { kind: 'maybe-follow-up'; threadTs: string; userId: string }
-  /** Someone from another organisation addressed the bot: tell them it does not answer them. */
-  | { kind: 'refuse-external'; threadTs: string; userId: string }
   /**
    * Nothing to do. `tellUser` is true only when the person addressed the bot and deserves to
    * know why it stays quiet (a mention in a channel outside the allowlist).
    */
   | { kind: 'ignore'; reason: IgnoreReason; tellUser: boolean };
 
-/** Subtypes that are a person's message; every other subtype is an edit, deletion or system event. */
-const PEOPLES_SUBTYPES: ReadonlySet<string> = new Set(['thread_broadcast', 'file_share']);
+/**
+ * Subtypes that are a person's message (a `/me` message too); every other subtype is an edit,
+ * deletion or system event.
+ */
+const PEOPLES_SUBTYPES: ReadonlySet<string> = new Set(['thread_broadcast', 'file_share', 'me_message']);
 
 function ignore(reason: IgnoreReason, tellUser = false): Classification {
   return { kind: 'ignore', reason, tellUser };
@@ -81,18 +75,13 @@ function isDirectMessage(event: SlackMessageLike): boolean {
   return event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
 }
 
-function isExternal(event: SlackMessageLike, context: ClassifierContext): boolean {
-  // `user_team` names the sender's organisation; older payloads only carry `team`.
-  const senderTeam = event.user_team ?? event.team;
-  return senderTeam !== undefined && senderTeam !== context.teamId;
-}
-
 /**
  * Decides what a message means for the bot. Order: bots and non-people subtypes are ignored;
  * a message nobody addressed to the bot (no DM, no mention, no thread) is ignored; the channel
- * allowlist applies outside DMs; Slack Connect users are refused when they address the bot and
- * ignored otherwise (so chatter in shared threads stays quiet); then DMs and mentions are turns
- * (thread = `thread_ts ?? ts`), and unmentioned thread replies are possible follow-ups.
+ * allowlist applies outside DMs (group DMs count as channels); then DMs and mentions are turns
+ * (thread = `thread_ts ?? ts`), and unmentioned thread replies are possible follow-ups. Whether
+ * the sender is inside the organisation is asked afterwards (who-is-inside.ts): it may need
+ * `users.info`, and only messages that would become turns are worth a look-up.
  */
 export function classifyMessage(event: SlackMessageLike, context: ClassifierContext): Classification {
   if (isFromBot(event, context)) return ignore('bot');
@@ -107,9 +96,6 @@ export function classifyMessage(event: SlackMessageLike, context: ClassifierCont
     return ignore('channel-not-allowed', mentioned);
   }
   const threadTs = event.thread_ts ?? event.ts;
-  if (!context.allowExternalUsers && isExternal(event, context)) {
-    return addressed ? { kind: 'refuse-external', threadTs, userId: event.user } : ignore('external-user');
-  }
   if (addressed) return { kind: 'turn', threadTs, mentioned, directMessage, userId: event.user };
   return { kind: 'maybe-follow-up', threadTs, userId: event.user };
 }

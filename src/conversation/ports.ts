@@ -175,7 +175,14 @@ export type TurnNotice =
   | { kind: 'lost-turn' };
 
 /** Why a message did not become a turn, shown to its sender only. */
-export type Refusal = 'busy' | 'external-user' | 'channel-not-allowed' | 'empty-prompt' | 'unavailable';
+export type Refusal =
+  | 'busy'
+  | 'external-user'
+  /** `users.info` did not answer, so the bot could not tell whether the sender is inside. */
+  | 'identity-unchecked'
+  | 'channel-not-allowed'
+  | 'empty-prompt'
+  | 'unavailable';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API

@@ -1,10 +1,13 @@
 import { reactionToScore } from './feedback-mapping.js';
-import type { AgentRunsPort, ConversationStore, Logger } from './ports.js';
+import type { AgentRunsPort, AnswerRef, ConversationStore, Logger } from './ports.js';
+import type { InsideCheck, PersonRef } from './who-is-inside.js';
 
 export interface ReactionFeedbackDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
   logger: Logger;
+  /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
+  inside: InsideCheck;
   settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
 }
 
@@ -14,9 +17,19 @@ export interface Reaction {
   ts: string;
   reaction: string;
   userId: string;
+  /** The reacting person's workspace, when the payload names one (`reaction_added` does not). */
+  workspaceId?: string | undefined;
 }
 
-export type ReactionResult = 'submitted' | 'not-feedback-emoji' | 'not-an-answer' | 'failed';
+export type ReactionResult = 'submitted' | 'not-feedback-emoji' | 'not-an-answer' | 'outsider' | 'failed';
+
+/** One rating of one answer, from any entry path (a reaction, a button). */
+export interface Rating {
+  answer: AnswerRef;
+  score: boolean;
+  person: PersonRef;
+  comment?: string | undefined;
+}
 
 /**
  * 👍/👎 on an answer become boolean feedback on that run's session. The service keeps one
@@ -27,17 +40,28 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
 
-  async function onReaction(reaction: Reaction): Promise<ReactionResult> {
-    const score = reactionToScore(reaction.reaction, sets);
-    if (score === undefined) return 'not-feedback-emoji';
-    const answer = await store.lookupAnswer(reaction.channel, reaction.ts);
-    if (!answer) return 'not-an-answer';
+  /**
+   * Sends one rating, after checking that the person is inside the organisation: every way of
+   * rating goes through here, so none can skip the check.
+   */
+  async function rate(
+    rating: Rating,
+  ): Promise<Exclude<ReactionResult, 'not-feedback-emoji' | 'not-an-answer'>> {
+    const { answer, score, person } = rating;
+    const verdict = await deps.inside.check(person);
+    if (!verdict.inside) {
+      logger.info(
+        { threadKey: answer.threadKey, userId: person.userId, reason: verdict.reason },
+        'feedback from outside the organisation ignored',
+      );
+      return 'outsider';
+    }
     try {
       await agent.submitFeedback(answer.agentId, [
-        { sessionId: answer.sessionId, feedbackName: settings.feedbackName, score },
+        { sessionId: answer.sessionId, feedbackName: settings.feedbackName, score, comment: rating.comment },
       ]);
       logger.info(
-        { threadKey: answer.threadKey, sessionId: answer.sessionId, score, userId: reaction.userId },
+        { threadKey: answer.threadKey, sessionId: answer.sessionId, score, userId: person.userId },
         'feedback submitted',
       );
       return 'submitted';
@@ -50,7 +74,15 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
     }
   }
 
-  return { onReaction };
+  async function onReaction(reaction: Reaction): Promise<ReactionResult> {
+    const score = reactionToScore(reaction.reaction, sets);
+    if (score === undefined) return 'not-feedback-emoji';
+    const answer = await store.lookupAnswer(reaction.channel, reaction.ts);
+    if (!answer) return 'not-an-answer';
+    return rate({ answer, score, person: { userId: reaction.userId, workspaceId: reaction.workspaceId } });
+  }
+
+  return { onReaction, rate };
 }
 
 export type ReactionFeedback = ReturnType<typeof createReactionFeedback>;

@@ -16,12 +16,14 @@ import { threadKey as makeThreadKey } from './thread-key.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
+import type { InsideCheck } from './who-is-inside.js';
 
 /** How long a started turn waits for Slack to accept its progress message before polling without it. */
 const PROGRESS_WAIT_MS = 2_000;
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
+  /** The app's own workspace (the thread key's team), never the envelope's. */
   teamId: string;
   channel: string;
   /** The thread the answer goes to (the message's own ts for a new thread). */
@@ -29,8 +31,13 @@ export interface TurnRequest {
   /** The message itself. */
   sourceTs: string;
   userId: string;
+  /** The sender's workspace as the event names it (undefined when it names none). */
+  workspaceId?: string | undefined;
   prompt: string;
-  /** False for a thread reply without a mention: only a thread with a session takes it. */
+  /**
+   * True when the person addressed the bot (a mention or a DM). False for a thread reply without
+   * a mention: only a thread the bot has answered in takes it.
+   */
   mentioned: boolean;
 }
 
@@ -40,6 +47,7 @@ export type TurnRequestResult =
   | 'no-session'
   | 'busy'
   | 'refused'
+  | 'outsider'
   | 'start-failed'
   | 'failed';
 
@@ -52,6 +60,8 @@ export interface TurnStarterDeps {
   logger: Logger;
   metrics: ConversationMetrics;
   settings: { defaultAgentId: string; instanceId: string; turnDeadlineMs: number; leaseTtlMs: number };
+  /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
+  inside: InsideCheck;
   newId?: () => string;
   /**
    * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
@@ -96,8 +106,11 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     };
     const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
     const thread = await store.getThread(key);
-    if (!request.mentioned && !thread?.sessionId) return 'no-session';
+    // A thread the bot has answered in (even with an error or "ask again" notice, before any
+    // session) takes replies as turns; the turn starts a new run when there is no session yet.
+    if (!request.mentioned && !thread) return 'no-session';
     if (!(await firstDelivery(request))) return 'duplicate';
+    if (!(await isInside(request, where))) return 'outsider';
     if (request.prompt.trim() === '') {
       await output.refuse(where, request.userId, request.sourceTs, 'empty-prompt');
       return 'refused';
@@ -112,6 +125,24 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     if (!thread) await store.saveThread(newThread(request, key));
     await store.saveTurn(turn);
     return start(turn, where, request.prompt);
+  }
+
+  /**
+   * Asked once per message (after dedupe). An outsider who addressed the bot is told why it stays
+   * quiet; an outsider's unaddressed reply in a shared thread is only logged.
+   */
+  async function isInside(request: TurnRequest, where: ThreadLocation): Promise<boolean> {
+    const verdict = await deps.inside.check({ userId: request.userId, workspaceId: request.workspaceId });
+    if (verdict.inside) return true;
+    logger.info(
+      { channel: request.channel, ts: request.sourceTs, userId: request.userId, reason: verdict.reason },
+      'message from outside the organisation refused',
+    );
+    if (request.mentioned) {
+      const refusal = verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user';
+      await output.refuse(where, request.userId, request.sourceTs, refusal);
+    }
+    return false;
   }
 
   /** Slack delivers a mention twice and retries events: only the first sighting counts. */

@@ -9,10 +9,14 @@ import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
 import { webClientOptions } from './web-client.js';
 
+/** Who the bot token belongs to, from `auth.test` at start-up (never from an event's envelope). */
 export interface SlackIdentity {
   botUserId: string;
   botId: string;
+  /** The app's own workspace (`team_id`). */
   teamId: string;
+  /** The app's Enterprise Grid org (`enterprise_id`); undefined outside Grid. */
+  enterpriseId?: string | undefined;
 }
 
 export interface SlackApp {

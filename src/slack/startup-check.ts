@@ -43,7 +43,13 @@ export async function checkSlackToken(
       'auth.test answered without a bot user or team: is SLACK_BOT_TOKEN a bot token (xoxb-…)?',
     );
   }
-  return { botUserId: result.user_id, botId: result.bot_id ?? '', teamId: result.team_id };
+  return {
+    botUserId: result.user_id,
+    botId: result.bot_id ?? '',
+    teamId: result.team_id,
+    // Empty outside Enterprise Grid in some answers; absent in others.
+    enterpriseId: result.enterprise_id || undefined,
+  };
 }
 
 /** The innermost cause's message ("connect ECONNREFUSED …", "invalid_auth"): what a person can act on. */

@@ -9,9 +9,7 @@ import {
 const context: ClassifierContext = {
   botUserId: 'UBOT',
   botId: 'BBOT',
-  teamId: 'T1',
   allowedChannelIds: [],
-  allowExternalUsers: false,
 };
 
 const base: SlackMessageLike = {
@@ -27,6 +25,7 @@ const plain = { text: 'why?' };
 const inThread = { thread_ts: '99.9' };
 const dm = { channel: 'D1', channel_type: 'im' };
 const external = { user_team: 'T2', team: 'T2' };
+const groupDm = { channel: 'G1', channel_type: 'mpim' };
 
 const turn = (threadTs: string, mentioned: boolean, directMessage = false): Classification => ({
   kind: 'turn',
@@ -35,6 +34,7 @@ const turn = (threadTs: string, mentioned: boolean, directMessage = false): Clas
   directMessage,
   userId: 'U1',
 });
+const maybe = (threadTs: string): Classification => ({ kind: 'maybe-follow-up', threadTs, userId: 'U1' });
 const ignore = (reason: string, tellUser = false): Classification =>
   ({ kind: 'ignore', reason, tellUser }) as Classification;
 
@@ -97,37 +97,16 @@ describe('classifyMessage', () => {
     ['join', { subtype: 'channel_join' }, {}, ignore('subtype')],
     ['topic change', { subtype: 'channel_topic' }, {}, ignore('subtype')],
     ['reply notice', { subtype: 'message_replied', ...inThread }, {}, ignore('subtype')],
-    ['/me message', { subtype: 'me_message' }, {}, ignore('subtype')],
+    ['/me message with a mention', { subtype: 'me_message' }, {}, turn('100.1', true)],
+    ['/me reply in a thread', { subtype: 'me_message', ...plain, ...inThread }, {}, maybe('99.9')],
     ['no user', { user: undefined }, {}, ignore('no-user')],
-    // Slack Connect
-    ['external user mentioning', external, {}, { kind: 'refuse-external', threadTs: '100.1', userId: 'U1' }],
-    [
-      'external user by team only',
-      { team: 'T2' },
-      {},
-      { kind: 'refuse-external', threadTs: '100.1', userId: 'U1' },
-    ],
-    ['user_team wins over team', { user_team: 'T1', team: 'T2' }, {}, turn('100.1', true)],
-    [
-      'external user in a DM',
-      { ...external, ...dm, ...plain },
-      {},
-      { kind: 'refuse-external', threadTs: '100.1', userId: 'U1' },
-    ],
-    [
-      'external file_share mention in a thread',
-      { ...external, subtype: 'file_share', ...inThread },
-      {},
-      { kind: 'refuse-external', threadTs: '99.9', userId: 'U1' },
-    ],
-    [
-      'external thread reply without a mention',
-      { ...external, ...plain, ...inThread },
-      {},
-      ignore('external-user'),
-    ],
-    ['external user, allowed', external, { allowExternalUsers: true }, turn('100.1', true)],
+    // Who is inside is not the classifier's question (who-is-inside.ts): an outsider's message is classified alike
+    ['external user mentioning', external, {}, turn('100.1', true)],
+    ['external thread reply without a mention', { ...external, ...plain, ...inThread }, {}, maybe('99.9')],
     ['external bot', { ...external, bot_id: 'B9' }, {}, ignore('bot')],
+    // Group DMs are like channels: a mention starts a thread
+    ['mention in a group DM', groupDm, {}, turn('100.1', true)],
+    ['group DM chatter', { ...groupDm, ...plain }, {}, ignore('not-addressed')],
     // Channel allowlist
     ['allowed channel', {}, { allowedChannelIds: ['C1'] }, turn('100.1', true)],
     ['mention outside the allowlist', {}, { allowedChannelIds: ['C2'] }, ignore('channel-not-allowed', true)],

@@ -1,9 +1,11 @@
 import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/conversation/clock.js';
-import type { AgentRunsPort, Refusal, ThreadOutput } from '../../src/conversation/ports.js';
+import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
+import { lockNames } from '../../src/conversation/turn-lifecycle.js';
 import { createTurnStarter, type TurnRequest } from '../../src/conversation/turn-service.js';
+import { createInsideCheck, type PersonOrganisation } from '../../src/conversation/who-is-inside.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryStore } from '../../src/store/index.js';
@@ -35,7 +37,14 @@ const request: TurnRequest = {
   mentioned: true,
 };
 
-function starter(store = createMemoryStore()) {
+/** users.info as the inside check sees it: U1 and U2 are colleagues, UOUT is from another organisation. */
+const ORGANISATIONS: Record<string, PersonOrganisation> = {
+  U1: { teamId: 'T1' },
+  U2: { teamId: 'T1' },
+  UOUT: { teamId: 'T9' },
+};
+
+function starter(store = createMemoryStore(), lookup = async (userId: string) => ORGANISATIONS[userId]) {
   const agent: AgentRunsPort = {
     startRun: sinon.stub().resolves({ sessionId: 's1' }),
     followUp: sinon.stub().resolves({ sessionId: 's1' }),
@@ -53,6 +62,12 @@ function starter(store = createMemoryStore()) {
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),
     settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
+    inside: createInsideCheck({
+      app: { teamId: 'T1' },
+      allowExternalUsers: false,
+      lookup,
+      logger: silentLogger,
+    }),
   });
   return { turns, agent, delivery, refusals, store };
 }
@@ -93,6 +108,43 @@ describe('turn starter', () => {
   it('ignores an unmentioned reply in a thread without a session', async () => {
     const { turns, agent } = starter();
     expect(await turns.handle({ ...request, mentioned: false })).toBe('no-session');
+    expect((agent.startRun as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('takes a reply in a thread whose first turn failed to start, as a new run', async () => {
+    const { turns, agent, delivery, store } = starter();
+    (agent.startRun as sinon.SinonStub).onFirstCall().rejects(new Error('agent disabled'));
+    // Like the real delivery: the failed turn's notice is posted and the thread is idle again.
+    (delivery.failStart as sinon.SinonStub).callsFake((turn: TurnRecord) =>
+      store.unlock(lockNames.thread(turn.threadKey), turn.turnId),
+    );
+    expect(await turns.handle(request)).toBe('start-failed');
+    expect((delivery.failStart as sinon.SinonStub).callCount).toBe(1);
+    const reply = { ...request, sourceTs: '100.000003', mentioned: false };
+    expect(await turns.handle(reply)).toBe('started');
+    expect((agent.startRun as sinon.SinonStub).callCount).toBe(2);
+    expect((agent.followUp as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('refuses an outsider who addressed the bot, and only logs an unaddressed outsider reply', async () => {
+    const { turns, agent, refusals } = starter();
+    const outsider = { ...request, userId: 'UOUT', workspaceId: undefined };
+    expect(await turns.handle(outsider)).toBe('outsider');
+    expect(refusals).toEqual([{ userId: 'UOUT', refusal: 'external-user' }]);
+    await turns.handle({ ...request, sourceTs: '100.000004' });
+    const reply = { ...outsider, sourceTs: '100.000005', mentioned: false };
+    expect(await turns.handle(reply)).toBe('outsider');
+    expect(refusals).toHaveLength(1);
+    expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
+    expect((agent.followUp as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('fails closed when users.info cannot answer, and says so', async () => {
+    const { turns, agent, refusals } = starter(createMemoryStore(), async () => {
+      throw new Error('slack is down');
+    });
+    expect(await turns.handle({ ...request, workspaceId: undefined })).toBe('outsider');
+    expect(refusals).toEqual([{ userId: 'U1', refusal: 'identity-unchecked' }]);
     expect((agent.startRun as sinon.SinonStub).called).toBe(false);
   });
 });

@@ -4,7 +4,9 @@ import type { Config } from '../../config.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
+import type { InsideCheck } from '../../conversation/who-is-inside.js';
 import type { SlackIdentity } from '../app.js';
+import type { UserDirectory } from '../user-directory.js';
 import { registerCommandListeners } from './commands/index.js';
 import { registerEventListeners } from './events/index.js';
 
@@ -12,6 +14,10 @@ import { registerEventListeners } from './events/index.js';
 export interface ListenerDeps {
   turns: TurnStarter;
   reactions: ReactionFeedback;
+  /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
+  inside: InsideCheck;
+  /** Cached users.info (admins, and what else needs to know a person). */
+  users: UserDirectory;
   agentApi: AgentApi;
   store: ConversationStore;
   config: Config;

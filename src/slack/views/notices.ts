@@ -113,6 +113,8 @@ const REFUSALS: Record<Refusal, string> = {
   busy: "I'm still working on the previous message in this thread — please send yours again once the answer is here.",
   'external-user':
     "Sorry, I only answer people from this workspace's organisation: my answers can include internal log data.",
+  'identity-unchecked':
+    "I couldn't check which organisation you belong to just now (Slack didn't answer) — please try again in a moment.",
   'channel-not-allowed':
     "I'm not enabled in this channel — ask an admin to add it to the allowed channels, or message me directly.",
   'empty-prompt': 'Your message was empty once I removed my name — what should I ask the agent?',

@@ -3,27 +3,51 @@ import type { AdminCheck } from '../../../commands/access.js';
 import { type CommandContext, runAgentCommand } from '../../../commands/admin-commands.js';
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import { parseCommand } from '../../../commands/parse-command.js';
+import { personOfCommand } from '../../payload-person.js';
 import {
   type CommandReply,
   renderAcknowledgement,
   renderCommandOutcome,
 } from '../../views/command-replies.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
+import { renderRefusal } from '../../views/notices.js';
 import type { ListenerDeps } from '../index.js';
 import { slackDmUploader } from './slack-ports.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /**
- * `/agent …`: ack at once (Slack's 3 seconds), then run the subcommand and answer through
- * response_url, ephemerally — which also works in channels the bot is not a member of.
+ * `/agent …`: ack at once (Slack's 3 seconds), check that the person is inside the organisation
+ * (an outsider in a shared channel is refused before anything runs), then run the subcommand and
+ * answer through response_url, ephemerally — which also works in channels the bot is not a member of.
  */
 export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
   const { logger } = deps;
   return async ({ command, ack, respond, client }: Args): Promise<void> => {
     const parsed = parseCommand(command.text ?? '');
-    const acknowledgement = renderAcknowledgement(parsed);
+    const person = personOfCommand(command);
+    // "Working on it…" only to someone already known to be inside; others wait for the check.
+    const knownInside = deps.config.access.allowExternalUsers || person.workspaceId === deps.identity.teamId;
+    const acknowledgement = knownInside ? renderAcknowledgement(parsed) : undefined;
     await ack(acknowledgement ? { response_type: 'ephemeral', text: acknowledgement } : undefined);
+    const verdict = await deps.inside.check(person);
+    if (!verdict.inside) {
+      logger.info(
+        { user: command.user_id, reason: verdict.reason },
+        '/agent from outside the organisation refused',
+      );
+      const refusal = renderRefusal(
+        verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user',
+      );
+      await respond({ response_type: 'ephemeral', replace_original: false, ...refusal }).catch(
+        (error: unknown) =>
+          logger.error(
+            { user: command.user_id, error: (error as Error).message },
+            'replying to /agent failed',
+          ),
+      );
+      return;
+    }
     const context: CommandContext = {
       api: deps.agentApi,
       access,

@@ -1,24 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import type { LookupUser } from '../../../commands/access.js';
 import type { SendFilesToUser } from '../../../commands/export-command.js';
 
 /**
- * The Slack side of the command layer's ports: who is a workspace admin (`users.info`) and a
- * private upload to a person (a DM from the bot: `conversations.open` + `filesUploadV2`).
+ * The Slack side of the command layer's upload port: a private upload to a person (a DM from the
+ * bot: `conversations.open` + `filesUploadV2`). Who is an admin comes from the user directory.
  */
-
-/** users.info → admin/owner flags; undefined for a user Slack does not know. */
-export function slackUserLookup(client: WebClient): LookupUser {
-  return async (userId) => {
-    try {
-      const { user } = await client.users.info({ user: userId });
-      return user ? { isAdmin: user.is_admin === true, isOwner: user.is_owner === true } : undefined;
-    } catch (error) {
-      if ((error as { data?: { error?: string } }).data?.error === 'user_not_found') return undefined;
-      throw error;
-    }
-  };
-}
 
 /**
  * Uploads the files into the DM between the bot and `userId`: private to that person, unlike a

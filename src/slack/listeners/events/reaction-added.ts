@@ -1,9 +1,13 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { personOfReaction } from '../../payload-person.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
 
-/** 👍/👎 on an answer → feedback on its session (see conversation/reaction-feedback.ts). */
+/**
+ * 👍/👎 on an answer → feedback on its session (see conversation/reaction-feedback.ts, which also
+ * checks that the person is inside the organisation).
+ */
 export function reactionAddedListener(deps: ListenerDeps) {
   return async ({ event }: Args): Promise<void> => {
     if (event.item.type !== 'message') return;
@@ -11,7 +15,7 @@ export function reactionAddedListener(deps: ListenerDeps) {
       channel: event.item.channel,
       ts: event.item.ts,
       reaction: event.reaction,
-      userId: event.user,
+      ...personOfReaction(event),
     });
     deps.logger.debug(
       { channel: event.item.channel, ts: event.item.ts, reaction: event.reaction, result },

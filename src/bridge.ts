@@ -29,6 +29,7 @@ const PERMANENT_POLL_ERRORS = new Set<string>([
   AgentApiErrorCode.TokenRejected,
   AgentApiErrorCode.RegionMismatch,
   AgentApiErrorCode.UnknownEndpoint,
+  AgentApiErrorCode.AgentUnavailable,
   AgentApiErrorCode.NotConfigured,
   AgentApiErrorCode.RejectedRequest,
 ]);

@@ -68,6 +68,7 @@ export async function followUp(
     body: runRequestBody(input),
     kind: 'other',
     retry: 'unsent-only',
+    notFound: 'agent-unavailable',
     ...callFields(options, context.requestTimeoutMs),
   });
   return { sessionId: parseBody(response, runStartSchema).sessionId };
@@ -75,8 +76,8 @@ export async function followUp(
 
 /**
  * GET /v2/ai-agent/<agent_id>/<session_id>, a long poll (hence its own timeout). Status `timeout`
- * is an ordinary result ("nothing new yet"). A 404 (unknown session) is UnknownEndpoint: the seed
- * gives it no other meaning.
+ * is an ordinary result ("nothing new yet"). A 404 is AgentUnavailable, like every agent-scoped
+ * call (DESIGN "404 on an agent-scoped call").
  */
 export async function getRunStatus(
   context: CallContext,
@@ -91,6 +92,7 @@ export async function getRunStatus(
     token: context.agentToken,
     kind: 'poll',
     retry: 'idempotent',
+    notFound: 'agent-unavailable',
     ...callFields(options, context.statusTimeoutMs),
   });
   const body = parseBody(response, runStatusSchema);
@@ -116,6 +118,7 @@ export async function setAgentActive(
     token: context.agentToken,
     kind: 'other',
     retry: 'idempotent',
+    notFound: 'agent-unavailable',
     ...callFields(options, context.requestTimeoutMs),
   });
   return parseBody(response, agentActivationSchema);

@@ -9,6 +9,11 @@ export const AgentApiErrorCode = {
   TokenRejected: 'token_rejected',
   /** 404 on run start: the agent is disabled (and its trigger is not Alert). */
   AgentDisabled: 'agent_disabled',
+  /**
+   * 404 on another call about one agent (follow-up, status, enable, disable): the agent id is
+   * unknown to the service or the agent is disabled. The address itself was checked at start-up.
+   */
+  AgentUnavailable: 'agent_unavailable',
   /** 503: the service is shut down for maintenance. */
   Maintenance: 'maintenance',
   /** "Account region <xx> differs from current server region <yy>", at any status. */

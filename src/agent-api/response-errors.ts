@@ -12,7 +12,7 @@ import {
  */
 
 /** What a 404 means for one endpoint: the seed gives it different meanings per endpoint. */
-export type NotFoundMeaning = 'unknown-endpoint' | 'agent-disabled';
+export type NotFoundMeaning = 'unknown-endpoint' | 'agent-disabled' | 'agent-unavailable';
 
 export interface FailedResponse {
   status: number;
@@ -73,9 +73,9 @@ function codeForStatus(status: number, notFound: NotFoundMeaning): AgentApiError
     case 403:
       return AgentApiErrorCode.TokenRejected;
     case 404:
-      return notFound === 'agent-disabled'
-        ? AgentApiErrorCode.AgentDisabled
-        : AgentApiErrorCode.UnknownEndpoint;
+      if (notFound === 'agent-disabled') return AgentApiErrorCode.AgentDisabled;
+      if (notFound === 'agent-unavailable') return AgentApiErrorCode.AgentUnavailable;
+      return AgentApiErrorCode.UnknownEndpoint;
     case 409:
       return AgentApiErrorCode.TurnInProgress;
     case 429:

@@ -71,11 +71,13 @@ describe('status translation', () => {
     });
   });
 
-  it('404 means agent_disabled on run start, unknown_endpoint elsewhere, and "no feedback" on getFeedback', async () => {
+  it('404 means agent_disabled on run start, agent_unavailable on other agent calls, unknown_endpoint elsewhere, and "no feedback" on getFeedback', async () => {
     const api = await clientFor(inOrder({ status: 404, body: serviceError }));
     expect((await caught(api.startRun('agent-1', { message: 'hi' }))).code).toBe('agent_disabled');
-    expect((await caught(api.getRunStatus('agent-1', 'nope'))).code).toBe('unknown_endpoint');
-    expect((await caught(api.followUp('agent-1', 'nope', { message: 'hi' }))).code).toBe('unknown_endpoint');
+    expect((await caught(api.getRunStatus('agent-1', 'nope'))).code).toBe('agent_unavailable');
+    expect((await caught(api.followUp('agent-1', 'nope', { message: 'hi' }))).code).toBe('agent_unavailable');
+    expect((await caught(api.enableAgent('agent-1'))).code).toBe('agent_unavailable');
+    expect((await caught(api.disableAgent('agent-1'))).code).toBe('agent_unavailable');
     expect((await caught(api.whoami())).code).toBe('unknown_endpoint');
     await expect(api.getFeedback('agent-1', 'session-1')).resolves.toBeNull();
   });

@@ -77,9 +77,9 @@ describe('runs', () => {
     );
   });
 
-  it('maps an unknown session to unknown_endpoint', async () => {
+  it('maps a 404 on a status (an unknown session) to agent_unavailable, as every agent-scoped 404', async () => {
     expect((await rejection(api.getRunStatus(SIM_AGENTS.api, 'no-such-session'))).code).toBe(
-      'unknown_endpoint',
+      'agent_unavailable',
     );
   });
 

@@ -129,6 +129,12 @@ describe('/agent with the default configuration', () => {
       expect(text).toContain(`Agent \`${SIM_AGENTS.disabled}\` is now *enabled*`);
       expect(harness.sim.requests[0]?.path).toBe(`/v2/ai-agent/${SIM_AGENTS.disabled}/enable`);
     });
+
+    it('say an id the service does not know is about the agent, not the address', async () => {
+      const { text } = await run(harness, 'disable no-such-agent');
+      expect(text).toContain("The agent service doesn't know the agent `no-such-agent` — check the agent id");
+      expect(text).not.toContain('AGENT_API_URL');
+    });
   });
 
   describe('accounts', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_BOT_USER_ID, messageEvent } from '../../src/sandbox/slack-standin/index.js';
-import { simDirective } from '../../src/simulator/index.js';
+import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer });
@@ -227,5 +227,45 @@ describe('one handler per Slack message', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(harness.sim.runs()[0]?.turns).toBe(1);
     expect(answersIn(harness, channel, threadTs)).toHaveLength(1);
+  });
+});
+
+describe('a thread the bot answered in, even with a notice', () => {
+  let harness: Harness;
+  afterEach(async () => harness?.stop());
+
+  const notices = (channel: string, threadTs: string) =>
+    harness.slack
+      .messages(channel, threadTs)
+      .filter((message) => message.metadata?.event_type === 'agent_notice')
+      .map((message) => harness.visibleText(message));
+
+  it('takes a reply as a new run once the agent is enabled again', async () => {
+    harness = await startHarness();
+    harness.sim.setAgentActive(SIM_AGENTS.api, false);
+    const { channel, threadTs } = await harness.mention('why is it slow?');
+    await harness.waitForOutcome(channel, threadTs);
+    expect(notices(channel, threadTs)[0]).toContain('disabled');
+    harness.sim.setAgentActive(SIM_AGENTS.api, true);
+    await harness.reply(`and now? ${quick('Back at work.')}`, { threadTs });
+    await harness.waitForOutcome(channel, threadTs, 2);
+    expect(harness.sim.runs()).toHaveLength(1);
+    expect(harness.sim.runs()[0]?.prompts[0]).toContain('and now?');
+    expect(answersIn(harness, channel, threadTs).map((m) => harness.visibleText(m))).toEqual([
+      expect.stringContaining('Back at work.'),
+    ]);
+  });
+
+  it('says a follow-up 404 is about the agent, not the address', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(`first ${quick('One.')}`);
+    await harness.waitForOutcome(channel, threadTs);
+    harness.sim.setAgentActive(SIM_AGENTS.api, false);
+    await harness.reply('and then?', { threadTs });
+    await harness.waitForOutcome(channel, threadTs, 2);
+    const [notice] = notices(channel, threadTs);
+    expect(notice).toContain(`the agent \`${SIM_AGENTS.api}\` is disabled or unknown`);
+    expect(notice).toContain(`/agent enable ${SIM_AGENTS.api}`);
+    expect(notice).not.toContain('AGENT_API_URL');
   });
 });

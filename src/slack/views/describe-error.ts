@@ -42,6 +42,30 @@ function tokenVariable(error: CodedError): string {
   return error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN';
 }
 
+/** The agent id of an agent-scoped path (`/v2/ai-agent/<id>/…`), for the sentence. */
+function agentIdIn(path: string | undefined): string | undefined {
+  const segment = /\/ai-agent\/([^/?]+)/.exec(path ?? '')?.[1];
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A 404 about one agent: its id is unknown to the service, or the agent is disabled. */
+function agentUnavailableSentence(error: CodedError): string {
+  const id = agentIdIn(error.path);
+  // Inside backticks: no backtick may end the code span early.
+  const shown = id ? truncate(neutraliseSlackControls(id).replace(/`/g, "'"), 80) : undefined;
+  const agent = shown ? `the agent \`${shown}\`` : 'this agent';
+  if (/\/(enable|disable)$/.test(error.path ?? '')) {
+    return `The agent service doesn't know ${agent} — check the agent id (AGENT_ID, or the one given to the command)`;
+  }
+  const enable = shown ? `/agent enable ${shown}` : '/agent enable';
+  return `The agent service says ${agent} is disabled or unknown — an admin can turn it on with \`${enable}\``;
+}
+
 function regionSentence(error: CodedError): string {
   const regions =
     error instanceof RegionMismatchError || (error.accountRegion && error.serverRegion)
@@ -67,6 +91,7 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
   token_rejected: (error) =>
     `The agent service rejected the bot's API token — an admin needs to check ${tokenVariable(error)}`,
   agent_disabled: () => 'This agent is disabled — an admin can turn it on with `/agent enable`',
+  agent_unavailable: agentUnavailableSentence,
   maintenance: () => 'The agent service is down for maintenance — please try again later',
   region_mismatch: regionSentence,
   rate_limited: () =>

@@ -78,6 +78,16 @@ describe('describeError', () => {
       'rejected the request (BAD_INPUT)',
     ],
     ['unknown endpoint', error(AgentApiErrorCode.UnknownEndpoint, { status: 404 }), 'check AGENT_API_URL'],
+    [
+      '404 on a follow-up: about the agent, not the address',
+      error(AgentApiErrorCode.AgentUnavailable, { status: 404, path: '/v2/ai-agent/my-agent/s-1' }),
+      'The agent service says the agent `my-agent` is disabled or unknown — an admin can turn it on with `/agent enable my-agent`',
+    ],
+    [
+      '404 on enable: an id the service does not know',
+      error(AgentApiErrorCode.AgentUnavailable, { status: 404, path: '/v2/ai-agent/typo-agent/enable' }),
+      "The agent service doesn't know the agent `typo-agent` — check the agent id",
+    ],
     ['http error', error(AgentApiErrorCode.HttpError, { status: 502 }), 'unexpected error (HTTP 502)'],
     ['network', error(AgentApiErrorCode.Network), "couldn't reach the agent service"],
     ['timeout', error(AgentApiErrorCode.Timeout), 'took too long to respond'],

@@ -37,10 +37,10 @@ const manifest = parse(readFileSync(join(root, 'manifest.yml'), 'utf8')) as Mani
 /** Bolt event name → the manifest's bot_events it needs, and the scopes those events need. */
 const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[] }> = {
   app_mention: { botEvents: ['app_mention'], scopes: ['app_mentions:read'] },
-  // One `message` listener serves channels, private channels and DMs.
+  // One `message` listener serves channels, private channels, DMs and group DMs.
   message: {
-    botEvents: ['message.channels', 'message.groups', 'message.im'],
-    scopes: ['channels:history', 'groups:history', 'im:history'],
+    botEvents: ['message.channels', 'message.groups', 'message.im', 'message.mpim'],
+    scopes: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   },
   reaction_added: { botEvents: ['reaction_added'], scopes: ['reactions:read'] },
 };
@@ -58,8 +58,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   // Bolt's `say` is chat.postMessage; `setStatus` is assistant.threads.setStatus, under chat:write.
   'assistant.threads.setStatus': ['chat:write'],
   'reactions.add': ['reactions:write'],
-  // A thread can be in a public or private channel or in a DM.
-  'conversations.replies': ['channels:history', 'groups:history', 'im:history'],
+  // A thread can be in a public or private channel, a DM or a group DM.
+  'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'conversations.open': ['im:write'],
   'users.info': ['users:read'],
   // files.getUploadURLExternal + files.completeUploadExternal.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_BOT_USER_ID, messageEvent } from '../../src/sandbox/slack-standin/index.js';
+import { appMentionEvent, DEFAULT_BOT_USER_ID, messageEvent } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
@@ -130,6 +130,24 @@ describe('what starts a turn', () => {
     await harness.waitForOutcome(channel, threadTs);
     expect(harness.sim.runs()).toHaveLength(1);
     expect(harness.slack.ephemerals()).toHaveLength(0);
+  });
+
+  it('a mention in a group DM starts a thread like in a channel; chatter there stays quiet', async () => {
+    harness = await startHarness();
+    const channel = 'G0GROUPDM';
+    const chatter = harness.slack.recordUserMessage({ channel, user: 'UBOB', text: 'lunch?' });
+    await harness.send(
+      messageEvent({ channel, user: 'UBOB', ts: chatter.ts, text: 'lunch?', channel_type: 'mpim' }),
+    );
+    const text = `<@${DEFAULT_BOT_USER_ID}> errors? ${quick('Group answer.')}`;
+    const stored = harness.slack.recordUserMessage({ channel, user: 'UALICE', text });
+    await Promise.all([
+      harness.send(appMentionEvent({ channel, user: 'UALICE', ts: stored.ts, text })),
+      harness.send(messageEvent({ channel, user: 'UALICE', ts: stored.ts, text, channel_type: 'mpim' })),
+    ]);
+    await harness.waitForOutcome(channel, stored.ts);
+    expect(answersIn(harness, channel, stored.ts)).toHaveLength(1);
+    expect(harness.sim.runs()).toHaveLength(1);
   });
 
   it('turns mention markup into readable text for the agent', async () => {

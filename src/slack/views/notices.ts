@@ -2,19 +2,15 @@
  * The short messages the bot posts in threads besides answers: progress, refusals and how a turn
  * ended. All go through `notice()`, so the Block Kit shape lives in one place.
  */
+import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
 import type { Progress, Refusal, TurnNotice } from '../../conversation/ports.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
+import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
 
-/** A `mrkdwn` text object: https://docs.slack.dev/reference/block-kit/composition-objects/text-object */
-interface MrkdwnText {
-  type: 'mrkdwn';
-  text: string;
-}
-
 /** Notices use a context block (small, grey: progress and refusals) or a section (endings). */
-export type NoticeBlock = { type: 'context'; elements: MrkdwnText[] } | { type: 'section'; text: MrkdwnText };
+export type NoticeBlock = ContextBlock | SectionBlock;
 
 /** Spread into `chat.postMessage`, `chat.update` or `chat.postEphemeral`. */
 export interface NoticeView {
@@ -28,7 +24,7 @@ const REASON_MAX_CHARS = 500;
 
 /** The one Block Kit shape for notices. */
 function notice(text: string, style: 'context' | 'section' = 'section'): NoticeView {
-  const body: MrkdwnText = { type: 'mrkdwn', text };
+  const body: MrkdwnElement = { type: 'mrkdwn', text };
   const block: NoticeBlock =
     style === 'context' ? { type: 'context', elements: [body] } : { type: 'section', text: body };
   return { text, blocks: [block] };
@@ -41,7 +37,7 @@ function notice(text: string, style: 'context' | 'section' = 'section'): NoticeV
  */
 function untrusted(text: string, max: number): string {
   const flat = neutraliseSlackControls(text).replace(/\s+/g, ' ').trim();
-  return truncate(flat, max).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return escapeSlackText(truncate(flat, max));
 }
 
 /** "42 s", "3 min 5 s", "1 h 2 min": the units a person reads at a glance. */

@@ -4,6 +4,7 @@
  * fences, heading marks, emphasis markers and link targets go; bullets become "•".
  */
 import { neutraliseSlackControls } from './neutralise.js';
+import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
 
 /** Slack's guidance: keep `text` under 4,000 characters; we aim lower, a notification is short. */
@@ -31,12 +32,23 @@ export function markdownToPlainText(markdown: string): string {
 }
 
 /**
- * The fallback `text` for one message: a plain-text excerpt of at most `maxChars`, ending with
- * "…" when cut, followed by `marker` (e.g. "(part 2/5)") when given.
+ * The fallback `text` for one message: a plain-text excerpt of at most `maxChars` (after
+ * escaping), ending with "…" when cut, followed by `marker` (e.g. "(part 2/5)") when given.
+ * Slack parses `text` as mrkdwn, so `&`, `<` and `>` are escaped: a raw `<checkout>` would
+ * otherwise be read as a control sequence in notifications and by screen readers.
  */
 export function fallbackText(markdown: string, marker?: string, maxChars = FALLBACK_MAX_CHARS): string {
   const suffix = marker ? ` ${marker}` : '';
   // Markup alone (an empty code block) strips to nothing; notifications still need words.
-  const excerpt = truncate(markdownToPlainText(markdown) || 'Agent answer', maxChars - suffix.length);
+  const plain = markdownToPlainText(markdown) || 'Agent answer';
+  const target = maxChars - suffix.length;
+  let budget = target;
+  let excerpt = escapeSlackText(truncate(plain, budget));
+  // Escaping lengthens the text: cut the plain text shorter, in proportion, until the escaped
+  // excerpt fits (escaping after the cut never splits an `&lt;` in half).
+  while (excerpt.length > target && budget > 1) {
+    budget = Math.max(1, Math.min(budget - 1, Math.floor((budget * target) / excerpt.length)));
+    excerpt = escapeSlackText(truncate(plain, budget));
+  }
   return `${excerpt}${suffix}`.trim();
 }

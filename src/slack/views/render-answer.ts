@@ -2,26 +2,19 @@
  * An agent answer (Markdown, untrusted) as Slack messages: neutralised, split to fit, each part
  * in a `markdown` block with a plain-text fallback, and past a size the whole answer as a file.
  */
+import type { MarkdownBlock, MessageMetadata } from '@slack/types';
 import { neutraliseSlackControls } from './neutralise.js';
 import { fallbackText } from './plain-text.js';
 import { splitMarkdown } from './split-markdown.js';
 
-/** Slack's `markdown` block: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
-export interface MarkdownBlock {
-  type: 'markdown';
-  text: string;
-}
-
 /** Slack message metadata: https://docs.slack.dev/messaging/message-metadata */
-export interface AnswerMetadata {
-  event_type: string;
-  event_payload: Record<string, unknown>;
-}
+export type AnswerMetadata = MessageMetadata;
 
 /** One `chat.postMessage` worth of answer. */
 export interface AnswerMessage {
-  /** Plain-text fallback, at most 3,000 characters. */
+  /** Plain-text fallback (`&`, `<`, `>` escaped), at most 3,000 characters. */
   text: string;
+  /** Slack's `markdown` block: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
   blocks: MarkdownBlock[];
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
   metadata?: AnswerMetadata;

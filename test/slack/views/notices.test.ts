@@ -13,7 +13,8 @@ import {
 function blockText(view: NoticeView): string | undefined {
   expect(view.blocks).toHaveLength(1);
   const [block] = view.blocks;
-  return block?.type === 'context' ? block.elements[0]?.text : block?.text.text;
+  const element = block?.type === 'context' ? block.elements[0] : block?.text;
+  return element && 'text' in element ? element.text : undefined;
 }
 
 function expectNotice(view: NoticeView, contains: string): void {

@@ -69,6 +69,18 @@ describe('renderAnswer', () => {
     expect(message?.text).not.toContain('<!channel>');
   });
 
+  it('escapes &, < and > in the fallback text, as Slack asks, keeping the markdown block as written', () => {
+    const [message] = renderAnswer('Latency on <checkout> is > 500 ms & rising; `a<b>c`').messages;
+    expect(message?.text).toBe('Latency on &lt;checkout&gt; is &gt; 500 ms &amp; rising; a&lt;b&gt;c');
+    expect(message?.blocks[0]?.text).toContain('<checkout> is > 500 ms & rising');
+  });
+
+  it('keeps an escaped fallback within its limit, never cutting an escape in half', () => {
+    const [message] = renderAnswer('<'.repeat(5000)).messages;
+    expect(message?.text.length).toBeLessThanOrEqual(3000);
+    expect(message?.text).toMatch(/^(&lt;)+…$/);
+  });
+
   it('never leaves the fallback empty when the answer is only markup', () => {
     expect(renderAnswer('```\n```').messages[0]?.text).toBe('Agent answer');
   });

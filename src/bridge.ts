@@ -54,6 +54,12 @@ export async function startBridge(
 ): Promise<RunningBridge> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
+  if (config.emptyVariables.length > 0) {
+    logger.warn(
+      { variables: config.emptyVariables },
+      `empty variables are treated as unset, so their defaults apply: ${config.emptyVariables.join(', ')}`,
+    );
+  }
   const identity = await checkSlackToken(config, logger);
   const store = await createStore(
     { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },

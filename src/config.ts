@@ -6,7 +6,11 @@ import { z } from 'zod';
  * stops the process with a message naming every offending variable (see main.ts).
  */
 
-const intFrom = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+/** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
+const emptyAsUnset = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const intFrom = (fallback: number, min = 0) =>
+  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).default(fallback));
 const csvWithDefault = (fallback: string) =>
   z
     .string()
@@ -56,6 +60,29 @@ const slackApiUrl = z
   .refine((value) => URL.canParse(value), 'is not a URL')
   .transform((value) => (value.endsWith('/') ? value : `${value}/`));
 
+/** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
+const redisUrl = optionalString.refine(
+  (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
+  'must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
+);
+
+/**
+ * An app-level token (`xapp-…`) for Socket Mode: with a bot or user token Slack refuses the
+ * socket, and the client would retry for ever with /healthz at 503.
+ */
+const appToken = optionalString.superRefine((value, ctx) => {
+  if (value === undefined || value.startsWith('xapp-')) return;
+  const kind = value.startsWith('xoxb-')
+    ? ', not a bot token (xoxb-…)'
+    : value.startsWith('xox')
+      ? ', not a user or bot token'
+      : '';
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be an app-level token (xapp-…) with connections:write${kind}`,
+  });
+});
+
 const required = (name: string) =>
   z
     .string({ error: `${name} is required` })
@@ -65,7 +92,7 @@ const required = (name: string) =>
 const variables = z.object({
   SLACK_BOT_TOKEN: required('SLACK_BOT_TOKEN'),
   SLACK_SIGNING_SECRET: optionalString,
-  SLACK_APP_TOKEN: optionalString,
+  SLACK_APP_TOKEN: appToken,
   SLACK_API_URL: slackApiUrl,
   PORT: intFrom(3000).pipe(z.number().max(65535)),
   HOST: z.string().trim().default('0.0.0.0'),
@@ -81,7 +108,7 @@ const variables = z.object({
     .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
     .transform((value) => value.replace(/\/+$/, '')),
   AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
-  AGENT_POLL_SHARE: z.coerce.number().gt(0).lt(1).default(0.8),
+  AGENT_POLL_SHARE: z.preprocess(emptyAsUnset, z.coerce.number().gt(0).lt(1).default(0.8)),
   AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
   AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
   TURN_DEADLINE_SECONDS: intFrom(1800, 1),
@@ -95,7 +122,7 @@ const variables = z.object({
   ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
   PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
 
-  REDIS_URL: optionalString,
+  REDIS_URL: redisUrl,
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
   LEASE_TTL_MS: intFrom(15_000, 1000),
@@ -156,6 +183,8 @@ export interface Config {
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
+  /** Variables set to an empty value and so treated as unset (logged at start-up). */
+  emptyVariables: string[];
 }
 
 /** Thrown by loadConfig with one line per offending variable. */
@@ -168,7 +197,7 @@ export class ConfigError extends Error {
   }
 }
 
-function toConfig(env: Env): Config {
+function toConfig(env: Env, emptyVariables: string[]): Config {
   return {
     slack: {
       botToken: env.SLACK_BOT_TOKEN,
@@ -211,6 +240,7 @@ function toConfig(env: Env): Config {
       leaseTtlMs: env.LEASE_TTL_MS,
     },
     logLevel: env.LOG_LEVEL,
+    emptyVariables,
   };
 }
 
@@ -227,5 +257,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(problems);
   }
-  return toConfig(parsed.data);
+  const emptyVariables = CONFIG_VARIABLES.filter((name) => source[name]?.trim() === '');
+  return toConfig(parsed.data, emptyVariables);
 }

@@ -82,8 +82,32 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ FEEDBACK_NEGATIVE_EMOJI: '+1' }, 'FEEDBACK_NEGATIVE_EMOJI'],
     [{ ALLOW_EXTERNAL_USERS: 'maybe' }, 'ALLOW_EXTERNAL_USERS'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL'],
+    [{ SLACK_APP_TOKEN: 'xoxb-test-not-real' }, 'SLACK_APP_TOKEN'],
   ])('refuses %o naming %s', (bad, name) => {
     expect(problems({ ...minimal, ...bad }).some((line) => line.startsWith(`${name}:`))).toBe(true);
+  });
+
+  it('says what a Redis URL and an app-level token look like', () => {
+    expect(problems({ ...minimal, REDIS_URL: 'localhost:6379' })).toContain(
+      'REDIS_URL: must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
+    );
+    expect(problems({ ...minimal, SLACK_APP_TOKEN: 'xoxb-test-not-real' })).toContain(
+      'SLACK_APP_TOKEN: must be an app-level token (xapp-…) with connections:write, not a bot token (xoxb-…)',
+    );
+    expect(
+      loadConfig({ ...minimal, REDIS_URL: 'rediss://user:pw@redis.example.com:6380/2' }).state.redisUrl,
+    ).toBe('rediss://user:pw@redis.example.com:6380/2');
+  });
+
+  it('treats an empty number variable as unset, and lists the empty ones', () => {
+    const config = loadConfig({ ...minimal, PORT: '', AGENT_POLL_SHARE: ' ', REDIS_URL: '' });
+    expect(config.http.port).toBe(3000);
+    expect(config.agent.pollShare).toBe(0.8);
+    expect(config.state.redisUrl).toBeUndefined();
+    expect(config.emptyVariables).toEqual(['PORT', 'AGENT_POLL_SHARE', 'REDIS_URL']);
+    expect(loadConfig(minimal).emptyVariables).toEqual([]);
   });
 
   it('parses lists and flags', () => {

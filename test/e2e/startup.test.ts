@@ -57,6 +57,9 @@ describe('npm start as a process', () => {
     ['PORT', 'abc'],
     ['AGENT_API_URL', '::bad'],
     ['LEASE_TTL_MS', '10'],
+    ['REDIS_URL', 'localhost:6379'],
+    // A bot token where the app-level token goes: Socket Mode would retry for ever.
+    ['SLACK_APP_TOKEN', 'xoxb-test-wrong-kind'],
   ])('exits 1 on a bad %s (%s), naming it', async (name, value) => {
     const bot = spawnBot(harnessEnv(sim, slack, { [name]: value }));
     const exit = await bot.exited;
@@ -96,6 +99,15 @@ describe('npm start as a process', () => {
     for (const secret of [TEST_BOT_TOKEN, SIM_TOKENS.agent, SIM_TOKENS.main, TEST_SIGNING_SECRET]) {
       expect(output).not.toContain(secret);
     }
+  });
+
+  it('treats an empty variable as unset and says so in the log', async () => {
+    const bot = await startChildBot(harnessEnv(sim, slack, { AGENT_MAX_IN_FLIGHT: '', LOG_LEVEL: 'info' }));
+    const warning = bot
+      .logs()
+      .find((line) => String(line.msg).startsWith('empty variables are treated as unset'));
+    expect(warning?.variables, bot.describe()).toEqual(['AGENT_MAX_IN_FLIGHT']);
+    expect(await bot.kill('SIGTERM')).toEqual({ code: 0, signal: null });
   });
 
   it('runs in Socket Mode with an app token and no signing secret: connected, healthy, SIGTERM exits 0', async () => {

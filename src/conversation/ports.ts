@@ -96,6 +96,8 @@ export interface TurnRecord {
   previousFinal?: RunStatusReport | undefined;
   /** The progress message shown in the thread, if any. */
   progressTs?: string | undefined;
+  /** The person's message carried files, which are not sent to the agent: the answer says so. */
+  filesNotSent?: boolean | undefined;
   startedAt: number;
   deadlineAt: number;
 }
@@ -174,6 +176,9 @@ export type TurnNotice =
   | { kind: 'service-error'; error: unknown; referenceId: string }
   | { kind: 'lost-turn' };
 
+/** What the answer's footer tells besides the answer itself. */
+export type AnswerNote = 'files-not-sent';
+
 /** Why a message did not become a turn, shown to its sender only. */
 export type Refusal =
   | 'busy'
@@ -194,7 +199,10 @@ export interface ThreadOutput {
   updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
   removeProgress(where: ThreadLocation, ts: string): Promise<void>;
   /** Posts the whole answer (split, and as a file when long); returns the ts of every part. */
-  postAnswer(where: ThreadLocation, answer: { markdown: string; turnId: string }): Promise<string[]>;
+  postAnswer(
+    where: ThreadLocation,
+    answer: { markdown: string; turnId: string; notes?: AnswerNote[] | undefined },
+  ): Promise<string[]>;
   postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
   refuse(where: ThreadLocation, userId: string, sourceTs: string, refusal: Refusal): Promise<void>;

@@ -206,7 +206,11 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       const parts =
         already.length > 0
           ? already
-          : await output.postAnswer(where(turn), { markdown: report.message ?? '', turnId: turn.turnId });
+          : await output.postAnswer(where(turn), {
+              markdown: report.message ?? '',
+              turnId: turn.turnId,
+              notes: turn.filesNotSent ? ['files-not-sent'] : [],
+            });
       await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
       metrics.deliveryLatency(clock.now() - seenAt);
       log.info(

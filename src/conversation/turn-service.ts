@@ -34,6 +34,8 @@ export interface TurnRequest {
   /** The sender's workspace as the event names it (undefined when it names none). */
   workspaceId?: string | undefined;
   prompt: string;
+  /** The message carried files: only its text goes to the agent, and the answer says so. */
+  hasFiles?: boolean | undefined;
   /**
    * True when the person addressed the bot (a mention or a DM). False for a thread reply without
    * a mention: only a thread the bot has answered in takes it.
@@ -179,6 +181,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       phase: 'starting',
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
+      ...(request.hasFiles ? { filesNotSent: true } : {}),
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,
     };

@@ -9,7 +9,7 @@ import type {
 } from '../conversation/ports.js';
 import type { Metrics } from '../metrics.js';
 import type { SlackIdentity } from './app.js';
-import { renderNotice, renderProgress, renderRefusal } from './views/notices.js';
+import { renderAnswerNotes, renderNotice, renderProgress, renderRefusal } from './views/notices.js';
 import { renderAnswer } from './views/render-answer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
@@ -71,6 +71,7 @@ export function createSlackThreadOutput(deps: {
     async postAnswer(where, answer) {
       const rendered = renderAnswer(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
+        footer: renderAnswerNotes(answer.notes ?? []),
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
       });
       const parts: string[] = [];

@@ -107,6 +107,34 @@ describe('what starts a turn', () => {
     expect(harness.sim.runs()[0]?.turns).toBe(3);
   });
 
+  it('a /me message is a message like any other; a file shared with a mention gets a footer', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(`start ${quick('A.')}`);
+    await harness.waitForOutcome(channel, threadTs);
+    const me = harness.slack.recordUserMessage({ channel, user: 'UALICE', text: 'x', thread_ts: threadTs });
+    await harness.send(
+      messageEvent({
+        channel,
+        ts: me.ts,
+        thread_ts: threadTs,
+        text: `waves ${quick('B.')}`,
+        subtype: 'me_message',
+      }),
+    );
+    await harness.waitForOutcome(channel, threadTs, 2);
+    expect(harness.sim.runs()[0]?.prompts[1]).toContain('waves');
+    const [firstAnswer, secondAnswer] = answersIn(harness, channel, threadTs);
+    expect(harness.visibleText(secondAnswer as never)).not.toContain('Files');
+
+    const text = `<@${DEFAULT_BOT_USER_ID}> what is in this log? ${quick('C.')}`;
+    const share = harness.slack.recordUserMessage({ channel, user: 'UALICE', text });
+    await harness.send(messageEvent({ channel, ts: share.ts, text, files: [{ id: 'F9', name: 'app.log' }] }));
+    await harness.waitForOutcome(channel, share.ts);
+    const [withFile] = answersIn(harness, channel, share.ts);
+    expect(harness.visibleText(withFile as never)).toContain("Files aren't sent to the agent");
+    expect(harness.visibleText(firstAnswer as never)).not.toContain('Files');
+  });
+
   it('ignores bots, edits, deletions, joins and threads without a session', async () => {
     harness = await startHarness();
     const thread = harness.slack.recordUserMessage({ channel: 'C0GENERAL', user: 'UBOB', text: 'unrelated' });

@@ -3,7 +3,7 @@
  * ended. All go through `notice()`, so the Block Kit shape lives in one place.
  */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
-import type { Progress, Refusal, TurnNotice } from '../../conversation/ports.js';
+import type { AnswerNote, Progress, Refusal, TurnNotice } from '../../conversation/ports.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { escapeSlackText } from './slack-escape.js';
@@ -121,4 +121,14 @@ const REFUSALS: Record<Refusal, string> = {
 /** The ephemeral refusal for a message that was not taken as a turn. */
 export function renderRefusal(refusal: Refusal): NoticeView {
   return notice(REFUSALS[refusal], 'context');
+}
+
+/** The footer lines of an answer (mrkdwn), one per note. */
+const ANSWER_NOTES: Record<AnswerNote, string> = {
+  'files-not-sent': ":paperclip: Files aren't sent to the agent — it read only the text of your message.",
+};
+
+/** The answer's footer: what the person should know besides the answer. */
+export function renderAnswerNotes(notes: readonly AnswerNote[]): string[] {
+  return notes.map((note) => ANSWER_NOTES[note]);
 }

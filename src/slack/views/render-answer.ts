@@ -2,7 +2,7 @@
  * An agent answer (Markdown, untrusted) as Slack messages: neutralised, split to fit, each part
  * in a `markdown` block with a plain-text fallback, and past a size the whole answer as a file.
  */
-import type { MarkdownBlock, MessageMetadata } from '@slack/types';
+import type { ContextBlock, MarkdownBlock, MessageMetadata } from '@slack/types';
 import { neutraliseSlackControls } from './neutralise.js';
 import { fallbackText } from './plain-text.js';
 import { splitMarkdown } from './split-markdown.js';
@@ -14,8 +14,11 @@ export type AnswerMetadata = MessageMetadata;
 export interface AnswerMessage {
   /** Plain-text fallback (`&`, `<`, `>` escaped), at most 3,000 characters. */
   text: string;
-  /** Slack's `markdown` block: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
-  blocks: MarkdownBlock[];
+  /**
+   * Slack's `markdown` block (https://docs.slack.dev/reference/block-kit/blocks/markdown-block),
+   * then, on the last message, the footer as a context block.
+   */
+  blocks: [MarkdownBlock, ...ContextBlock[]];
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
   metadata?: AnswerMetadata;
 }
@@ -36,6 +39,8 @@ export interface RenderAnswerOptions {
   fileThresholdChars?: number;
   /** Attached to every message (with the part number added). */
   metadata?: AnswerMetadata;
+  /** Footer lines (trusted mrkdwn), shown small under the last message. Default none. */
+  footer?: readonly string[];
 }
 
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
@@ -49,7 +54,7 @@ const EMPTY_ANSWER = '_The agent finished without an answer._';
  * bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata } = options;
+  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, footer = [] } = options;
   const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
   // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
   const parts = splitMarkdown(answer, maxMarkdownChars).filter((part) => /\S/.test(part.body));
@@ -59,6 +64,12 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       text: fallbackText(part.body, marker),
       blocks: [{ type: 'markdown', text: `${part.prefix}${part.body}${part.suffix}` }],
     };
+    if (footer.length > 0 && index === parts.length - 1) {
+      message.blocks.push({
+        type: 'context',
+        elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
+      });
+    }
     if (metadata) {
       const event_payload = { ...metadata.event_payload, part: index + 1, parts: parts.length };
       message.metadata = { event_type: metadata.event_type, event_payload };

@@ -7,12 +7,11 @@ function expectWithinSlackLimits(message: AnswerMessage, maxMarkdownChars = 11_0
   expect(message.text.length).toBeLessThanOrEqual(3_000);
   expect(message.blocks.length).toBeGreaterThan(0);
   expect(message.blocks.length).toBeLessThanOrEqual(50);
-  const markdownChars = message.blocks.reduce((sum, block) => sum + block.text.length, 0);
-  expect(markdownChars).toBeLessThanOrEqual(Math.min(12_000, maxMarkdownChars));
-  for (const block of message.blocks) {
-    expect(block.type).toBe('markdown');
-    expect(block.text).toMatch(/\S/);
-  }
+  const [markdown, ...footer] = message.blocks;
+  expect(markdown.text.length).toBeLessThanOrEqual(Math.min(12_000, maxMarkdownChars));
+  expect(markdown.type).toBe('markdown');
+  expect(markdown.text).toMatch(/\S/);
+  for (const block of footer) expect(block.type).toBe('context');
 }
 
 /** Content with fence lines and line breaks removed: what must survive the split. */
@@ -81,6 +80,19 @@ describe('renderAnswer', () => {
     expect(message?.text).toMatch(/^(&lt;)+…$/);
   });
 
+  it('puts the footer under the last message only, as a context block', () => {
+    const rendered = renderAnswer(`${'a'.repeat(900)}\n\n${'b'.repeat(900)}`, {
+      maxMarkdownChars: 1000,
+      footer: ['files were not sent'],
+    });
+    expect(rendered.messages).toHaveLength(2);
+    expect(rendered.messages[0]?.blocks).toHaveLength(1);
+    expect(rendered.messages[1]?.blocks[1]).toEqual({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: 'files were not sent' }],
+    });
+  });
+
   it('never leaves the fallback empty when the answer is only markup', () => {
     expect(renderAnswer('```\n```').messages[0]?.text).toBe('Agent answer');
   });
@@ -97,7 +109,7 @@ describe('renderAnswer', () => {
     const rendered = renderAnswer(answer);
     expect(rendered.messages.length).toBeGreaterThanOrEqual(6);
     for (const message of rendered.messages) expectWithinSlackLimits(message);
-    const blocks = rendered.messages.flatMap((message) => message.blocks.map((block) => block.text));
+    const blocks = rendered.messages.map((message) => message.blocks[0].text);
     const neutralisedAnswer = answer.replace(/<@(U0\d+)>/g, '<\u200B@$1>');
     expect(content(blocks.join(''))).toBe(content(neutralisedAnswer));
     expect(rendered.file).toEqual({ filename: 'answer.md', title: 'Full answer', content: answer });

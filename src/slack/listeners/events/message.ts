@@ -30,6 +30,7 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
       sourceTs: message.ts,
       ...personOfMessage(message),
       prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
+      hasFiles: (message.files?.length ?? 0) > 0,
       mentioned: verdict.kind === 'turn',
     };
     try {

@@ -21,6 +21,39 @@ import {
 
 const SIGNING_SECRET = 'test-signing-secret';
 
+describe('real-shaped payloads for shared channels and Grid', () => {
+  it("a Slack Connect envelope names the channel creator's workspace, its authorizations the app's", () => {
+    const body = eventCallback(messageEvent({ team: 'T0OTHERORG' }), {
+      teamId: 'T0OTHERORG',
+      enterpriseId: 'E0OTHER',
+      appTeamId: 'T0TEST',
+      appEnterpriseId: 'E0ORG',
+      isExtSharedChannel: true,
+    });
+    expect(body).toMatchObject({
+      team_id: 'T0OTHERORG',
+      enterprise_id: 'E0OTHER',
+      context_team_id: 'T0TEST',
+      context_enterprise_id: 'E0ORG',
+      is_ext_shared_channel: true,
+      authorizations: [{ team_id: 'T0TEST', enterprise_id: 'E0ORG', user_id: 'UBOT', is_bot: true }],
+      event: { team: 'T0OTHERORG', user_team: 'T0OTHERORG', source_team: 'T0OTHERORG' },
+    });
+  });
+
+  it('a message can name no workspace at all, like some file shares and broadcasts', () => {
+    const event = messageEvent({ team: null, subtype: 'thread_broadcast', thread_ts: '1.000001' });
+    expect(event).not.toHaveProperty('team');
+    expect(event).not.toHaveProperty('user_team');
+    expect(event).not.toHaveProperty('source_team');
+    expect(appMentionEvent({ team: 'T1', user_team: 'T2' })).toMatchObject({
+      team: 'T1',
+      user_team: 'T2',
+      source_team: 'T2',
+    });
+  });
+});
+
 describe('signSlackRequest', () => {
   it("matches Slack's documented example", () => {
     // https://docs.slack.dev/authentication/verifying-requests-from-slack (worked example)

@@ -54,6 +54,19 @@ describe('ephemerals, reactions, users, DMs, statuses, response URLs', () => {
     expect((await ctx.client.users.info({ user: 'UNEW' })).user).toMatchObject({ is_admin: true });
   });
 
+  it('answers users.info for people of other workspaces and Grid orgs, as Slack shapes them', async () => {
+    ctx.standin.addUser({ id: 'WGRID', team_id: 'T0SIBLING', enterprise_id: 'E0ORG', tz: 'Asia/Tokyo' });
+    expect((await ctx.client.users.info({ user: 'WGRID' })).user).toMatchObject({
+      team_id: 'T0SIBLING',
+      tz: 'Asia/Tokyo',
+      enterprise_user: { id: 'WGRID', enterprise_id: 'E0ORG', teams: ['T0SIBLING'] },
+    });
+    const outsider = (await ctx.client.users.info({ user: 'UEXTERNAL' })).user;
+    expect(outsider).toMatchObject({ team_id: 'T0OTHERORG' });
+    expect(outsider).not.toHaveProperty('enterprise_user');
+    expect(outsider).not.toHaveProperty('enterprise_id');
+  });
+
   it('opens one DM channel per user', async () => {
     const a = await ctx.client.conversations.open({ users: 'UALICE' });
     const again = await ctx.client.conversations.open({ users: 'UALICE' });

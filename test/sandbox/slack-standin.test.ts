@@ -20,6 +20,16 @@ describe('auth', () => {
     });
   });
 
+  it("names the workspace's Enterprise Grid org when it has one", async () => {
+    const grid = await startSlackStandin({ enterpriseId: 'E0ORG' });
+    expect(await webClient(grid.apiUrl).auth.test()).toMatchObject({
+      team_id: 'T0TEST',
+      enterprise_id: 'E0ORG',
+    });
+    await grid.close();
+    expect(await ctx.client.auth.test()).not.toHaveProperty('enterprise_id');
+  });
+
   it('refuses a missing, a wrong and a wrong-kind token as Slack does', async () => {
     expect(await rawCall('auth.test', {})).toMatchObject({ ok: false, error: 'not_authed' });
     expect(await rawCall('auth.test', { headers: { authorization: 'Bearer nope' } })).toMatchObject({

@@ -10,7 +10,7 @@ import {
   renderCommandOutcome,
 } from '../../views/command-replies.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
-import { renderRefusal } from '../../views/notices.js';
+import { type NoticeView, renderRefusal } from '../../views/notices.js';
 import type { ListenerDeps } from '../index.js';
 import { slackDmUploader } from './slack-ports.js';
 
@@ -39,13 +39,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       const refusal = renderRefusal(
         verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user',
       );
-      await respond({ response_type: 'ephemeral', replace_original: false, ...refusal }).catch(
-        (error: unknown) =>
-          logger.error(
-            { user: command.user_id, error: (error as Error).message },
-            'replying to /agent failed',
-          ),
-      );
+      await reply(respond, logger, command.user_id, refusal);
       return;
     }
     const context: CommandContext = {
@@ -58,25 +52,37 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       newReferenceId,
       logger,
     };
-    let reply: CommandReply;
+    let answer: CommandReply;
     try {
       const outcome = await runAgentCommand(
         parsed,
         { userId: command.user_id, channelId: command.channel_id },
         context,
       );
-      reply = renderCommandOutcome(outcome);
+      answer = renderCommandOutcome(outcome);
     } catch (error) {
       const referenceId = newReferenceId();
       logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');
       const text = describeError(error, referenceId);
-      reply = { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+      answer = { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
     }
-    try {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...reply });
-    } catch (error) {
-      // Only the message: the failed request's body (which may hold a new account's token) stays out of the log.
-      logger.error({ user: command.user_id, error: (error as Error).message }, 'replying to /agent failed');
-    }
+    await reply(respond, logger, command.user_id, answer);
   };
+}
+
+/**
+ * Answers ephemerally. A failed reply is logged with its message only: the request body may hold
+ * a new account's token.
+ */
+async function reply(
+  respond: Args['respond'],
+  logger: ListenerDeps['logger'],
+  user: string,
+  body: CommandReply | NoticeView,
+) {
+  try {
+    await respond({ response_type: 'ephemeral', replace_original: false, ...body });
+  } catch (error) {
+    logger.error({ user, error: (error as Error).message }, 'replying to /agent failed');
+  }
 }

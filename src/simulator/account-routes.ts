@@ -1,9 +1,16 @@
 /** Sub-account endpoints (main-account token only) and the identity endpoint. */
 
-import { type AccountSettings, defaultSettings, SIM_ADMIN_EMAILS } from './accounts.js';
-import { SIM_ACCOUNT_IDS, SIM_MAIN_ACCOUNT_NAME } from './auth.js';
+import {
+  type AccountSettings,
+  defaultSettings,
+  RESPONSE_ONLY_FIELDS,
+  SIM_ADMIN_EMAILS,
+  SIM_MAIN_ACCOUNT,
+} from './accounts.js';
+import { SIM_ACCOUNT_IDS } from './auth.js';
 import type { Handler, SimContext } from './context.js';
 import { errorResponse, invalidBody, isObject, jsonOf } from './http-io.js';
+import type { SubAccount } from './types.js';
 
 type Check = (value: unknown) => boolean;
 const isInt = (v: unknown) => Number.isInteger(v);
@@ -14,8 +21,11 @@ const orNull =
     v === null || check(v);
 
 /** How each replaceable setting is checked; a wrong type is refused, an omission takes the default. */
-const SETTING_CHECKS: Record<Exclude<keyof AccountSettings, 'accountName' | 'utilizationSettings'>, Check> = {
-  maxDailyGB: isNonNegative,
+const SETTING_CHECKS: Record<
+  Exclude<keyof AccountSettings, 'accountName' | 'utilizationSettings' | 'undocumented'>,
+  Check
+> = {
+  maxDailyGB: orNull(isNonNegative),
   retentionDays: (v) => isInt(v) && (v as number) >= 1,
   searchable: (v) => typeof v === 'boolean',
   accessible: (v) => typeof v === 'boolean',
@@ -28,18 +38,41 @@ const SETTING_CHECKS: Record<Exclude<keyof AccountSettings, 'accountName' | 'uti
   snapSearchRetentionDays: orNull(isInt),
 };
 
-/** Settings from a request body: every omitted one falls back to its default. */
-function parseSettings(ctx: SimContext, body: Record<string, unknown>): AccountSettings | string {
+/** Body members that are not settings: identifiers the path or the creation carries. */
+const NOT_SETTINGS = new Set(['accountName', 'utilizationSettings', 'accountId', 'email']);
+
+/** Members every request must carry (the vendor's spec marks them required). */
+const REQUIRED_ON = {
+  create: ['accountName', 'email', 'sharingObjectsAccounts', 'retentionDays'],
+  update: ['accountName', 'sharingObjectsAccounts'],
+} as const;
+
+/**
+ * Settings from a request body: every omitted one falls back to its default; members no
+ * document names are kept as they came. Response-only members and the token are refused.
+ */
+function parseSettings(
+  ctx: SimContext,
+  body: Record<string, unknown>,
+  use: keyof typeof REQUIRED_ON,
+): AccountSettings | string {
+  const missing = REQUIRED_ON[use].filter((field) => body[field] === undefined);
+  if (missing.length > 0) return `missing required field(s): ${missing.join(', ')}`;
+  const readOnly = [...RESPONSE_ONLY_FIELDS, 'accountToken'].filter((field) => field in body);
+  if (readOnly.length > 0) return `read-only field(s) in the request: ${readOnly.join(', ')}`;
   const { accountName } = body;
   if (typeof accountName !== 'string' || accountName.trim() === '')
     return 'accountName must be a non-empty string';
   const settings: Record<string, unknown> = defaultSettings(accountName);
-  for (const [field, check] of Object.entries(SETTING_CHECKS)) {
-    const value = body[field];
-    if (value === undefined) continue;
-    if (!check(value)) return `${field} has an invalid value: ${JSON.stringify(value)}`;
-    settings[field] = value;
+  const undocumented: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (NOT_SETTINGS.has(field)) continue;
+    const check = SETTING_CHECKS[field as keyof typeof SETTING_CHECKS];
+    if (!check) undocumented[field] = value;
+    else if (!check(value)) return `${field} has an invalid value: ${JSON.stringify(value)}`;
+    else settings[field] = value;
   }
+  settings.undocumented = undocumented;
   const util = body.utilizationSettings;
   if (util !== undefined) {
     if (!isObject(util)) return 'utilizationSettings must be an object';
@@ -50,36 +83,54 @@ function parseSettings(ctx: SimContext, body: Record<string, unknown>): AccountS
     settings.utilizationSettings = { frequencyMinutes, utilizationEnabled };
   }
   const parsed = settings as AccountSettings;
+  if (parsed.maxDailyGB === null && !parsed.isFlexible)
+    return 'maxDailyGB may be null (uncapped) only for a flexible account';
   const unknown = parsed.sharingObjectsAccounts.find((id) => !ctx.accounts.get(id));
   if (unknown !== undefined) return `sharingObjectsAccounts: unknown account ${unknown}`;
   return parsed;
+}
+
+/** The vendor's rule for the main account: retention is fixed, capacity only when flexible. */
+function ownerRestriction(current: SubAccount, next: AccountSettings): string | undefined {
+  if (!current.isOwner) return undefined;
+  if (next.retentionDays !== current.retentionDays)
+    return "The main account's retentionDays cannot be updated";
+  if (next.maxDailyGB !== current.maxDailyGB && !current.isFlexible)
+    return "The main account's maxDailyGB can be updated only when it is flexible";
+  return undefined;
 }
 
 /** POST /account-management/time-based-accounts */
 export const createAccount: Handler = (ctx, req) => {
   const body = jsonOf(req.body);
   if (!isObject(body)) return invalidBody('Request body must be a JSON object');
+  const settings = parseSettings(ctx, body, 'create');
+  if (typeof settings === 'string') return invalidBody(settings);
   if (typeof body.email !== 'string' || !(SIM_ADMIN_EMAILS as readonly string[]).includes(body.email)) {
     return invalidBody('email must belong to an admin user of the main account');
   }
-  const settings = parseSettings(ctx, body);
-  if (typeof settings === 'string') return invalidBody(settings);
   const account = ctx.accounts.create(body.email, settings);
+  // The vendor's spec documents only accountId in this response; its cookbook shows the token too.
+  if (ctx.faults.createWithoutToken) return { status: 200, body: { accountId: account.accountId } };
   return { status: 200, body: { accountId: account.accountId, accountToken: account.accountToken } };
 };
 
 /** GET /account-management/time-based-accounts/ */
-export const listAccounts: Handler = (ctx) => ({
-  status: 200,
-  body: ctx.accounts.all().map((a) => ctx.accounts.listed(a)),
-});
+export const listAccounts: Handler = (ctx) => {
+  const limit = ctx.faults.failListingsAfter;
+  ctx.counters.listings += 1;
+  if (limit !== undefined && ctx.counters.listings > limit) {
+    return errorResponse(500, 'INTERNAL_ERROR', 'Simulated failure listing accounts');
+  }
+  return { status: 200, body: ctx.accounts.all().map((a) => ctx.accounts.listed(a)) };
+};
 
 /** PUT /account-management/time-based-accounts/<account_id>: full replacement. */
 export const putAccount: Handler = (ctx, req) => {
   const raw = req.params.accountId ?? '';
   const accountId = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!ctx.accounts.get(accountId))
-    return errorResponse(404, 'ACCOUNT_NOT_FOUND', `Account ${raw} not found`);
+  const current = ctx.accounts.get(accountId);
+  if (!current) return errorResponse(404, 'ACCOUNT_NOT_FOUND', `Account ${raw} not found`);
   const received =
     req.body.kind === 'json' ? req.body.value : req.body.kind === 'invalid' ? req.body.text : undefined;
   ctx.putLog.push({ accountId, body: received, at: ctx.now() });
@@ -88,17 +139,20 @@ export const putAccount: Handler = (ctx, req) => {
   }
   const body = jsonOf(req.body);
   if (!isObject(body)) return invalidBody('Request body must be a JSON object');
-  const settings = parseSettings(ctx, body);
+  const settings = parseSettings(ctx, body, 'update');
   if (typeof settings === 'string') return invalidBody(settings);
+  const restricted = ownerRestriction(current, settings);
+  if (restricted) return invalidBody(restricted);
   ctx.accounts.replace(accountId, settings);
+  if (ctx.faults.failPutAfterApplyForAccount === accountId) {
+    return errorResponse(500, 'INTERNAL_ERROR', `Simulated failure after updating account ${accountId}`);
+  }
   return { status: ctx.options.putStatus, text: '' };
 };
 
 /** GET /v2/whoami: the account of the token used. */
 export const whoami: Handler = (ctx, req) => {
-  if (req.token === 'main') {
-    return { status: 200, body: { accountId: SIM_ACCOUNT_IDS.main, accountName: SIM_MAIN_ACCOUNT_NAME } };
-  }
+  if (req.token === 'main') return { status: 200, body: { ...SIM_MAIN_ACCOUNT } };
   const account = ctx.accounts.get(SIM_ACCOUNT_IDS.agent);
   return {
     status: 200,

@@ -16,6 +16,8 @@ export const SIM_AGENTS = {
   alert: 'sim-agent-alert',
   /** Disabled, API trigger: run starts answer 404 until enabled. */
   disabled: 'sim-agent-disabled',
+  /** Active, API trigger, configured with structured output: a done `message` is a JSON object. */
+  structured: 'sim-agent-structured',
 } as const;
 
 interface AgentRecord {
@@ -28,7 +30,24 @@ const SEED: readonly AgentRecord[] = [
   { id: SIM_AGENTS.api, trigger: 'API', active: true },
   { id: SIM_AGENTS.alert, trigger: 'Alert', active: false },
   { id: SIM_AGENTS.disabled, trigger: 'API', active: false },
+  { id: SIM_AGENTS.structured, trigger: 'API', active: true },
 ];
+
+/**
+ * A done answer as an agent with structured output returns it: a JSON value, not a string (the
+ * vendor's agent guide). The text answer becomes one member, beside typed findings.
+ */
+export function structuredMessage(agentId: string, status: string, message: string | undefined): unknown {
+  if (agentId !== SIM_AGENTS.structured || status !== 'done' || message === undefined) return message;
+  return {
+    summary: message,
+    severity: 'warning',
+    findings: [
+      { service: 'checkout', metric: 'p95_latency_ms', value: 640, threshold: 500 },
+      { service: 'payments', metric: 'error_rate', value: 0.004, threshold: 0.01 },
+    ],
+  };
+}
 
 /** The agents and their activation state. */
 export class AgentRegistry {

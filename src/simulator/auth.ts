@@ -11,7 +11,7 @@ import type { TokenKind } from './types.js';
 export const SIM_TOKENS = {
   /** A token of the account that owns the agents (the "Production" sub account). */
   agent: 'sim-agent-token',
-  /** A token of the main account: account management, and accepted everywhere else too. */
+  /** A token of the main account: account management, identity and export; not agent endpoints. */
   main: 'sim-main-account-token',
   /** Refused everywhere (401; 403 on /v2/whoami). */
   invalid: 'sim-invalid-token',
@@ -46,11 +46,17 @@ export function regionMismatch(serverRegion: string): SimResponse {
   );
 }
 
-/** Undefined when the token may call this kind of endpoint, else the refusal. */
+/**
+ * Undefined when the token may call this kind of endpoint, else the refusal. Agent endpoints take
+ * a token of the agent's own account only (seed, "Authentication" rule 2): the main account's is
+ * refused there like any other foreign token.
+ */
 export function authorize(kind: EndpointKind, token: TokenKind | undefined): SimResponse | undefined {
-  if (token === 'main') return undefined;
+  if (token === 'main' && kind !== 'agent') return undefined;
   if (token === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Missing x-api-token header');
   const valid = token === 'agent';
+  if (kind === 'agent' && token === 'main')
+    return errorResponse(401, 'UNAUTHORIZED', "The token does not belong to the agent's account");
   switch (kind) {
     case 'identity':
       // The seed fixes this body: {code, message} with code 403, not the usual error shape.

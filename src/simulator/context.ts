@@ -21,6 +21,8 @@ export interface SimContext {
   agents: AgentRegistry;
   feedback: FeedbackStore;
   accounts: AccountStore;
+  /** Counts for faults that fire after a number of requests; reset with the simulator. */
+  counters: { listings: number };
   /** Every PUT body received, in order (the Simulator's putLog). */
   putLog: PutLogEntry[];
   /** Aborts when the simulator closes, so held long polls end at once. */

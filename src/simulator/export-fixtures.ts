@@ -138,12 +138,35 @@ const FIXTURES: Record<ExportType, () => unknown[]> = {
   dashboard: dashboards,
 };
 
+/**
+ * Hits as older exports have them: `_type` "doc" (or "search"), no `_source.type`, `_updatedAt`
+ * in epoch milliseconds, no `_index` or `_id` on some, a null score. A client must back them up as
+ * they came.
+ */
+function legacyHits(type: ExportType): unknown[] {
+  const object =
+    type === 'dashboard'
+      ? { title: 'Legacy overview', panelsJSON: '[]', _logzioOriginalAppId: 7, version: 1 }
+      : { title: `Legacy ${type}`, description: '', version: 1 };
+  return [
+    {
+      _index: 'kibana-int',
+      _type: 'doc',
+      _id: `${type}:legacy-1`,
+      _score: null,
+      _source: { [type]: object, _updatedAt: 1_559_563_200_000 },
+    },
+    { _type: 'search', _source: { [type]: { title: `Orphan ${type}` }, _updatedAt: 1_559_649_600_000 } },
+  ];
+}
+
 /** POST /kibana/export {type} */
-export const exportSavedObjects: Handler = (_ctx, req) => {
+export const exportSavedObjects: Handler = (ctx, req) => {
   const body = jsonOf(req.body);
   const type = isObject(body) ? body.type : undefined;
   if (typeof type !== 'string' || !(EXPORT_TYPES as readonly string[]).includes(type)) {
     return invalidBody(`type must be one of ${EXPORT_TYPES.join(', ')}`);
   }
-  return { status: 200, body: { kibanaVersion: KIBANA_VERSION, hits: FIXTURES[type as ExportType]() } };
+  const hits = ctx.faults.legacyExport ? legacyHits(type as ExportType) : FIXTURES[type as ExportType]();
+  return { status: 200, body: { kibanaVersion: KIBANA_VERSION, hits } };
 };

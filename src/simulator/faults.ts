@@ -1,7 +1,7 @@
 /** Fault switches and the seeded PRNG that makes statusErrorRate repeatable. */
 import type { SimResponse } from './http-io.js';
 import { errorResponse } from './http-io.js';
-import type { SimulatorFaults } from './types.js';
+import type { ErrorBodyShape, SimulatorFaults } from './types.js';
 
 /** A fresh set of switches, all off unless given. */
 export function createFaults(initial: Partial<SimulatorFaults> = {}): SimulatorFaults {
@@ -13,6 +13,11 @@ export function clearFaults(faults: SimulatorFaults): void {
   Object.assign(faults, createFaults());
   faults.failPutForAccount = undefined;
   faults.malformed = undefined;
+  faults.failPutAfterApplyForAccount = undefined;
+  faults.failListingsAfter = undefined;
+  faults.createWithoutToken = undefined;
+  faults.legacyExport = undefined;
+  faults.errorBodyShape = undefined;
 }
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
@@ -40,4 +45,18 @@ export function statusFailure(random: () => number): SimResponse {
 /** The body that breaks the seed's shapes, served as a 200 for `faults.malformed` paths. */
 export function malformedResponse(): SimResponse {
   return { status: 200, text: '{"status":42}' };
+}
+
+/**
+ * An error response's body in another of the service's shapes. Only bodies in the usual
+ * `{errorCode, message, …}` shape are rewritten (whoami's `{code, message}` is its own).
+ */
+export function reshapeErrorBody(response: SimResponse, shape: ErrorBodyShape | undefined): SimResponse {
+  if (shape === undefined || shape === 'standard' || response.status < 400) return response;
+  const body = response.body as { errorCode?: unknown; message?: unknown } | undefined;
+  if (typeof body !== 'object' || body === null || typeof body.errorCode !== 'string') return response;
+  const message = String(body.message);
+  const reshaped =
+    shape === 'message' ? { message } : shape === 'errorMessage' ? { errorMessage: message } : message;
+  return { ...response, body: reshaped };
 }

@@ -12,12 +12,13 @@ import { RunStore } from './runs.js';
 import { createSimServer } from './server.js';
 import type { PutLogEntry, SimScript, Simulator, SimulatorOptions } from './types.js';
 
-export { SIM_ADMIN_EMAILS } from './accounts.js';
+export { RESPONSE_ONLY_FIELDS, SIM_ADMIN_EMAILS, SIM_MAIN_ACCOUNT } from './accounts.js';
 export { SIM_AGENTS } from './agents.js';
 export { SIM_ACCOUNT_IDS, SIM_MAIN_ACCOUNT_NAME, SIM_TOKENS } from './auth.js';
 export { type Directive, MENTION_TEXT, type MentionKind, parseDirective, simDirective } from './directive.js';
 export { EXPORT_TYPES, type ExportType } from './export-fixtures.js';
 export type {
+  ErrorBodyShape,
   FeedbackRecord,
   PutLogEntry,
   RequestRecord,
@@ -55,6 +56,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     agents: new AgentRegistry(),
     feedback: new FeedbackStore(),
     accounts: new AccountStore(),
+    counters: { listings: 0 },
     putLog,
     closing: closing.signal,
     random: seededRandom(options.seed ?? 1),
@@ -99,6 +101,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ctx.accounts.reset();
       ctx.agents.reset();
       clearFaults(faults);
+      ctx.counters.listings = 0;
       stats.requests.length = 0;
       putLog.length = 0;
       stats.maxInFlightSeen = stats.inFlight;

@@ -4,6 +4,7 @@
  * repeated on every later poll); otherwise it holds until the next step is due or longPollMs runs
  * out, and then answers {status:'timeout'} ("nothing new yet, poll again").
  */
+import { structuredMessage } from './agents.js';
 import type { Handler } from './context.js';
 import { statusFailure } from './faults.js';
 import { errorResponse, sleep } from './http-io.js';
@@ -31,7 +32,7 @@ export const getStatus: Handler = async (ctx, req) => {
     // repeating it at once would only make clients spin through the stale window.
     if ((isTerminal(report.state.status) && !report.stale) || record.lastReported !== key) {
       record.lastReported = key;
-      return { status: 200, body: statusBody(report) };
+      return { status: 200, body: statusBody(record, report) };
     }
     if (now >= deadline || req.signal.aborted) return { status: 200, body: { status: 'timeout' } };
     const next = ctx.runs.nextChangeAt(record, now);
@@ -40,8 +41,9 @@ export const getStatus: Handler = async (ctx, req) => {
   }
 };
 
-function statusBody(report: Report) {
-  const { status, totalSteps, message } = report.state;
+function statusBody(record: RunRecord, report: Report) {
+  const { status, totalSteps } = report.state;
+  const message = structuredMessage(record.agentId, status, report.state.message);
   return { status, ...(message !== undefined && { message }), totalSteps };
 }
 

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { authorize, classifyToken, regionMismatch } from './auth.js';
 import type { SimContext } from './context.js';
-import { malformedResponse } from './faults.js';
+import { malformedResponse, reshapeErrorBody } from './faults.js';
 import { errorResponse, readBody, type SimResponse } from './http-io.js';
 import { buildRoutes, matchRoute } from './router.js';
 import type { RequestRecord, TokenKind } from './types.js';
@@ -61,7 +61,8 @@ export function createSimServer(
         : dispatch(ctx, routes, req, { method, path, token, signal: controller.signal });
     answer
       .catch((error: unknown) => errorResponse(500, 'INTERNAL_ERROR', `Simulator failure: ${String(error)}`))
-      .then((response) => {
+      .then((answered) => {
+        const response = reshapeErrorBody(answered, ctx.faults.errorBodyShape);
         write(res, response);
         const record: RequestRecord = { method, path, status: response.status, at, finishedAt: Date.now() };
         if (token !== undefined) record.token = token;

@@ -36,7 +36,26 @@ export interface SimulatorFaults {
   failPutForAccount?: number | undefined;
   /** Responses for paths starting with this prefix are 200 with a body breaking the seed's shape. */
   malformed?: string | undefined;
+  /**
+   * PUTs for this sub-account id are applied, then answered 500: the ambiguous failure a client
+   * sees when the service (or a gateway) fails after the write.
+   */
+  failPutAfterApplyForAccount?: number | undefined;
+  /** Listings beyond this many answer 500 (0: every listing fails); undefined: none fails. */
+  failListingsAfter?: number | undefined;
+  /** Creation answers `{accountId}` only, as the vendor's spec documents it (no accountToken). */
+  createWithoutToken?: boolean | undefined;
+  /** Exports answer older-format hits (`_type: "doc"`, no `_source.type`, epoch-ms `_updatedAt`…). */
+  legacyExport?: boolean | undefined;
+  /** Error bodies in another of the service's shapes; default `standard` (`{errorCode, message, …}`). */
+  errorBodyShape?: ErrorBodyShape | undefined;
 }
+
+/**
+ * The error-body shapes the real service uses: `{errorCode, message, requestId, parameters}`,
+ * `{message}`, `{errorMessage}`, or a bare JSON string.
+ */
+export type ErrorBodyShape = 'standard' | 'message' | 'errorMessage' | 'string';
 
 /** Options of {@link startSimulator}. */
 export interface SimulatorOptions {
@@ -111,13 +130,16 @@ export interface FeedbackRecord {
   comment?: string;
 }
 
-/** Full internal record of a sub account (the listing hides accountToken and email). */
+/** Full internal record of an account (the listing hides accountToken and email). */
 export interface SubAccount {
   accountId: number;
   accountName: string;
   email: string | null;
   accountToken: string;
-  maxDailyGB: number;
+  /** The main account itself (listed with `isOwner: true`); its PUT is restricted. */
+  isOwner: boolean;
+  /** null: uncapped (only with isFlexible). */
+  maxDailyGB: number | null;
   retentionDays: number;
   searchable: boolean;
   accessible: boolean;
@@ -129,6 +151,8 @@ export interface SubAccount {
   isFlexible: boolean;
   softLimitGB: number | null;
   snapSearchRetentionDays: number | null;
+  /** Members no document names, kept and replaced like the others (a PUT that omits them drops them). */
+  undocumented: Record<string, unknown>;
 }
 
 /** A PUT body as received, for tests that check full replacement. */

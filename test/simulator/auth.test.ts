@@ -22,11 +22,15 @@ describe('agent endpoints', () => {
     expect(res.body).toEqual(errorBodyShape);
   });
 
-  it('accept the agent token and the main-account token', async () => {
-    for (const token of [SIM_TOKENS.agent, SIM_TOKENS.main]) {
-      const res = await call(sim, 'POST', start, { token, body: runRequest('hi') });
-      expect(res.status).toBe(200);
-    }
+  it("accept the agent account's token only: the main account's is refused with 401 (seed, rule 2)", async () => {
+    expect((await call(sim, 'POST', start, { body: runRequest('hi') })).status).toBe(200);
+    const main = await call(sim, 'POST', start, { token: SIM_TOKENS.main, body: runRequest('hi') });
+    expect(main.status).toBe(401);
+    expect(main.body).toEqual(errorBodyShape);
+    const enable = await call(sim, 'POST', `/v2/ai-agent/${SIM_AGENTS.api}/enable`, {
+      token: SIM_TOKENS.main,
+    });
+    expect(enable.status).toBe(401);
   });
 });
 

@@ -103,13 +103,21 @@ describe('failing PUT', () => {
     const before = sim.accounts();
     sim.faults.failPutForAccount = 200002;
     const base = '/account-management/time-based-accounts';
-    const failed = await call(sim, 'PUT', `${base}/200002`, { ...main, body: { accountName: 'Staging' } });
+    const failed = await call(sim, 'PUT', `${base}/200002`, {
+      ...main,
+      body: { accountName: 'Staging', sharingObjectsAccounts: [] },
+    });
     expect(failed.status).toBe(500);
     expect(failed.body).toEqual(errorBodyShape);
     expect(sim.accounts()).toEqual(before);
     expect(sim.putLog).toHaveLength(1);
     expect(
-      (await call(sim, 'PUT', `${base}/200003`, { ...main, body: { accountName: 'staging' } })).status,
+      (
+        await call(sim, 'PUT', `${base}/200004`, {
+          ...main,
+          body: { accountName: 'QA Team', sharingObjectsAccounts: [] },
+        })
+      ).status,
     ).toBe(204);
   });
 });
@@ -136,5 +144,67 @@ describe('reset', () => {
     expect(sim.requests).toEqual([]);
     expect(sim.faults).toMatchObject({ maintenance: false, statusErrorRate: 0, statusLatencyMs: 0 });
     expect((await call(sim, 'POST', agentPath, { body: runRequest('x') })).status).toBe(200);
+  });
+});
+
+describe('scripted account and export answers', () => {
+  const main = { token: SIM_TOKENS.main };
+  const base = '/account-management/time-based-accounts';
+
+  it('failPutAfterApplyForAccount applies the PUT, then answers 500', async () => {
+    sim.faults.failPutAfterApplyForAccount = 200004;
+    const res = await call(sim, 'PUT', `${base}/200004`, {
+      ...main,
+      body: { accountName: 'QA Team', maxDailyGB: 3, sharingObjectsAccounts: [] },
+    });
+    expect(res.status).toBe(500);
+    expect(sim.accounts().find((a) => a.accountId === 200004)?.maxDailyGB).toBe(3);
+  });
+
+  it('failListingsAfter serves that many listings, then answers 500', async () => {
+    sim.faults.failListingsAfter = 1;
+    expect((await call(sim, 'GET', `${base}/`, main)).status).toBe(200);
+    expect((await call(sim, 'GET', `${base}/`, main)).status).toBe(500);
+    sim.reset();
+    expect((await call(sim, 'GET', `${base}/`, main)).status).toBe(200);
+  });
+
+  it('legacyExport serves older-format hits', async () => {
+    sim.faults.legacyExport = true;
+    const res = await call(sim, 'POST', '/kibana/export', { body: { type: 'dashboard' } });
+    expect(res.status).toBe(200);
+    const [first, second] = res.body.hits;
+    expect(first._type).toBe('doc');
+    expect(first._source).not.toHaveProperty('type');
+    expect(first._source._updatedAt).toEqual(expect.any(Number));
+    expect(first._source.dashboard._logzioOriginalAppId).toBe(7);
+    expect(second).not.toHaveProperty('_index');
+    expect(second).not.toHaveProperty('_id');
+  });
+
+  it.each([
+    ['message', (message: string) => ({ message })],
+    ['errorMessage', (message: string) => ({ errorMessage: message })],
+    ['string', (message: string) => message],
+  ] as const)('errorBodyShape %s rewrites the usual error body', async (shape, expected) => {
+    sim.faults.errorBodyShape = shape;
+    const res = await call(sim, 'POST', '/kibana/export', { body: { type: 'nope' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(expected('type must be one of search, visualization, dashboard'));
+    // whoami's own {code, message} body is not the usual shape: left as it is.
+    const who = await call(sim, 'GET', '/v2/whoami', { token: SIM_TOKENS.invalid });
+    expect(who.body).toEqual({ code: 403, message: 'Insufficient privileges' });
+  });
+});
+
+describe('structured output', () => {
+  it('the structured agent answers a done run with a JSON object as its message', async () => {
+    const started = await call(sim, 'POST', `/v2/ai-agent/${SIM_AGENTS.structured}`, {
+      body: runRequest(instant),
+    });
+    const sessionId = started.body.sessionId as string;
+    const done = await call(sim, 'GET', `/v2/ai-agent/${SIM_AGENTS.structured}/${sessionId}`);
+    expect(done.body.status).toBe('done');
+    expect(done.body.message).toMatchObject({ summary: expect.any(String), findings: expect.any(Array) });
   });
 });

@@ -1,5 +1,6 @@
 import {
   AgentApiErrorCode,
+  checkAgentService,
   createAgentApi,
   createRequestBudget,
   isAgentApiError,
@@ -23,6 +24,9 @@ import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
+
+/** The agent service check's bound at start-up, like the Slack token check's. */
+const STARTUP_CHECK_MS = 10_000;
 
 /** Status errors after which polling a session again cannot help. */
 const PERMANENT_POLL_ERRORS = new Set<string>([
@@ -61,12 +65,6 @@ export async function startBridge(
     );
   }
   const identity = await checkSlackToken(config, logger);
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
-  const metrics = createMetrics();
-  const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
   const agentApi = createAgentApi({
     baseUrl: config.agent.baseUrl,
@@ -78,6 +76,17 @@ export async function startBridge(
     statusTimeoutMs: config.agent.statusTimeoutMs,
     logger,
   });
+  await checkAgentService(
+    agentApi,
+    { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
+    logger,
+  );
+  const store = await createStore(
+    { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
+    logger,
+  );
+  const metrics = createMetrics();
+  const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
     // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
     getStatus: (agentId, sessionId, callOptions) =>

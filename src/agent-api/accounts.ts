@@ -11,8 +11,15 @@ import { parseBody } from './parse-body.js';
 /**
  * Sub-account management: `<prefix>/account-management/time-based-accounts…`, main-account token.
  * Listing schemas are loose: the service returns fields the seed does not name (reservedDailyGB,
- * isFlexible, softLimitGB, …) and a PUT must send them back unchanged.
+ * isFlexible, softLimitGB, …) and a PUT must send them back unchanged. The listing includes the
+ * main account itself (`isOwner: true`), and an uncapped account has `maxDailyGB: null`.
  */
+
+/** Listing fields the vendor's spec marks as response-only: never sent back in a PUT. */
+export const RESPONSE_ONLY_FIELDS = ['isOwner', 'isCapped', 'sharedGB', 'totalTimeBasedDailyGB'] as const;
+
+/** Retention of a created account when the admin names none (the service requires one). */
+export const DEFAULT_RETENTION_DAYS = 7;
 
 /** A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. */
 const sharingAccountSchema = z.union([
@@ -28,7 +35,8 @@ export const subAccountSchema = z.looseObject({
   accountId: z.number().int(),
   email: z.string().nullish(),
   accountName: z.string(),
-  maxDailyGB: z.number(),
+  /** null: uncapped (a flexible account without a cap). */
+  maxDailyGB: z.number().nullable(),
   retentionDays: z.number().int(),
   searchable: z.boolean(),
   accessible: z.boolean(),
@@ -38,6 +46,9 @@ export const subAccountSchema = z.looseObject({
     frequencyMinutes: z.number().int().nullable(),
     utilizationEnabled: z.boolean(),
   }),
+  /** The main account itself. */
+  isOwner: z.boolean().optional(),
+  isFlexible: z.boolean().optional(),
 });
 export type SubAccount = z.infer<typeof subAccountSchema>;
 
@@ -45,7 +56,7 @@ const subAccountListSchema = z.array(subAccountSchema);
 
 /** The PUT body: a full replacement, sharing accounts as plain ids, unknown fields kept. */
 export const subAccountUpdateSchema = subAccountSchema
-  .omit({ accountId: true, email: true })
+  .omit({ accountId: true, email: true, isOwner: true })
   .extend({ sharingObjectsAccounts: z.array(z.number().int()) });
 export type SubAccountUpdate = z.infer<typeof subAccountUpdateSchema>;
 
@@ -53,14 +64,21 @@ export interface NewSubAccount {
   /** Must belong to an admin user of the main account. */
   email: string;
   accountName: string;
-  retentionDays?: number | undefined;
+  /** Required by the service; the command fills in DEFAULT_RETENTION_DAYS. */
+  retentionDays: number;
   /** The service's default is 0 (accepts no logs). */
   maxDailyGB?: number | undefined;
+  /** Required by the service: `[]` when none (the default). */
+  sharingObjectsAccounts?: number[] | undefined;
 }
 
+/**
+ * The creation answer. The vendor's spec lists only `accountId` (its cookbook shows the token
+ * too): an answer without a token is still a created account.
+ */
 export const createdSubAccountSchema = z.looseObject({
   accountId: z.number().int(),
-  accountToken: z.string(),
+  accountToken: z.string().optional(),
 });
 export type CreatedSubAccount = z.infer<typeof createdSubAccountSchema>;
 
@@ -72,14 +90,15 @@ export async function createSubAccount(
   context: CallContext,
   account: NewSubAccount,
   options?: AgentCallOptions,
-): Promise<{ accountId: number; accountToken: string }> {
+): Promise<CreatedSubAccount> {
   const token = requireAccountToken(context, 'createSubAccount');
+  const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
   const response = await context.send({
     endpoint: 'createSubAccount',
     method: 'POST',
     path: basePath(context),
     token,
-    body: account,
+    body,
     kind: 'other',
     retry: 'unsent-only',
     ...callFields(options, context.requestTimeoutMs),

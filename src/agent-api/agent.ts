@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RunInput, RunStatusReport } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, callFields, segment } from './call-context.js';
 import { parseBody } from './parse-body.js';
+import { messageAsMarkdown } from './structured-output.js';
 
 /** Agent runs and activation: `/v2/ai-agent/<agent_id>…` (seed: "Agent endpoints"). */
 
@@ -11,10 +12,13 @@ export const runStartSchema = z.looseObject({
   sessionId: z.string().min(1),
 });
 
-/** Run status response. `message` and `totalSteps` may be missing (or null) while loading. */
+/**
+ * Run status response. `message` and `totalSteps` may be missing (or null) while loading; a
+ * `message` may be any JSON value when the agent has structured output.
+ */
 export const runStatusSchema = z.looseObject({
   status: z.enum(['loading', 'done', 'error', 'canceled', 'timeout']),
-  message: z.string().nullish(),
+  message: z.unknown().optional(),
   totalSteps: z.number().int().min(0).nullish(),
 });
 
@@ -98,7 +102,7 @@ export async function getRunStatus(
   const body = parseBody(response, runStatusSchema);
   return {
     status: body.status,
-    message: body.message ?? undefined,
+    message: messageAsMarkdown(body.message),
     totalSteps: body.totalSteps ?? undefined,
   };
 }

@@ -5,10 +5,16 @@ export const CapacityMoveReason = {
   SameAccount: 'same_account',
   InvalidAmount: 'invalid_amount',
   InsufficientCapacity: 'insufficient_capacity',
+  /** The main account (`isOwner`) takes no part in a move: its PUT is restricted. */
+  MainAccount: 'main_account',
+  /** An uncapped account (`maxDailyGB: null`) has no capacity to give or take. */
+  UncappedAccount: 'uncapped_account',
   /** Another move holds the lock. */
   Busy: 'busy',
-  /** The donor was lowered but the recipient's PUT failed; see `restored`. */
-  SecondUpdateFailed: 'second_update_failed',
+  /** A PUT failed; the listing was re-read: `states` is what it showed (and `restored` what was done). */
+  UpdateFailed: 'update_failed',
+  /** A PUT failed and re-reading the listing failed too: `unknown` says which values may be what. */
+  StateUnknown: 'state_unknown',
   /** Both PUTs succeeded but the re-read listing does not show the expected values (or failed). */
   VerifyFailed: 'verify_failed',
 } as const;
@@ -20,15 +26,36 @@ export interface AccountLabel {
   accountName: string;
 }
 
+/** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
+export interface AccountCapacityState extends AccountLabel {
+  before: number;
+  /** null: the listing shows it uncapped; undefined: it is missing from the listing. */
+  now: number | null | undefined;
+}
+
+/** An account whose current value could not be read: it is one of `possible`. */
+export interface UnknownCapacity extends AccountLabel {
+  possible: number[];
+}
+
+/** The step of a move whose PUT failed. */
+export type CapacityMoveStep = 'lower-donor' | 'raise-recipient';
+
 export interface CapacityMoveErrorDetails {
   /** For ambiguous_account: every account the name matched. */
   candidates?: AccountLabel[] | undefined;
   /** The name or id the person typed, for unknown/ambiguous accounts. */
   reference?: string | undefined;
-  /** For second_update_failed: whether the donor was put back to its old value. */
+  /** For update_failed and state_unknown: the step whose PUT failed first. */
+  failedStep?: CapacityMoveStep | undefined;
+  /** For update_failed: donor and recipient, before the move and as last read. */
+  states?: AccountCapacityState[] | undefined;
+  /** For update_failed: the donor was put back and the listing shows it back. */
   restored?: boolean | undefined;
-  /** For second_update_failed when the restore failed too. */
+  /** For update_failed and state_unknown when a restore was sent and failed. */
   restoreError?: unknown;
+  /** For state_unknown: what each account may now be. */
+  unknown?: UnknownCapacity[] | undefined;
   cause?: unknown;
 }
 
@@ -37,8 +64,11 @@ export class CapacityMoveError extends Error {
   readonly reason: CapacityMoveReason;
   readonly candidates: AccountLabel[] | undefined;
   readonly reference: string | undefined;
+  readonly failedStep: CapacityMoveStep | undefined;
+  readonly states: AccountCapacityState[] | undefined;
   readonly restored: boolean | undefined;
   readonly restoreError: unknown;
+  readonly unknown: UnknownCapacity[] | undefined;
 
   constructor(reason: CapacityMoveReason, message: string, details: CapacityMoveErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,8 +76,11 @@ export class CapacityMoveError extends Error {
     this.reason = reason;
     this.candidates = details.candidates;
     this.reference = details.reference;
+    this.failedStep = details.failedStep;
+    this.states = details.states;
     this.restored = details.restored;
     this.restoreError = details.restoreError;
+    this.unknown = details.unknown;
   }
 }
 

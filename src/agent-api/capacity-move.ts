@@ -1,12 +1,19 @@
 import type { SubAccount } from './accounts.js';
-import { type AccountLabel, CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
+import {
+  type AccountCapacityState,
+  type AccountLabel,
+  CapacityMoveError,
+  CapacityMoveReason,
+  type CapacityMoveStep,
+  type UnknownCapacity,
+} from './capacity-move-error.js';
 import { buildUpdateBody, type MovePlan, planMove, roundGb, validateAmount } from './capacity-plan.js';
 import type { AgentApi } from './client.js';
 
 /**
  * Reallocates daily capacity between two sub accounts with the seed's two full-replacement PUTs:
  * lower the donor first (so the total never exceeds the plan), then raise the recipient, then
- * re-read the listing and report what it shows.
+ * re-read the listing and report what it shows (DESIGN, "Sub-account updates are full replacements").
  */
 
 export interface CapacityMoveRequest {
@@ -39,7 +46,8 @@ type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
 /**
  * Moves `request.gb` from one sub account to another. Refusals (CapacityMoveError) come before
- * any write; a failed first PUT is rethrown as the client's AgentApiError (nothing else changed).
+ * any write. After a failed PUT the listing is re-read before anything is decided or said: the
+ * service may have applied a PUT it answered with an error or a timeout.
  */
 export async function moveCapacity(
   api: AccountsApi,
@@ -53,35 +61,137 @@ export async function moveCapacity(
   }
   try {
     const plan = planMove(await api.listSubAccounts(), request);
-    await applyPlan(api, plan);
+    const { donor, recipient } = plan;
+    try {
+      await api.updateSubAccount(donor.accountId, buildUpdateBody(donor, plan.donorAfter));
+    } catch (cause) {
+      return await recover(api, plan, 'lower-donor', cause);
+    }
+    try {
+      await api.updateSubAccount(recipient.accountId, buildUpdateBody(recipient, plan.recipientAfter));
+    } catch (cause) {
+      return await recover(api, plan, 'raise-recipient', cause);
+    }
     return await verify(api, plan);
   } finally {
     await deps.lock?.release();
   }
 }
 
-async function applyPlan(api: AccountsApi, plan: MovePlan): Promise<void> {
-  const { donor, recipient } = plan;
-  await api.updateSubAccount(donor.accountId, buildUpdateBody(donor, plan.donorAfter));
+/** maxDailyGB of both accounts as the listing shows them now; undefined when the listing fails. */
+interface Seen {
+  donor: number | null | undefined;
+  recipient: number | null | undefined;
+}
+
+async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefined> {
+  let accounts: SubAccount[];
   try {
-    await api.updateSubAccount(recipient.accountId, buildUpdateBody(recipient, plan.recipientAfter));
-  } catch (cause) {
-    let restoreError: unknown;
-    try {
-      await api.updateSubAccount(donor.accountId, buildUpdateBody(donor, donor.maxDailyGB));
-    } catch (error) {
-      restoreError = error;
-    }
-    const restored = restoreError === undefined;
-    const outcome = restored
-      ? `${donor.accountName} was restored to ${donor.maxDailyGB} GB`
-      : `restoring ${donor.accountName} to ${donor.maxDailyGB} GB failed too: it is left at ${plan.donorAfter} GB`;
-    throw new CapacityMoveError(
-      CapacityMoveReason.SecondUpdateFailed,
-      `raising ${recipient.accountName} failed; ${outcome}`,
-      { cause, restored, restoreError },
-    );
+    accounts = await api.listSubAccounts();
+  } catch {
+    return undefined;
   }
+  const now = (accountId: number) => {
+    const value = accounts.find((account) => account.accountId === accountId)?.maxDailyGB;
+    return typeof value === 'number' ? roundGb(value) : value;
+  };
+  return { donor: now(plan.donor.accountId), recipient: now(plan.recipient.accountId) };
+}
+
+/**
+ * After a failed PUT: read, then decide. Both new values showing means the move went through
+ * (the error came after the write). The donor is put back only when the recipient still shows its
+ * old value, and what is reported is what the last read showed.
+ */
+async function recover(
+  api: AccountsApi,
+  plan: MovePlan,
+  failedStep: CapacityMoveStep,
+  cause: unknown,
+): Promise<CapacityMoveResult> {
+  const { donor, recipient } = plan;
+  const seen = await readBoth(api, plan);
+  if (!seen) throw stateUnknown(plan, failedStep, cause, undefined);
+  if (seen.donor === plan.donorAfter && seen.recipient === plan.recipientAfter) {
+    return { from: change(donor, plan.donorAfter), to: change(recipient, plan.recipientAfter) };
+  }
+  const mustRestore = seen.recipient === recipient.maxDailyGB && seen.donor !== donor.maxDailyGB;
+  if (!mustRestore) throw updateFailed(plan, failedStep, cause, seen, {});
+  let restoreError: unknown;
+  try {
+    await api.updateSubAccount(donor.accountId, buildUpdateBody(donor, donor.maxDailyGB));
+  } catch (error) {
+    restoreError = error;
+  }
+  const after = await readBoth(api, plan);
+  if (!after) throw stateUnknown(plan, failedStep, cause, restoreError ?? null);
+  const restored = after.donor === donor.maxDailyGB;
+  throw updateFailed(plan, failedStep, cause, after, { restored, restoreError });
+}
+
+function states(plan: MovePlan, seen: Seen): AccountCapacityState[] {
+  const state = (account: MovePlan['donor'], now: number | null | undefined) => ({
+    accountId: account.accountId,
+    accountName: account.accountName,
+    before: account.maxDailyGB,
+    now,
+  });
+  return [state(plan.donor, seen.donor), state(plan.recipient, seen.recipient)];
+}
+
+const STEP_TEXT: Record<CapacityMoveStep, (plan: MovePlan) => string> = {
+  'lower-donor': (plan) => `lowering ${plan.donor.accountName} failed`,
+  'raise-recipient': (plan) => `raising ${plan.recipient.accountName} failed`,
+};
+
+function updateFailed(
+  plan: MovePlan,
+  failedStep: CapacityMoveStep,
+  cause: unknown,
+  seen: Seen,
+  restore: { restored?: boolean; restoreError?: unknown },
+): CapacityMoveError {
+  const shown = (value: number | null | undefined) =>
+    value === undefined ? 'missing' : value === null ? 'uncapped' : `${value} GB`;
+  return new CapacityMoveError(
+    CapacityMoveReason.UpdateFailed,
+    `${STEP_TEXT[failedStep](plan)}; the listing now shows ${plan.donor.accountName} at ${shown(seen.donor)} and ${plan.recipient.accountName} at ${shown(seen.recipient)}`,
+    { cause, failedStep, states: states(plan, seen), ...restore },
+  );
+}
+
+/**
+ * The listing could not be read after a failed PUT: nothing more is sent, and each account is
+ * described by the values it may have. `restoreError` null means a restore was sent and answered.
+ */
+function stateUnknown(
+  plan: MovePlan,
+  failedStep: CapacityMoveStep,
+  cause: unknown,
+  restoreError: unknown,
+): CapacityMoveError {
+  const { donor, recipient } = plan;
+  const restoreSent = restoreError !== undefined;
+  const unknown: UnknownCapacity[] = [
+    {
+      accountId: donor.accountId,
+      accountName: donor.accountName,
+      possible: [donor.maxDailyGB, plan.donorAfter],
+    },
+    {
+      accountId: recipient.accountId,
+      accountName: recipient.accountName,
+      possible:
+        failedStep === 'lower-donor' && !restoreSent
+          ? [recipient.maxDailyGB]
+          : [recipient.maxDailyGB, plan.recipientAfter],
+    },
+  ];
+  return new CapacityMoveError(
+    CapacityMoveReason.StateUnknown,
+    `${STEP_TEXT[failedStep](plan)} and re-reading the accounts failed too`,
+    { cause, failedStep, unknown, restoreError: restoreError ?? undefined },
+  );
 }
 
 /** Re-reads the listing; the result is what the service now shows, not what was sent. */
@@ -93,33 +203,32 @@ async function verify(api: AccountsApi, plan: MovePlan): Promise<CapacityMoveRes
     throw new CapacityMoveError(
       CapacityMoveReason.VerifyFailed,
       'both updates were sent but re-reading the accounts failed',
-      {
-        cause,
-      },
+      { cause },
     );
   }
   const donorNow = accounts.find((account) => account.accountId === plan.donor.accountId);
   const recipientNow = accounts.find((account) => account.accountId === plan.recipient.accountId);
   const matches = (account: SubAccount | undefined, expected: number) =>
-    account !== undefined && roundGb(account.maxDailyGB) === expected;
+    account?.maxDailyGB !== undefined &&
+    account.maxDailyGB !== null &&
+    roundGb(account.maxDailyGB) === expected;
   if (!matches(donorNow, plan.donorAfter) || !matches(recipientNow, plan.recipientAfter)) {
     throw new CapacityMoveError(
       CapacityMoveReason.VerifyFailed,
       `both updates were sent but the listing shows ${describe(donorNow)} and ${describe(recipientNow)}`,
     );
   }
-  return {
-    from: change(plan.donor, donorNow as SubAccount),
-    to: change(plan.recipient, recipientNow as SubAccount),
-  };
+  return { from: change(plan.donor, plan.donorAfter), to: change(plan.recipient, plan.recipientAfter) };
 }
 
 const describe = (account: SubAccount | undefined) =>
-  account ? `${account.accountName} at ${account.maxDailyGB} GB` : 'an account missing';
+  account
+    ? `${account.accountName} at ${account.maxDailyGB === null ? 'uncapped' : `${account.maxDailyGB} GB`}`
+    : 'an account missing';
 
-const change = (before: SubAccount, after: SubAccount): AccountCapacityChange => ({
-  accountId: after.accountId,
-  accountName: after.accountName,
+const change = (before: MovePlan['donor'], after: number): AccountCapacityChange => ({
+  accountId: before.accountId,
+  accountName: before.accountName,
   before: before.maxDailyGB,
-  after: after.maxDailyGB,
+  after,
 });

@@ -1,4 +1,4 @@
-import type { SubAccount, SubAccountUpdate } from './accounts.js';
+import { RESPONSE_ONLY_FIELDS, type SubAccount, type SubAccountUpdate } from './accounts.js';
 import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
 
 /**
@@ -50,9 +50,32 @@ export function validateAmount(gb: number): number {
   return rounded;
 }
 
+/** An account that can give or take capacity: a capped sub account. */
+export type CappedSubAccount = SubAccount & { maxDailyGB: number };
+
+/** Refuses the main account and uncapped accounts, with the reason a person reads. */
+function movable(account: SubAccount): CappedSubAccount {
+  const label = `${account.accountName} (${account.accountId})`;
+  if (account.isOwner === true) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.MainAccount,
+      `${label} is the main account: its capacity is not moved by this command`,
+      { reference: account.accountName },
+    );
+  }
+  if (account.maxDailyGB === null) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.UncappedAccount,
+      `${label} is uncapped (flexible, no daily limit): it has no capacity to give or take`,
+      { reference: account.accountName },
+    );
+  }
+  return account as CappedSubAccount;
+}
+
 export interface MovePlan {
-  donor: SubAccount;
-  recipient: SubAccount;
+  donor: CappedSubAccount;
+  recipient: CappedSubAccount;
   gb: number;
   donorAfter: number;
   recipientAfter: number;
@@ -64,14 +87,16 @@ export function planMove(
   request: { gb: number; from: string; to: string },
 ): MovePlan {
   const gb = validateAmount(request.gb);
-  const donor = resolveAccount(accounts, request.from);
-  const recipient = resolveAccount(accounts, request.to);
-  if (donor.accountId === recipient.accountId) {
+  const donorFound = resolveAccount(accounts, request.from);
+  const recipientFound = resolveAccount(accounts, request.to);
+  if (donorFound.accountId === recipientFound.accountId) {
     throw new CapacityMoveError(
       CapacityMoveReason.SameAccount,
       `"${request.from}" and "${request.to}" are the same account`,
     );
   }
+  const donor = movable(donorFound);
+  const recipient = movable(recipientFound);
   const donorAfter = roundGb(donor.maxDailyGB - gb);
   if (donorAfter < 0) {
     throw new CapacityMoveError(
@@ -84,8 +109,8 @@ export function planMove(
 
 /**
  * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field
- * but accountId, email and accountToken goes back (unknown ones too), and sharingObjectsAccounts
- * as plain ids because the listing shows objects while the PUT takes ids.
+ * but accountId, email, accountToken and the response-only ones goes back (unknown ones too),
+ * and sharingObjectsAccounts as plain ids because the listing shows objects while the PUT takes ids.
  */
 export function buildUpdateBody(account: SubAccount, maxDailyGB: number): SubAccountUpdate {
   const {
@@ -96,6 +121,7 @@ export function buildUpdateBody(account: SubAccount, maxDailyGB: number): SubAcc
   } = account as SubAccount & {
     accountToken?: unknown;
   };
+  for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
   const sharingObjectsAccounts = account.sharingObjectsAccounts.map((entry) =>
     typeof entry === 'number' ? entry : entry.accountId,
   );

@@ -1,5 +1,6 @@
 import type { Clock, FeedbackInput, Logger, RunInput, RunStatusReport } from '../conversation/ports.js';
 import {
+  type CreatedSubAccount,
   createSubAccount,
   listSubAccounts,
   type NewSubAccount,
@@ -69,10 +70,8 @@ export interface AgentApi {
   ): Promise<FeedbackRecord[]>;
   /** null when the run has no feedback. */
   getFeedback(agentId: string, sessionId: string, options?: AgentCallOptions): Promise<FeedbackRecord | null>;
-  createSubAccount(
-    account: NewSubAccount,
-    options?: AgentCallOptions,
-  ): Promise<{ accountId: number; accountToken: string }>;
+  /** `accountToken` is undefined when the service answered without one (the account exists). */
+  createSubAccount(account: NewSubAccount, options?: AgentCallOptions): Promise<CreatedSubAccount>;
   listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]>;
   updateSubAccount(accountId: number, body: SubAccountUpdate, options?: AgentCallOptions): Promise<void>;
   exportSavedObjects(type: SavedObjectType, options?: AgentCallOptions): Promise<ExportResult>;

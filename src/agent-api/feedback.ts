@@ -5,20 +5,27 @@ import { parseBody } from './parse-body.js';
 
 /** Feedback on runs: `/v2/ai-agent/<agent_id>/feedback…` (one record per session). */
 
-/** One feedback record. Loose: the service may add members. */
+/**
+ * One feedback record, read loosely: the bot acts on none of its fields (the rating it sent is
+ * what it keeps), so a record whose fields drift from the seed — an id as a number, a missing
+ * createdAt, a score as a string — must not turn a stored rating into "feedback failed". Fields
+ * in an unexpected type read as undefined; the record only has to be an object.
+ */
+const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const feedbackRecordSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
-  createdAt: z.union([z.string(), z.number()]),
-  agentId: z.string(),
-  accountId: z.number().int(),
-  sessionId: z.string(),
-  feedbackName: z.string(),
-  score: z.number(),
-  comment: z.string().nullish(),
+  id: loose(z.union([z.string(), z.number()]).transform(String)),
+  createdAt: loose(z.union([z.string(), z.number()])),
+  agentId: loose(z.string()),
+  accountId: loose(z.number()),
+  sessionId: loose(z.string()),
+  feedbackName: loose(z.string()),
+  score: loose(z.number()),
+  comment: loose(z.string().nullable()),
 });
 export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 
-const feedbackListSchema = z.array(feedbackRecordSchema);
+/** Any 2xx stored the rating: a list of other shapes reads as no records, not as a failure. */
+const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
 
 /** The request items as the seed names them; `comment` is left out when absent (keeps the old one). */
 function feedbackBody(items: FeedbackInput[]) {
@@ -44,6 +51,8 @@ export async function submitFeedback(
     retry: 'idempotent',
     ...callFields(options, context.requestTimeoutMs),
   });
+  // An empty 2xx body stored the rating as well.
+  if (response.text.trim() === '') return [];
   return parseBody(response, feedbackListSchema);
 }
 

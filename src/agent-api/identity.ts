@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AgentCallOptions, type CallContext, callFields } from './call-context.js';
+import { AgentApiErrorCode, isAgentApiError } from './errors.js';
 import { parseBody } from './parse-body.js';
 
 /** The identity check: which account a token belongs to. */
@@ -25,4 +26,23 @@ export async function whoami(context: CallContext, options?: AgentCallOptions): 
     ...callFields(options, context.requestTimeoutMs),
   });
   return parseBody(response, identitySchema);
+}
+
+/**
+ * What a failed identity check means. The seed: "A status other than 200 on the identity endpoint
+ * indicates a wrong path or API address" — except the token's own refusals (401, and 403 with
+ * `{code, message}`), the region mismatch, and the statuses of a service that is there but busy
+ * or down (429, 502, 503, 504). No answer at all (network, timeout) is the service unavailable too.
+ */
+export type IdentityProblem = 'token-rejected' | 'region-mismatch' | 'not-the-service' | 'unavailable';
+
+const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+export function identityProblem(error: unknown): IdentityProblem {
+  if (!isAgentApiError(error)) return 'unavailable';
+  if (error.code === AgentApiErrorCode.RegionMismatch) return 'region-mismatch';
+  if (error.code === AgentApiErrorCode.InvalidResponse) return 'not-the-service';
+  if (error.status === 401 || error.status === 403) return 'token-rejected';
+  if (error.status === undefined || UNAVAILABLE_STATUSES.has(error.status)) return 'unavailable';
+  return 'not-the-service';
 }

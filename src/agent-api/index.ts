@@ -1,6 +1,13 @@
 /** The agent service client: the public surface of agent-api/, listed explicitly. */
 
-export type { CreatedSubAccount, NewSubAccount, SubAccount, SubAccountUpdate } from './accounts.js';
+export {
+  type CreatedSubAccount,
+  DEFAULT_RETENTION_DAYS,
+  type NewSubAccount,
+  RESPONSE_ONLY_FIELDS,
+  type SubAccount,
+  type SubAccountUpdate,
+} from './accounts.js';
 export type { AgentActivation } from './agent.js';
 export type { AgentCallOptions } from './call-context.js';
 export {
@@ -11,11 +18,14 @@ export {
   moveCapacity,
 } from './capacity-move.js';
 export {
+  type AccountCapacityState,
   type AccountLabel,
   CapacityMoveError,
   type CapacityMoveErrorDetails,
   CapacityMoveReason,
+  type CapacityMoveStep,
   isCapacityMoveError,
+  type UnknownCapacity,
 } from './capacity-move-error.js';
 export { buildUpdateBody, planMove, resolveAccount, roundGb } from './capacity-plan.js';
 export { type AgentApi, type AgentApiOptions, createAgentApi } from './client.js';
@@ -35,11 +45,13 @@ export {
   type SavedObjectType,
 } from './export.js';
 export type { FeedbackRecord } from './feedback.js';
-export type { Identity } from './identity.js';
+export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
 export {
   createRequestBudget,
   type RequestBudget,
   type RequestBudgetOptions,
   type RequestKind,
 } from './request-budget.js';
+export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
+export { messageAsMarkdown } from './structured-output.js';
 export type { RequestInfo } from './transport.js';

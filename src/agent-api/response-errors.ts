@@ -33,8 +33,9 @@ const asString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 
 /**
- * Reads `{errorCode, message, requestId, parameters}` (the service's usual error body) or the
- * identity endpoint's `{code, message}`; anything else yields no details.
+ * Reads the service's error bodies in each of their shapes: `{errorCode, message, requestId,
+ * parameters}` (most), `{message}`, `{errorMessage}`, a bare JSON string ("could not find sub
+ * account 1234567") and the identity endpoint's `{code, message}`; anything else yields nothing.
  */
 export function readServiceErrorBody(text: string): ServiceErrorBody {
   let body: unknown;
@@ -43,10 +44,11 @@ export function readServiceErrorBody(text: string): ServiceErrorBody {
   } catch {
     return {};
   }
+  if (typeof body === 'string') return body.trim() === '' ? {} : { serviceMessage: body };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
   const record = body as Record<string, unknown>;
   return {
-    serviceMessage: asString(record.message),
+    serviceMessage: asString(record.message) ?? asString(record.errorMessage),
     serviceErrorCode: asString(record.errorCode) ?? asString(record.code),
     requestId: asString(record.requestId),
   };

@@ -1,8 +1,9 @@
 import {
   type AgentApi,
-  AgentApiErrorCode,
   type CapacityMoveLock,
   CapacityMoveReason,
+  DEFAULT_RETENTION_DAYS,
+  identityProblem,
   isAgentApiError,
   isCapacityMoveError,
   moveCapacity,
@@ -109,20 +110,20 @@ async function runPublic(command: AgentCommand, context: CommandContext): Promis
   }
 }
 
-/** Statuses that are about load, not about the address: described like any service error. */
-const TRANSIENT_STATUSES = new Set([429, 503]);
-
 /**
  * The issue's three whoami answers: 401/403 → the token is invalid; any other HTTP answer (or
  * a 200 that is not an identity, as from a wrong host) → the address or path is wrong; the
- * rest (region mismatch, network, maintenance) → the usual sentence.
+ * rest (region mismatch, network, maintenance, overload) → the usual sentence.
  */
 export function whoamiProblem(error: unknown): WhoamiProblem {
-  if (!isAgentApiError(error) || error.code === AgentApiErrorCode.RegionMismatch) return 'service';
-  if (error.status === 401 || error.status === 403) return 'invalid-token';
-  if (error.code === AgentApiErrorCode.InvalidResponse) return 'wrong-address';
-  if (error.status !== undefined && !TRANSIENT_STATUSES.has(error.status)) return 'wrong-address';
-  return 'service';
+  switch (identityProblem(error)) {
+    case 'token-rejected':
+      return 'invalid-token';
+    case 'not-the-service':
+      return 'wrong-address';
+    default:
+      return 'service';
+  }
 }
 
 async function runAdmin(
@@ -160,17 +161,21 @@ async function createAccount(
   command: Extract<AgentCommand, { kind: 'accounts-create' }>,
   context: CommandContext,
 ): Promise<CommandOutcome> {
+  const retentionDays = command.retentionDays ?? DEFAULT_RETENTION_DAYS;
   const created = await context.api.createSubAccount({
     accountName: command.name,
     email: command.email,
-    retentionDays: command.retentionDays,
+    retentionDays,
     maxDailyGB: command.maxDailyGB,
+    sharingObjectsAccounts: [],
   });
   return {
     kind: 'account-created',
     accountId: created.accountId,
     accountName: command.name,
     accountToken: created.accountToken,
+    retentionDays,
+    retentionDefaulted: command.retentionDays === undefined,
     // The seed: maxDailyGB defaults to 0 when not given.
     maxDailyGB: command.maxDailyGB ?? 0,
     maxDailyGBDefaulted: command.maxDailyGB === undefined,
@@ -179,7 +184,8 @@ async function createAccount(
 
 /** Reasons that mean something went wrong after a write, as opposed to a refusal before any. */
 const MOVE_FAILURES: ReadonlySet<string> = new Set([
-  CapacityMoveReason.SecondUpdateFailed,
+  CapacityMoveReason.UpdateFailed,
+  CapacityMoveReason.StateUnknown,
   CapacityMoveReason.VerifyFailed,
 ]);
 

@@ -51,8 +51,14 @@ export type CommandOutcome =
       kind: 'account-created';
       accountId: number;
       accountName: string;
-      /** A secret: rendered only into the requester's ephemeral reply, never logged. */
-      accountToken: string;
+      /**
+       * A secret: rendered only into the requester's ephemeral reply, never logged. Undefined when
+       * the service answered without it (the account exists; its token is on the account page).
+       */
+      accountToken?: string | undefined;
+      retentionDays: number;
+      /** True when the admin gave no retention and DEFAULT_RETENTION_DAYS was sent. */
+      retentionDefaulted: boolean;
       /** What the account got; the service's default is 0 when none was given. */
       maxDailyGB: number;
       maxDailyGBDefaulted: boolean;
@@ -80,7 +86,7 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'service-error':
       return 'failed';
     case 'capacity-failed':
-      return outcome.failure.reason === 'second_update_failed' || outcome.failure.reason === 'verify_failed'
+      return ['update_failed', 'state_unknown', 'verify_failed'].includes(outcome.failure.reason)
         ? 'failed'
         : 'refused';
     case 'exported':

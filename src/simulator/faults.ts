@@ -18,6 +18,7 @@ export function clearFaults(faults: SimulatorFaults): void {
   faults.createWithoutToken = undefined;
   faults.legacyExport = undefined;
   faults.errorBodyShape = undefined;
+  faults.agentTokenAs = undefined;
 }
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */

@@ -50,7 +50,8 @@ export function createSimServer(
     if (ctx.closing.aborted) controller.abort();
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://simulator.invalid').pathname;
-    const token = classifyToken(req.headers['x-api-token']);
+    const presented = classifyToken(req.headers['x-api-token']);
+    const token = presented === 'agent' ? (ctx.faults.agentTokenAs ?? presented) : presented;
     const answer: Promise<SimResponse> =
       stats.inFlight > ctx.options.maxConcurrent
         ? Promise.resolve(

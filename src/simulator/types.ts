@@ -47,6 +47,11 @@ export interface SimulatorFaults {
   createWithoutToken?: boolean | undefined;
   /** Exports answer older-format hits (`_type: "doc"`, no `_source.type`, epoch-ms `_updatedAt`…). */
   legacyExport?: boolean | undefined;
+  /**
+   * The agent token is taken for this kind from now on: a token revoked (`invalid`) or an account
+   * moved to another region (`otherRegion`) while the bot runs.
+   */
+  agentTokenAs?: 'invalid' | 'otherRegion' | undefined;
   /** Error bodies in another of the service's shapes; default `standard` (`{errorCode, message, …}`). */
   errorBodyShape?: ErrorBodyShape | undefined;
 }

@@ -87,6 +87,9 @@ describe('moveCapacity', () => {
       isFlexible: true,
       softLimitGB: 45,
       snapSearchRetentionDays: 90,
+      // Undocumented: sent back as it came. The response-only isOwner, isCapped, sharedGB and
+      // totalTimeBasedDailyGB are not (the simulator refuses them, as the spec has them).
+      simUndocumented: { note: 'members the service adds must survive a PUT' },
     });
     expect(sim.putLog[1]?.body).toMatchObject({
       accountName: 'Staging',
@@ -104,20 +107,30 @@ describe('moveCapacity', () => {
 
   it.each([
     [{ gb: 1, from: 'nobody', to: 'Production' }, 'unknown_account'],
-    [{ gb: 1, from: 'staging', to: 'Production' }, 'ambiguous_account'],
     [{ gb: 1, from: 'Production', to: String(PRODUCTION) }, 'same_account'],
     [{ gb: 9, from: 'QA Team', to: 'Production' }, 'insufficient_capacity'],
+    [{ gb: 1, from: 'Sim Main Account', to: 'Production' }, 'main_account'],
+    [{ gb: 1, from: 'Production', to: '100000' }, 'main_account'],
+    [{ gb: 1, from: 'Security', to: 'Production' }, 'uncapped_account'],
+    [{ gb: 1, from: 'QA Team', to: 'security' }, 'uncapped_account'],
   ])('refuses %j with %s before any write', async (request, reason) => {
     expect((await refusal(moveCapacity(api, request))).reason).toBe(reason);
     expect(sim.putLog).toHaveLength(0);
     expect(sim.requests.map((entry) => entry.method)).toEqual(['GET']);
   });
 
-  it('names the candidates of an ambiguous account', async () => {
+  it('refuses an ambiguous name, naming the candidates', async () => {
+    const { accountId } = await api.createSubAccount({
+      accountName: 'staging',
+      email: 'admin@example.com',
+      retentionDays: 3,
+      maxDailyGB: 5,
+    });
     const error = await refusal(moveCapacity(api, { gb: 1, from: 'Production', to: 'STAGING' }));
+    expect(error.reason).toBe('ambiguous_account');
     expect(error.candidates).toEqual([
       { accountId: 200002, accountName: 'Staging' },
-      { accountId: 200003, accountName: 'staging' },
+      { accountId, accountName: 'staging' },
     ]);
   });
 
@@ -138,18 +151,54 @@ describe('moveCapacity', () => {
     expect(events).toEqual(['acquire']);
   });
 
-  it('restores the donor when raising the recipient fails', async () => {
+  it('re-reads, then restores the donor when raising the recipient failed and it still shows its old value', async () => {
     sim.faults.failPutForAccount = QA_TEAM;
     const { lock, events } = testLock();
     const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }, { lock }));
-    expect(error).toMatchObject({ reason: 'second_update_failed', restored: true });
+    expect(error).toMatchObject({ reason: 'update_failed', failedStep: 'raise-recipient', restored: true });
     expect(error.cause).toMatchObject({ code: 'http_error', status: 500 });
+    expect(error.states).toEqual([
+      { accountId: PRODUCTION, accountName: 'Production', before: 50, now: 50 },
+      { accountId: QA_TEAM, accountName: 'QA Team', before: 8, now: 8 },
+    ]);
     expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION, QA_TEAM, PRODUCTION]);
+    expect(sim.requests.map((r) => r.method)).toEqual(['GET', 'PUT', 'PUT', 'GET', 'PUT', 'GET']);
     expect([byId(PRODUCTION)?.maxDailyGB, byId(QA_TEAM)?.maxDailyGB]).toEqual([50, 8]);
     expect(events).toEqual(['acquire', 'release']);
   });
 
-  it('says so when the restore fails too', async () => {
+  it('does not restore when the failed raise was in fact applied: the move went through', async () => {
+    sim.faults.failPutAfterApplyForAccount = QA_TEAM;
+    const result = await moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' });
+    expect(result).toEqual({
+      from: { accountId: PRODUCTION, accountName: 'Production', before: 50, after: 45 },
+      to: { accountId: QA_TEAM, accountName: 'QA Team', before: 8, after: 13 },
+    });
+    expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION, QA_TEAM]);
+    expect([byId(PRODUCTION)?.maxDailyGB, byId(QA_TEAM)?.maxDailyGB]).toEqual([45, 13]);
+  });
+
+  it('a failed lowering that was not applied: reports both unchanged, as read, and sends nothing more', async () => {
+    sim.faults.failPutForAccount = PRODUCTION;
+    const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }));
+    expect(error).toMatchObject({ reason: 'update_failed', failedStep: 'lower-donor', restored: undefined });
+    expect(error.states?.map((s) => [s.before, s.now])).toEqual([
+      [50, 50],
+      [8, 8],
+    ]);
+    expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION]);
+    expect(sim.requests.map((r) => r.method)).toEqual(['GET', 'PUT', 'GET']);
+  });
+
+  it('a failed lowering that was applied: puts the donor back, never raises the recipient', async () => {
+    sim.faults.failPutAfterApplyForAccount = PRODUCTION;
+    const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }));
+    expect(error).toMatchObject({ reason: 'update_failed', failedStep: 'lower-donor', restored: true });
+    expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION, PRODUCTION]);
+    expect([byId(PRODUCTION)?.maxDailyGB, byId(QA_TEAM)?.maxDailyGB]).toEqual([50, 8]);
+  });
+
+  it('says so when the restore fails too, with the values it read', async () => {
     sim.faults.failPutForAccount = QA_TEAM;
     // After the recipient's PUT fails, the donor's PUTs start failing as well.
     const flaky: Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'> = {
@@ -163,10 +212,22 @@ describe('moveCapacity', () => {
       },
     };
     const error = await refusal(moveCapacity(flaky, { gb: 5, from: 'Production', to: 'QA Team' }));
-    expect(error).toMatchObject({ reason: 'second_update_failed', restored: false });
+    expect(error).toMatchObject({ reason: 'update_failed', restored: false });
     expect(error.restoreError).toMatchObject({ status: 500 });
-    expect(error.message).toMatch(/left at 45 GB/);
+    expect(error.states?.map((s) => s.now)).toEqual([45, 8]);
     expect(byId(PRODUCTION)?.maxDailyGB).toBe(45);
+  });
+
+  it('changes nothing more when the re-read fails, and says what each value may be', async () => {
+    sim.faults.failPutForAccount = QA_TEAM;
+    sim.faults.failListingsAfter = 1;
+    const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }));
+    expect(error).toMatchObject({ reason: 'state_unknown', failedStep: 'raise-recipient' });
+    expect(error.unknown).toEqual([
+      { accountId: PRODUCTION, accountName: 'Production', possible: [50, 45] },
+      { accountId: QA_TEAM, accountName: 'QA Team', possible: [8, 13] },
+    ]);
+    expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION, QA_TEAM]);
   });
 
   it('verify_failed when the listing cannot be re-read after both updates', async () => {

@@ -157,6 +157,39 @@ describe('responses that break the contract', () => {
     });
     expect((await caught(api.getRunStatus('a', 's'))).message).toMatch(/status:/);
   });
+
+  it('feedback records whose fields drift from the seed still count as stored', async () => {
+    const drifted = { id: 7, score: '100', sessionId: null, extra: true };
+    const api = await clientFor(
+      inOrder(
+        { status: 200, body: [drifted] },
+        { status: 200, body: { unexpected: 'an object, not a list' } },
+        { status: 204 },
+        { status: 200, body: drifted },
+      ),
+    );
+    const input = [{ sessionId: 's', feedbackName: 'f', score: true }];
+    await expect(api.submitFeedback('a', input)).resolves.toEqual([
+      { id: '7', score: undefined, sessionId: undefined, extra: true },
+    ]);
+    await expect(api.submitFeedback('a', input)).resolves.toEqual([]);
+    await expect(api.submitFeedback('a', input)).resolves.toEqual([]);
+    await expect(api.getFeedback('a', 's')).resolves.toMatchObject({ id: '7', extra: true });
+  });
+});
+
+describe('error bodies in every shape the service uses', () => {
+  it.each([
+    ['{errorCode, message, …}', { errorCode: 'X', message: 'could not find sub account 12' }],
+    ['{message}', { message: 'could not find sub account 12' }],
+    ['{errorMessage}', { errorMessage: 'could not find sub account 12' }],
+    ['a bare JSON string', JSON.stringify('could not find sub account 12')],
+  ])('%s → serviceMessage and the error message', async (_shape, body) => {
+    const api = await clientFor(inOrder({ status: 500, body }));
+    const error = await caught(api.enableAgent('a'));
+    expect(error.serviceMessage).toBe('could not find sub account 12');
+    expect(error.message).toContain('could not find sub account 12');
+  });
 });
 
 describe('failures without an HTTP answer', () => {
@@ -195,7 +228,7 @@ describe('failures without an HTTP answer', () => {
     const api = createAgentApi({ baseUrl: server.url, token: FAKE_TOKEN, budget: createRequestBudget() });
     for (const call of [
       () => api.listSubAccounts(),
-      () => api.createSubAccount({ email: 'a@example.test', accountName: 'a' }),
+      () => api.createSubAccount({ email: 'a@example.test', accountName: 'a', retentionDays: 7 }),
       () => api.updateSubAccount(1, {} as never),
     ]) {
       expect((await caught(call())).code).toBe('not_configured');

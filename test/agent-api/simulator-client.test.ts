@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentApi,
   AgentApiError,
+  buildUpdateBody,
   InvalidResponseError,
   RegionMismatchError,
   SAVED_OBJECT_TYPES,
@@ -153,8 +154,7 @@ describe('sub accounts', () => {
     expect(created).toEqual({ accountId: expect.any(Number), accountToken: expect.any(String) });
     const listed = (await api.listSubAccounts()).find((account) => account.accountId === created.accountId);
     expect(listed).toMatchObject({ accountName: 'Sandbox', maxDailyGB: 1, email: null });
-    const { accountId: _id, email: _email, ...settings } = listed as NonNullable<typeof listed>;
-    await api.updateSubAccount(created.accountId, { ...settings, sharingObjectsAccounts: [], maxDailyGB: 2 });
+    await api.updateSubAccount(created.accountId, buildUpdateBody(listed as NonNullable<typeof listed>, 2));
     expect(sim.accounts().find((account) => account.accountId === created.accountId)?.maxDailyGB).toBe(2);
   });
 
@@ -163,8 +163,8 @@ describe('sub accounts', () => {
     try {
       const client = simClient(other).api;
       const [first] = await client.listSubAccounts();
-      const { accountId, email: _email, ...settings } = first as NonNullable<typeof first>;
-      await client.updateSubAccount(accountId, { ...settings, sharingObjectsAccounts: [] });
+      const account = first as NonNullable<typeof first>;
+      await client.updateSubAccount(account.accountId, buildUpdateBody(account, account.maxDailyGB ?? 0));
       expect(other.requests.at(-1)).toMatchObject({ method: 'PUT', status: 200 });
     } finally {
       await other.close();
@@ -204,7 +204,9 @@ describe('export', () => {
       }).then((response) => response.text());
       expect(raw).toBe(served);
       expect(JSON.parse(raw)).toStrictEqual(parsed);
-      expect(parsed.hits.every((hit) => hit._source.type === type)).toBe(true);
+      expect(parsed.hits.every((hit) => (hit as { _source: { type: string } })._source.type === type)).toBe(
+        true,
+      );
     },
   );
 });
@@ -256,5 +258,59 @@ describe('request budget against the simulator', () => {
     expect(sim.maxInFlightSeen).toBeLessThanOrEqual(budget.limit);
     // The cap was actually reached: the test would notice a client that serialised everything.
     expect(budget.maxInFlightSeen()).toBe(budget.limit);
+  });
+});
+
+describe('as the real service answers', () => {
+  it('reads an uncapped account (maxDailyGB null) and the main account (isOwner)', async () => {
+    const accounts = await api.listSubAccounts();
+    expect(accounts.find((a) => a.accountName === 'Security')).toMatchObject({
+      maxDailyGB: null,
+      isFlexible: true,
+    });
+    expect(accounts.find((a) => a.isOwner === true)).toMatchObject({ accountId: 100000 });
+  });
+
+  it('creation sends sharingObjectsAccounts [] and takes an answer without a token as created', async () => {
+    sim.faults.createWithoutToken = true;
+    const created = await api.createSubAccount({
+      email: 'admin@example.com',
+      accountName: 'No Token',
+      retentionDays: 7,
+    });
+    expect(created.accountToken).toBeUndefined();
+    expect(sim.accounts().find((a) => a.accountId === created.accountId)?.accountName).toBe('No Token');
+  });
+
+  it('backs up older-format export hits exactly as served', async () => {
+    sim.faults.legacyExport = true;
+    const { parsed, raw } = await api.exportSavedObjects('dashboard');
+    expect(parsed.hits).toHaveLength(2);
+    expect(JSON.parse(raw)).toStrictEqual(parsed);
+    expect(raw).toContain('"_type":"doc"');
+    expect(raw).toContain('"_logzioOriginalAppId":7');
+  });
+
+  it.each(['standard', 'message', 'errorMessage', 'string'] as const)(
+    'reads the service message from a %s error body',
+    async (shape) => {
+      sim.faults.errorBodyShape = shape;
+      const error = await rejection(
+        api.createSubAccount({ email: 'nobody@example.com', accountName: 'X', retentionDays: 7 }),
+      );
+      expect(error.serviceMessage).toBe('email must belong to an admin user of the main account');
+      expect(error.message).toContain('email must belong to an admin user');
+    },
+  );
+
+  it('renders a structured-output answer (a JSON object) as a JSON code block', async () => {
+    const { sessionId } = await api.startRun(SIM_AGENTS.structured, {
+      message: simDirective({ steps: 0, stepMs: 0 }),
+    });
+    const report = await api.getRunStatus(SIM_AGENTS.structured, sessionId);
+    expect(report.status).toBe('done');
+    expect(report.message).toMatch(/^```json\n\{\n {2}"summary": /);
+    expect(report.message).toMatch(/\n```$/);
+    expect(JSON.parse((report.message ?? '').slice(8, -4))).toMatchObject({ severity: 'warning' });
   });
 });

@@ -113,6 +113,43 @@ describe('renderCommandOutcome', () => {
     );
   });
 
+  it('labels the main account, shows an uncapped account as uncapped, and says neither moves', () => {
+    const reply = renderCommandOutcome({
+      kind: 'accounts',
+      accounts: [
+        account({ accountId: 1, accountName: 'Main', maxDailyGB: 100, isOwner: true }),
+        account({ accountId: 2, accountName: 'Sec', maxDailyGB: null, isFlexible: true }),
+      ],
+    });
+    expect(reply.blocks[0]?.text.text).toBe('*Accounts* (the main account and 1 sub account)');
+    expect(reply.blocks[1]?.text.text).toBe(
+      [
+        '```',
+        'Name         ID  Max GB/day  Retention  Flags',
+        'Main (main)  1   100 GB      7 d        —',
+        'Sec          2   uncapped    7 d        flexible',
+        '```',
+      ].join('\n'),
+    );
+    expect(reply.text).toContain('the main account and uncapped accounts take no part');
+    expect(reply.text).not.toContain(':warning:');
+  });
+
+  it('aligns the columns on what the reader sees, not on the escaped text', () => {
+    const reply = renderCommandOutcome({
+      kind: 'accounts',
+      accounts: [
+        account({ accountId: 1, accountName: 'R&D <eu>', maxDailyGB: 5 }),
+        account({ accountId: 22, accountName: 'Ops', maxDailyGB: 6 }),
+      ],
+    });
+    const table = reply.blocks[1]?.text.text ?? '';
+    expect(table).toContain('R&amp;D &lt;eu&gt;  1   5 GB');
+    const seen = table.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').split('\n');
+    const idColumn = seen.slice(1, 4).map((line) => line.search(/\d+\s+\d+ GB|ID/));
+    expect(new Set(idColumn).size).toBe(1);
+  });
+
   it('splits a long accounts table into sections under Slack’s 3,000 characters', () => {
     const accounts = Array.from({ length: 120 }, (_, i) =>
       account({ accountId: 1000 + i, accountName: `Team ${i}` }),
@@ -134,6 +171,8 @@ describe('renderCommandOutcome', () => {
         accountId: 9,
         accountName: 'New',
         accountToken: 'tok-123',
+        retentionDays: 7,
+        retentionDefaulted: true,
         maxDailyGB,
         maxDailyGBDefaulted: defaulted,
       });
@@ -143,6 +182,22 @@ describe('renderCommandOutcome', () => {
     );
     expect(created(0, false)).toContain('max daily GB is 0, so');
     expect(created(2, false)).not.toContain('at least 1 GB');
+    expect(created(2, false)).toContain('retention 7 days (the default)');
+  });
+
+  it('says where the token is when the service created the account without sending one', () => {
+    const reply = text({
+      kind: 'account-created',
+      accountId: 9,
+      accountName: 'New',
+      retentionDays: 14,
+      retentionDefaulted: false,
+      maxDailyGB: 1,
+      maxDailyGBDefaulted: false,
+    });
+    expect(reply).toContain('Created sub account *New* (id 9), retention 14 days.');
+    expect(reply).toContain('its token is on the account page of the product');
+    expect(reply).not.toMatch(/fail|again/i);
   });
 
   it.each<[string, CapacityMoveError, string]>([
@@ -155,7 +210,7 @@ describe('renderCommandOutcome', () => {
           { accountId: 3, accountName: 'staging' },
         ],
       }),
-      '“staging” names more than one sub account: Staging (2), staging (3). Use the id instead. Nothing was changed.',
+      '“staging” names more than one account: Staging (2), staging (3). Use the id instead. Nothing was changed.',
     ],
     [
       'busy',
@@ -164,15 +219,49 @@ describe('renderCommandOutcome', () => {
     ],
     [
       'not restored',
+      new CapacityMoveError(CapacityMoveReason.UpdateFailed, 'raising B failed', {
+        failedStep: 'raise-recipient',
+        states: [
+          { accountId: 1, accountName: 'A', before: 5, now: 4 },
+          { accountId: 2, accountName: 'B', before: 1, now: 1 },
+        ],
+        restored: false,
+        cause: new AgentApiError('http_error', 'x', { status: 500 }),
+      }),
+      '• *A* (1): 5 GB → 4 GB\n• *B* (2): 1 GB → 1 GB\n\nPutting *A* back to 5 GB did not take effect: an admin needs to check both accounts',
+    ],
+    [
+      'restored',
+      new CapacityMoveError(CapacityMoveReason.UpdateFailed, 'raising B failed', {
+        failedStep: 'raise-recipient',
+        states: [
+          { accountId: 1, accountName: 'A', before: 5, now: 5 },
+          { accountId: 2, accountName: 'B', before: 1, now: 1 },
+        ],
+        restored: true,
+        cause: new AgentApiError('timeout', 'x'),
+      }),
+      'The accounts as read back afterwards (before → now):\n• *A* (1): 5 GB → 5 GB\n• *B* (2): 1 GB → 1 GB\n\n*A* was put back to 5 GB.',
+    ],
+    [
+      'state unknown',
+      new CapacityMoveError(CapacityMoveReason.StateUnknown, 'lowering A failed', {
+        failedStep: 'lower-donor',
+        unknown: [
+          { accountId: 1, accountName: 'A', possible: [5, 4] },
+          { accountId: 2, accountName: 'B', possible: [1] },
+        ],
+        cause: new AgentApiError('network', 'x'),
+      }),
+      'does not know their current values:\n• *A* (1): 5 GB or 4 GB\n• *B* (2): 1 GB\n\nCheck them with `/agent accounts`',
+    ],
+    [
+      'the main account',
       new CapacityMoveError(
-        CapacityMoveReason.SecondUpdateFailed,
-        'raising B failed; restoring A failed too',
-        {
-          restored: false,
-          cause: new AgentApiError('http_error', 'x', { status: 500 }),
-        },
+        CapacityMoveReason.MainAccount,
+        'Main (1) is the main account: its capacity is not moved by this command',
       ),
-      'The capacity move failed: raising B failed; restoring A failed too. An admin needs to check both accounts',
+      'Main (1) is the main account: its capacity is not moved by this command. Nothing was changed.',
     ],
   ])('explains a capacity failure: %s', (_name, failure, expected) => {
     expect(text({ kind: 'capacity-failed', failure, referenceId: 'r2' })).toContain(expected);

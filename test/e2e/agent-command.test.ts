@@ -138,21 +138,27 @@ describe('/agent with the default configuration', () => {
   });
 
   describe('accounts', () => {
-    it('lists the sub accounts as a table and warns about accounts at 0 GB', async () => {
+    it('lists the accounts as a table and warns about accounts at 0 GB', async () => {
       const created = await simCall(harness, ACCOUNTS_PATH, SIM_TOKENS.main, {
         email: SIM_ADMIN_EMAILS[0],
         accountName: 'Empty One',
+        retentionDays: 7,
+        sharingObjectsAccounts: [],
       });
       expect(created.status).toBe(200);
       const { text } = await run(harness, 'accounts');
-      expect(text).toContain('*Sub accounts* (5)');
+      expect(text).toContain('*Accounts* (the main account and 5 sub accounts)');
+      expect(text).toMatch(/Sim Main Account \(main\)\s+100000\s+100 GB\s+30 d\s+searchable, accessible/);
+      expect(text).toMatch(/Security\s+200003\s+uncapped\s+90 d\s+searchable, accessible, flexible/);
       expect(text).toMatch(
         /Production\s+200001\s+50 GB\s+30 d\s+searchable, accessible, doc-size, flexible, utilization/,
       );
       expect(text).toMatch(/QA Team\s+200004\s+8 GB\s+5 d\s+searchable, accessible, flexible/);
-      expect(text).toMatch(/staging\s+200003\s+5 GB\s+3 d\s+accessible/);
+      expect(text).toMatch(/Staging\s+200002\s+20 GB\s+14 d\s+searchable, doc-size, utilization/);
+      expect(text).toContain('the main account and uncapped accounts take no part');
       expect(text).toContain('*Empty One* (200005) is at 0 GB per day: it accepts no logs');
       expect(text).not.toContain('*Production* (200001) is at 0 GB');
+      expect(text).not.toContain('*Security* (200003) is at 0 GB');
     });
 
     it('create replies with the id, shows the token only ephemerally and notes the 0 GB default', async () => {
@@ -199,8 +205,16 @@ describe('/agent with the default configuration', () => {
       const { text } = await run(harness, 'capacity move 2.5 from production to "qa team"');
       expect(harness.sim.putLog.map((p) => p.accountId)).toEqual([200001, 200004]);
       const [donorPut, recipientPut] = harness.sim.putLog;
-      const strip = ({ accountId: _i, email: _e, accountToken: _t, ...rest }: (typeof before)[number]) =>
-        rest;
+      // What the PUT carries: the listing minus ids, email, token and response-only fields, with
+      // the undocumented members as they were listed.
+      const strip = ({
+        accountId: _i,
+        email: _e,
+        accountToken: _t,
+        isOwner: _o,
+        undocumented,
+        ...rest
+      }: (typeof before)[number]) => ({ ...rest, ...undocumented });
       const production = before.find((a) => a.accountId === 200001) as (typeof before)[number];
       const qa = before.find((a) => a.accountId === 200004) as (typeof before)[number];
       // Full replacement: every field the listing had (the seed's unnamed ones too), ids for sharing.
@@ -221,13 +235,24 @@ describe('/agent with the default configuration', () => {
       [
         'an unknown account',
         'capacity move 1 from Nowhere to 200004',
-        'No sub account has the id or name “Nowhere” — `/agent accounts` lists them',
+        'No account has the id or name “Nowhere” — `/agent accounts` lists them',
       ],
       [
-        'an ambiguous name',
-        'capacity move 1 from STAGING to 200001',
-        '“STAGING” names more than one sub account: Staging (200002), staging (200003). Use the id instead',
+        'the main account as donor',
+        'capacity move 1 from "Sim Main Account" to 200004',
+        'Sim Main Account (100000) is the main account: its capacity is not moved by this command',
       ],
+      [
+        'the main account as recipient',
+        'capacity move 1 from 200001 to 100000',
+        'Sim Main Account (100000) is the main account',
+      ],
+      [
+        'an uncapped donor',
+        'capacity move 1 from security to "QA Team"',
+        'Security (200003) is uncapped (flexible, no daily limit): it has no capacity to give or take',
+      ],
+      ['an uncapped recipient', 'capacity move 1 from "QA Team" to 200003', 'Security (200003) is uncapped'],
       ['the same account', 'capacity move 1 from 200001 to Production', 'are the same account'],
       [
         'more than the donor has',
@@ -245,22 +270,77 @@ describe('/agent with the default configuration', () => {
       expect(harness.sim.accounts()).toEqual(before);
     });
 
-    it('restores the donor and says so when raising the recipient fails', async () => {
+    it('refuses an ambiguous name with the candidates, without any PUT', async () => {
+      const created = await simCall(harness, ACCOUNTS_PATH, SIM_TOKENS.main, {
+        email: SIM_ADMIN_EMAILS[0],
+        accountName: 'staging',
+        retentionDays: 3,
+        sharingObjectsAccounts: [],
+      });
+      const id = (created.json as { accountId: number }).accountId;
+      const { text } = await run(harness, 'capacity move 1 from STAGING to 200001');
+      expect(text).toContain(
+        `“STAGING” names more than one account: Staging (200002), staging (${id}). Use the id instead. Nothing was changed.`,
+      );
+      expect(harness.sim.putLog).toEqual([]);
+    });
+
+    const gbOf = (id: number) => harness.sim.accounts().find((a) => a.accountId === id)?.maxDailyGB;
+    const putsOf = () =>
+      harness.sim.putLog.map((p) => [p.accountId, (p.body as { maxDailyGB: number }).maxDailyGB]);
+
+    it('after a failed raise, re-reads, restores the donor and reports what it read', async () => {
       harness.sim.faults.failPutForAccount = 200004;
       const { text } = await run(harness, 'capacity move 5 from 200001 to 200004');
-      const puts = harness.sim.putLog.map((p) => [
-        p.accountId,
-        (p.body as { maxDailyGB: number }).maxDailyGB,
-      ]);
-      expect(puts[0]).toEqual([200001, 45]);
-      expect(puts.slice(1, -1).every(([id]) => id === 200004)).toBe(true);
-      expect(puts.at(-1)).toEqual([200001, 50]);
-      expect(harness.sim.accounts().find((a) => a.accountId === 200001)?.maxDailyGB).toBe(50);
-      expect(harness.sim.accounts().find((a) => a.accountId === 200004)?.maxDailyGB).toBe(8);
-      expect(text).toContain(
-        'The capacity move failed: raising QA Team failed; Production was restored to 50 GB',
+      expect(putsOf()[0]).toEqual([200001, 45]);
+      expect(
+        putsOf()
+          .slice(1, -1)
+          .every(([id]) => id === 200004),
+      ).toBe(true);
+      expect(putsOf().at(-1)).toEqual([200001, 50]);
+      expect([gbOf(200001), gbOf(200004)]).toEqual([50, 8]);
+      expect(text).toMatch(
+        /^The capacity move failed: The agent service answered with an unexpected error \(HTTP 500\)/,
       );
-      expect(text).toMatch(/\(ref: [0-9a-f]{8}\)\.$/);
+      expect(text).toContain('Simulated failure updating account 200004');
+      expect(text).toContain(
+        'The accounts as read back afterwards (before → now):\n• *Production* (200001): 50 GB → 50 GB\n• *QA Team* (200004): 8 GB → 8 GB',
+      );
+      expect(text).toMatch(/\*Production\* was put back to 50 GB\.$/);
+    });
+
+    it('a raise that failed after the service applied it is a completed move, not a restore', async () => {
+      harness.sim.faults.failPutAfterApplyForAccount = 200004;
+      const { text } = await run(harness, 'capacity move 5 from 200001 to 200004');
+      expect(putsOf()).toEqual([
+        [200001, 45],
+        [200004, 13],
+      ]);
+      expect([gbOf(200001), gbOf(200004)]).toEqual([45, 13]);
+      expect(text).toContain('Moved 5 GB of daily capacity from *Production* to *QA Team*');
+    });
+
+    it('a lowering that failed without effect: says nothing changed because it read so', async () => {
+      harness.sim.faults.failPutForAccount = 200001;
+      const { text } = await run(harness, 'capacity move 5 from 200001 to 200004');
+      expect(putsOf().every(([id]) => id === 200001)).toBe(true);
+      expect(text).toContain('• *Production* (200001): 50 GB → 50 GB\n• *QA Team* (200004): 8 GB → 8 GB');
+      expect(text).toMatch(/Nothing changed\.$/);
+      expect(text).not.toContain('put back');
+    });
+
+    it('when the re-read fails too, changes nothing more and says which values are unknown', async () => {
+      harness.sim.faults.failPutForAccount = 200004;
+      harness.sim.faults.failListingsAfter = 1;
+      const { text } = await run(harness, 'capacity move 5 from 200001 to 200004');
+      expect(putsOf().filter(([id]) => id === 200001)).toEqual([[200001, 45]]);
+      expect(gbOf(200001)).toBe(45);
+      expect(text).toContain(
+        'does not know their current values:\n• *Production* (200001): 50 GB or 45 GB\n• *QA Team* (200004): 8 GB or 13 GB',
+      );
+      expect(text).toContain('Check them with `/agent accounts`');
+      expect(text).not.toMatch(/Nothing changed|put back|restored/);
     });
   });
 
@@ -327,7 +407,7 @@ describe('/agent with the default configuration', () => {
       const lookups = () =>
         harness.slack.calls.filter((c) => c.method === 'users.info' && c.args.user === 'UADMIN');
       const first = await run(harness, 'accounts', 'UADMIN');
-      expect(first.text).toContain('*Sub accounts*');
+      expect(first.text).toContain('*Accounts*');
       expect(lookups()).toHaveLength(1);
       await run(harness, 'accounts', 'UADMIN');
       expect(lookups()).toHaveLength(1);
@@ -354,9 +434,10 @@ describe('/agent with the default configuration', () => {
 });
 
 describe('/agent with other configurations', () => {
-  it('whoami says an invalid token is invalid ("Insufficient privileges")', async () => {
-    const harness = await startHarness({ env: { AGENT_API_TOKEN: SIM_TOKENS.invalid } });
+  it('whoami says an invalid token is invalid ("Insufficient privileges") when it is revoked after start-up', async () => {
+    const harness = await startHarness();
     try {
+      harness.sim.faults.agentTokenAs = 'invalid';
       const { text } = await run(harness, 'whoami');
       expect(text).toContain(
         "The bot's token is invalid: the agent service answered 403 “Insufficient privileges”",
@@ -368,8 +449,9 @@ describe('/agent with other configurations', () => {
   });
 
   it('whoami names both regions on a region mismatch', async () => {
-    const harness = await startHarness({ env: { AGENT_API_TOKEN: SIM_TOKENS.otherRegion } });
+    const harness = await startHarness();
     try {
+      harness.sim.faults.agentTokenAs = 'otherRegion';
       const { text } = await run(harness, 'whoami');
       expect(text).toContain('region eu-central-1 but the bot talks to us-east-1');
     } finally {
@@ -377,25 +459,36 @@ describe('/agent with other configurations', () => {
     }
   });
 
-  it('whoami says the address or path is wrong on any other non-200', async () => {
-    const notTheService: Server = createServer((_req, res) =>
-      res.writeHead(404).end('<html>Not Found</html>'),
-    );
-    await new Promise<void>((resolve) => notTheService.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(notTheService.address() as AddressInfo).port}/wrong`;
-    const harness = await startHarness({ env: { AGENT_API_URL: url } });
-    try {
-      const { text } = await run(harness, 'whoami');
-      expect(text).toContain('The identity check got HTTP 404: the API address or path is wrong');
-    } finally {
-      await harness.stop();
-      await new Promise<void>((resolve) => notTheService.close(() => resolve()));
-    }
-  });
+  it.each([404, 405, 500])(
+    'whoami says the address or path is wrong on any other non-200 (HTTP %i)',
+    async (status) => {
+      // The service at start-up; then the address answers like something else.
+      let identityAnswers = 0;
+      const changing: Server = createServer((_req, res) => {
+        identityAnswers += 1;
+        if (identityAnswers === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ accountId: 1, accountName: 'Start-up' }));
+        } else res.writeHead(status).end('<html>Not the service</html>');
+      });
+      await new Promise<void>((resolve) => changing.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(changing.address() as AddressInfo).port}/wrong`;
+      const harness = await startHarness({ env: { AGENT_API_URL: url } });
+      try {
+        const { text } = await run(harness, 'whoami');
+        expect(text).toContain(`The identity check got HTTP ${status}: the API address or path is wrong`);
+        expect(text).toContain('AGENT_API_URL');
+      } finally {
+        await harness.stop();
+        await new Promise<void>((resolve) => changing.close(() => resolve()));
+      }
+    },
+  );
 
   it('account commands without ACCOUNT_API_TOKEN say they are not configured', async () => {
     const harness = await startHarness({ env: { ACCOUNT_API_TOKEN: '' } });
     try {
+      harness.sim.reset(); // forget the start-up identity check
       for (const command of [
         'accounts',
         `accounts create X ${SIM_ADMIN_EMAILS[0]}`,

@@ -208,3 +208,14 @@ describe('structured output', () => {
     expect(done.body.message).toMatchObject({ summary: expect.any(String), findings: expect.any(Array) });
   });
 });
+
+describe('agentTokenAs', () => {
+  it('turns the agent token invalid or foreign while the simulator runs', async () => {
+    sim.faults.agentTokenAs = 'invalid';
+    expect((await call(sim, 'GET', '/v2/whoami')).status).toBe(403);
+    sim.faults.agentTokenAs = 'otherRegion';
+    expect((await call(sim, 'GET', '/v2/whoami')).body.message).toMatch(/^Account region /);
+    sim.reset();
+    expect((await call(sim, 'GET', '/v2/whoami')).status).toBe(200);
+  });
+});

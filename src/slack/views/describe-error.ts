@@ -103,7 +103,7 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
   unknown_endpoint: () =>
     "The agent service doesn't know the address the bot called — an admin needs to check AGENT_API_URL (the account's regional API address) and the API path settings",
   http_error: (error) =>
-    `The agent service answered with an unexpected error${error.status ? ` (HTTP ${error.status})` : ''} — please try again later`,
+    `The agent service answered with an unexpected error${error.status ? ` (HTTP ${error.status})` : ''}${quoted(error.serviceMessage)} — please try again later`,
   network: () => "The bot couldn't reach the agent service — please try again in a few minutes",
   timeout: () => 'The agent service took too long to respond — please try again in a moment',
   invalid_response: () =>

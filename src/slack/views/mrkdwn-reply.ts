@@ -1,0 +1,53 @@
+/**
+ * The building blocks of `/agent` replies: mrkdwn sections
+ * (https://docs.slack.dev/reference/block-kit/blocks/section-block) and the escaping of text
+ * from the service or a person inside them.
+ */
+import { neutraliseSlackControls } from './neutralise.js';
+import { truncate } from './text-cut.js';
+
+interface SectionBlock {
+  type: 'section';
+  text: { type: 'mrkdwn'; text: string };
+}
+
+/** A reply: `text` is the notification and screen-reader text, `blocks` what people see. */
+export interface CommandReply {
+  text: string;
+  blocks: SectionBlock[];
+}
+
+/** Section text limit is 3,000; a margin keeps the code fences added around table chunks inside it. */
+export const SECTION_MAX_CHARS = 2_900;
+/** Slack allows 50 blocks per message; the fallback text stays well under 4,000. */
+const MAX_BLOCKS = 50;
+const TEXT_MAX_CHARS = 3_000;
+
+/** Untrusted text as a reader will see it: on one line, no pings, shortened. Not yet escaped. */
+export function flatText(text: string, max = 200): string {
+  return truncate(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
+}
+
+/** Only the characters mrkdwn reserves escaped (`&`, `<`, `>`): for our own text, placeholders included. */
+export const reserved = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Text from the service or a person inside our mrkdwn: on one line, no pings, reserved characters escaped. */
+export function escapeMrkdwn(text: string, max = 200): string {
+  return reserved(flatText(text, max));
+}
+
+const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+
+/** Paragraphs → sections; each paragraph is already short except the accounts table, split upstream. */
+export function reply(...paragraphs: string[]): CommandReply {
+  const kept = paragraphs.filter((p) => p !== '');
+  const blocks = kept.slice(0, MAX_BLOCKS).map(section);
+  return { text: truncate(kept.join('\n\n'), TEXT_MAX_CHARS), blocks };
+}
+
+/** A capacity in GB, without float noise. */
+export const gb = (value: number) => `${Number(value.toFixed(6))} GB`;
+
+/** Said after every refusal: the refusal came before any write. */
+export const NOTHING_CHANGED = 'Nothing was changed.';

@@ -2,6 +2,7 @@
  * The `/agent` command reference: one source of truth for the help reply, the usage line shown
  * with a parse error, and the README's "Commands" section (a test checks the README against it).
  */
+import { DEFAULT_RETENTION_DAYS } from '../agent-api/index.js';
 
 /** Every subcommand a person can type; `accounts-create` and `capacity-move` are two words. */
 export type SubcommandName =
@@ -59,14 +60,15 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   {
     name: 'accounts',
     usage: '/agent accounts',
-    description: 'List the sub accounts: name, id, max daily GB, retention days and flags.',
+    description:
+      'List the main account and its sub accounts: name, id, max daily GB (or "uncapped"), retention days and flags.',
     example: '/agent accounts',
     adminOnly: true,
   },
   {
     name: 'accounts-create',
     usage: '/agent accounts create <name> <admin-email> [retention-days] [max-daily-GB]',
-    description: 'Create a sub account; its API token is shown only to you. Quote names with spaces.',
+    description: `Create a sub account (retention defaults to ${DEFAULT_RETENTION_DAYS} days); its API token is shown only to you. Quote names with spaces.`,
     example: '/agent accounts create "QA Team" admin@example.com 7 5',
     adminOnly: true,
   },

@@ -19,6 +19,7 @@ export function clearFaults(faults: SimulatorFaults): void {
   faults.legacyExport = undefined;
   faults.errorBodyShape = undefined;
   faults.agentTokenAs = undefined;
+  faults.feedbackRecordDrift = undefined;
 }
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */

@@ -83,8 +83,21 @@ export const submitFeedback: Handler = (ctx, req) => {
   if (typeof items === 'string') return invalidBody(items);
   const now = ctx.now();
   const records = items.map((item) => ctx.feedback.upsert(agentId, accountIdOf(req.token), item, now));
-  return { status: 200, body: records };
+  return { status: 200, body: ctx.faults.feedbackRecordDrift ? records.map(drifted) : records };
 };
+
+/** A record in a drifted format: other types, a member gone, one added (the rating is stored). */
+function drifted(record: FeedbackRecord) {
+  const { agentId: _agentId, ...rest } = record;
+  return {
+    ...rest,
+    id: Number.parseInt(record.id.replace(/\D/g, '').slice(0, 9) || '1', 10),
+    accountId: String(record.accountId),
+    score: String(record.score),
+    createdAt: Date.parse(record.createdAt),
+    source: 'api',
+  };
+}
 
 /** GET /v2/ai-agent/<agent_id>/feedback/<session_id> */
 export const getFeedback: Handler = (ctx, req) => {

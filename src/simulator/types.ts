@@ -45,6 +45,11 @@ export interface SimulatorFaults {
   failListingsAfter?: number | undefined;
   /** Creation answers `{accountId}` only, as the vendor's spec documents it (no accountToken). */
   createWithoutToken?: boolean | undefined;
+  /**
+   * Feedback records come back with drifted fields (a numeric id, the score and account id as
+   * strings, epoch-ms createdAt, no agentId), as a record format change would bring them.
+   */
+  feedbackRecordDrift?: boolean | undefined;
   /** Exports answer older-format hits (`_type: "doc"`, no `_source.type`, epoch-ms `_updatedAt`…). */
   legacyExport?: boolean | undefined;
   /**

@@ -137,3 +137,37 @@ describe('structured output', () => {
     expect(text).not.toMatch(/couldn't understand|stopped waiting/);
   });
 });
+
+describe('feedback', () => {
+  let harness: Harness;
+  afterAll(async () => harness?.stop());
+
+  it('a stored rating whose record comes back in a drifted format is not a failure', async () => {
+    const logged: string[] = [];
+    const capture = (message?: string) => {
+      logged.push(message ?? '');
+    };
+    const recording: Logger = {
+      debug: () => undefined,
+      info: (_fields, message) => capture(message),
+      warn: (_fields, message) => capture(message),
+      error: (_fields, message) => capture(message),
+      child: () => recording,
+    };
+    harness = await startHarness({ logger: recording });
+    harness.sim.faults.feedbackRecordDrift = true;
+    const { channel, threadTs } = await harness.mention(`rate me ${simDirective({ steps: 1, stepMs: 20 })}`);
+    const [answer] = await harness.waitForOutcome(channel, threadTs);
+    const sessionId = harness.sim.runs()[0]?.sessionId ?? '';
+    await harness.react(channel, answer?.ts ?? '', '+1');
+    await harness.slack.waitFor(
+      () => logged.includes('feedback submitted') || logged.includes('feedback failed'),
+      {
+        description: 'the feedback outcome in the log',
+      },
+    );
+    expect(logged).toContain('feedback submitted');
+    expect(logged).not.toContain('feedback failed');
+    expect(harness.sim.feedback(sessionId)?.score).toBe(100);
+  });
+});

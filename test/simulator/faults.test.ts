@@ -219,3 +219,16 @@ describe('agentTokenAs', () => {
     expect((await call(sim, 'GET', '/v2/whoami')).status).toBe(200);
   });
 });
+
+describe('feedbackRecordDrift', () => {
+  it('answers feedback with drifted record fields while storing the rating', async () => {
+    sim.faults.feedbackRecordDrift = true;
+    const res = await call(sim, 'POST', `${agentPath}/feedback`, {
+      body: [{ sessionId: 's-1', feedbackName: 'f', score: true }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body[0]).toMatchObject({ id: expect.any(Number), score: '100', accountId: '200001' });
+    expect(res.body[0]).not.toHaveProperty('agentId');
+    expect(sim.feedback('s-1')?.score).toBe(100);
+  });
+});

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging.js';
 import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/sandbox/slack-standin/index.js';
-import { SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
+import { SIM_AGENTS, type SimulatorFaults, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const outcomeText = (harness: Harness, channel: string, threadTs: string) =>
@@ -162,6 +162,8 @@ describe('outcomes other than an answer', () => {
   const cases: Array<{
     name: string;
     env?: Record<string, string>;
+    /** Switched on once the bot has started (a bad token would stop it at start-up). */
+    faults?: Partial<SimulatorFaults>;
     directive?: string;
     expected: RegExp;
     ref: boolean;
@@ -180,7 +182,7 @@ describe('outcomes other than an answer', () => {
     },
     {
       name: 'the token is rejected (401)',
-      env: { AGENT_API_TOKEN: SIM_TOKENS.invalid },
+      faults: { agentTokenAs: 'invalid' },
       expected: /AGENT_API_TOKEN/,
       ref: true,
     },
@@ -192,7 +194,7 @@ describe('outcomes other than an answer', () => {
     },
     {
       name: 'the token belongs to another region',
-      env: { AGENT_API_TOKEN: SIM_TOKENS.otherRegion },
+      faults: { agentTokenAs: 'otherRegion' },
       expected: /eu-central-1.*us-east-1|us-east-1.*eu-central-1/,
       ref: true,
     },
@@ -207,6 +209,7 @@ describe('outcomes other than an answer', () => {
   for (const testCase of cases) {
     it(`says so in one sentence when ${testCase.name}`, async () => {
       harness = await startHarness({ env: testCase.env });
+      Object.assign(harness.sim.faults, testCase.faults);
       const { channel, threadTs } = await harness.mention(`what now? ${testCase.directive ?? ''}`);
       await harness.waitForOutcome(channel, threadTs);
       const text = outcomeText(harness, channel, threadTs);

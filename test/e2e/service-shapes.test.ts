@@ -171,3 +171,21 @@ describe('feedback', () => {
     expect(harness.sim.feedback(sessionId)?.score).toBe(100);
   });
 });
+
+describe('a 404 on a status poll', () => {
+  let harness: Harness;
+  afterAll(async () => harness?.stop());
+
+  it('ends the turn at once with the agent named, instead of polling until the deadline', async () => {
+    harness = await startHarness();
+    const { channel, threadTs } = await harness.mention(`slow ${simDirective({ steps: 50, stepMs: 200 })}`);
+    await harness.slack.waitFor(() => harness.sim.runs().length === 1, { description: 'the run started' });
+    harness.sim.reset(); // the service forgets the session: its status answers 404
+    const started = Date.now();
+    const [notice] = await harness.waitForOutcome(channel, threadTs);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(harness.visibleText(notice ?? {})).toContain(
+      `The agent service says the agent \`${SIM_AGENTS.api}\` is disabled or unknown`,
+    );
+  });
+});

@@ -56,6 +56,8 @@ export interface CapacityMoveErrorDetails {
   restoreError?: unknown;
   /** For state_unknown: what each account may now be. */
   unknown?: UnknownCapacity[] | undefined;
+  /** For state_unknown: a PUT putting the donor back was sent before the listing failed. */
+  restoreSent?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -69,6 +71,7 @@ export class CapacityMoveError extends Error {
   readonly restored: boolean | undefined;
   readonly restoreError: unknown;
   readonly unknown: UnknownCapacity[] | undefined;
+  readonly restoreSent: boolean | undefined;
 
   constructor(reason: CapacityMoveReason, message: string, details: CapacityMoveErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -81,6 +84,7 @@ export class CapacityMoveError extends Error {
     this.restored = details.restored;
     this.restoreError = details.restoreError;
     this.unknown = details.unknown;
+    this.restoreSent = details.restoreSent;
   }
 }
 

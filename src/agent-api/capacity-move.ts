@@ -111,7 +111,7 @@ async function recover(
 ): Promise<CapacityMoveResult> {
   const { donor, recipient } = plan;
   const seen = await readBoth(api, plan);
-  if (!seen) throw stateUnknown(plan, failedStep, cause, undefined);
+  if (!seen) throw stateUnknown(plan, failedStep, cause, { sent: false });
   if (seen.donor === plan.donorAfter && seen.recipient === plan.recipientAfter) {
     return { from: change(donor, plan.donorAfter), to: change(recipient, plan.recipientAfter) };
   }
@@ -124,7 +124,7 @@ async function recover(
     restoreError = error;
   }
   const after = await readBoth(api, plan);
-  if (!after) throw stateUnknown(plan, failedStep, cause, restoreError ?? null);
+  if (!after) throw stateUnknown(plan, failedStep, cause, { sent: true, error: restoreError });
   const restored = after.donor === donor.maxDailyGB;
   throw updateFailed(plan, failedStep, cause, after, { restored, restoreError });
 }
@@ -162,35 +162,31 @@ function updateFailed(
 
 /**
  * The listing could not be read after a failed PUT: nothing more is sent, and each account is
- * described by the values it may have. `restoreError` null means a restore was sent and answered.
+ * described by the values it may have. `restore` says whether a PUT putting the donor back was
+ * sent (and how it failed, if it did).
  */
 function stateUnknown(
   plan: MovePlan,
   failedStep: CapacityMoveStep,
   cause: unknown,
-  restoreError: unknown,
+  restore: { sent: boolean; error?: unknown },
 ): CapacityMoveError {
   const { donor, recipient } = plan;
-  const restoreSent = restoreError !== undefined;
+  // The recipient's PUT is sent only after the donor's succeeded.
+  const recipientPossible =
+    failedStep === 'lower-donor' ? [recipient.maxDailyGB] : [recipient.maxDailyGB, plan.recipientAfter];
   const unknown: UnknownCapacity[] = [
     {
       accountId: donor.accountId,
       accountName: donor.accountName,
       possible: [donor.maxDailyGB, plan.donorAfter],
     },
-    {
-      accountId: recipient.accountId,
-      accountName: recipient.accountName,
-      possible:
-        failedStep === 'lower-donor' && !restoreSent
-          ? [recipient.maxDailyGB]
-          : [recipient.maxDailyGB, plan.recipientAfter],
-    },
+    { accountId: recipient.accountId, accountName: recipient.accountName, possible: recipientPossible },
   ];
   return new CapacityMoveError(
     CapacityMoveReason.StateUnknown,
     `${STEP_TEXT[failedStep](plan)} and re-reading the accounts failed too`,
-    { cause, failedStep, unknown, restoreError: restoreError ?? undefined },
+    { cause, failedStep, unknown, restoreSent: restore.sent, restoreError: restore.error },
   );
 }
 

@@ -218,6 +218,26 @@ describe('moveCapacity', () => {
     expect(byId(PRODUCTION)?.maxDailyGB).toBe(45);
   });
 
+  it('a failed read after the restore: says the restore was sent and what each value may be', async () => {
+    sim.faults.failPutForAccount = QA_TEAM;
+    sim.faults.failListingsAfter = 2; // the plan's listing and the first re-read only
+    const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }));
+    expect(error).toMatchObject({ reason: 'state_unknown', restoreSent: true, restoreError: undefined });
+    expect(error.unknown?.map((u) => u.possible)).toEqual([
+      [50, 45],
+      [8, 13],
+    ]);
+    expect(sim.putLog.map((entry) => entry.accountId)).toEqual([PRODUCTION, QA_TEAM, PRODUCTION]);
+  });
+
+  it('a failed lowering and a failed re-read: the recipient was never sent anything', async () => {
+    sim.faults.failPutForAccount = PRODUCTION;
+    sim.faults.failListingsAfter = 1;
+    const error = await refusal(moveCapacity(api, { gb: 5, from: 'Production', to: 'QA Team' }));
+    expect(error).toMatchObject({ reason: 'state_unknown', failedStep: 'lower-donor', restoreSent: false });
+    expect(error.unknown?.map((u) => u.possible)).toEqual([[50, 45], [8]]);
+  });
+
   it('changes nothing more when the re-read fails, and says what each value may be', async () => {
     sim.faults.failPutForAccount = QA_TEAM;
     sim.faults.failListingsAfter = 1;

@@ -253,7 +253,20 @@ describe('renderCommandOutcome', () => {
         ],
         cause: new AgentApiError('network', 'x'),
       }),
-      'does not know their current values:\n• *A* (1): 5 GB or 4 GB\n• *B* (2): 1 GB\n\nCheck them with `/agent accounts`',
+      'Reading the accounts back failed too, so the bot changed nothing more and does not know their current values:\n• *A* (1): 5 GB or 4 GB\n• *B* (2): 1 GB\n\nCheck them with `/agent accounts`',
+    ],
+    [
+      'state unknown after a restore was sent',
+      new CapacityMoveError(CapacityMoveReason.StateUnknown, 'raising B failed', {
+        failedStep: 'raise-recipient',
+        restoreSent: true,
+        unknown: [
+          { accountId: 1, accountName: 'A', possible: [5, 4] },
+          { accountId: 2, accountName: 'B', possible: [1, 2] },
+        ],
+        cause: new AgentApiError('timeout', 'x'),
+      }),
+      'The bot sent an update putting *A* back, then reading the accounts back failed',
     ],
     [
       'the main account',

@@ -82,9 +82,12 @@ function renderStateUnknown(failure: CapacityMoveError, referenceId: string): Co
   const values = (failure.unknown ?? []).map(
     (u) => `• ${name(u)} (${u.accountId}): ${u.possible.map(gb).join(' or ')}`,
   );
+  const what = failure.restoreSent
+    ? `The bot sent an update putting ${name(failure.unknown?.[0] ?? { accountName: 'the donor' })} back, then reading the accounts back failed, so it changed nothing more and does not know their current values`
+    : 'Reading the accounts back failed too, so the bot changed nothing more and does not know their current values';
   return reply(
     `The capacity move failed: ${describeError(failure.cause, referenceId)}`,
-    `Reading the accounts back failed too, so the bot changed nothing more and does not know their current values:\n${values.join('\n')}`,
+    `${what}:\n${values.join('\n')}`,
     'Check them with `/agent accounts` before moving capacity again.',
   );
 }

@@ -69,6 +69,9 @@ export async function startHarness(options: HarnessOptions = {}) {
     await Promise.all([sim.close(), slack.close()]);
     throw error;
   }
+  // The start-up identity check (GET /v2/whoami) is the bot's, not the test's: forget it, so tests
+  // can assert that an action sent nothing to the service.
+  sim.requests.length = 0;
   const appUrl = `http://127.0.0.1:${bridge.port}`;
 
   /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */

@@ -6,23 +6,27 @@ import {
   isAgentApiError,
 } from './agent-api/index.js';
 import type { Config } from './config.js';
+import { createChannelAgents } from './conversation/channel-agents.js';
 import { systemClock } from './conversation/clock.js';
 import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
 import { createProgressThrottle } from './conversation/progress-throttle.js';
 import { createReactionFeedback } from './conversation/reaction-feedback.js';
+import { createTurnContext } from './conversation/turn-context.js';
 import { createTurnDelivery, type ProgressUpdate } from './conversation/turn-delivery.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createSlackApp } from './slack/app.js';
+import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
+import { createSlackThreadReader } from './slack/thread-reader.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
-import { createWebClient } from './slack/web-client.js';
+import { createFailFastWebClient, createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
@@ -136,6 +140,20 @@ export async function startBridge(
     isPermanentPollError,
     errorCode,
   });
+  const channelAgents = createChannelAgents({
+    store,
+    defaultAgentId: config.agent.agentId,
+    now: () => clock.now(),
+  });
+  const contextClient = createFailFastWebClient(config, logger);
+  const context = createTurnContext({
+    threads: createSlackThreadReader(contextClient),
+    people: createSlackPeopleDirectory(contextClient, () => clock.now()),
+    channelAgents,
+    clock,
+    logger,
+    settings: { ...config.context, botUserId: identity.botUserId, botId: identity.botId },
+  });
   const turns = createTurnStarter({
     store,
     agent: agentApi,
@@ -147,6 +165,7 @@ export async function startBridge(
     settings,
     inside,
     gate: createIoGate(),
+    context,
   });
   const reactions = createReactionFeedback({
     store,
@@ -161,7 +180,7 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
-    listeners: { turns, reactions, inside, users, config, agentApi, store },
+    listeners: { turns, reactions, inside, users, config, agentApi, store, channelAgents },
   });
 
   const { port } = await slack.start();

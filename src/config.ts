@@ -121,6 +121,8 @@ const variables = z.object({
   FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
   ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
   PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
+  THREAD_CONTEXT_MAX_CHARS: intFrom(8000).pipe(z.number().max(200_000)),
+  ALERT_LOOKBACK_MINUTES: intFrom(60).pipe(z.number().max(7 * 24 * 60)),
 
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
@@ -181,6 +183,8 @@ export interface Config {
   access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
+  /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
+  context: { maxChars: number; alertLookbackMinutes: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
   /** Variables set to an empty value and so treated as unset (logged at start-up). */
@@ -232,6 +236,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     answers: {
       fileThresholdChars: env.ANSWER_FILE_THRESHOLD_CHARS,
       progressUpdatesPerMinute: env.PROGRESS_UPDATES_PER_MINUTE,
+    },
+    context: {
+      maxChars: env.THREAD_CONTEXT_MAX_CHARS,
+      alertLookbackMinutes: env.ALERT_LOOKBACK_MINUTES,
     },
     state: {
       redisUrl: env.REDIS_URL,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunInput, RunStatusReport } from '../conversation/ports.js';
+import type { RunInput, RunStatusReport, TimeRange } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, callFields, segment } from './call-context.js';
 import { parseBody } from './parse-body.js';
 import { messageAsMarkdown } from './structured-output.js';
@@ -30,8 +30,11 @@ const agentPath = (agentId: string) => `/v2/ai-agent/${segment(agentId)}`;
 
 /** The seed's run request: the prompt and optional context under `context`. */
 export function runRequestBody(input: RunInput) {
-  const context: { message: string; additionalContext?: string } = { message: input.message };
+  const context: { message: string; additionalContext?: string; timerange?: TimeRange } = {
+    message: input.message,
+  };
   if (input.additionalContext !== undefined) context.additionalContext = input.additionalContext;
+  if (input.timerange !== undefined) context.timerange = input.timerange;
   return { context };
 }
 

@@ -8,8 +8,10 @@ import {
   isCapacityMoveError,
   moveCapacity,
 } from '../agent-api/index.js';
+import type { ChannelAgents } from '../conversation/channel-agents.js';
 import type { Logger } from '../conversation/ports.js';
 import type { AdminCheck } from './access.js';
+import { runChannelCommand } from './channel-command.js';
 import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';
 import { runExport, type SendFilesToUser } from './export-command.js';
 import { helpEntry, type SubcommandName } from './help-text.js';
@@ -39,8 +41,10 @@ export interface CommandContext {
   access: AdminCheck;
   /** False without ACCOUNT_API_TOKEN: account commands then say they are not configured. */
   accountsConfigured: boolean;
-  /** AGENT_ID: the agent `enable`/`disable` act on when none is named. */
+  /** AGENT_ID: the agent `enable`/`disable` act on when none is named and the channel has none. */
   defaultAgentId: string;
+  /** Channel → agent bindings (`/agent channel …`), shared by every replica through the store. */
+  channelAgents: ChannelAgents;
   /** A fresh lock per capacity move (the store's, shared by every replica). */
   capacityLock: () => CapacityMoveLock;
   /** Uploads files to the person privately (a DM from the bot). */
@@ -74,7 +78,7 @@ export async function runAgentCommand(
   const entry = helpEntry(name);
   if (!entry.adminOnly) {
     if (!parsed.ok) return { kind: 'usage', problem: parsed.problem, usage: parsed.usage };
-    return runPublic(parsed.command, context);
+    return runPublic(parsed.command, invoker, context);
   }
   const outcome = await runGuarded(parsed, invoker, context, name);
   audit(context.logger, invoker, parsed, outcome);
@@ -94,7 +98,12 @@ async function runGuarded(
   return runAdmin(parsed.command, invoker, context);
 }
 
-async function runPublic(command: AgentCommand, context: CommandContext): Promise<CommandOutcome> {
+async function runPublic(
+  command: AgentCommand,
+  invoker: Invoker,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  if (command.kind === 'channel') return runChannel(command, invoker, context);
   if (command.kind !== 'whoami')
     return { kind: 'help', unknown: command.kind === 'help' ? command.unknown : undefined };
   try {
@@ -136,7 +145,7 @@ async function runAdmin(
     switch (command.kind) {
       case 'enable':
       case 'disable': {
-        const agentId = command.agentId ?? context.defaultAgentId;
+        const agentId = command.agentId ?? (await channelAgentOf(invoker, context));
         const requested = command.kind === 'enable';
         const state = requested ? await api.enableAgent(agentId) : await api.disableAgent(agentId);
         return { kind: 'agent-state', agentId: state.id || agentId, requested, active: state.active };
@@ -149,12 +158,29 @@ async function runAdmin(
         return await moveBetweenAccounts(command, context);
       case 'export':
         return await runExport(command.types, invoker.userId, context);
+      case 'channel-use':
+      case 'channel-reset':
+        return await runChannel(command, invoker, context);
       default:
         return { kind: 'help' };
     }
   } catch (error) {
     return { kind: 'service-error', action: command.kind, ...serviceFailure(context, error, command.kind) };
   }
+}
+
+/** The agent `enable`/`disable` act on when none is named: the channel's, else AGENT_ID. */
+async function channelAgentOf(invoker: Invoker, context: CommandContext): Promise<string> {
+  if (!invoker.channelId) return context.defaultAgentId;
+  return (await context.channelAgents.agentFor(invoker.channelId)).agentId;
+}
+
+function runChannel(
+  command: Extract<AgentCommand, { kind: 'channel' | 'channel-use' | 'channel-reset' }>,
+  invoker: Invoker,
+  context: CommandContext,
+): Promise<CommandOutcome> {
+  return runChannelCommand(command, invoker.channelId, invoker.userId, context.channelAgents);
 }
 
 async function createAccount(
@@ -231,6 +257,10 @@ function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: C
   if (outcome.kind === 'account-created') fields.accountId = outcome.accountId;
   if (outcome.kind === 'capacity-failed') fields.reason = outcome.failure.reason;
   if (outcome.kind === 'agent-state') fields.active = outcome.active;
+  if (outcome.kind === 'channel-bound' || outcome.kind === 'channel-reset') {
+    fields.agentId = outcome.agentId;
+    fields.previousAgentId = outcome.previousAgentId;
+  }
   if (outcome.kind === 'exported')
     fields.counts = Object.fromEntries(outcome.files.map((f) => [f.type, f.count]));
   logger.info(fields, 'admin command');

@@ -73,7 +73,19 @@ export type CommandOutcome =
       /** undefined when there was nothing to send. */
       delivery?: { ok: true } | ({ ok: false } & ServiceFailure) | undefined;
     }
-  | ({ kind: 'service-error'; action: string } & ServiceFailure);
+  | ({ kind: 'service-error'; action: string } & ServiceFailure)
+  /** `/agent channel`: the agent new threads in the channel use, and where that comes from. */
+  | {
+      kind: 'channel-agent';
+      channelId: string;
+      agentId: string;
+      source: 'channel' | 'default';
+      boundBy?: string | undefined;
+    }
+  /** `/agent channel use` / `reset` done: the channel's agent now, and before. */
+  | { kind: 'channel-bound' | 'channel-reset'; channelId: string; agentId: string; previousAgentId: string }
+  /** A channel command outside a channel (Slack always names one; kept for safety). */
+  | { kind: 'channel-missing'; usage: string };
 
 /** Result class of an outcome, for the audit log. */
 export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed' {
@@ -81,6 +93,7 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'refused':
     case 'not-configured':
     case 'usage':
+    case 'channel-missing':
       return 'refused';
     case 'whoami-failed':
     case 'service-error':

@@ -13,7 +13,10 @@ export type SubcommandName =
   | 'accounts'
   | 'accounts-create'
   | 'capacity-move'
-  | 'export';
+  | 'export'
+  | 'channel'
+  | 'channel-use'
+  | 'channel-reset';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -46,14 +49,15 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   {
     name: 'enable',
     usage: '/agent enable [agent-id]',
-    description: "Turn an agent on (default: the bot's agent, AGENT_ID).",
+    description: "Turn an agent on (default: this channel's agent, else the bot's agent, AGENT_ID).",
     example: '/agent enable',
     adminOnly: true,
   },
   {
     name: 'disable',
     usage: '/agent disable [agent-id]',
-    description: "Turn an agent off, so it starts no new runs (default: the bot's agent, AGENT_ID).",
+    description:
+      "Turn an agent off, so it starts no new runs (default: this channel's agent, else the bot's agent, AGENT_ID).",
     example: '/agent disable my-agent-id',
     adminOnly: true,
   },
@@ -85,6 +89,27 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     usage: '/agent export <search|visualization|dashboard|all>',
     description: 'Export saved objects as JSON files, sent to you in a direct message.',
     example: '/agent export all',
+    adminOnly: true,
+  },
+  {
+    name: 'channel',
+    usage: '/agent channel',
+    description: "Show which agent new threads in this channel use (the channel's own, or AGENT_ID).",
+    example: '/agent channel',
+    adminOnly: false,
+  },
+  {
+    name: 'channel-use',
+    usage: '/agent channel use <agent-id>',
+    description: 'Make new threads in this channel use that agent; threads already started keep theirs.',
+    example: '/agent channel use payments-agent',
+    adminOnly: true,
+  },
+  {
+    name: 'channel-reset',
+    usage: '/agent channel reset',
+    description: 'Make new threads in this channel use the bot’s agent (AGENT_ID) again.',
+    example: '/agent channel reset',
     adminOnly: true,
   },
 ];

@@ -1,4 +1,5 @@
 import { SAVED_OBJECT_TYPES, type SavedObjectType } from '../agent-api/index.js';
+import { isAgentId } from '../conversation/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
 
 /**
@@ -25,7 +26,10 @@ export type AgentCommand =
       maxDailyGB?: number;
     }
   | { kind: 'capacity-move'; gb: number; from: string; to: string }
-  | { kind: 'export'; types: ExportTarget[] };
+  | { kind: 'export'; types: ExportTarget[] }
+  | { kind: 'channel' }
+  | { kind: 'channel-use'; agentId: string }
+  | { kind: 'channel-reset' };
 
 export type ParseResult =
   | { ok: true; command: AgentCommand }
@@ -150,6 +154,29 @@ function parseExport(args: string[]): AgentCommand {
   return { kind: 'export', types: [type] };
 }
 
+/** `channel`, `channel use <agent-id>`, `channel reset`. */
+function parseChannel(args: string[]): AgentCommand {
+  const [verb, ...rest] = args;
+  switch (verb?.toLowerCase()) {
+    case undefined:
+      return { kind: 'channel' };
+    case 'use': {
+      expectCount('channel-use', rest, 1, 1);
+      const agentId = rest[0] ?? '';
+      if (!isAgentId(agentId)) throw new UsageError('channel-use', `“${agentId}” is not an agent id`);
+      return { kind: 'channel-use', agentId };
+    }
+    case 'reset':
+      expectCount('channel-reset', rest, 0, 0);
+      return { kind: 'channel-reset' };
+    default:
+      throw new UsageError(
+        'channel',
+        `unknown channel command “${verb}” (use \`use <agent-id>\` or \`reset\`)`,
+      );
+  }
+}
+
 function parseTokens(tokens: string[]): AgentCommand {
   const [first = 'help', ...args] = tokens;
   switch (first.toLowerCase()) {
@@ -169,6 +196,8 @@ function parseTokens(tokens: string[]): AgentCommand {
       return parseCapacity(args);
     case 'export':
       return parseExport(args);
+    case 'channel':
+      return parseChannel(args);
     default:
       return { kind: 'help', unknown: first };
   }

@@ -78,7 +78,14 @@ function stripBotMentions(text: string, botUserId: string): string {
  * sequences, so an escaped `&lt;b&gt;` stays text); outer whitespace trimmed, line breaks kept.
  */
 export function toAgentPrompt(text: string, botUserId: string, lookups: NameLookups = {}): string {
-  const withoutBot = stripBotMentions(text, botUserId);
-  const readable = withoutBot.replace(SEQUENCE, (_match, inner: string) => sequence(inner, lookups));
-  return decodeEntities(readable).trim();
+  return readableSlackText(stripBotMentions(text, botUserId), lookups).trim();
+}
+
+/**
+ * Slack's markup as the text a person saw: control sequences made readable (as in
+ * {@link toAgentPrompt}) and `&lt; &gt; &amp;` decoded. Nothing is removed or trimmed.
+ */
+export function readableSlackText(text: string, lookups: NameLookups = {}): string {
+  const readable = text.replace(SEQUENCE, (_match, inner: string) => sequence(inner, lookups));
+  return decodeEntities(readable);
 }

@@ -17,6 +17,13 @@ export interface RunStatusReport {
 export interface RunInput {
   message: string;
   additionalContext?: string | undefined;
+  timerange?: TimeRange | undefined;
+}
+
+/** The service's `context.timerange`: ISO 8601 UTC timestamps. */
+export interface TimeRange {
+  startTime: string;
+  endTime: string;
 }
 
 export interface FeedbackInput {
@@ -72,6 +79,8 @@ export interface ThreadRecord {
   sessionId?: string | undefined;
   /** The final status of the thread's last finished turn (for stale-status detection). */
   lastFinal?: RunStatusReport | undefined;
+  /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
+  lastTurnTs?: string | undefined;
   createdAt: number;
   updatedAt: number;
 }
@@ -98,6 +107,8 @@ export interface TurnRecord {
   progressTs?: string | undefined;
   /** The person's message carried files, which are not sent to the agent: the answer says so. */
   filesNotSent?: boolean | undefined;
+  /** The time range the run was given, stated under the answer. */
+  timerange?: TimeRange | undefined;
   startedAt: number;
   deadlineAt: number;
 }
@@ -187,7 +198,11 @@ export type Refusal =
   | 'identity-unchecked'
   | 'channel-not-allowed'
   | 'empty-prompt'
-  | 'unavailable';
+  | 'unavailable'
+  /** A time phrase that cannot be a range: wholly in the future, reversed, or over 31 days. */
+  | 'time-future'
+  | 'time-reversed'
+  | 'time-too-long';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
@@ -201,7 +216,12 @@ export interface ThreadOutput {
   /** Posts the whole answer (split, and as a file when long); returns the ts of every part. */
   postAnswer(
     where: ThreadLocation,
-    answer: { markdown: string; turnId: string; notes?: AnswerNote[] | undefined },
+    answer: {
+      markdown: string;
+      turnId: string;
+      notes?: AnswerNote[] | undefined;
+      timerange?: TimeRange | undefined;
+    },
   ): Promise<string[]>;
   postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */

@@ -210,6 +210,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
               markdown: report.message ?? '',
               turnId: turn.turnId,
               notes: turn.filesNotSent ? ['files-not-sent'] : [],
+              timerange: turn.timerange,
             });
       await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
       metrics.deliveryLatency(clock.now() - seenAt);

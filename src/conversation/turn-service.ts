@@ -7,12 +7,14 @@ import type {
   ConversationStore,
   Logger,
   Refusal,
+  RunInput,
   ThreadLocation,
   ThreadOutput,
   ThreadRecord,
   TurnRecord,
 } from './ports.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
+import type { PreparedTurn, RunContext, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
@@ -70,6 +72,8 @@ export interface TurnStarterDeps {
    * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
    */
   gate?: IoGate;
+  /** The agent, thread context and time range of a turn; without it: the thread's agent, no context. */
+  context?: TurnContext;
 }
 
 /**
@@ -117,16 +121,21 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       await output.refuse(where, request.userId, request.sourceTs, 'empty-prompt');
       return 'refused';
     }
-    const turn = newTurn(request, key, thread);
+    const prepared = await prepare(request, thread);
+    if (prepared.kind === 'refused') {
+      await output.refuse(where, request.userId, request.sourceTs, prepared.refusal);
+      return 'refused';
+    }
+    const turn = newTurn(request, key, thread, prepared);
     const lockTtl = settings.turnDeadlineMs + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
       await output.refuse(where, request.userId, request.sourceTs, 'busy');
       return 'busy';
     }
     await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
-    if (!thread) await store.saveThread(newThread(request, key));
+    if (!thread) await store.saveThread(newThread(request, key, turn.agentId));
     await store.saveTurn(turn);
-    return start(turn, where, request.prompt);
+    return start(turn, where, { message: request.prompt, ...prepared.context });
   }
 
   /**
@@ -161,7 +170,18 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     return 'refused';
   }
 
-  function newTurn(request: TurnRequest, key: string, thread: ThreadRecord | undefined): TurnRecord {
+  function prepare(request: TurnRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {
+    if (deps.context) return deps.context.prepare(request, thread);
+    const agentId = thread?.agentId ?? settings.defaultAgentId;
+    return Promise.resolve({ kind: 'ready', agentId, context: {} });
+  }
+
+  function newTurn(
+    request: TurnRequest,
+    key: string,
+    thread: ThreadRecord | undefined,
+    prepared: { agentId: string; context: RunContext },
+  ): TurnRecord {
     const now = clock.now();
     const turnId = newId();
     // The thread is idle here (its busy lock is taken next, atomically); the machine says
@@ -174,7 +194,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       teamId: request.teamId,
       channel: request.channel,
       threadTs: request.threadTs,
-      agentId: thread?.agentId ?? settings.defaultAgentId,
+      agentId: prepared.agentId,
       userId: request.userId,
       sourceTs: request.sourceTs,
       kind: effect?.type === 'follow-up' ? 'followUp' : 'start',
@@ -182,33 +202,33 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
       ...(request.hasFiles ? { filesNotSent: true } : {}),
+      timerange: prepared.context.timerange,
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,
     };
   }
 
-  function newThread(request: TurnRequest, key: string): ThreadRecord {
+  function newThread(request: TurnRequest, key: string, agentId: string): ThreadRecord {
     const now = clock.now();
     return {
       threadKey: key,
       teamId: request.teamId,
       channel: request.channel,
       threadTs: request.threadTs,
-      agentId: settings.defaultAgentId,
+      agentId,
       createdAt: now,
       updatedAt: now,
     };
   }
 
-  async function start(turn: TurnRecord, where: ThreadLocation, prompt: string): Promise<TurnRequestResult> {
+  async function start(turn: TurnRecord, where: ThreadLocation, input: RunInput): Promise<TurnRequestResult> {
     const log = logger.child({ threadKey: turn.threadKey, turnId: turn.turnId });
-    log.debug({ prompt }, 'turn prompt');
+    log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
     // The progress message goes out beside the start request: a person sees the bot at work
     // at once, and a slow Slack never delays the run.
     const progressTs = output.postProgress(where, { steps: 0, elapsedMs: 0 }).catch(() => undefined);
     const releaseLease = holdLease(turn.turnId);
     try {
-      const input = { message: prompt };
       const { sessionId } =
         turn.kind === 'followUp' && turn.sessionId
           ? await agent.followUp(turn.agentId, turn.sessionId, input)
@@ -216,7 +236,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       // The session id is stored at once: a crash from here on resumes the run instead of losing it.
       const running: TurnRecord = { ...turn, phase: 'running', sessionId };
       await store.saveTurn(running);
-      await saveSession(turn.threadKey, sessionId);
+      await saveSession(turn, sessionId);
       metrics.turnStarted(turn.kind);
       log.info({ sessionId, kind: turn.kind }, 'turn started');
       const withProgress = { ...running, progressTs: await progressWithin(progressTs, where) };
@@ -274,10 +294,10 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     return () => done.abort();
   }
 
-  async function saveSession(key: string, sessionId: string): Promise<void> {
-    const thread = await store.getThread(key);
+  async function saveSession(turn: TurnRecord, sessionId: string): Promise<void> {
+    const thread = await store.getThread(turn.threadKey);
     if (!thread) return;
-    await store.saveThread({ ...thread, sessionId, updatedAt: clock.now() });
+    await store.saveThread({ ...thread, sessionId, lastTurnTs: turn.sourceTs, updatedAt: clock.now() });
   }
 
   return { handle, refuse };

@@ -11,6 +11,7 @@ import type { Metrics } from '../metrics.js';
 import type { SlackIdentity } from './app.js';
 import { renderAnswerNotes, renderNotice, renderProgress, renderRefusal } from './views/notices.js';
 import { renderAnswer } from './views/render-answer.js';
+import { describeTimeRange } from './views/time-range-footer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
@@ -71,7 +72,7 @@ export function createSlackThreadOutput(deps: {
     async postAnswer(where, answer) {
       const rendered = renderAnswer(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
-        footer: renderAnswerNotes(answer.notes ?? []),
+        footer: [...renderAnswerNotes(answer.notes ?? []), ...describeTimeRange(answer.timerange)],
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
       });
       const parts: string[] = [];

@@ -17,6 +17,21 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
 }
 
 /** The Web client the bot posts with (Bolt's App builds its own for listeners from the same options). */
-export function createWebClient(config: Config, logger: Logger): WebClient {
-  return new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
+export function createWebClient(config: Config, logger: Logger, overrides: WebClientOptions = {}): WebClient {
+  return new WebClient(config.slack.botToken, {
+    ...webClientOptions(config, toSlackLogger(logger)),
+    ...overrides,
+  });
+}
+
+/**
+ * A client for reads a turn can do without (thread context, names): a 429 or a slow Slack fails
+ * the read at once instead of holding the turn, which then runs without that context.
+ */
+export function createFailFastWebClient(config: Config, logger: Logger): WebClient {
+  return createWebClient(config, logger, {
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    timeout: 10_000,
+  });
 }

@@ -7,6 +7,7 @@ export const storeKeys = {
   thread: (threadKey: string) => `thread:${threadKey}`,
   turn: (turnId: string) => `turn:${turnId}`,
   answer: (channel: string, ts: string) => `answer:${channel}:${ts}`,
+  channelAgent: (channel: string) => `channel-agent:${channel}`,
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
 } as const;

@@ -1,12 +1,13 @@
 import type { Keyv } from 'keyv';
+import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
 import { StoreClosedError } from './errors.js';
 import { storeKeys } from './keys.js';
 import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
-/** A `ConversationStore` plus what operators need around it. */
-export interface StateStore extends ConversationStore {
+/** A `ConversationStore` and the channel bindings, plus what operators need around it. */
+export interface StateStore extends ConversationStore, ChannelBindingStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -80,6 +81,20 @@ export function createKeyvConversationStore(
     async lookupAnswer(channel, ts) {
       ensureOpen();
       return keyv.get<AnswerRef>(storeKeys.answer(channel, ts));
+    },
+
+    // Channel bindings never expire: an admin set them, an admin resets them.
+    async getChannelBinding(channel) {
+      ensureOpen();
+      return keyv.get<ChannelBinding>(storeKeys.channelAgent(channel));
+    },
+    async saveChannelBinding(channel, binding) {
+      ensureOpen();
+      await keyv.set(storeKeys.channelAgent(channel), binding);
+    },
+    async deleteChannelBinding(channel) {
+      ensureOpen();
+      await keyv.delete(storeKeys.channelAgent(channel));
     },
 
     async tryLock(name, owner, ttlMs) {

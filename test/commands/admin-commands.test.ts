@@ -14,7 +14,9 @@ import {
 } from '../../src/commands/admin-commands.js';
 import { exportFileName } from '../../src/commands/export-command.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
+import { createChannelAgents } from '../../src/conversation/channel-agents.js';
 import type { Logger } from '../../src/conversation/ports.js';
+import { createMemoryStore } from '../../src/store/index.js';
 
 const seeded = (): SubAccount[] => [
   {
@@ -94,6 +96,11 @@ function setup(overrides: Partial<CommandContext> = {}) {
     access: createAdminCheck({ adminUserIds: ['UADMIN'], lookupUser: async () => undefined }),
     accountsConfigured: true,
     defaultAgentId: 'agent-default',
+    channelAgents: createChannelAgents({
+      store: createMemoryStore(),
+      defaultAgentId: 'agent-default',
+      now: () => 0,
+    }),
     capacityLock: () => ({ acquire: async () => true, release: async () => {} }),
     sendFilesToUser: async (userId, files) => {
       uploads.push({ userId, names: files.map((f) => f.filename), contents: files.map((f) => f.content) });

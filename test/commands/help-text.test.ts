@@ -14,6 +14,9 @@ describe('help entries', () => {
         'accounts',
         'accounts-create',
         'capacity-move',
+        'channel',
+        'channel-reset',
+        'channel-use',
         'disable',
         'enable',
         'export',
@@ -36,10 +39,11 @@ describe('help entries', () => {
     }
   });
 
-  it('only help and whoami are open to everyone', () => {
+  it("only help, whoami and channel (showing the channel's agent) are open to everyone", () => {
     expect(HELP_ENTRIES.filter((entry) => !entry.adminOnly).map((entry) => entry.name)).toEqual([
       'help',
       'whoami',
+      'channel',
     ]);
   });
 

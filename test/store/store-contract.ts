@@ -99,6 +99,33 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
       });
     });
 
+    describe('channel bindings', () => {
+      it('round-trips, overwrites and deletes a binding, per channel', async () => {
+        expect(await store.getChannelBinding('C1')).toBeUndefined();
+        await store.saveChannelBinding('C1', { agentId: 'payments', boundBy: 'UADMIN', boundAt: 5 });
+        expect(await store.getChannelBinding('C1')).toEqual({
+          agentId: 'payments',
+          boundBy: 'UADMIN',
+          boundAt: 5,
+        });
+        expect(await store.getChannelBinding('C2')).toBeUndefined();
+        await store.saveChannelBinding('C1', { agentId: 'search', boundBy: 'UOWNER', boundAt: 6 });
+        expect((await store.getChannelBinding('C1'))?.agentId).toBe('search');
+        await store.deleteChannelBinding('C1');
+        expect(await store.getChannelBinding('C1')).toBeUndefined();
+        await store.deleteChannelBinding('C1'); // resetting an unbound channel is harmless
+      });
+
+      it('keeps a binding past every record TTL (an admin set it; only an admin resets it)', async () => {
+        const short = await harness.open({
+          ttl: { threadMs: SHORT_TTL_MS, turnMs: SHORT_TTL_MS, answerMs: SHORT_TTL_MS },
+        });
+        await short.saveChannelBinding('C9', { agentId: 'payments', boundBy: 'UADMIN', boundAt: 1 });
+        await harness.advance(SHORT_TTL_MS * 3);
+        expect((await short.getChannelBinding('C9'))?.agentId).toBe('payments');
+      });
+    });
+
     describe('in-flight turns', () => {
       it('lists saved turns until they are deleted', async () => {
         expect(await store.listInFlightTurnIds()).toEqual([]);

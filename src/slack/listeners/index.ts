@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { Config } from '../../config.js';
+import type { ChannelAgents } from '../../conversation/channel-agents.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
@@ -20,6 +21,8 @@ export interface ListenerDeps {
   users: UserDirectory;
   agentApi: AgentApi;
   store: ConversationStore;
+  /** Which agent each channel's new threads use (`/agent channel …`). */
+  channelAgents: ChannelAgents;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

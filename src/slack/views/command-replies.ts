@@ -7,6 +7,7 @@ import type { CommandOutcome } from '../../commands/command-outcome.js';
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../commands/help-text.js';
 import type { ParseResult } from '../../commands/parse-command.js';
 import { renderAccounts, renderCapacityFailure, renderCreated, renderMoved } from './account-replies.js';
+import { renderChannelOutcome } from './channel-replies.js';
 import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
 
@@ -99,6 +100,11 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
       return renderExported(outcome);
     case 'service-error':
       return reply(describeError(outcome.error, outcome.referenceId));
+    case 'channel-agent':
+    case 'channel-bound':
+    case 'channel-reset':
+    case 'channel-missing':
+      return renderChannelOutcome(outcome);
   }
 }
 

@@ -116,6 +116,12 @@ const REFUSALS: Record<Refusal, string> = {
   'empty-prompt': 'Your message was empty once I removed my name — what should I ask the agent?',
   unavailable:
     "I couldn't take your message just now (my state store didn't answer) — please send it again in a moment.",
+  'time-future':
+    "The time in your message is in the future, so there's nothing to look at yet — please ask about a past time (e.g. “in the last 2 hours”).",
+  'time-reversed':
+    'The time range in your message ends before it starts — please give the start first (e.g. “from 3pm to 5pm”).',
+  'time-too-long':
+    'The time range in your message is longer than 31 days — please ask about a shorter range (e.g. “in the last 7 days”).',
 };
 
 /** The ephemeral refusal for a message that was not taken as a turn. */

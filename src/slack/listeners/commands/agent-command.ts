@@ -47,6 +47,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       access,
       accountsConfigured: deps.config.agent.accountToken !== undefined,
       defaultAgentId: deps.config.agent.agentId,
+      channelAgents: deps.channelAgents,
       capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,

@@ -1,0 +1,45 @@
+import type { ChannelAgents } from '../conversation/channel-agents.js';
+import type { CommandOutcome } from './command-outcome.js';
+import { usageOf } from './help-text.js';
+import type { AgentCommand } from './parse-command.js';
+
+type ChannelCommand = Extract<AgentCommand, { kind: 'channel' | 'channel-use' | 'channel-reset' }>;
+
+/**
+ * `/agent channel …` (DESIGN "Channel agents"): shows or changes the agent new threads in the
+ * channel where the command was typed use. Access is checked by the caller (use and reset are
+ * admin commands, audited there). Nothing is called on the service: it cannot read an agent.
+ */
+export async function runChannelCommand(
+  command: ChannelCommand,
+  channelId: string | undefined,
+  userId: string,
+  channelAgents: Pick<ChannelAgents, 'agentFor' | 'use' | 'reset' | 'defaultAgentId'>,
+): Promise<CommandOutcome> {
+  if (!channelId) return { kind: 'channel-missing', usage: usageOf(command.kind) };
+  switch (command.kind) {
+    case 'channel': {
+      const current = await channelAgents.agentFor(channelId);
+      return {
+        kind: 'channel-agent',
+        channelId,
+        agentId: current.agentId,
+        source: current.source,
+        boundBy: current.binding?.boundBy,
+      };
+    }
+    case 'channel-use': {
+      const before = await channelAgents.use(channelId, command.agentId, userId);
+      return { kind: 'channel-bound', channelId, agentId: command.agentId, previousAgentId: before.agentId };
+    }
+    case 'channel-reset': {
+      const before = await channelAgents.reset(channelId);
+      return {
+        kind: 'channel-reset',
+        channelId,
+        agentId: channelAgents.defaultAgentId,
+        previousAgentId: before.agentId,
+      };
+    }
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The ports the context features talk through: reading a thread, knowing people, and the
+ * channel → agent bindings. Implementations live in src/slack/ and src/store/.
+ */
+
+/** A Slack attachment (legacy "secondary" content), the fields thread context reads. */
+export interface SlackAttachment {
+  pretext?: string | undefined;
+  title?: string | undefined;
+  text?: string | undefined;
+  fallback?: string | undefined;
+  fields?: Array<{ title?: string | undefined; value?: string | undefined }> | undefined;
+  [key: string]: unknown;
+}
+
+/** A message of a thread as `conversations.replies` returns it (only what context reads is typed). */
+export interface ThreadMessage {
+  ts: string;
+  user?: string | undefined;
+  bot_id?: string | undefined;
+  /** A bot's or integration's display name (legacy integrations). */
+  username?: string | undefined;
+  bot_profile?: { name?: string | undefined } | undefined;
+  subtype?: string | undefined;
+  text?: string | undefined;
+  attachments?: SlackAttachment[] | undefined;
+  blocks?: Array<{ type?: string; [key: string]: unknown }> | undefined;
+  /** On the root: how many replies the thread has. */
+  reply_count?: number | undefined;
+}
+
+/** A thread as read: its messages (root first, oldest to newest) and whether reading stopped early. */
+export interface ThreadRead {
+  messages: ThreadMessage[];
+  /** True when the thread had more messages than the reader's cap. */
+  truncated: boolean;
+}
+
+/** Reads a thread's history (`conversations.replies`, paged). Errors are the adapter's. */
+export interface ThreadReader {
+  read(where: { channel: string; threadTs: string }): Promise<ThreadRead>;
+}
+
+/** What the context needs to know about a person. */
+export interface PersonProfile {
+  /** Display name (or real name, or handle), without "@". */
+  name: string;
+  /** IANA time zone (users.info `tz`), when Slack has one. */
+  tz?: string | undefined;
+}
+
+/** People by Slack user id (users.info, cached). undefined when unknown or the look-up failed. */
+export interface PeopleDirectory {
+  profile(userId: string): Promise<PersonProfile | undefined>;
+}
+
+/** A channel bound to an agent (`/agent channel use`). */
+export interface ChannelBinding {
+  agentId: string;
+  /** Who bound it, and when (epoch ms): for `/agent channel` and the audit trail. */
+  boundBy: string;
+  boundAt: number;
+}
+
+/** Where channel bindings are kept (the state store: shared by every replica, no expiry). */
+export interface ChannelBindingStore {
+  getChannelBinding(channel: string): Promise<ChannelBinding | undefined>;
+  saveChannelBinding(channel: string, binding: ChannelBinding): Promise<void>;
+  deleteChannelBinding(channel: string): Promise<void>;
+}

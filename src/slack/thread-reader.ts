@@ -1,0 +1,34 @@
+import type { WebClient } from '@slack/web-api';
+import type { ThreadMessage, ThreadReader } from '../conversation/context-ports.js';
+
+/** Messages per `conversations.replies` page (Slack's advised maximum is 200). */
+const PAGE_SIZE = 200;
+/** Pages read at most (2,000 messages): a longer thread is read from its start, the rest counted. */
+const MAX_PAGES = 10;
+
+/**
+ * The thread context's ThreadReader on `conversations.replies`, paged with cursors
+ * (https://docs.slack.dev/reference/methods/conversations.replies). Read once per new session or
+ * follow-up, never per poll: the method is Tier 3, and far lower for apps outside the Marketplace.
+ * Errors (missing_scope, not_in_channel, ratelimited…) propagate: the caller runs without context.
+ */
+export function createSlackThreadReader(client: WebClient): ThreadReader {
+  return {
+    async read(where) {
+      const messages: ThreadMessage[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page += 1) {
+        const result = await client.conversations.replies({
+          channel: where.channel,
+          ts: where.threadTs,
+          limit: PAGE_SIZE,
+          cursor,
+        });
+        messages.push(...((result.messages ?? []) as ThreadMessage[]));
+        cursor = result.response_metadata?.next_cursor || undefined;
+        if (!cursor) return { messages, truncated: false };
+      }
+      return { messages, truncated: true };
+    },
+  };
+}

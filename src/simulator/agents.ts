@@ -3,6 +3,8 @@
  * Seed: "A disabled agent starts no new runs" — yet its error table says a run start answers 404
  * only when the agent is disabled *and* its trigger is not Alert, so a disabled Alert agent runs.
  */
+
+import type { RunContextEcho } from './answer-text.js';
 import { accountIdOf } from './auth.js';
 import type { Handler, SimContext } from './context.js';
 import { errorResponse, invalidBody, isObject, jsonOf, type ParsedBody } from './http-io.js';
@@ -80,7 +82,7 @@ export class AgentRegistry {
 }
 
 /** The prompt of a valid agent run request, or the reason it is invalid. */
-function parseRunRequest(body: ParsedBody): { prompt: string } | { error: string } {
+function parseRunRequest(body: ParsedBody): { prompt: string; context: RunContextEcho } | { error: string } {
   const value = jsonOf(body);
   if (!isObject(value)) return { error: 'Request body must be a JSON object' };
   const context = value.context;
@@ -102,7 +104,12 @@ function parseRunRequest(body: ParsedBody): { prompt: string } | { error: string
   if (value.integrations !== undefined && !Array.isArray(value.integrations)) {
     return { error: 'integrations must be an array' };
   }
-  return { prompt: context.message };
+  const received: RunContextEcho = {};
+  if (typeof context.additionalContext === 'string') received.additionalContext = context.additionalContext;
+  if (isObject(range)) {
+    received.timerange = { startTime: String(range.startTime), endTime: String(range.endTime) };
+  }
+  return { prompt: context.message, context: received };
 }
 
 function isIsoDate(value: unknown): boolean {
@@ -127,7 +134,7 @@ export const startRun: Handler = (ctx, req) => {
   if (refused) return refused;
   const parsed = parseRunRequest(req.body);
   if ('error' in parsed) return invalidBody(parsed.error);
-  const record = ctx.runs.start(agentId, accountIdOf(req.token), parsed.prompt, ctx.now());
+  const record = ctx.runs.start(agentId, accountIdOf(req.token), parsed.prompt, ctx.now(), parsed.context);
   return { status: 200, body: { status: 'started', sessionId: record.sessionId } };
 };
 
@@ -151,7 +158,7 @@ export const followUp: Handler = (ctx, req) => {
   if (!isTerminal(ctx.runs.current(record, now).status)) {
     return errorResponse(409, 'TURN_IN_PROGRESS', 'The previous turn of this session has not finished');
   }
-  ctx.runs.followUp(record, parsed.prompt, now);
+  ctx.runs.followUp(record, parsed.prompt, now, parsed.context);
   return { status: 200, body: { status: 'started', sessionId } };
 };
 

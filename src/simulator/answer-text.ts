@@ -13,6 +13,25 @@ export interface AnswerSpec {
   size?: number | undefined;
   answer?: string | undefined;
   mention?: MentionKind[] | undefined;
+  /** What the run was given besides the message, appended to the answer when set. */
+  echo?: RunContextEcho | undefined;
+}
+
+/** The run request's context besides `message`, as received. */
+export interface RunContextEcho {
+  additionalContext?: string | undefined;
+  timerange?: { startTime: string; endTime: string } | undefined;
+}
+
+/** The "what the agent was given" section of an `echo=context` answer. */
+export function echoSection(context: RunContextEcho): string {
+  const range = context.timerange
+    ? `Time range: ${context.timerange.startTime} → ${context.timerange.endTime}`
+    : 'Time range: none';
+  const extra = context.additionalContext
+    ? `Additional context (${context.additionalContext.length} characters):\n\n\`\`\`text\n${context.additionalContext.replace(/```/g, "'''")}\n\`\`\``
+    : 'Additional context: none';
+  return ['**What the agent was given**', range, extra].join('\n\n');
 }
 
 const WORDS = [
@@ -22,8 +41,13 @@ const WORDS = [
   .join(' ')
   .split(' ');
 
-/** Answer of a done turn; a literal answer wins over size. */
+/** Answer of a done turn; a literal answer wins over size; an echo comes last. */
 export function buildAnswer(spec: AnswerSpec): string {
+  const answer = answerBody(spec);
+  return spec.echo ? `${answer}\n\n${echoSection(spec.echo)}` : answer;
+}
+
+function answerBody(spec: AnswerSpec): string {
   const mentionLine =
     spec.mention && spec.mention.length > 0
       ? `Heads up ${spec.mention.map((m) => MENTION_TEXT[m]).join(' ')} — see below.`

@@ -4,7 +4,7 @@
  * Grammar (keys are case-insensitive; the first `[sim` tag in the message wins; every key optional):
  * ```
  * directive := "[sim" { WS key "=" value } [WS] "]"
- * key       := "steps" | "stepms" | "outcome" | "size" | "answer" | "mention"
+ * key       := "steps" | "stepms" | "outcome" | "size" | "answer" | "mention" | "echo"
  * value     := bare | quoted
  * bare      := one or more characters other than whitespace, '"' and ']'
  * quoted    := '"' { any character but '"' and '\' | '\' any character } '"'
@@ -17,6 +17,8 @@
  * - `mention` comma-separated `channel`, `here`, `everyone`, `user`, `channelref`, `link`: puts the
  *   matching Slack control sequence (`<!channel>`, `<!here>`, `<!everyone>`, `<@U0SIMUSER1>`,
  *   `<#C0SIMCHAN1>`, `<https://example.com/sim|click here>`) in the answer, for neutralisation tests.
+ * - `echo`    `context` — the done answer ends with what the run was given besides the message
+ *   (`additionalContext` and `timerange`), so the sandbox and tests can show what the agent saw.
  *
  * An unknown key or a bad value does not fall back silently: the turn ends in `error` whose
  * message names the problem, so a typo in a test shows at once.
@@ -43,6 +45,7 @@ export interface Directive {
   size?: number;
   answer?: string;
   mention?: MentionKind[];
+  echo?: 'context';
 }
 
 /** A parse result; start/end delimit the tag so it can be cut out of the prompt. */
@@ -63,6 +66,7 @@ export function simDirective(d: Directive): string {
   if (d.size !== undefined) parts.push(`size=${d.size}`);
   if (d.answer !== undefined) parts.push(`answer="${d.answer.replace(/[\\"]/g, (c) => `\\${c}`)}"`);
   if (d.mention !== undefined && d.mention.length > 0) parts.push(`mention=${d.mention.join(',')}`);
+  if (d.echo !== undefined) parts.push(`echo=${d.echo}`);
   return parts.length === 0 ? '[sim]' : `[sim ${parts.join(' ')}]`;
 }
 
@@ -134,6 +138,10 @@ function applyPair(d: Directive, key: string, value: string): string | undefined
       d.mention = kinds as MentionKind[];
       return undefined;
     }
+    case 'echo':
+      if (value !== 'context') return `echo must be context, not "${value}"`;
+      d.echo = 'context';
+      return undefined;
     default:
       return `unknown key "${key}"`;
   }

@@ -3,12 +3,14 @@
  * per step — so thousands of runs cost nothing while nobody polls them.
  */
 import { randomUUID } from 'node:crypto';
-import { buildAnswer, buildErrorReason } from './answer-text.js';
+import { buildAnswer, buildErrorReason, type RunContextEcho } from './answer-text.js';
 import { parseDirective } from './directive.js';
 import type { RunView, SimOutcome, SimScript } from './types.js';
 
 interface Turn {
   prompt: string;
+  /** What the request carried besides the message (additionalContext, timerange). */
+  context: RunContextEcho;
   script: SimScript;
   startedAt: number;
   /** Answer (done) or reason (error), fixed when the turn starts. */
@@ -50,16 +52,22 @@ export class RunStore {
     private readonly staleAfterFollowUpMs: number,
   ) {}
 
-  start(agentId: string, accountId: number, prompt: string, now: number): RunRecord {
+  start(
+    agentId: string,
+    accountId: number,
+    prompt: string,
+    now: number,
+    context: RunContextEcho = {},
+  ): RunRecord {
     const record: RunRecord = { agentId, sessionId: randomUUID(), accountId, turns: [], waiters: new Set() };
-    record.turns.push(this.newTurn(prompt, 1, now));
+    record.turns.push(this.newTurn(prompt, 1, now, context));
     this.records.set(record.sessionId, record);
     return record;
   }
 
   /** Starts the next turn; the caller has checked that the current one is terminal. */
-  followUp(record: RunRecord, prompt: string, now: number): void {
-    record.turns.push(this.newTurn(prompt, record.turns.length + 1, now));
+  followUp(record: RunRecord, prompt: string, now: number, context: RunContextEcho = {}): void {
+    record.turns.push(this.newTurn(prompt, record.turns.length + 1, now, context));
     record.followUpAt = now;
     // A new turn is news for every caller, stale or not.
     record.lastReported = undefined;
@@ -116,6 +124,7 @@ export class RunStore {
       ...(state.message !== undefined && { message: state.message }),
       ...(state.finishedAt !== undefined && { finishedAt: state.finishedAt }),
       prompts: record.turns.map((t) => t.prompt),
+      contexts: record.turns.map((t) => structuredClone(t.context)),
       script: { ...lastTurn(record).script },
       startedAt: lastTurn(record).startedAt,
     };
@@ -125,12 +134,13 @@ export class RunStore {
     return record.followUpAt !== undefined && now < record.followUpAt + this.staleAfterFollowUpMs;
   }
 
-  private newTurn(prompt: string, turnNumber: number, now: number): Turn {
+  private newTurn(prompt: string, turnNumber: number, now: number, context: RunContextEcho): Turn {
     const parsed = parseDirective(prompt);
     if (parsed && !parsed.ok) {
       // A broken directive fails the turn visibly rather than running a script nobody asked for.
       return {
         prompt,
+        context,
         script: { steps: 0, stepMs: 0, outcome: 'error' },
         startedAt: now,
         message: parsed.error,
@@ -150,6 +160,7 @@ export class RunStore {
       size: script.size,
       answer: d.answer,
       mention: d.mention,
+      echo: d.echo ? context : undefined,
     };
     const message =
       script.outcome === 'done'
@@ -157,7 +168,7 @@ export class RunStore {
         : script.outcome === 'error'
           ? buildErrorReason(spec)
           : undefined;
-    return { prompt, script, startedAt: now, ...(message !== undefined && { message }) };
+    return { prompt, context, script, startedAt: now, ...(message !== undefined && { message }) };
   }
 }
 

@@ -122,6 +122,11 @@ export interface RunView {
   finishedAt?: number;
   /** Prompts of every turn, in order. */
   prompts: string[];
+  /** What each turn's request carried besides the message (additionalContext, timerange), in order. */
+  contexts: Array<{
+    additionalContext?: string | undefined;
+    timerange?: { startTime: string; endTime: string } | undefined;
+  }>;
   /** Script of the current turn. */
   script: SimScript;
   /** Epoch ms at which the current turn started (step k is due at startedAt + k * stepMs). */

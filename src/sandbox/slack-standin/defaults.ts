@@ -29,11 +29,11 @@ export function defaultUsers(teamId: string, botUserId: string): StandinUser[] {
     ...extra,
   });
   return [
-    person('UADMIN', 'admin', 'Ada Admin', { is_admin: true }),
-    person('UOWNER', 'owner', 'Olga Owner', { is_admin: true, is_owner: true }),
-    person('UALICE', 'alice', 'Alice Member'),
-    person('UBOB', 'bob', 'Bob Member'),
-    person('UEXTERNAL', 'ext', 'Eve External', { team_id: 'T0OTHERORG' }),
+    person('UADMIN', 'admin', 'Ada Admin', { is_admin: true, tz: 'Europe/London' }),
+    person('UOWNER', 'owner', 'Olga Owner', { is_admin: true, is_owner: true, tz: 'Europe/London' }),
+    person('UALICE', 'alice', 'Alice Member', { tz: 'America/New_York' }),
+    person('UBOB', 'bob', 'Bob Member', { tz: 'Europe/Berlin' }),
+    person('UEXTERNAL', 'ext', 'Eve External', { team_id: 'T0OTHERORG', tz: 'Asia/Tokyo' }),
     person(botUserId, 'agent', 'Agent Bot', { is_bot: true }),
   ];
 }

@@ -3,6 +3,8 @@
  * uploads, response URLs and Socket Mode, plus an inspection API that shows what a person would see.
  * Point the bot at it with `SLACK_API_URL=<standin.apiUrl>`.
  */
+
+export { alertMessage } from './alert-message.js';
 export {
   DEFAULT_APP_ID,
   DEFAULT_BOT_ID,
@@ -29,7 +31,7 @@ export {
   reactionAddedEvent,
   slashCommandFields,
 } from './event-builders.js';
-export type { UserMessageInput, WaitForOptions } from './inspection.js';
+export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
 export type { DeliveryOptions, SlackPostResult } from './signed-post.js';

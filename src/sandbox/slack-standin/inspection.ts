@@ -25,6 +25,20 @@ export interface UserMessageInput {
   team?: string;
 }
 
+/** Another bot's or integration's message (a monitoring alert, say) to put in the history. */
+export interface BotMessageInput {
+  channel: string;
+  text?: string;
+  attachments?: Array<Record<string, unknown>>;
+  blocks?: Block[];
+  /** Default 'B0MONITOR'. */
+  bot_id?: string;
+  /** The integration's name. Default 'Monitor'. */
+  username?: string;
+  ts?: string;
+  thread_ts?: string;
+}
+
 /** Options of {@link StandinView.waitFor}. */
 export interface WaitForOptions {
   /** Default 5,000 ms. */
@@ -133,6 +147,31 @@ export class StandinView {
       text: input.text,
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
       ...(input.blocks ? { blocks: input.blocks } : {}),
+    };
+    return structuredClone(this.state.addMessage(message));
+  }
+
+  /**
+   * Records another bot's message (subtype `bot_message`, `bot_id`, `username`, `bot_profile`, as
+   * integrations post alerts) and returns it; send the matching event yourself, if any.
+   */
+  recordBotMessage(input: BotMessageInput): StoredMessage {
+    const botId = input.bot_id ?? 'B0MONITOR';
+    const name = input.username ?? 'Monitor';
+    const message: StoredMessage = {
+      type: 'message',
+      subtype: 'bot_message',
+      channel: input.channel,
+      ts: input.ts ?? nextSlackTs(),
+      user: '',
+      bot_id: botId,
+      username: name,
+      bot_profile: { id: botId, name },
+      team: this.state.identity.teamId,
+      text: input.text ?? '',
+      ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+      ...(input.blocks ? { blocks: input.blocks } : {}),
+      ...(input.attachments ? { attachments: input.attachments } : {}),
     };
     return structuredClone(this.state.addMessage(message));
   }

@@ -39,6 +39,11 @@ export interface StoredMessage {
   team: string;
   text: string;
   blocks?: Block[];
+  /** Legacy attachments, as monitoring integrations still post alerts. */
+  attachments?: Array<Record<string, unknown>>;
+  /** Another bot's or integration's name (bot messages only). */
+  username?: string;
+  bot_profile?: { id: string; name: string; app_id?: string };
   metadata?: MessageMetadata;
   reactions?: Reaction[];
   files?: MessageFile[];
@@ -89,6 +94,8 @@ export interface StandinUser {
   is_admin: boolean;
   is_owner: boolean;
   is_bot: boolean;
+  /** A deactivated account: users.info still answers, with `deleted: true`. */
+  deleted?: boolean;
 }
 
 /** One entry of the call log (the token is never recorded). */

@@ -34,5 +34,7 @@ export function channelProblem(state: StandinState, channel: string | undefined)
 /** A stored message as the Web API returns it (without the stand-in's bookkeeping fields). */
 export function publicMessage(message: StoredMessage): Record<string, unknown> {
   const { channel: _channel, deleted: _deleted, ...rest } = message;
+  // Integrations' messages carry no user at all (bot_id and username instead).
+  if (rest.user === '') return Object.fromEntries(Object.entries(rest).filter(([key]) => key !== 'user'));
   return rest;
 }

@@ -33,7 +33,7 @@ export const replies: MethodHandler = (args, { state }) => {
     if (m.ts === rootTs) {
       out.thread_ts = rootTs;
       out.reply_count = rootReplies.length;
-      out.reply_users = [...new Set(rootReplies.map((r) => r.user))];
+      out.reply_users = [...new Set(rootReplies.map((r) => r.user || r.bot_id))];
       if (rootReplies.length > 0) out.latest_reply = rootReplies[rootReplies.length - 1]?.ts;
     }
     return out;

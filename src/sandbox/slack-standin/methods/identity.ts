@@ -28,7 +28,7 @@ export const usersInfo: MethodHandler = (args, { state }) => {
     ok: true,
     user: {
       ...fields,
-      deleted: false,
+      deleted: user.deleted ?? false,
       tz: tz ?? 'Europe/London',
       profile: { real_name: user.real_name, display_name: user.name, team: user.team_id },
       ...(enterprise_id

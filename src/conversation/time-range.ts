@@ -42,10 +42,34 @@ export function zoneOffsetMinutes(timeZone: string | undefined, at: number): num
   }
 }
 
-/** Local midnight (in the zone of `offset`) of the day holding `ms`. */
-function startOfDay(ms: number, offsetMinutes: number): number {
-  const shift = offsetMinutes * MINUTE_MS;
-  return Math.floor((ms + shift) / DAY_MS) * DAY_MS - shift;
+/** The instant a wall-clock time (as UTC epoch ms) names in `timeZone`, daylight saving included. */
+function fromWallClock(wall: number, timeZone: string | undefined): number {
+  const guess = wall - zoneOffsetMinutes(timeZone, wall) * MINUTE_MS;
+  return wall - zoneOffsetMinutes(timeZone, guess) * MINUTE_MS;
+}
+
+/** Local midnight in `timeZone` of the day holding `ms`. */
+function startOfDay(ms: number, timeZone: string | undefined): number {
+  const wall = ms + zoneOffsetMinutes(timeZone, ms) * MINUTE_MS;
+  return fromWallClock(Math.floor(wall / DAY_MS) * DAY_MS, timeZone);
+}
+
+/**
+ * The instant of a parsed date. chrono computes with one fixed offset (now's); its wall-clock
+ * components are read again in the zone itself, so a date across a daylight-saving change is right.
+ */
+function instantOf(components: chrono.ParsedComponents, timeZone: string | undefined): number {
+  const part = (name: chrono.Component, fallback = 0) => components.get(name) ?? fallback;
+  const wall = Date.UTC(
+    part('year'),
+    part('month', 1) - 1,
+    part('day', 1),
+    part('hour'),
+    part('minute'),
+    part('second'),
+    part('millisecond'),
+  );
+  return fromWallClock(wall, timeZone);
 }
 
 /** Words that make a single point the start of a range up to now ("since 9:00", "last 2 hours"). */
@@ -72,7 +96,7 @@ export function parseTimeRange(text: string, now: number, timeZone?: string): Ti
   if (!found) return { kind: 'none' };
   const phrase = found.text;
   const since = SINCE_BEFORE.test(normalised.slice(0, found.index)) || SINCE_PHRASE.test(phrase.trim());
-  const bounds = boundsOf(found, { now, offset, since });
+  const bounds = boundsOf(found, { now, timeZone, since });
   if ('reason' in bounds) return { kind: 'refused', reason: bounds.reason, phrase };
   const end = Math.min(bounds.end, now);
   if (bounds.start >= now) return { kind: 'refused', reason: 'future', phrase };
@@ -83,7 +107,7 @@ export function parseTimeRange(text: string, now: number, timeZone?: string): Ti
 
 function boundsOf(
   found: chrono.ParsedResult,
-  at: { now: number; offset: number; since: boolean },
+  at: { now: number; timeZone: string | undefined; since: boolean },
 ): { start: number; end: number } | { reason: TimeRangeRefusal } {
   const { start: from, end: to } = found;
   const dayKnown = from.isCertain('day') || from.isCertain('weekday');
@@ -91,11 +115,13 @@ function boundsOf(
   if (to && !from.isCertain('day') && !to.isCertain('day') && minuteOfDay(to) < minuteOfDay(from)) {
     return { reason: 'reversed' };
   }
-  let start = from.date().getTime();
-  let end = to ? to.date().getTime() : at.now;
-  if (!from.isCertain('hour')) start = startOfDay(start, at.offset);
-  if (to && !to.isCertain('hour')) end = startOfDay(end, at.offset) + DAY_MS;
-  if (!to && !from.isCertain('hour') && !at.since) end = start + DAY_MS; // "yesterday": the whole day
+  let start = instantOf(from, at.timeZone);
+  let end = to ? instantOf(to, at.timeZone) : at.now;
+  if (!from.isCertain('hour')) start = startOfDay(start, at.timeZone);
+  if (to && !to.isCertain('hour')) end = startOfDay(end + DAY_MS, at.timeZone);
+  // "yesterday": the whole day, up to the next local midnight (2 h past a day: a DST day may be 23 h or 25 h).
+  if (!to && !from.isCertain('hour') && !at.since)
+    end = startOfDay(start + DAY_MS + 120 * MINUTE_MS, at.timeZone);
   // A time or weekday without a date is its most recent past occurrence ("since 9:00" at 8:00).
   if (!from.isCertain('day') && start > at.now) {
     const back = from.isCertain('weekday') ? 7 * DAY_MS : DAY_MS;

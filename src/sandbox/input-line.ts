@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/agent …`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/agent …`, `/alert …`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -11,6 +11,8 @@ export type InputLine =
   | { kind: 'reaction'; name: string }
   | { kind: 'command'; text: string }
   | { kind: 'new-thread' }
+  /** A monitoring integration posts an alert: a new thread the next message asks about. */
+  | { kind: 'alert'; text: string }
   | { kind: 'help' }
   | { kind: 'quit' }
   | { kind: 'unknown-command'; name: string };
@@ -44,6 +46,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'help' };
     case '/agent':
       return { kind: 'command', text: rest.join(' ') };
+    case '/alert':
+      return { kind: 'alert', text: rest.join(' ') || 'Error rate above 5% on checkout' };
     default:
       return { kind: 'unknown-command', name: word };
   }

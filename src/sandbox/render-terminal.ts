@@ -62,9 +62,11 @@ export const SANDBOX_HELP = [
   '  :+1: / :-1:       react to the last answer (👍 / 👎 feedback to the agent service)',
   '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
   '  /new              start a new thread',
+  '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
   '  /quit             leave (Ctrl-C and Ctrl-D too)',
   'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
-  '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention)',
+  '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention,',
+  '   echo=context: the answer shows the thread context and time range the agent was given)',
 ].join('\n');
 
 /** The banner: what runs where, and how to use it. */

@@ -4,7 +4,13 @@ import { reactToAnswer } from './sandbox-reaction.js';
 import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
-import { appMentionEvent, eventCallback, messageEvent, postEvent } from './slack-standin/index.js';
+import {
+  alertMessage,
+  appMentionEvent,
+  eventCallback,
+  messageEvent,
+  postEvent,
+} from './slack-standin/index.js';
 import { type SeenItem, ThreadMonitor } from './thread-monitor.js';
 
 /** Where the chat writes: one call per block of lines. */
@@ -20,6 +26,8 @@ export interface SandboxThread {
   /** Sessions the simulator had before this thread's first turn. */
   sessionsBefore: Set<string>;
   sessionId?: string;
+  /** Another bot's root (a /alert): the next message mentions the bot in it. */
+  awaitingMention?: boolean;
 }
 
 /** The chat's actions; each resolves once its outcome is shown (a timeout rejects). */
@@ -28,6 +36,8 @@ export interface SandboxSession {
   react(name: string): Promise<void>;
   command(text: string): Promise<void>;
   newThread(): void;
+  /** A monitoring integration posts an alert as a new thread root; the next message asks about it. */
+  alert(text: string): void;
   close(): void;
 }
 
@@ -63,16 +73,23 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       (result) => checkAck(result, what),
     );
 
-  async function startThread(text: string): Promise<SandboxThread> {
+  async function startThread(text: string, under?: SandboxThread): Promise<SandboxThread> {
     const full = `<@${slack.botUserId}> ${text}`;
     const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
-    const stored = slack.recordUserMessage({ channel: scope.channel, user: scope.user, text: full });
-    const thread: SandboxThread = { ts: stored.ts, firstText: text, sessionsBefore };
+    const threadTs = under?.ts;
+    const stored = slack.recordUserMessage({
+      channel: scope.channel,
+      user: scope.user,
+      text: full,
+      thread_ts: threadTs,
+    });
+    const thread: SandboxThread = { ts: threadTs ?? stored.ts, firstText: text, sessionsBefore };
+    if (under) threads.splice(threads.indexOf(under), 1);
     threads.push(thread);
     current = thread; // before any await: a line typed meanwhile is a reply in this thread
     monitor.watch(thread.ts);
     // Slack delivers a channel mention twice: as app_mention and as message.channels.
-    const base = { channel: scope.channel, user: scope.user, text: full, ts: stored.ts };
+    const base = { channel: scope.channel, user: scope.user, text: full, ts: stored.ts, thread_ts: threadTs };
     await Promise.all([send(appMentionEvent(base), 'app_mention'), send(messageEvent(base), 'a message')]);
     return thread;
   }
@@ -86,9 +103,9 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   async function say(text: string): Promise<void> {
     const before = current ? (monitor.endedTurns(current.ts)?.size ?? 0) : 0;
     const refusalsBefore = monitor.ephemeralCount();
-    const existing = current;
+    const existing = current?.awaitingMention ? undefined : current;
     if (existing) await reply(existing, text);
-    const thread = existing ?? (await startThread(text));
+    const thread = existing ?? (await startThread(text, current));
     await slack.waitFor(
       () => {
         monitor.poll();
@@ -106,6 +123,23 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     newThread() {
       current = undefined;
       out.line(speak(SPEAKER.sandbox, 'new thread: your next message mentions the bot'));
+    },
+    alert(text) {
+      const root = slack.recordBotMessage(alertMessage(scope.channel, text));
+      const thread: SandboxThread = {
+        ts: root.ts,
+        firstText: '',
+        sessionsBefore: new Set(),
+        awaitingMention: true,
+      };
+      threads.push(thread);
+      current = thread;
+      out.line(
+        speak(
+          SPEAKER.sandbox,
+          `Grafana posted an alert in #sandbox: [FIRING:1] ${text} — your next message asks the bot about it in its thread`,
+        ),
+      );
     },
     close: () => clearInterval(timer),
   };

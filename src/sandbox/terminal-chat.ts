@@ -35,6 +35,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, `/agent ${line.text}`.trim());
     case 'new-thread':
       return speak(SPEAKER.you, '/new');
+    case 'alert':
+      return speak(SPEAKER.you, `/alert ${line.text}`);
     default:
       return undefined;
   }
@@ -54,6 +56,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'new-thread':
       session.newThread();
+      return true;
+    case 'alert':
+      session.alert(line.text);
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

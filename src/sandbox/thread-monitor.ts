@@ -77,9 +77,14 @@ export class ThreadMonitor {
   }
 
   private botMessages(threadTs: string): StoredMessage[] {
-    return this.slack
-      .messages(this.scope.channel, threadTs)
-      .filter((m) => m.user === this.scope.botUserId || m.bot_id !== undefined);
+    return (
+      this.slack
+        .messages(this.scope.channel, threadTs)
+        // Other bots' posts (a /alert) are the thread's root, not the bot's output.
+        .filter(
+          (m) => m.user === this.scope.botUserId || (m.bot_id !== undefined && m.subtype !== 'bot_message'),
+        )
+    );
   }
 
   private pollThread(threadTs: string): void {

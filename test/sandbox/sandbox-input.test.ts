@@ -25,6 +25,8 @@ describe('parseInputLine', () => {
     ['/agent', { kind: 'command', text: '' }],
     ['/AGENT help', { kind: 'command', text: 'help' }],
     ['/new', { kind: 'new-thread' }],
+    ['/alert CPU above 90% on checkout', { kind: 'alert', text: 'CPU above 90% on checkout' }],
+    ['/alert', { kind: 'alert', text: 'Error rate above 5% on checkout' }],
     ['/help', { kind: 'help' }],
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],

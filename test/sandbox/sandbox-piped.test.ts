@@ -45,6 +45,18 @@ function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Pro
 }
 
 describe('npm run sandbox with piped input', () => {
+  it('/alert posts an alert thread; the next message asks about it and the agent saw the alert', async () => {
+    const run = await runSandbox(
+      '/alert Disk full on db-1\nwhy is this firing? [sim steps=1 stepms=50 echo=context]\n',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Grafana posted an alert in #sandbox: [FIRING:1] Disk full on db-1');
+    expect(run.stdout).toContain('**What the agent was given**');
+    expect(run.stdout).toMatch(/Grafana \(bot\): Alert: Disk full on db-1/);
+    expect(run.stdout).toMatch(/Looked at \d\d:\d\d–\d\d:\d\d UTC/);
+  });
+
   it('answers, records 👍 as score 100 on the session, runs /agent whoami, and exits 0', async () => {
     const run = await runSandbox('why are errors up?\n:+1:\n/agent whoami\n');
     expect(run.stderr).toBe('');

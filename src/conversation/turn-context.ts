@@ -160,6 +160,17 @@ export function createTurnContext(deps: TurnContextDeps) {
 
 export type TurnContext = ReturnType<typeof createTurnContext>;
 
+/** No context at all: the thread's agent (else `defaultAgentId`), no thread read, no time range. */
+export function withoutContext(defaultAgentId: string): Pick<TurnContext, 'prepare'> {
+  return {
+    prepare: async (_request, thread) => ({
+      kind: 'ready',
+      agentId: thread?.agentId ?? defaultAgentId,
+      context: {},
+    }),
+  };
+}
+
 function errorName(error: unknown): string {
   const data = (error as { data?: { error?: unknown } }).data;
   if (typeof data?.error === 'string') return data.error;

@@ -14,11 +14,13 @@ import type {
   TurnRecord,
 } from './ports.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
-import type { PreparedTurn, RunContext, TurnContext } from './turn-context.js';
+import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
 import type { InsideCheck } from './who-is-inside.js';
+
+type Ready = Extract<PreparedTurn, { kind: 'ready' }>;
 
 /** How long a started turn waits for Slack to accept its progress message before polling without it. */
 const PROGRESS_WAIT_MS = 2_000;
@@ -72,8 +74,8 @@ export interface TurnStarterDeps {
    * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
    */
   gate?: IoGate;
-  /** The agent, thread context and time range of a turn; without it: the thread's agent, no context. */
-  context?: TurnContext;
+  /** The agent, thread context and time range of a turn (see turn-context.ts). */
+  context: Pick<TurnContext, 'prepare'>;
 }
 
 /**
@@ -117,11 +119,10 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     if (!request.mentioned && !thread) return 'no-session';
     if (!(await firstDelivery(request))) return 'duplicate';
     if (!(await isInside(request, where))) return 'outsider';
-    if (request.prompt.trim() === '') {
-      await output.refuse(where, request.userId, request.sourceTs, 'empty-prompt');
-      return 'refused';
-    }
-    const prepared = await prepare(request, thread);
+    const prepared: PreparedTurn =
+      request.prompt.trim() === ''
+        ? { kind: 'refused', refusal: 'empty-prompt' }
+        : await deps.context.prepare(request, thread);
     if (prepared.kind === 'refused') {
       await output.refuse(where, request.userId, request.sourceTs, prepared.refusal);
       return 'refused';
@@ -170,17 +171,11 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     return 'refused';
   }
 
-  function prepare(request: TurnRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {
-    if (deps.context) return deps.context.prepare(request, thread);
-    const agentId = thread?.agentId ?? settings.defaultAgentId;
-    return Promise.resolve({ kind: 'ready', agentId, context: {} });
-  }
-
   function newTurn(
     request: TurnRequest,
     key: string,
     thread: ThreadRecord | undefined,
-    prepared: { agentId: string; context: RunContext },
+    prepared: Ready,
   ): TurnRecord {
     const now = clock.now();
     const turnId = newId();

@@ -2,6 +2,7 @@ import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/conversation/clock.js';
 import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
+import { withoutContext } from '../../src/conversation/turn-context.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
 import { lockNames } from '../../src/conversation/turn-lifecycle.js';
 import { createTurnStarter, type TurnRequest } from '../../src/conversation/turn-service.js';
@@ -68,6 +69,7 @@ function starter(store = createMemoryStore(), lookup = async (userId: string) =>
       lookup,
       logger: silentLogger,
     }),
+    context: withoutContext('agent'),
   });
   return { turns, agent, delivery, refusals, store };
 }

@@ -148,7 +148,7 @@ export async function startBridge(
   const contextClient = createFailFastWebClient(config, logger);
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
-    people: createSlackPeopleDirectory(contextClient, () => clock.now()),
+    people: createSlackPeopleDirectory(users),
     channelAgents,
     clock,
     logger,

@@ -7,6 +7,7 @@ import {
 } from '../../src/sandbox/slack-standin/index.js';
 import { createSlackPeopleDirectory } from '../../src/slack/people-directory.js';
 import { createSlackThreadReader } from '../../src/slack/thread-reader.js';
+import { createUserDirectory, slackUsersInfo } from '../../src/slack/user-directory.js';
 
 /** The context's Slack adapters against the stand-in: users.info and conversations.replies. */
 let slack: SlackStandin;
@@ -17,9 +18,12 @@ beforeEach(async () => {
 });
 afterEach(() => slack.close());
 
-describe('people directory (users.info)', () => {
+describe('people directory (over the one users.info directory)', () => {
+  const directory = (now = () => 0) =>
+    createSlackPeopleDirectory(createUserDirectory({ fetch: slackUsersInfo(client), now }));
+
   it('gives the display name and IANA zone, and asks Slack once per person', async () => {
-    const people = createSlackPeopleDirectory(client);
+    const people = directory();
     const [first, second] = await Promise.all([people.profile('UALICE'), people.profile('UALICE')]);
     expect(first).toEqual({ name: 'alice', tz: 'America/New_York' });
     expect(second).toEqual(first);
@@ -27,25 +31,14 @@ describe('people directory (users.info)', () => {
     expect(slack.callCount('users.info')).toBe(1);
   });
 
-  it("remembers an unknown user, asks again after a failure, and keeps a deleted user's name", async () => {
-    const people = createSlackPeopleDirectory(client);
+  it("gives nothing for an unknown user or a failed look-up (asked again later), and keeps a deleted user's name", async () => {
+    const people = directory();
     expect(await people.profile('UNOBODY')).toBeUndefined();
-    expect(await people.profile('UNOBODY')).toBeUndefined();
-    expect(slack.callCount('users.info')).toBe(1);
     slack.failNext('users.info', 'ratelimited');
     expect(await people.profile('UBOB')).toBeUndefined();
     expect(await people.profile('UBOB')).toEqual({ name: 'bob', tz: 'Europe/Berlin' });
     slack.addUser({ id: 'UGONE', name: 'gone', deleted: true });
     expect((await people.profile('UGONE'))?.name).toBe('gone');
-  });
-
-  it('forgets after an hour', async () => {
-    let now = 0;
-    const people = createSlackPeopleDirectory(client, () => now);
-    await people.profile('UALICE');
-    now = 61 * 60_000;
-    await people.profile('UALICE');
-    expect(slack.callCount('users.info')).toBe(2);
   });
 });
 

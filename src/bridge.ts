@@ -10,9 +10,9 @@ import { systemClock } from './conversation/clock.js';
 import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
-import { createProgressThrottle } from './conversation/progress-throttle.js';
 import { createReactionFeedback } from './conversation/reaction-feedback.js';
-import { createTurnDelivery, type ProgressUpdate } from './conversation/turn-delivery.js';
+import { createTurnDelivery } from './conversation/turn-delivery.js';
+import { createTurnProgress } from './conversation/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
@@ -20,6 +20,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createSlackApp } from './slack/app.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
+import { createSlackThreadStatus } from './slack/thread-status.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createWebClient } from './slack/web-client.js';
@@ -111,11 +112,14 @@ export async function startBridge(
     metrics,
     fileThresholdChars: config.answers.fileThresholdChars,
   });
-  const progress = createProgressThrottle<ProgressUpdate>({
+  const progress = createTurnProgress({
+    style: config.progress.style,
+    refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
+    output,
+    status: createSlackThreadStatus({ client: slackClient, logger, metrics }),
     clock,
     logger,
-    send: (_key, update) => output.updateProgress(update.where, update.ts, update),
   });
   const settings = {
     instanceId: config.state.instanceId,
@@ -141,6 +145,7 @@ export async function startBridge(
     agent: agentApi,
     output,
     delivery,
+    progress,
     clock,
     logger,
     metrics,

@@ -16,6 +16,7 @@ import { threadKey as makeThreadKey } from './thread-key.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
+import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
 /** How long a started turn waits for Slack to accept its progress message before polling without it. */
@@ -58,6 +59,7 @@ export interface TurnStarterDeps {
   agent: AgentRunsPort;
   output: ThreadOutput;
   delivery: TurnDelivery;
+  progress: Pick<TurnProgress, 'begin'>;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -203,9 +205,9 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   async function start(turn: TurnRecord, where: ThreadLocation, prompt: string): Promise<TurnRequestResult> {
     const log = logger.child({ threadKey: turn.threadKey, turnId: turn.turnId });
     log.debug({ prompt }, 'turn prompt');
-    // The progress message goes out beside the start request: a person sees the bot at work
-    // at once, and a slow Slack never delays the run.
-    const progressTs = output.postProgress(where, { steps: 0, elapsedMs: 0 }).catch(() => undefined);
+    // Progress shows beside the start request: a person sees the bot at work at once, and a slow
+    // Slack never delays the run.
+    const progressTs = deps.progress.begin(where).catch(() => undefined);
     const releaseLease = holdLease(turn.turnId);
     try {
       const input = { message: prompt };

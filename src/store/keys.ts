@@ -7,6 +7,7 @@ export const storeKeys = {
   thread: (threadKey: string) => `thread:${threadKey}`,
   turn: (turnId: string) => `turn:${turnId}`,
   answer: (channel: string, ts: string) => `answer:${channel}:${ts}`,
+  rating: (sessionId: string) => `rating:${sessionId}`,
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
 } as const;

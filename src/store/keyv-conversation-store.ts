@@ -82,6 +82,16 @@ export function createKeyvConversationStore(
       return keyv.get<AnswerRef>(storeKeys.answer(channel, ts));
     },
 
+    async saveRating(sessionId, score) {
+      ensureOpen();
+      // As long as the answers it rates can be found.
+      await keyv.set(storeKeys.rating(sessionId), { score }, ttls.answerMs);
+    },
+    async getRating(sessionId) {
+      ensureOpen();
+      return (await keyv.get<{ score: boolean }>(storeKeys.rating(sessionId)))?.score;
+    },
+
     async tryLock(name, owner, ttlMs) {
       ensureOpen();
       return primitives.tryLock(name, owner, ttlMs);

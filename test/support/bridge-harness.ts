@@ -4,16 +4,20 @@ import type { Logger } from '../../src/conversation/ports.js';
 import { silentLogger } from '../../src/logging.js';
 import {
   appMentionEvent,
+  clickEphemeralButton,
+  clickFeedbackButton,
   DEFAULT_BOT_USER_ID,
   DEFAULT_TEAM_ID,
   type EventCallbackOptions,
   eventCallback,
+  type InteractionActorInput,
   messageEvent,
   reactionAddedEvent,
   type SlackStandin,
   type SlackStandinOptions,
   type StoredMessage,
   startSlackStandin,
+  submitNewestForm,
   TEST_BOT_TOKEN,
   visibleText,
 } from '../../src/sandbox/slack-standin/index.js';
@@ -73,6 +77,7 @@ export async function startHarness(options: HarnessOptions = {}) {
   // can assert that an action sent nothing to the service.
   sim.requests.length = 0;
   const appUrl = `http://127.0.0.1:${bridge.port}`;
+  const endpoint = { appUrl, signingSecret: TEST_SIGNING_SECRET };
 
   /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */
   const send = (
@@ -121,6 +126,21 @@ export async function startHarness(options: HarnessOptions = {}) {
     async react(channel: string, ts: string, reaction: string, user = 'UALICE'): Promise<SlackPostResult> {
       slack.addUserReaction(channel, ts, reaction, user);
       return send(reactionAddedEvent({ channel, ts, reaction, user }));
+    },
+
+    /** A person clicks 👍 (`true`) or 👎 under a bot message, as Slack sends it. */
+    clickFeedback(message: StoredMessage, positive: boolean, actor: InteractionActorInput = {}) {
+      return clickFeedbackButton(slack, endpoint, message, positive, actor);
+    },
+
+    /** The person clicks "Add a comment" in the newest thanks they were shown. */
+    clickAddComment(channel: string, actor: InteractionActorInput & { user: string } = { user: 'UALICE' }) {
+      return clickEphemeralButton(slack, endpoint, channel, 'answer_feedback_comment', actor);
+    },
+
+    /** The person writes `text` in the newest opened form and submits it. */
+    submitForm(text: string, actor: InteractionActorInput = {}) {
+      return submitNewestForm(slack, endpoint, text, actor);
     },
 
     /** `/agent <text>`; `teamId` is the payload's team_id (default the stand-in's workspace). */

@@ -110,10 +110,10 @@ export class StandinView {
 
   /**
    * From now on assistant.threads.setStatus answers `error` (as in a workspace where the method is
-   * not available to the app, e.g. `not_allowed_token_type`); `undefined` undoes it.
+   * not available to the app, e.g. `not_allowed_token_type`); `false` undoes it.
    */
-  refuseThreadStatus(error: string | undefined = 'not_allowed_token_type'): void {
-    this.state.statusRefusal = error;
+  refuseThreadStatus(error: string | false = 'not_allowed_token_type'): void {
+    this.state.statusRefusal = error === false ? undefined : error;
   }
 
   /** The title set on a thread with assistant.threads.setTitle. */

@@ -7,8 +7,10 @@ import type { TurnStarter } from '../../conversation/turn-service.js';
 import type { InsideCheck } from '../../conversation/who-is-inside.js';
 import type { SlackIdentity } from '../app.js';
 import type { UserDirectory } from '../user-directory.js';
+import { registerActionListeners } from './actions/index.js';
 import { registerCommandListeners } from './commands/index.js';
 import { registerEventListeners } from './events/index.js';
+import { registerViewListeners } from './views/index.js';
 
 /** What listeners may reach: conversation services and, for commands, the agent-api client. */
 export interface ListenerDeps {
@@ -28,4 +30,6 @@ export interface ListenerDeps {
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerEventListeners(app, deps);
   registerCommandListeners(app, deps);
+  registerActionListeners(app, deps);
+  registerViewListeners(app, deps);
 }

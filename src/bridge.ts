@@ -17,6 +17,7 @@ import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
@@ -166,7 +167,16 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
-    listeners: { turns, reactions, inside, users, config, agentApi, store },
+    listeners: {
+      turns,
+      reactions,
+      inside,
+      users,
+      agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
+      config,
+      agentApi,
+      store,
+    },
   });
 
   const { port } = await slack.start();

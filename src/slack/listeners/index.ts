@@ -5,6 +5,7 @@ import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
 import type { InsideCheck } from '../../conversation/who-is-inside.js';
+import type { AgentView } from '../agent-view.js';
 import type { SlackIdentity } from '../app.js';
 import type { UserDirectory } from '../user-directory.js';
 import { registerActionListeners } from './actions/index.js';
@@ -20,6 +21,7 @@ export interface ListenerDeps {
   inside: InsideCheck;
   /** Cached users.info (admins, and what else needs to know a person). */
   users: UserDirectory;
+  agentView: AgentView;
   agentApi: AgentApi;
   store: ConversationStore;
   config: Config;

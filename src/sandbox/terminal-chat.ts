@@ -35,6 +35,11 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, `/agent ${line.text}`.trim());
     case 'new-thread':
       return speak(SPEAKER.you, '/new');
+    case 'rate':
+      return speak(
+        SPEAKER.you,
+        `/rate ${line.positive ? 'good' : 'bad'}${line.comment ? ` ${line.comment}` : ''}`,
+      );
     default:
       return undefined;
   }
@@ -51,6 +56,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'command':
       await session.command(line.text);
+      return true;
+    case 'rate':
+      await session.rate(line.positive, line.comment);
       return true;
     case 'new-thread':
       session.newThread();

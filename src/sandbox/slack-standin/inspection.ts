@@ -121,6 +121,11 @@ export class StandinView {
     return this.state.titles.get(`${channel}:${threadTs}`);
   }
 
+  /** The bot's DM channel with `user` (the one conversations.open answers). */
+  dmChannel(user: string): string {
+    return this.state.dmChannelFor(user);
+  }
+
   /** Modals opened with views.open, oldest first. */
   openedViews(): StoredView[] {
     return structuredClone(this.state.views);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';
 
 const answersIn = (harness: Harness, channel: string, threadTs: string) =>
   harness.slack.messages(channel, threadTs).filter((m) => m.metadata?.event_type === 'agent_answer');
@@ -86,6 +87,50 @@ describe('native feedback buttons', () => {
     await h.slack.waitFor(() => h.sim.feedback(sessionId)?.score === 100, {
       description: 'the old answer rated',
     });
+  });
+
+  it('a click by an outsider records nothing, nor does their comment', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const { channel, threadTs } = await h.mention(
+      `shared ${simDirective({ steps: 1, stepMs: 20, answer: 'Internal.' })}`,
+    );
+    await h.waitForOutcome(channel, threadTs);
+    const sessionId = h.sim.runs()[0]?.sessionId ?? '';
+    const [answer] = answersIn(h, channel, threadTs);
+    if (!answer) throw new Error('no answer');
+    await h.clickFeedback(answer, true);
+    await h.slack.waitFor(() => h.sim.feedback(sessionId)?.score === 100, {
+      description: 'the insider rating',
+    });
+    const posts = () =>
+      h.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/feedback')).length;
+    const before = posts();
+    // Slack Connect: the person's own workspace is another organisation's.
+    const outsider = { user: 'UEXTERNAL', userTeam: 'T0OTHERORG' };
+    expect((await h.clickFeedback(answer, false, outsider)).status).toBe(200);
+    const refusal = await h.slack.waitFor(() => h.slack.ephemerals(channel, 'UEXTERNAL').at(-1), {
+      description: 'the refusal, shown to the outsider only',
+    });
+    expect(refusal.text).toMatch(/only people of this workspace's organisation can rate/);
+    expect(JSON.stringify(refusal.blocks ?? [])).not.toContain('Add a comment');
+    // A comment form submitted by the outsider anyway records nothing either.
+    const form = viewSubmissionPayload({
+      ...outsider,
+      view: {
+        type: 'modal',
+        callback_id: 'answer_feedback_comment_form',
+        private_metadata: JSON.stringify({ c: channel, t: answer.ts, th: threadTs }),
+      },
+      values: { comment: { comment_input: 'leaked opinion' } },
+    });
+    expect((await postInteraction(h.appUrl, h.signingSecret, form)).status).toBe(200);
+    await h.slack.waitFor(() => h.slack.ephemerals(channel, 'UEXTERNAL').length >= 2, {
+      description: 'the second refusal',
+    });
+    expect(posts()).toBe(before);
+    expect(h.sim.feedback(sessionId)).toMatchObject({ score: 100 });
+    expect(h.sim.feedback(sessionId)?.comment).toBeUndefined();
   });
 
   it('sends a comment written in the form with the session rating', async () => {

@@ -37,6 +37,7 @@ import {
   type StandInsRequest,
 } from './protocol.js';
 import { evaluate, formatChecks, formatTable, machineInfo, REPLICA_NOTE, type SizeResult } from './report.js';
+import { formatSlackCalls, measureSlackCalls, type SlackCallsPerTurn } from './slack-calls.js';
 import { round, summarise } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -239,19 +240,44 @@ function cpuOf(pids: Record<string, number | undefined>): Record<string, number>
   );
 }
 
-function parseOptions(): { sizes: number[]; profileDir: string | undefined } {
+/** Turns per progress style when counting Slack calls per turn. */
+const CALLS_TURNS = 50;
+
+function parseOptions(): { sizes: number[]; profileDir: string | undefined; callsOnly: boolean } {
   const { values } = parseArgs({
-    options: { sizes: { type: 'string', default: '100,1000,5000' }, profile: { type: 'string' } },
+    options: {
+      sizes: { type: 'string', default: '100,1000,5000' },
+      profile: { type: 'string' },
+      'calls-only': { type: 'boolean', default: false },
+    },
   });
   const sizes = values.sizes.split(',').map((item) => Number(item.trim()));
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 20_000)) {
     throw new Error(`--sizes must be a comma-separated list of integers in 1..20000, not "${values.sizes}"`);
   }
-  return { sizes, profileDir: values.profile };
+  return { sizes, profileDir: values.profile, callsOnly: values['calls-only'] };
+}
+
+/** Slack calls per turn with the native status and with progress messages (both at default settings). */
+async function slackCallsPerTurn(shared: Shared): Promise<SlackCallsPerTurn[]> {
+  const deps = {
+    here,
+    forkTs,
+    botArgs: shared.bot.args,
+    botEnv,
+    mentioner: shared.mentioner,
+    turns: CALLS_TURNS,
+  };
+  const results: SlackCallsPerTurn[] = [];
+  for (const style of ['status', 'message'] as const) {
+    log(`bench: Slack calls per turn, PROGRESS_STYLE=${style} (${CALLS_TURNS} turns)…`);
+    results.push(await measureSlackCalls(deps, style));
+  }
+  return results;
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir } = parseOptions();
+  const { sizes, profileDir, callsOnly } = parseOptions();
   const benchStarted = Date.now();
   const machine = machineInfo();
   if (machine.loadAverageAtStart > machine.cpus / 2) {
@@ -274,6 +300,10 @@ async function main(): Promise<void> {
   ]);
   const shared: Shared = { bare: bare.url, bareChild, mentioner, prober, bot };
 
+  const slackCalls = await slackCallsPerTurn(shared);
+  log(formatSlackCalls(slackCalls));
+  if (callsOnly) return;
+
   const results: SizeResult[] = [];
   for (const size of sizes) {
     const left = TOTAL_BUDGET_MS - (Date.now() - benchStarted);
@@ -294,6 +324,8 @@ async function main(): Promise<void> {
   log(formatChecks(checks));
   log('');
   log(REPLICA_NOTE);
+  log('');
+  log(formatSlackCalls(slackCalls));
   const output = {
     date: new Date().toISOString(),
     machine,
@@ -308,6 +340,7 @@ async function main(): Promise<void> {
       botEnvironment: 'HTTP mode, memory store, LOG_LEVEL=warn, every other setting at its default',
     },
     results,
+    slackCallsPerTurn: slackCalls,
     targets: checks,
     replicas: REPLICA_NOTE,
     seconds: Math.round((Date.now() - benchStarted) / 100) / 10,

@@ -11,19 +11,21 @@ import { systemClock } from './conversation/clock.js';
 import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
-import { createProgressThrottle } from './conversation/progress-throttle.js';
 import { createReactionFeedback } from './conversation/reaction-feedback.js';
 import { createTurnContext } from './conversation/turn-context.js';
-import { createTurnDelivery, type ProgressUpdate } from './conversation/turn-delivery.js';
+import { createTurnDelivery } from './conversation/turn-delivery.js';
+import { createTurnProgress } from './conversation/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
 import { createSlackThreadReader } from './slack/thread-reader.js';
+import { createSlackThreadStatus } from './slack/thread-status.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createFailFastWebClient, createWebClient } from './slack/web-client.js';
@@ -115,11 +117,14 @@ export async function startBridge(
     metrics,
     fileThresholdChars: config.answers.fileThresholdChars,
   });
-  const progress = createProgressThrottle<ProgressUpdate>({
+  const progress = createTurnProgress({
+    style: config.progress.style,
+    refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
+    output,
+    status: createSlackThreadStatus({ client: slackClient, logger, metrics }),
     clock,
     logger,
-    send: (_key, update) => output.updateProgress(update.where, update.ts, update),
   });
   const settings = {
     instanceId: config.state.instanceId,
@@ -159,6 +164,7 @@ export async function startBridge(
     agent: agentApi,
     output,
     delivery,
+    progress,
     clock,
     logger,
     metrics,
@@ -180,7 +186,17 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
-    listeners: { turns, reactions, inside, users, config, agentApi, store, channelAgents },
+    listeners: {
+      turns,
+      reactions,
+      inside,
+      users,
+      agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
+      config,
+      agentApi,
+      store,
+      channelAgents,
+    },
   });
 
   const { port } = await slack.start();

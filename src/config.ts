@@ -82,6 +82,31 @@ const appToken = optionalString.superRefine((value, ctx) => {
     message: `must be an app-level token (xapp-…) with connections:write${kind}`,
   });
 });
+/** The manifest's `features.agent_view.suggested_prompts`, the default of SUGGESTED_PROMPTS. */
+export const DEFAULT_SUGGESTED_PROMPTS: ReadonlyArray<{ title: string; message: string }> = [
+  { title: 'Why are errors up?', message: 'Why did the error rate go up in the last hour?' },
+  {
+    title: 'Summarise recent alerts',
+    message: 'Summarise the alerts that fired today and what they have in common.',
+  },
+  { title: 'Investigate latency', message: 'Which services have the highest latency right now, and why?' },
+];
+
+const suggestedPrompt = z.object({ title: z.string().trim().min(1), message: z.string().trim().min(1) });
+/** A JSON array of at most 4 `{title, message}` (Slack shows no more in the agent view). */
+const suggestedPrompts = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return [...DEFAULT_SUGGESTED_PROMPTS];
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not JSON (a JSON array of {title, message})' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
 
 const required = (name: string) =>
   z
@@ -123,6 +148,12 @@ const variables = z.object({
   PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
   THREAD_CONTEXT_MAX_CHARS: intFrom(8000).pipe(z.number().max(200_000)),
   ALERT_LOOKBACK_MINUTES: intFrom(60).pipe(z.number().max(7 * 24 * 60)),
+  PROGRESS_STYLE: z.enum(['status', 'message']).default('status'),
+  // Slack clears a thread status after 2 minutes without a message: stay under it.
+  STATUS_REFRESH_SECONDS: intFrom(90, 1).pipe(
+    z.number().max(119, 'must be under 120 (Slack clears a status after 2 minutes)'),
+  ),
+  SUGGESTED_PROMPTS: suggestedPrompts,
 
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
@@ -185,6 +216,8 @@ export interface Config {
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
   /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
   context: { maxChars: number; alertLookbackMinutes: number };
+  progress: { style: 'status' | 'message'; statusRefreshMs: number };
+  agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
   /** Variables set to an empty value and so treated as unset (logged at start-up). */
@@ -241,6 +274,8 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       maxChars: env.THREAD_CONTEXT_MAX_CHARS,
       alertLookbackMinutes: env.ALERT_LOOKBACK_MINUTES,
     },
+    progress: { style: env.PROGRESS_STYLE, statusRefreshMs: env.STATUS_REFRESH_SECONDS * 1000 },
+    agentView: { suggestedPrompts: env.SUGGESTED_PROMPTS },
     state: {
       redisUrl: env.REDIS_URL,
       redisPrefix: env.REDIS_PREFIX,

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig, normaliseBaseUrl } from '../src/config.js';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  DEFAULT_SUGGESTED_PROMPTS,
+  loadConfig,
+  normaliseBaseUrl,
+} from '../src/config.js';
 
 const minimal = {
   SLACK_BOT_TOKEN: 'xoxb-test-not-real',
@@ -126,6 +132,37 @@ describe('loadConfig', () => {
     });
     expect(config.agent.accountPathPrefix).toBe('/v1');
     expect(config.agent.turnDeadlineMs).toBe(90_000);
+  });
+
+  it('reads the progress style, the status refresh and the suggested prompts', () => {
+    const defaults = loadConfig(minimal);
+    expect(defaults.progress).toEqual({ style: 'status', statusRefreshMs: 90_000 });
+    expect(defaults.agentView.suggestedPrompts).toEqual(DEFAULT_SUGGESTED_PROMPTS);
+    const prompts = [{ title: 'Disk', message: 'Which hosts are low on disk?' }];
+    const set = loadConfig({
+      ...minimal,
+      PROGRESS_STYLE: 'message',
+      STATUS_REFRESH_SECONDS: '30',
+      SUGGESTED_PROMPTS: JSON.stringify(prompts),
+    });
+    expect(set.progress).toEqual({ style: 'message', statusRefreshMs: 30_000 });
+    expect(set.agentView.suggestedPrompts).toEqual(prompts);
+  });
+
+  it('refuses a bad progress style, a refresh Slack would outlast, and malformed prompts', () => {
+    const five = Array.from({ length: 5 }, (_, i) => ({ title: `t${i}`, message: `m${i}` }));
+    expect(
+      problems({
+        ...minimal,
+        PROGRESS_STYLE: 'stream',
+        STATUS_REFRESH_SECONDS: '120',
+        SUGGESTED_PROMPTS: JSON.stringify(five),
+      }).map((problem) => problem.split(':')[0]),
+    ).toEqual(['PROGRESS_STYLE', 'STATUS_REFRESH_SECONDS', 'SUGGESTED_PROMPTS']);
+    expect(problems({ ...minimal, SUGGESTED_PROMPTS: '[{"title":"x"' })).toEqual([
+      expect.stringMatching(/^SUGGESTED_PROMPTS: is not JSON/),
+    ]);
+    expect(problems({ ...minimal, SUGGESTED_PROMPTS: '[{"title":"x"}]' })[0]).toMatch(/^SUGGESTED_PROMPTS/);
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEFAULT_SUGGESTED_PROMPTS } from '../src/config.js';
 
 /**
  * manifest.yml against the code: the events, scopes and command the app declares must cover
@@ -43,6 +44,8 @@ const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[
     scopes: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   },
   reaction_added: { botEvents: ['reaction_added'], scopes: ['reactions:read'] },
+  // The agent view's Messages tab opened: the moment for suggested prompts.
+  app_home_opened: { botEvents: ['app_home_opened'], scopes: [] },
 };
 
 /**
@@ -57,6 +60,11 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'chat.postEphemeral': ['chat:write'],
   // Bolt's `say` is chat.postMessage; `setStatus` is assistant.threads.setStatus, under chat:write.
   'assistant.threads.setStatus': ['chat:write'],
+  // The agent view: suggested prompts and thread titles.
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
+  'assistant.threads.setTitle': ['assistant:write'],
+  // The comment form behind the feedback buttons (interactivity, no scope).
+  'views.open': [],
   'reactions.add': ['reactions:write'],
   // A thread can be in a public or private channel, a DM or a group DM.
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
@@ -81,7 +89,8 @@ function matchesIn(pattern: RegExp): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const { path, text } of sources) {
     for (const match of text.matchAll(pattern)) {
-      const name = match.slice(1).find((group) => group !== undefined) ?? '';
+      // A formatter may break `client.chat\n  .postEphemeral(` over lines.
+      const name = (match.slice(1).find((group) => group !== undefined) ?? '').replace(/\s+/g, '');
       found.set(name, [...(found.get(name) ?? []), path]);
     }
   }
@@ -97,7 +106,7 @@ const SLACK_FAMILIES =
 const calledMethods = (() => {
   const methods = matchesIn(
     new RegExp(
-      `\\b[\\w$]*[cC]lient\\.((?:${SLACK_FAMILIES})(?:\\.[a-zA-Z]+)+)\\(|apiCall\\(\\s*['"]([^'"]+)['"]|\\b(filesUploadV2)\\(`,
+      `\\b[\\w$]*[cC]lient\\.((?:${SLACK_FAMILIES})(?:\\s*\\.[a-zA-Z]+)+)\\(|apiCall\\(\\s*['"]([^'"]+)['"]|\\b(filesUploadV2)\\(`,
       'g',
     ),
   );
@@ -198,6 +207,8 @@ describe('manifest.yml', () => {
     const agentView = manifest.features.agent_view;
     expect(agentView?.agent_description?.length ?? 0).toBeGreaterThan(0);
     expect(agentView?.agent_description?.length ?? 0).toBeLessThanOrEqual(300);
+    // SUGGESTED_PROMPTS defaults to the manifest's prompts: the two must not drift apart.
+    expect(agentView?.suggested_prompts).toEqual(DEFAULT_SUGGESTED_PROMPTS);
     const prompts = agentView?.suggested_prompts ?? [];
     expect(prompts.length).toBeLessThanOrEqual(4);
     for (const prompt of prompts) {

@@ -139,6 +139,10 @@ export interface ConversationStore {
   indexAnswer(channel: string, ts: string, ref: AnswerRef): Promise<void>;
   lookupAnswer(channel: string, ts: string): Promise<AnswerRef | undefined>;
 
+  /** The session's current rating (the latest from a button or a reaction), sent again with a comment. */
+  saveRating(sessionId: string, score: boolean): Promise<void>;
+  getRating(sessionId: string): Promise<boolean | undefined>;
+
   /**
    * Atomic set-if-absent with expiry (`SET key owner NX PX ttl`). True when this call took it
    * or the caller already owned it (then the expiry is renewed).

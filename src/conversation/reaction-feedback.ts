@@ -21,9 +21,29 @@ export interface Reaction {
   workspaceId?: string | undefined;
 }
 
-export type ReactionResult = 'submitted' | 'not-feedback-emoji' | 'not-an-answer' | 'outsider' | 'failed';
+/** A click on an answer's 👍 / 👎 button. */
+export interface ButtonRating {
+  channel: string;
+  /** The answer message the buttons are on. */
+  ts: string;
+  score: boolean;
+  person: PersonRef;
+}
 
-/** One rating of one answer, from any entry path (a reaction, a button). */
+/** A comment written in the feedback form opened from the thanks after a click. */
+export interface RatingComment {
+  channel: string;
+  /** The rated answer message. */
+  ts: string;
+  comment: string;
+  person: PersonRef;
+}
+
+export type ReactionResult = 'submitted' | 'not-feedback-emoji' | 'not-an-answer' | 'outsider' | 'failed';
+export type ButtonResult = Exclude<ReactionResult, 'not-feedback-emoji'>;
+export type CommentResult = ButtonResult | 'no-rating';
+
+/** One rating of one answer, from any entry path (a reaction, a button, the comment form). */
 export interface Rating {
   answer: AnswerRef;
   score: boolean;
@@ -32,9 +52,11 @@ export interface Rating {
 }
 
 /**
- * 👍/👎 on an answer become boolean feedback on that run's session. The service keeps one
- * record per session, so the latest reaction wins. Removing a reaction changes nothing: the
- * service has no way to delete a record, and guessing a replacement score would misreport.
+ * 👍/👎 on an answer — as a reaction or as its native feedback buttons — become boolean feedback
+ * on that run's session (DESIGN "Native feedback"). The service keeps one record per session, so
+ * the latest rating wins; the bot remembers it too, so a comment written later is sent with it.
+ * Removing a reaction changes nothing: the service has no way to delete a record, and guessing a
+ * replacement score would misreport.
  */
 export function createReactionFeedback(deps: ReactionFeedbackDeps) {
   const { store, agent, logger, settings } = deps;
@@ -58,10 +80,22 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
     }
     try {
       await agent.submitFeedback(answer.agentId, [
-        { sessionId: answer.sessionId, feedbackName: settings.feedbackName, score, comment: rating.comment },
+        {
+          sessionId: answer.sessionId,
+          feedbackName: settings.feedbackName,
+          score,
+          ...(rating.comment !== undefined ? { comment: rating.comment } : {}),
+        },
       ]);
+      await store.saveRating(answer.sessionId, score);
       logger.info(
-        { threadKey: answer.threadKey, sessionId: answer.sessionId, score, userId: person.userId },
+        {
+          threadKey: answer.threadKey,
+          sessionId: answer.sessionId,
+          score,
+          userId: person.userId,
+          comment: rating.comment !== undefined,
+        },
         'feedback submitted',
       );
       return 'submitted';
@@ -82,7 +116,23 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
     return rate({ answer, score, person: { userId: reaction.userId, workspaceId: reaction.workspaceId } });
   }
 
-  return { onReaction, rate };
+  /** A click rates the turn the clicked answer belongs to, however far the thread has moved on. */
+  async function onButton(click: ButtonRating): Promise<ButtonResult> {
+    const answer = await store.lookupAnswer(click.channel, click.ts);
+    if (!answer) return 'not-an-answer';
+    return rate({ answer, score: click.score, person: click.person });
+  }
+
+  /** Sends the comment with the session's current rating (the service keeps one record per session). */
+  async function onComment(comment: RatingComment): Promise<CommentResult> {
+    const answer = await store.lookupAnswer(comment.channel, comment.ts);
+    if (!answer) return 'not-an-answer';
+    const score = await store.getRating(answer.sessionId);
+    if (score === undefined) return 'no-rating';
+    return rate({ answer, score, person: comment.person, comment: comment.comment });
+  }
+
+  return { onReaction, onButton, onComment, rate };
 }
 
 export type ReactionFeedback = ReturnType<typeof createReactionFeedback>;

@@ -11,23 +11,15 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
-import type { ProgressThrottle } from './progress-throttle.js';
 import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
-
-/** One coalesced progress update of a turn's progress message. */
-export interface ProgressUpdate {
-  where: ThreadLocation;
-  ts: string;
-  steps: number;
-  elapsedMs: number;
-}
+import type { TurnProgress } from './turn-progress.js';
 
 export interface TurnDeliveryDeps {
   store: ConversationStore;
   output: ThreadOutput;
   poller: Pick<PollScheduler, 'add' | 'remove'>;
-  progress: Pick<ProgressThrottle<ProgressUpdate>, 'offer' | 'cancel'>;
+  progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -93,6 +85,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     if (!sessionId) return;
     const entry: TrackedTurn = { turn, takenOver: options.takenOver, state: runningState(turn, sessionId) };
     tracked.set(turn.turnId, entry);
+    progress.follow(turn);
     poller.add(
       { id: turn.turnId, agentId: turn.agentId, sessionId, deadlineAt: turn.deadlineAt },
       {
@@ -129,7 +122,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     const { turn } = entry;
     switch (effect.type) {
       case 'show-progress':
-        showProgress(turn, effect.steps);
+        progress.step(turn, effect.steps);
         return undefined;
       case 'deliver-answer':
       case 'deliver-outcome':
@@ -184,22 +177,12 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     }
   }
 
-  function showProgress(turn: TurnRecord, steps: number): void {
-    if (!turn.progressTs) return;
-    progress.offer(turn.turnId, {
-      where: where(turn),
-      ts: turn.progressTs,
-      steps,
-      elapsedMs: clock.now() - turn.startedAt,
-    });
-  }
-
   /** Posts the outcome once; returns false when another instance holds or finished delivery. */
   async function deliver(turn: TurnRecord, report: RunStatusReport, takenOver: boolean): Promise<boolean> {
     const seenAt = clock.now();
     if (!(await claimDelivery(turn))) return false;
     const log = logger.child({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId: turn.turnId });
-    await progress.cancel(turn.turnId);
+    await progress.settle(turn.turnId);
     await releaseThread(turn, report);
     if (report.status === 'done') {
       const already = takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];
@@ -259,7 +242,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     };
   }
 
-  /** Marks the turn delivered and clears its records, leases and progress message. */
+  /** Marks the turn delivered and clears its records, leases and progress (message or status). */
   async function finish(turn: TurnRecord, outcome: TurnOutcome | undefined): Promise<void> {
     await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
     await clearTurn(store, turn, me);
@@ -267,7 +250,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poller.remove(turn.turnId);
     metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
-    if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+    await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
   }
 
   async function finishWithNotice(turn: TurnRecord, notice: TurnNotice, outcome: TurnOutcome): Promise<void> {
@@ -278,7 +261,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       await store.unlock(lockNames.lease(turn.turnId), me);
       return;
     }
-    await progress.cancel(turn.turnId);
+    await progress.settle(turn.turnId);
     await releaseThread(turn);
     await output.postNotice(where(turn), notice, turn.turnId);
     await finish(turn, outcome);
@@ -305,7 +288,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   function untrack(turnId: string): void {
     poller.remove(turnId);
     tracked.delete(turnId);
-    void progress.cancel(turnId);
+    void progress.settle(turnId);
     metrics.turnsInFlight(tracked.size);
   }
 

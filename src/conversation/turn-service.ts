@@ -18,6 +18,7 @@ import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { transition } from './turn-machine.js';
+import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
 type Ready = Extract<PreparedTurn, { kind: 'ready' }>;
@@ -62,6 +63,7 @@ export interface TurnStarterDeps {
   agent: AgentRunsPort;
   output: ThreadOutput;
   delivery: TurnDelivery;
+  progress: Pick<TurnProgress, 'begin'>;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -219,9 +221,9 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   async function start(turn: TurnRecord, where: ThreadLocation, input: RunInput): Promise<TurnRequestResult> {
     const log = logger.child({ threadKey: turn.threadKey, turnId: turn.turnId });
     log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
-    // The progress message goes out beside the start request: a person sees the bot at work
-    // at once, and a slow Slack never delays the run.
-    const progressTs = output.postProgress(where, { steps: 0, elapsedMs: 0 }).catch(() => undefined);
+    // Progress shows beside the start request: a person sees the bot at work at once, and a slow
+    // Slack never delays the run.
+    const progressTs = deps.progress.begin(where).catch(() => undefined);
     const releaseLease = holdLease(turn.turnId);
     try {
       const { sessionId } =

@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/agent …`, `/alert …`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -10,6 +10,8 @@ export type InputLine =
   | { kind: 'message'; text: string }
   | { kind: 'reaction'; name: string }
   | { kind: 'command'; text: string }
+  /** `/rate good|bad [comment]`: a click on the last answer's feedback button. */
+  | { kind: 'rate'; positive: boolean; comment?: string }
   | { kind: 'new-thread' }
   /** A monitoring integration posts an alert: a new thread the next message asks about. */
   | { kind: 'alert'; text: string }
@@ -48,6 +50,18 @@ function parseSlash(line: string): InputLine {
       return { kind: 'command', text: rest.join(' ') };
     case '/alert':
       return { kind: 'alert', text: rest.join(' ') || 'Error rate above 5% on checkout' };
+    case '/rate': {
+      const [choice = '', ...words] = rest;
+      const positive = /^(good|up|\+1|👍)$/i.test(choice)
+        ? true
+        : /^(bad|down|-1|👎)$/i.test(choice)
+          ? false
+          : undefined;
+      if (positive === undefined)
+        return { kind: 'unknown-command', name: '/rate (use /rate good|bad [comment])' };
+      const comment = words.join(' ').trim();
+      return comment ? { kind: 'rate', positive, comment } : { kind: 'rate', positive };
+    }
     default:
       return { kind: 'unknown-command', name: word };
   }

@@ -4,6 +4,7 @@
  */
 import { openBotLog } from './bot-log.js';
 import { renderBanner } from './render-terminal.js';
+import { showSuggestedPrompts } from './sandbox-agent-view.js';
 import { parseSandboxArgs, SANDBOX_USAGE } from './sandbox-args.js';
 import { createSandboxSession } from './sandbox-session.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, startSandboxStack } from './sandbox-stack.js';
@@ -47,6 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
       logs: log.where,
     }),
   );
+  await showSuggestedPrompts(stack, chat.output);
   const session = createSandboxSession(stack, chat.output);
   const result = await chat.run(session);
   session.close();

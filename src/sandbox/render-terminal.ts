@@ -56,10 +56,22 @@ export interface BannerInfo {
   logs: string;
 }
 
+/** How the feedback buttons under an answer look here, and how to click them. */
+export const FEEDBACK_BUTTONS = '[ 👍 ] [ 👎 ]   ← /rate good|bad [comment]';
+
+/** The agent view's suggested prompts, as the person sees them when they open the bot's DM. */
+export function renderSuggestedPrompts(prompts: ReadonlyArray<{ title: string; message: string }>): string {
+  return [
+    `${SPEAKER.sandbox} suggested prompts (the bot's agent view):`,
+    ...prompts.map((prompt) => `${SPEAKER.sandbox}   • ${prompt.title} — ${prompt.message}`),
+  ].join('\n');
+}
+
 /** The sandbox's commands, shown in the banner and by /help. */
 export const SANDBOX_HELP = [
   'Type a message to ask the agent (the first one in a thread mentions the bot, later ones reply).',
   '  :+1: / :-1:       react to the last answer (👍 / 👎 feedback to the agent service)',
+  '  /rate good|bad [comment]  click 👍 / 👎 under the last answer (and send a comment through its form)',
   '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
@@ -88,8 +100,12 @@ export function renderSeen(item: SeenItem): string {
   switch (item.kind) {
     case 'progress':
       return `${SPEAKER.sandbox} ${unescapeSlack(item.text)}`;
+    case 'status':
+      return `${SPEAKER.sandbox} (status) agent ${item.text}`;
     case 'answer':
-      return speak(SPEAKER.agent, item.text);
+      return item.buttons
+        ? speak(SPEAKER.agent, `${item.text}\n${FEEDBACK_BUTTONS}`)
+        : speak(SPEAKER.agent, item.text);
     case 'notice':
       return speak(SPEAKER.agent, unescapeSlack(item.text));
     case 'file':

@@ -35,7 +35,7 @@ export function findSession(
   return match?.sessionId;
 }
 
-const feedbackPosts = (sim: Simulator) =>
+export const feedbackPosts = (sim: Simulator) =>
   sim.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/feedback'));
 
 /**
@@ -78,7 +78,12 @@ export async function reactToAnswer(ctx: ReactionContext, name: string): Promise
   await reportFeedback(ctx, thread, sent.status);
 }
 
-async function reportFeedback(ctx: ReactionContext, thread: SandboxThread, status: number): Promise<void> {
+/** Prints the simulator's record for the thread's session once the bot sent feedback. */
+export async function reportFeedback(
+  ctx: ReactionContext,
+  thread: SandboxThread,
+  status: number,
+): Promise<void> {
   const { stack, out } = ctx;
   if (status !== 200) {
     out.line(speak(SPEAKER.sandbox, `the agent service refused the feedback (HTTP ${status})`));

@@ -1,5 +1,6 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
+import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
 import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
@@ -35,6 +36,8 @@ export interface SandboxSession {
   say(text: string): Promise<void>;
   react(name: string): Promise<void>;
   command(text: string): Promise<void>;
+  /** Clicks 👍 / 👎 under the last answer, and submits a comment through the form. */
+  rate(positive: boolean, comment?: string): Promise<void>;
   newThread(): void;
   /** A monitoring integration posts an alert as a new thread root; the next message asks about it. */
   alert(text: string): void;
@@ -120,6 +123,8 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     say,
     react: (name) => reactToAnswer({ stack, monitor, out, thread: current, threads }, name),
     command: (text) => runAgentCommand({ stack, out }, text),
+    rate: (positive, comment) =>
+      rateAnswer({ stack, monitor, out, thread: current, threads }, positive, comment),
     newThread() {
       current = undefined;
       out.line(speak(SPEAKER.sandbox, 'new thread: your next message mentions the bot'));

@@ -37,6 +37,11 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/new');
     case 'alert':
       return speak(SPEAKER.you, `/alert ${line.text}`);
+    case 'rate':
+      return speak(
+        SPEAKER.you,
+        `/rate ${line.positive ? 'good' : 'bad'}${line.comment ? ` ${line.comment}` : ''}`,
+      );
     default:
       return undefined;
   }
@@ -53,6 +58,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'command':
       await session.command(line.text);
+      return true;
+    case 'rate':
+      await session.rate(line.positive, line.comment);
       return true;
     case 'new-thread':
       session.newThread();

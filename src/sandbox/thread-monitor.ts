@@ -7,7 +7,10 @@ const OUTCOMES = new Set(['agent_answer', 'agent_notice']);
 /** Something new a person would see in a watched thread (or as an ephemeral in the channel). */
 export type SeenItem =
   | { kind: 'progress'; threadTs: string; text: string }
-  | { kind: 'answer' | 'notice'; threadTs: string; ts: string; text: string }
+  /** The bot's native thread status (Slack's "is working on it…" line). */
+  | { kind: 'status'; threadTs: string; text: string }
+  /** `buttons`: the message ends with 👍 / 👎 feedback buttons. */
+  | { kind: 'answer' | 'notice'; threadTs: string; ts: string; text: string; buttons?: boolean }
   | { kind: 'file'; threadTs: string; name: string; length: number }
   | { kind: 'ephemeral'; text: string };
 
@@ -20,6 +23,14 @@ export interface MonitorScope {
 
 const stepOf = (text: string) => Number(/step (\d+)/.exec(text)?.[1] ?? 0);
 
+const hasFeedbackButtons = (message: StoredMessage) =>
+  (message.blocks ?? []).some(
+    (block) =>
+      block.type === 'context_actions' &&
+      Array.isArray(block.elements) &&
+      block.elements.some((element: { type?: string }) => element.type === 'feedback_buttons'),
+  );
+
 /**
  * Reads the stand-in the way a person reads Slack and reports each new thing once: the bot's
  * messages in the threads it watches, a progress message whenever its step count changes, files
@@ -31,6 +42,7 @@ export class ThreadMonitor {
   private readonly seenMessages = new Set<string>();
   private readonly seenFiles = new Set<string>();
   private readonly progressSteps = new Map<string, number>();
+  private readonly statuses = new Map<string, string>();
   private seenEphemerals = 0;
 
   constructor(
@@ -69,6 +81,13 @@ export class ThreadMonitor {
     return new Set(ended.map((m) => String(m.metadata?.event_payload.turn_id ?? m.ts)));
   }
 
+  /** The newest answer message in a thread that carries feedback buttons, if any. */
+  lastRateableAnswer(threadTs: string): StoredMessage | undefined {
+    return this.botMessages(threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer' && hasFeedbackButtons(m))
+      .at(-1);
+  }
+
   /** The ts of the newest answer message in a thread, if any. */
   lastAnswerTs(threadTs: string): string | undefined {
     return this.botMessages(threadTs)
@@ -88,6 +107,11 @@ export class ThreadMonitor {
   }
 
   private pollThread(threadTs: string): void {
+    const status = this.slack.threadStatus(this.scope.channel, threadTs) ?? '';
+    if (status !== (this.statuses.get(threadTs) ?? '')) {
+      this.statuses.set(threadTs, status);
+      if (status !== '') this.report({ kind: 'status', threadTs, text: status });
+    }
     for (const message of this.botMessages(threadTs)) {
       const text = visibleText(message);
       if (message.metadata?.event_type === PROGRESS) {
@@ -99,7 +123,8 @@ export class ThreadMonitor {
         this.seenMessages.add(message.ts);
         const kind = message.metadata?.event_type === 'agent_answer' ? 'answer' : 'notice';
         // A file share's own message has no text of its own; the file is reported below.
-        if (text !== '') this.report({ kind, threadTs, ts: message.ts, text });
+        if (text !== '')
+          this.report({ kind, threadTs, ts: message.ts, text, buttons: hasFeedbackButtons(message) });
       }
     }
     for (const file of this.slack.files(this.scope.channel)) {

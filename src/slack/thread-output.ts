@@ -73,6 +73,7 @@ export function createSlackThreadOutput(deps: {
       const rendered = renderAnswer(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
         footer: [...renderAnswerNotes(answer.notes ?? []), ...describeTimeRange(answer.timerange)],
+        feedbackButtons: true,
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
       });
       const parts: string[] = [];
@@ -84,7 +85,7 @@ export function createSlackThreadOutput(deps: {
             channel: where.channel,
             thread_ts: where.threadTs,
             text: message.text,
-            blocks: message.blocks,
+            blocks: [...message.blocks, ...(message.feedback ? [message.feedback] : [])] as never,
             ...(message.metadata ? { metadata: message.metadata } : {}),
             unfurl_links: false,
             unfurl_media: false,

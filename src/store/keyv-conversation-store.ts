@@ -96,6 +96,15 @@ export function createKeyvConversationStore(
       ensureOpen();
       await keyv.delete(storeKeys.channelAgent(channel));
     },
+    async saveRating(sessionId, score) {
+      ensureOpen();
+      // As long as the answers it rates can be found.
+      await keyv.set(storeKeys.rating(sessionId), { score }, ttls.answerMs);
+    },
+    async getRating(sessionId) {
+      ensureOpen();
+      return (await keyv.get<{ score: boolean }>(storeKeys.rating(sessionId)))?.score;
+    },
 
     async tryLock(name, owner, ttlMs) {
       ensureOpen();

@@ -59,6 +59,7 @@ function starter(store = createMemoryStore(), lookup = async (userId: string) =>
     agent,
     output,
     delivery,
+    progress: { begin: (where) => output.postProgress(where, { steps: 0, elapsedMs: 0 }) },
     clock: createManualClock(0),
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),

@@ -16,8 +16,8 @@ describe('progress and answers', () => {
   let harness: Harness;
   afterEach(async () => harness?.stop());
 
-  it('shows progress while the run works and removes it when the answer lands', async () => {
-    harness = await startHarness({ env: { PROGRESS_UPDATES_PER_MINUTE: '600' } });
+  it('shows a progress message (PROGRESS_STYLE=message) while the run works and removes it when the answer lands', async () => {
+    harness = await startHarness({ env: { PROGRESS_UPDATES_PER_MINUTE: '600', PROGRESS_STYLE: 'message' } });
     const { channel, threadTs } = await harness.mention(
       `dig ${simDirective({ steps: 4, stepMs: 250, answer: 'Found it.' })}`,
     );
@@ -112,7 +112,7 @@ describe('progress and answers', () => {
   });
 
   it('does not hold the run back while Slack rate-limits the progress message', async () => {
-    harness = await startHarness();
+    harness = await startHarness({ env: { PROGRESS_STYLE: 'message' } });
     harness.slack.rateLimitNext('chat.postMessage', 4, 1);
     const { channel, threadTs } = await harness.mention(
       `hurry ${simDirective({ steps: 1, stepMs: 20, answer: 'Quick.' })}`,

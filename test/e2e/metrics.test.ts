@@ -114,8 +114,8 @@ describe('GET /metrics and /healthz', () => {
   });
 
   it('counts a Slack Web API error by method and error', async () => {
-    // The first post of a turn is its progress message; losing it does not stop the answer.
-    harness.slack.failNext('chat.postMessage', 'not_in_channel');
+    // The first call of a turn shows its progress (the native status); losing it does not stop the answer.
+    harness.slack.failNext('assistant.threads.setStatus', 'internal_error');
     const { channel, threadTs } = await harness.mention(
       `and now? ${simDirective({ steps: 1, stepMs: 20, answer: 'All quiet.' })}`,
     );
@@ -123,9 +123,9 @@ describe('GET /metrics and /healthz', () => {
     expect(answer?.metadata?.event_type).toBe('agent_answer');
 
     const { value } = await scrape(harness);
-    expect(value('sab_slack_api_errors_total', { method: 'chat.postMessage', error: 'not_in_channel' })).toBe(
-      1,
-    );
+    expect(
+      value('sab_slack_api_errors_total', { method: 'assistant.threads.setStatus', error: 'internal_error' }),
+    ).toBe(1);
     expect(value('sab_turns_finished_total', { outcome: 'done' })).toBe(2);
     expect(value('sab_delivery_latency_seconds_count')).toBe(2);
   });

@@ -36,6 +36,8 @@ describe.skipIf(!hasRedis)('two replicas on one Redis (child processes)', () => 
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
       LEASE_TTL_MS: String(LEASE_TTL_MS),
+      // Progress messages: what a dead process leaves behind in the thread must be cleaned up.
+      PROGRESS_STYLE: 'message',
     });
     [a, b] = await Promise.all([
       startChildBot({ ...env, INSTANCE_ID: 'replica-a' }),

@@ -47,6 +47,8 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
       LEASE_TTL_MS: String(LEASE_TTL_MS),
+      // Progress messages: what a dead process leaves behind in the thread must be cleaned up.
+      PROGRESS_STYLE: 'message',
     });
   });
   afterEach(async () => {

@@ -31,6 +31,10 @@ describe('parseInputLine', () => {
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],
     ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],
+    ['/rate good', { kind: 'rate', positive: true }],
+    ['/rate bad the numbers are wrong', { kind: 'rate', positive: false, comment: 'the numbers are wrong' }],
+    ['/rate 👍  nice ', { kind: 'rate', positive: true, comment: 'nice' }],
+    ['/rate maybe', { kind: 'unknown-command', name: '/rate (use /rate good|bad [comment])' }],
   ])('%j', (line, expected) => {
     expect(parseInputLine(line)).toEqual(expected);
   });

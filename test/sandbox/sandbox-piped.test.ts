@@ -63,7 +63,11 @@ describe('npm run sandbox with piped input', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('agent › **Simulated answer (turn 1)**');
     expect(run.stdout).toContain('You asked: why are errors up?');
-    expect(run.stdout).toMatch(/Working on it… step 3/);
+    // The native status line, not a progress message; the answer ends with its buttons.
+    expect(run.stdout).toMatch(/\(status\) agent is working on it… step 3/);
+    expect(run.stdout).toContain('[ 👍 ] [ 👎 ]');
+    expect(run.stdout).toContain("suggested prompts (the bot's agent view):");
+    expect(run.stdout).toContain('• Why are errors up? — Why did the error rate go up in the last hour?');
     expect(run.stdout).toMatch(/feedback recorded: 👍 score 100 for session [0-9a-f-]{36}/);
     expect(run.stdout).toContain('Connected to *Production* (account id 200001).');
     // The conversation only: the bot's JSON log lines went to the file the banner names.
@@ -79,6 +83,16 @@ describe('npm run sandbox with piped input', () => {
       run.stdout.indexOf(text),
     );
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('clicks 👎 with /rate and sends a comment through the real form', async () => {
+    const run = await runSandbox('why are errors up?\n/rate bad the numbers are wrong\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('you clicked 👎 under the last answer');
+    expect(run.stdout).toMatch(/feedback recorded: 👎 score 0 for session [0-9a-f-]{36}/);
+    expect(run.stdout).toContain('only you › Thanks for your 👎');
+    expect(run.stdout).toContain('comment recorded with score 0: "the numbers are wrong"');
   });
 
   it('exits 2 with the usage on an unknown option, starting nothing', async () => {

@@ -39,6 +39,12 @@ describe('terminal rendering', () => {
       'agent › 📎 answer.md (42.0 kB) uploaded in the thread',
     );
     expect(renderSeen({ kind: 'ephemeral', text: "I'm still working" })).toBe("only you › I'm still working");
+    expect(renderSeen({ kind: 'status', threadTs: '1', text: 'is working on it… step 2 · 1 s' })).toBe(
+      '  · (status) agent is working on it… step 2 · 1 s',
+    );
+    expect(renderSeen({ kind: 'answer', threadTs: '1', ts: '2', text: 'Done.', buttons: true })).toBe(
+      'agent › Done.\n        [ 👍 ] [ 👎 ]   ← /rate good|bad [comment]',
+    );
   });
 });
 

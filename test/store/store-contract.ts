@@ -97,6 +97,14 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
         expect(await store.lookupAnswer('C2', '1700000001.000100')).toBeUndefined();
         expect(await store.lookupAnswer('C1', '1700000001.000101')).toBeUndefined();
       });
+
+      it("keeps a session's latest rating, false included", async () => {
+        expect(await store.getRating('s-1')).toBeUndefined();
+        await store.saveRating('s-1', true);
+        await store.saveRating('s-1', false);
+        expect(await store.getRating('s-1')).toBe(false);
+        expect(await store.getRating('s-2')).toBeUndefined();
+      });
     });
 
     describe('channel bindings', () => {

@@ -4,16 +4,20 @@ import type { Logger } from '../../src/conversation/ports.js';
 import { silentLogger } from '../../src/logging.js';
 import {
   appMentionEvent,
+  clickEphemeralButton,
+  clickFeedbackButton,
   DEFAULT_BOT_USER_ID,
   DEFAULT_TEAM_ID,
   type EventCallbackOptions,
   eventCallback,
+  type InteractionActorInput,
   messageEvent,
   reactionAddedEvent,
   type SlackStandin,
   type SlackStandinOptions,
   type StoredMessage,
   startSlackStandin,
+  submitNewestForm,
   TEST_BOT_TOKEN,
   visibleText,
 } from '../../src/sandbox/slack-standin/index.js';
@@ -73,6 +77,7 @@ export async function startHarness(options: HarnessOptions = {}) {
   // can assert that an action sent nothing to the service.
   sim.requests.length = 0;
   const appUrl = `http://127.0.0.1:${bridge.port}`;
+  const endpoint = { appUrl, signingSecret: TEST_SIGNING_SECRET };
 
   /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */
   const send = (
@@ -123,6 +128,21 @@ export async function startHarness(options: HarnessOptions = {}) {
       return send(reactionAddedEvent({ channel, ts, reaction, user }));
     },
 
+    /** A person clicks 👍 (`true`) or 👎 under a bot message, as Slack sends it. */
+    clickFeedback(message: StoredMessage, positive: boolean, actor: InteractionActorInput = {}) {
+      return clickFeedbackButton(slack, endpoint, message, positive, actor);
+    },
+
+    /** The person clicks "Add a comment" in the newest thanks they were shown. */
+    clickAddComment(channel: string, actor: InteractionActorInput & { user: string } = { user: 'UALICE' }) {
+      return clickEphemeralButton(slack, endpoint, channel, 'answer_feedback_comment', actor);
+    },
+
+    /** The person writes `text` in the newest opened form and submits it. */
+    submitForm(text: string, actor: InteractionActorInput = {}) {
+      return submitNewestForm(slack, endpoint, text, actor);
+    },
+
     /** `/agent <text>`; `teamId` is the payload's team_id (default the stand-in's workspace). */
     command(text: string, input: { user?: string; channel?: string; teamId?: string } = {}) {
       const responseUrl = slack.responseUrl();
@@ -144,24 +164,21 @@ export async function startHarness(options: HarnessOptions = {}) {
         .filter((message) => message.user === DEFAULT_BOT_USER_ID || message.bot_id);
     },
 
-    /** Waits until the thread shows an answer or notice carrying metadata, i.e. the turn ended. */
-    waitForOutcome(channel: string, threadTs: string, count = 1, timeoutMs = 10_000) {
-      return slack.waitFor(
-        () => {
-          const outcomes = slack
-            .messages(channel, threadTs)
-            .filter((message) =>
-              ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? ''),
-            );
-          const turns = new Set(outcomes.map((message) => message.metadata?.event_payload?.turn_id));
-          // The progress message goes last, once the thread is idle again.
-          const working = slack
-            .messages(channel, threadTs)
-            .some((message) => message.metadata?.event_type === 'agent_progress');
-          return turns.size >= count && !working ? outcomes : undefined;
-        },
-        { timeoutMs, description: `${count} turn outcome(s) in ${channel}/${threadTs}` },
-      );
+    /**
+     * Waits until the thread shows an answer or notice carrying metadata and the bot has finished
+     * the turn (answer file uploaded, answer indexed for reactions and buttons): with the native
+     * status nothing in the thread marks that last step, so the bot's in-flight gauge does.
+     */
+    async waitForOutcome(channel: string, threadTs: string, count = 1, timeoutMs = 10_000) {
+      const started = Date.now();
+      const outcomes = await outcomesIn(channel, threadTs, count, timeoutMs);
+      while (
+        Date.now() - started < timeoutMs &&
+        !/^sab_turns_in_flight 0$/m.test(await bridge.metrics.render())
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return outcomes;
     },
 
     visibleText,
@@ -171,6 +188,33 @@ export async function startHarness(options: HarnessOptions = {}) {
       await Promise.all([sim.close(), slack.close()]);
     },
   };
+
+  /** The thread's answers and notices once `count` turns have one (split answers complete). */
+  function outcomesIn(channel: string, threadTs: string, count: number, timeoutMs: number) {
+    return slack.waitFor(
+      () => {
+        const outcomes = slack
+          .messages(channel, threadTs)
+          .filter((message) => ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? ''));
+        const turns = new Set(outcomes.map((message) => message.metadata?.event_payload?.turn_id));
+        // A split answer counts once all its parts are in (nothing else marks the end with native status).
+        const complete = outcomes.every((message) => {
+          const payload = message.metadata?.event_payload ?? {};
+          if (payload.parts === undefined) return true;
+          return (
+            outcomes.filter((other) => other.metadata?.event_payload?.turn_id === payload.turn_id).length >=
+            Number(payload.parts)
+          );
+        });
+        // The progress message goes last, once the thread is idle again.
+        const working = slack
+          .messages(channel, threadTs)
+          .some((message) => message.metadata?.event_type === 'agent_progress');
+        return turns.size >= count && complete && !working ? outcomes : undefined;
+      },
+      { timeoutMs, description: `${count} turn outcome(s) in ${channel}/${threadTs}` },
+    );
+  }
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;

@@ -20,12 +20,15 @@ export type {
   SlashCommandInput,
 } from '../../src/sandbox/slack-standin/event-builders.js';
 export {
+  appHomeOpenedEvent,
   appMentionEvent,
+  blockActionsPayload,
   channelTypeOf,
   eventCallback,
   messageEvent,
   reactionAddedEvent,
   slashCommandFields,
+  viewSubmissionPayload,
 } from '../../src/sandbox/slack-standin/event-builders.js';
 export type { DeliveryOptions, SlackPostResult } from '../../src/sandbox/slack-standin/signed-post.js';
 export {

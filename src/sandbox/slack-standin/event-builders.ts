@@ -271,3 +271,128 @@ export function slashCommandFields(input: SlashCommandInput = {}): Record<string
       input.trigger_id ?? `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(16).toString('hex')}`,
   };
 }
+
+/** Who acts in an interaction: the person and their own workspace (Slack Connect: another one). */
+export interface InteractionActorInput {
+  /** Default 'UALICE'. */
+  user?: string;
+  /** The person's workspace (`user.team_id`). Default T0TEST. */
+  userTeam?: string;
+  /** The workspace the interaction happened in (`team.id`). Default T0TEST. */
+  team?: string;
+  /** The Enterprise Grid org, if any. */
+  enterpriseId?: string;
+}
+
+function interactionEnvelope(input: InteractionActorInput & { triggerId: string }): Extra {
+  const user = input.user ?? 'UALICE';
+  const team = input.team ?? DEFAULT_TEAM_ID;
+  const enterprise = input.enterpriseId ? { id: input.enterpriseId, name: 'Standin Grid' } : null;
+  return {
+    user: {
+      id: user,
+      username: user.toLowerCase(),
+      name: user.toLowerCase(),
+      team_id: input.userTeam ?? team,
+    },
+    api_app_id: DEFAULT_APP_ID,
+    token: 'verification-token-unused',
+    trigger_id: input.triggerId,
+    team: {
+      id: team,
+      domain: 'standin-workspace',
+      ...(input.enterpriseId ? { enterprise_id: input.enterpriseId } : {}),
+    },
+    enterprise,
+    is_enterprise_install: false,
+  };
+}
+
+/** A click on a block element of a message (a `block_actions` payload, as Slack POSTs it). */
+export interface BlockActionInput extends InteractionActorInput {
+  channel: string;
+  /** The clicked message as the stand-in stores it (ts, thread_ts, blocks…); absent for an ephemeral. */
+  message?: Extra & { ts: string; thread_ts?: string };
+  /** For an ephemeral message: its message_ts. */
+  ephemeralTs?: string;
+  /** The clicked element: its type, action_id, block_id and value. */
+  action: { type: string; action_id: string; block_id?: string; value?: string; text?: Extra };
+  /** From {@link StandinView.issueTriggerId}, so views.open accepts it. */
+  triggerId: string;
+}
+
+/** A `block_actions` payload: https://docs.slack.dev/reference/interaction-payloads/block_actions-payload */
+export function blockActionsPayload(input: BlockActionInput): Extra {
+  const messageTs = input.message?.ts ?? input.ephemeralTs ?? nextSlackTs();
+  return {
+    type: 'block_actions',
+    ...interactionEnvelope(input),
+    container: {
+      type: 'message',
+      message_ts: messageTs,
+      channel_id: input.channel,
+      is_ephemeral: input.message === undefined,
+      ...(input.message?.thread_ts ? { thread_ts: input.message.thread_ts } : {}),
+    },
+    channel: { id: input.channel, name: input.channel.toLowerCase() },
+    ...(input.message ? { message: input.message } : {}),
+    state: { values: {} },
+    response_url: 'http://127.0.0.1:9/response/unused',
+    actions: [
+      {
+        block_id: input.action.block_id ?? slackId('', 5),
+        action_ts: nextSlackTs(),
+        ...input.action,
+      },
+    ],
+  };
+}
+
+/** A modal submitted: https://docs.slack.dev/reference/interaction-payloads/view-interactions-payload */
+export interface ViewSubmissionInput extends InteractionActorInput {
+  /** The view as opened (callback_id, private_metadata, blocks…) and its id. */
+  view: Extra & { id?: string };
+  /** block_id → action_id → value typed by the person (plain_text_input). */
+  values: Record<string, Record<string, string>>;
+  triggerId?: string;
+}
+
+export function viewSubmissionPayload(input: ViewSubmissionInput): Extra {
+  const values = Object.fromEntries(
+    Object.entries(input.values).map(([blockId, actions]) => [
+      blockId,
+      Object.fromEntries(
+        Object.entries(actions).map(([actionId, value]) => [actionId, { type: 'plain_text_input', value }]),
+      ),
+    ]),
+  );
+  return {
+    type: 'view_submission',
+    ...interactionEnvelope({ ...input, triggerId: input.triggerId ?? `${Date.now()}.1.${slackId('', 16)}` }),
+    view: {
+      id: input.view.id ?? slackId('V'),
+      team_id: input.team ?? DEFAULT_TEAM_ID,
+      app_id: DEFAULT_APP_ID,
+      bot_id: 'B0BOT',
+      hash: `${Date.now()}.${slackId('', 8)}`,
+      previous_view_id: null,
+      root_view_id: input.view.id ?? null,
+      ...input.view,
+      state: { values },
+    },
+    response_urls: [],
+  };
+}
+
+/** An `app_home_opened` event (the agent view's Messages tab by default). */
+export function appHomeOpenedEvent(
+  input: { user?: string; channel?: string; tab?: 'messages' | 'home' } = {},
+): Extra {
+  return {
+    type: 'app_home_opened',
+    user: input.user ?? 'UALICE',
+    channel: input.channel ?? 'D00000001',
+    tab: input.tab ?? 'messages',
+    event_ts: nextSlackTs(),
+  };
+}

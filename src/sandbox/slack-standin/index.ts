@@ -16,24 +16,32 @@ export {
 } from './defaults.js';
 export type {
   AppMentionEventInput,
+  BlockActionInput,
   BuiltMessageEvent,
   BuiltReactionEvent,
   EventCallbackOptions,
+  InteractionActorInput,
   MessageEventInput,
   ReactionAddedEventInput,
   SlashCommandInput,
+  ViewSubmissionInput,
 } from './event-builders.js';
 export {
+  appHomeOpenedEvent,
   appMentionEvent,
+  blockActionsPayload,
   channelTypeOf,
   eventCallback,
   messageEvent,
   reactionAddedEvent,
   slashCommandFields,
+  viewSubmissionPayload,
 } from './event-builders.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
+export type { AppEndpoint } from './person-clicks.js';
+export { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
 export type { DeliveryOptions, SlackPostResult } from './signed-post.js';
 export { postEvent, postInteraction, postSlashCommand } from './signed-post.js';
 export type { SlackSignatureHeaders } from './signing.js';

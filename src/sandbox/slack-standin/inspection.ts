@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { liveStatusOf } from './methods/assistant.js';
 import { addReaction } from './methods/reactions.js';
 import type { StandinState } from './state.js';
 import { nextSlackTs } from './ts-clock.js';
@@ -10,6 +12,7 @@ import type {
   StoredFile,
   StoredMessage,
   StoredResponse,
+  StoredView,
 } from './types.js';
 
 /** A person's message to put in the stand-in's history (so threads, replies and reactions resolve). */
@@ -100,6 +103,55 @@ export class StandinView {
     return this.state.statuses
       .filter((s) => s.channel === channel && s.thread_ts === threadTs)
       .map((s) => s.status);
+  }
+
+  /** The status a person sees in the thread now (set, not cleared by a bot post, not expired), if any. */
+  threadStatus(channel: string, threadTs: string): string | undefined {
+    return liveStatusOf(this.state.liveStatuses, channel, threadTs);
+  }
+
+  /** Every setStatus call on a thread, with its loading messages, oldest first. */
+  statusCalls(channel: string, threadTs: string): Array<{ status: string; loading_messages?: string[] }> {
+    return structuredClone(
+      this.state.statuses
+        .filter((s) => s.channel === channel && s.thread_ts === threadTs)
+        .map(({ status, loading_messages }) => ({
+          status,
+          ...(loading_messages ? { loading_messages } : {}),
+        })),
+    );
+  }
+
+  /**
+   * From now on assistant.threads.setStatus answers `error` (as in a workspace where the method is
+   * not available to the app, e.g. `not_allowed_token_type`); `false` undoes it.
+   */
+  refuseThreadStatus(error: string | false = 'not_allowed_token_type'): void {
+    this.state.statusRefusal = error === false ? undefined : error;
+  }
+
+  /** The title set on a thread with assistant.threads.setTitle. */
+  threadTitle(channel: string, threadTs: string): string | undefined {
+    return this.state.titles.get(`${channel}:${threadTs}`);
+  }
+
+  /** The bot's DM channel with `user` (the one conversations.open answers). */
+  dmChannel(user: string): string {
+    return this.state.dmChannelFor(user);
+  }
+
+  /** Modals opened with views.open, oldest first. */
+  openedViews(): StoredView[] {
+    return structuredClone(this.state.views);
+  }
+
+  /**
+   * A trigger_id as Slack puts in an interaction payload: views.open accepts it once, within 3 s.
+   */
+  issueTriggerId(): string {
+    const id = `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(16).toString('hex')}`;
+    this.state.triggers.set(id, Date.now());
+    return id;
   }
 
   /** The latest suggested prompts for a channel (and thread, if given). */

@@ -20,6 +20,23 @@ export const SLACK_LIMITS = {
   headerTextChars: 150,
   /** The `text` of all `markdown` blocks in one message, summed, longer than this → invalid_blocks. */
   markdownBlockCharsPerMessage: 12_000,
+  /** assistant.threads.setStatus: more loading messages than this → invalid_arguments. */
+  loadingMessages: 10,
+  /**
+   * assistant.threads.setStatus: a longer `status` (or loading message) → invalid_arguments. Slack
+   * names no number; the stand-in holds the bot to a short line, as Slack shows one.
+   */
+  statusChars: 150,
+  /** assistant.threads.setTitle: a longer title → invalid_arguments. */
+  titleChars: 255,
+  /** A context_actions block holds at most this many elements. */
+  contextActionsElements: 5,
+  /** An accessibility label longer than this → invalid_blocks. */
+  accessibilityLabelChars: 75,
+  /** A button's text longer than this → invalid_blocks. */
+  buttonTextChars: 75,
+  /** A views.open trigger_id expires this long after the interaction that carried it. */
+  triggerIdTtlMs: 3_000,
 } as const;
 
 /** Message content after parsing, or the error Slack would answer. */
@@ -70,10 +87,54 @@ function blockProblem(block: Block, i: number): string | undefined {
   if (block.type === 'markdown' && typeof block.text !== 'string') {
     return `must provide a string ${at}/text]`;
   }
+  if (block.type === 'context_actions') return contextActionsProblem(block, at);
   return undefined;
 }
 
-function validateBlocks(raw: unknown): { ok: true; blocks?: Block[] } | { ok: false; result: SlackResult } {
+/**
+ * A `context_actions` block: 1–5 elements, each `feedback_buttons` (both buttons with plain_text
+ * text and a value, labels ≤ 75) or `icon_button`.
+ * https://docs.slack.dev/reference/block-kit/blocks/context-actions-block
+ */
+function contextActionsProblem(block: Block, at: string): string | undefined {
+  const elements = Array.isArray(block.elements) ? (block.elements as Block[]) : [];
+  if (elements.length === 0) return `must provide at least 1 item ${at}/elements]`;
+  if (elements.length > SLACK_LIMITS.contextActionsElements) {
+    return `must provide no more than ${SLACK_LIMITS.contextActionsElements} items ${at}/elements]`;
+  }
+  for (const [j, element] of elements.entries()) {
+    const where = `${at}/elements/${j}`;
+    if (element?.type === 'icon_button') continue;
+    if (element?.type !== 'feedback_buttons') return `must be a valid enum value ${where}/type]`;
+    for (const side of ['positive_button', 'negative_button'] as const) {
+      const button = element[side] as
+        | { text?: { type?: string; text?: string }; value?: unknown; accessibility_label?: unknown }
+        | undefined;
+      if (!button) return `missing required field: ${side} ${where}]`;
+      if (button.text?.type !== 'plain_text' || !button.text.text) {
+        return `must provide a plain_text text object ${where}/${side}/text]`;
+      }
+      if (button.text.text.length > SLACK_LIMITS.buttonTextChars) {
+        return `must be less than ${SLACK_LIMITS.buttonTextChars + 1} characters ${where}/${side}/text/text]`;
+      }
+      if (typeof button.value !== 'string' || button.value === '') {
+        return `missing required field: value ${where}/${side}]`;
+      }
+      const label = button.accessibility_label;
+      if (
+        label !== undefined &&
+        (typeof label !== 'string' || label.length > SLACK_LIMITS.accessibilityLabelChars)
+      ) {
+        return `must be less than ${SLACK_LIMITS.accessibilityLabelChars + 1} characters ${where}/${side}/accessibility_label]`;
+      }
+    }
+  }
+  return undefined;
+}
+
+export function validateBlocks(
+  raw: unknown,
+): { ok: true; blocks?: Block[] } | { ok: false; result: SlackResult } {
   if (raw === undefined || raw === null || raw === '') return { ok: true };
   const parsed = parseJsonArg(raw);
   if (!parsed.ok || !Array.isArray(parsed.value)) {

@@ -8,6 +8,7 @@ import type {
   StoredMessage,
   StoredResponse,
   StoredStatus,
+  StoredView,
 } from './types.js';
 
 /** Identity of the workspace and the bot the stand-in plays. */
@@ -36,6 +37,16 @@ export class StandinState {
   readonly dmChannels = new Map<string, string>();
   readonly statuses: StoredStatus[] = [];
   readonly suggestedPrompts = new Map<string, unknown[]>();
+  /** `channel:thread_ts` → the status showing now (set, not yet cleared by a bot post or expiry). */
+  readonly liveStatuses = new Map<string, StoredStatus>();
+  /** `channel:thread_ts` → the title set with assistant.threads.setTitle. */
+  readonly titles = new Map<string, string>();
+  /** When set, assistant.threads.setStatus answers this error (a workspace without the feature). */
+  statusRefusal: string | undefined;
+  /** trigger_id → when it was issued; views.open consumes it (single use, 3 s). */
+  readonly triggers = new Map<string, number>();
+  /** Modals opened with views.open, in order. */
+  readonly views: StoredView[] = [];
   readonly responses = new Map<string, StoredResponse[]>();
   readonly calls: StandinCall[] = [];
 
@@ -48,8 +59,11 @@ export class StandinState {
     this.changed.emit('change');
   }
 
-  /** Stores a message, keeping the channel in ts order. */
+  /** Stores a message, keeping the channel in ts order. A bot post in a thread clears its status. */
   addMessage(message: StoredMessage): StoredMessage {
+    if (message.thread_ts && message.user === this.identity.botUserId) {
+      this.liveStatuses.delete(`${message.channel}:${message.thread_ts}`);
+    }
     const list = this.channels.get(message.channel) ?? [];
     list.push(message);
     list.sort((a, b) => compareTs(a.ts, b.ts));

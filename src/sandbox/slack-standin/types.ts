@@ -123,5 +123,15 @@ export interface StoredStatus {
   channel: string;
   thread_ts?: string;
   status: string;
+  loading_messages?: string[];
+  at: number;
+}
+
+/** A modal opened with views.open. */
+export interface StoredView {
+  id: string;
+  trigger_id: string;
+  /** The view as sent (`type: 'modal'`, `callback_id`, `blocks`, `private_metadata`, …). */
+  view: Record<string, unknown>;
   at: number;
 }

@@ -6,10 +6,13 @@ import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
 import type { InsideCheck } from '../../conversation/who-is-inside.js';
+import type { AgentView } from '../agent-view.js';
 import type { SlackIdentity } from '../app.js';
 import type { UserDirectory } from '../user-directory.js';
+import { registerActionListeners } from './actions/index.js';
 import { registerCommandListeners } from './commands/index.js';
 import { registerEventListeners } from './events/index.js';
+import { registerViewListeners } from './views/index.js';
 
 /** What listeners may reach: conversation services and, for commands, the agent-api client. */
 export interface ListenerDeps {
@@ -19,6 +22,7 @@ export interface ListenerDeps {
   inside: InsideCheck;
   /** Cached users.info (admins, and what else needs to know a person). */
   users: UserDirectory;
+  agentView: AgentView;
   agentApi: AgentApi;
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */
@@ -31,4 +35,6 @@ export interface ListenerDeps {
 export function registerListeners(app: App, deps: ListenerDeps): void {
   registerEventListeners(app, deps);
   registerCommandListeners(app, deps);
+  registerActionListeners(app, deps);
+  registerViewListeners(app, deps);
 }

@@ -3,6 +3,7 @@
  * in a `markdown` block with a plain-text fallback, and past a size the whole answer as a file.
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata } from '@slack/types';
+import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { fallbackText } from './plain-text.js';
 import { splitMarkdown } from './split-markdown.js';
@@ -19,6 +20,8 @@ export interface AnswerMessage {
    * then, on the last message, the footer as a context block.
    */
   blocks: [MarkdownBlock, ...ContextBlock[]];
+  /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
+  feedback?: ContextActionsBlock;
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
   metadata?: AnswerMetadata;
 }
@@ -41,6 +44,8 @@ export interface RenderAnswerOptions {
   metadata?: AnswerMetadata;
   /** Footer lines (trusted mrkdwn), shown small under the last message. Default none. */
   footer?: readonly string[];
+  /** End the last message with native 👍 / 👎 buttons (only the last: one rating per answer). */
+  feedbackButtons?: boolean;
 }
 
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
@@ -54,7 +59,13 @@ const EMPTY_ANSWER = '_The agent finished without an answer._';
  * bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, footer = [] } = options;
+  const {
+    maxMarkdownChars = 11_000,
+    fileThresholdChars = 20_000,
+    metadata,
+    footer = [],
+    feedbackButtons,
+  } = options;
   const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
   // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
   const parts = splitMarkdown(answer, maxMarkdownChars).filter((part) => /\S/.test(part.body));
@@ -70,6 +81,7 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
         elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
       });
     }
+    if (feedbackButtons && index === parts.length - 1) message.feedback = feedbackButtonsBlock();
     if (metadata) {
       const event_payload = { ...metadata.event_payload, part: index + 1, parts: parts.length };
       message.metadata = { event_type: metadata.event_type, event_payload };

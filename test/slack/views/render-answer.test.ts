@@ -143,6 +143,20 @@ describe('renderAnswer', () => {
     expect(rendered.file !== undefined).toBe(hasFile);
   });
 
+  it('ends only the last part with the feedback buttons, when asked for', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'x'.repeat(500)}`).join('\n\n');
+    const { messages } = renderAnswer(long, { maxMarkdownChars: 6_000, feedbackButtons: true });
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages.slice(0, -1).map((message) => message.feedback)).toEqual(
+      messages.slice(0, -1).map(() => undefined),
+    );
+    expect(messages.at(-1)?.feedback).toMatchObject({
+      type: 'context_actions',
+      elements: [{ type: 'feedback_buttons' }],
+    });
+    expect(renderAnswer('Short.').messages[0]?.feedback).toBeUndefined();
+  });
+
   it('tags every message with the metadata and its part number', () => {
     const metadata = { event_type: 'agent_answer', event_payload: { turn_id: 't-1' } };
     const rendered = renderAnswer(`${'a'.repeat(900)}\n\n${'b'.repeat(900)}`, {

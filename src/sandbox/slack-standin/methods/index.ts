@@ -5,6 +5,7 @@ import * as conversations from './conversations.js';
 import * as files from './files.js';
 import * as identity from './identity.js';
 import * as reactions from './reactions.js';
+import * as views from './views.js';
 
 /** The Web API methods the stand-in answers with a bot token, by Slack method name. */
 export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
@@ -20,6 +21,8 @@ export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
   'conversations.open': conversations.open,
   'assistant.threads.setStatus': assistant.setStatus,
   'assistant.threads.setSuggestedPrompts': assistant.setSuggestedPrompts,
+  'assistant.threads.setTitle': assistant.setTitle,
+  'views.open': views.open,
   'files.getUploadURLExternal': files.getUploadURLExternal,
   'files.completeUploadExternal': files.completeUploadExternal,
 };

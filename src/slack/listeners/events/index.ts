@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../index.js';
+import { appHomeOpenedListener } from './app-home-opened.js';
 import { messageListener } from './message.js';
 import { reactionAddedListener } from './reaction-added.js';
 
@@ -11,4 +12,5 @@ export function registerEventListeners(app: App, deps: ListenerDeps): void {
   app.event('app_mention', messageListener(deps, 'app_mention'));
   app.event('message', messageListener(deps, 'message'));
   app.event('reaction_added', reactionAddedListener(deps));
+  app.event('app_home_opened', appHomeOpenedListener(deps));
 }

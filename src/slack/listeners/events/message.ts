@@ -14,7 +14,7 @@ type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareA
  */
 export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'message') {
   const { identity, config, turns, logger } = deps;
-  return async ({ event, context }: Args): Promise<void> => {
+  return async ({ event, context, client }: Args): Promise<void> => {
     const message = { ...(event as unknown as SlackMessageLike), type: source };
     const verdict = classifyMessage(message, {
       botUserId: identity.botUserId,
@@ -39,6 +39,10 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
         return;
       }
       const result = await turns.handle(request);
+      // A new DM conversation is named after its first question in the agent view's history.
+      if (result === 'started' && message.channel_type === 'im' && !message.thread_ts) {
+        await deps.agentView.titleConversation(client, request.channel, request.threadTs, request.prompt);
+      }
       logger.debug(
         { channel: request.channel, ts: request.sourceTs, source, result, retryNum: context.retryNum },
         'message handled',

@@ -1,0 +1,109 @@
+/**
+ * Slack calls per turn, for each progress style (the issue: "count what this saves"). A fresh
+ * stand-ins process and bot per style, a small batch of real runs with the bench's script (5 steps
+ * 500 ms apart), every Slack Web API call counted once the last answer is in and the bot has
+ * removed what it removes. Small on purpose: it measures calls, not speed.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, nextMessage, spawnNode, stopChild, waitHealthy } from './processes.js';
+import type { LoadReply, LoadRequest, StandInsReply, StandInsRequest } from './protocol.js';
+import { round } from './stats.js';
+
+export type ProgressStyle = 'status' | 'message';
+
+/** Slack calls per turn with one progress style. */
+export interface SlackCallsPerTurn {
+  style: ProgressStyle;
+  turns: number;
+  /** Every Slack Web API call (auth.test at start-up excluded), divided by the turns. */
+  perTurn: number;
+  /** The same, by method. */
+  byMethod: Record<string, number>;
+}
+
+export interface SlackCallsDeps {
+  here: string;
+  forkTs: (modulePath: string) => ChildProcess;
+  botArgs: string[];
+  botEnv: (simUrl: string, slackApiUrl: string, port: number) => Record<string, string>;
+  mentioner: ChildProcess;
+  turns: number;
+}
+
+const send = <T>(child: ChildProcess, message: T) => child.send(message as object);
+
+async function answerCount(standIns: ChildProcess): Promise<number> {
+  const reply = nextMessage<Extract<StandInsReply, { type: 'answers' }>>(standIns, 'answers', 10_000);
+  send<StandInsRequest>(standIns, { type: 'answers' });
+  return (await reply).count;
+}
+
+/** Runs `deps.turns` turns with `style` and counts the bot's Slack calls. */
+export async function measureSlackCalls(
+  deps: SlackCallsDeps,
+  style: ProgressStyle,
+): Promise<SlackCallsPerTurn> {
+  const standIns = deps.forkTs(join(deps.here, 'stand-ins.ts'));
+  try {
+    const urls = await nextMessage<Extract<StandInsReply, { type: 'ready' }>>(standIns, 'ready', 30_000);
+    const port = await freePort();
+    const env = { ...deps.botEnv(urls.simUrl, urls.slackApiUrl, port), PROGRESS_STYLE: style };
+    const { child: bot } = spawnNode(deps.botArgs, env);
+    try {
+      const botUrl = `http://127.0.0.1:${port}`;
+      await waitHealthy(`${botUrl}/healthz`, bot, 30_000);
+      const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(deps.mentioner, 'posted', 30_000);
+      send<LoadRequest>(deps.mentioner, {
+        type: 'mentions',
+        appUrl: botUrl,
+        size: deps.turns,
+        ratePerSecond: 1_000,
+        concurrency: 32,
+      });
+      const mentions = await posted;
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && (await answerCount(standIns)) < deps.turns) await sleep(100);
+      // The progress message is deleted after the answer is posted: let the last ones settle.
+      await sleep(1_500);
+      const reply = nextMessage<Extract<StandInsReply, { type: 'report' }>>(standIns, 'report', 30_000);
+      send<StandInsRequest>(standIns, { type: 'report', mentions: mentions.mentions });
+      const { slackCalls } = (await reply).report;
+      const counted = Object.entries(slackCalls).filter(([method]) => method !== 'auth.test');
+      const total = counted.reduce((sum, [, count]) => sum + count, 0);
+      return {
+        style,
+        turns: deps.turns,
+        perTurn: round(total / deps.turns, 2),
+        byMethod: Object.fromEntries(
+          counted.map(([method, count]) => [method, round(count / deps.turns, 2)]),
+        ),
+      };
+    } finally {
+      await stopChild(bot);
+    }
+  } finally {
+    await stopChild(standIns);
+  }
+}
+
+/** "status: 2.1 Slack calls per turn (…)" lines, and what the native status saves. */
+export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
+  const lines = results.map((result) => {
+    const methods = Object.entries(result.byMethod)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([method, count]) => `${method} ${count}`)
+      .join(', ');
+    return `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${result.turns} turns)`;
+  });
+  const status = results.find((result) => result.style === 'status');
+  const message = results.find((result) => result.style === 'message');
+  if (status && message && message.perTurn > 0) {
+    const saved = Math.round((1 - status.perTurn / message.perTurn) * 100);
+    lines.push(
+      `native status saves ${round(message.perTurn - status.perTurn, 2)} Slack calls per turn (${saved}%)`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,23 @@
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { decodeRatedAnswer, renderCommentForm } from '../../views/feedback.js';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/**
+ * "Add a comment" in the thanks → the comment form. views.open must use the click's trigger_id
+ * within 3 seconds, so nothing is looked up before it.
+ */
+export function addCommentListener(deps: ListenerDeps) {
+  return async ({ ack, action, body, client }: Args): Promise<void> => {
+    await ack();
+    const answer = decodeRatedAnswer(action.value);
+    if (!answer) {
+      deps.logger.warn({ value: action.value }, 'comment button without an answer');
+      return;
+    }
+    await client.views
+      .open({ trigger_id: body.trigger_id, view: renderCommentForm(answer) })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'comment form not opened'));
+  };
+}

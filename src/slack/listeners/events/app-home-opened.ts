@@ -1,0 +1,12 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
+
+/** The bot's Messages tab (its agent view) opened → suggested prompts to start from. */
+export function appHomeOpenedListener(deps: ListenerDeps) {
+  return async ({ event, client }: Args): Promise<void> => {
+    if (event.tab !== 'messages') return;
+    await deps.agentView.offerSuggestedPrompts(client, event.channel);
+  };
+}

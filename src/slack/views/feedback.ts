@@ -1,0 +1,137 @@
+/**
+ * Native feedback (DESIGN "Native feedback"): the 👍 / 👎 buttons that end every answer, the
+ * ephemeral thanks with "Add a comment", and the comment form. Ids are shared with the listeners.
+ * https://docs.slack.dev/reference/block-kit/blocks/context-actions-block
+ * https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element
+ */
+
+export const FEEDBACK_ACTION_ID = 'answer_feedback';
+export const ADD_COMMENT_ACTION_ID = 'answer_feedback_comment';
+export const COMMENT_VIEW_CALLBACK_ID = 'answer_feedback_comment_form';
+export const COMMENT_BLOCK_ID = 'comment';
+export const COMMENT_INPUT_ACTION_ID = 'comment_input';
+
+const POSITIVE = 'positive';
+const NEGATIVE = 'negative';
+/** Long enough for a useful note, short enough for a dashboard cell. */
+const COMMENT_MAX_CHARS = 2_000;
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+export interface ContextActionsBlock {
+  type: 'context_actions';
+  elements: Array<Record<string, unknown>>;
+}
+
+/** The `context_actions` block with the `feedback_buttons` element, for an answer's last message. */
+export function feedbackButtonsBlock(): ContextActionsBlock {
+  return {
+    type: 'context_actions',
+    elements: [
+      {
+        type: 'feedback_buttons',
+        action_id: FEEDBACK_ACTION_ID,
+        positive_button: {
+          text: plain('👍'),
+          accessibility_label: 'Rate this answer as helpful',
+          value: POSITIVE,
+        },
+        negative_button: {
+          text: plain('👎'),
+          accessibility_label: 'Rate this answer as not helpful',
+          value: NEGATIVE,
+        },
+      },
+    ],
+  };
+}
+
+/** A clicked button's value → the boolean score; undefined for a value we never sent. */
+export function scoreOfFeedbackValue(value: string | undefined): boolean | undefined {
+  if (value === POSITIVE) return true;
+  if (value === NEGATIVE) return false;
+  return undefined;
+}
+
+/** Which answer a comment is about: carried from the click to the form to its submission. */
+export interface RatedAnswer {
+  channel: string;
+  ts: string;
+  threadTs: string;
+}
+
+/** `{channel, ts, threadTs}` as a button value or a view's private_metadata (both ≤ 2,000 / 3,000 chars). */
+export function encodeRatedAnswer(answer: RatedAnswer): string {
+  return JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
+}
+
+export function decodeRatedAnswer(raw: string | undefined): RatedAnswer | undefined {
+  try {
+    const value = JSON.parse(raw ?? '') as { c?: unknown; t?: unknown; th?: unknown };
+    if (typeof value.c !== 'string' || typeof value.t !== 'string') return undefined;
+    return { channel: value.c, ts: value.t, threadTs: typeof value.th === 'string' ? value.th : value.t };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ephemeral thanks after a click, with the button that opens the comment form. */
+export function renderFeedbackThanks(score: boolean, answer: RatedAnswer) {
+  const text = `Thanks for your ${score ? '👍' : '👎'} — it goes to the agent's owners.`;
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text } },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: ADD_COMMENT_ACTION_ID,
+            text: plain('Add a comment'),
+            value: encodeRatedAnswer(answer),
+            accessibility_label: 'Add a comment to your rating',
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** The one-field form whose submission sends the comment with the session's current rating. */
+export function renderCommentForm(answer: RatedAnswer) {
+  return {
+    type: 'modal' as const,
+    callback_id: COMMENT_VIEW_CALLBACK_ID,
+    private_metadata: encodeRatedAnswer(answer),
+    title: plain('Rate this answer'),
+    submit: plain('Send'),
+    close: plain('Cancel'),
+    blocks: [
+      {
+        type: 'input',
+        block_id: COMMENT_BLOCK_ID,
+        label: plain('What should the agent have done better (or kept doing)?'),
+        element: {
+          type: 'plain_text_input',
+          action_id: COMMENT_INPUT_ACTION_ID,
+          multiline: true,
+          max_length: COMMENT_MAX_CHARS,
+        },
+      },
+    ],
+  };
+}
+
+/** Shown (ephemeral) when a rating or comment could not be recorded. */
+export const FEEDBACK_PROBLEMS = {
+  'not-an-answer': "I can't find the run behind this answer any more, so I couldn't record your rating.",
+  'no-rating': 'Please rate the answer with 👍 or 👎 first, then add your comment.',
+  failed: "I couldn't reach the agent service to record that — please try again in a moment.",
+  outsider: "Sorry, only people of this workspace's organisation can rate answers.",
+} as const;
+
+/** The ephemeral confirmation after a comment was sent. */
+export function renderCommentThanks(): { text: string } {
+  return { text: 'Thanks — your comment was sent with your rating.' };
+}

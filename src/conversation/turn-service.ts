@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IoGate } from './io-gate.js';
+import { deliverWhileTransient } from './outcome-retry.js';
 import type {
   AgentRunsPort,
   Clock,
@@ -7,6 +8,8 @@ import type {
   ConversationStore,
   Logger,
   Refusal,
+  RefusalDetail,
+  RunStatusReport,
   ThreadLocation,
   ThreadOutput,
   ThreadRecord,
@@ -15,10 +18,17 @@ import type {
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
-import { transition } from './turn-machine.js';
+import { type TurnEffect, transition } from './turn-machine.js';
 
 /** How long a started turn waits for Slack to accept its progress message before polling without it. */
 const PROGRESS_WAIT_MS = 2_000;
+/**
+ * How long the status check of a run left open may take. The status request long-polls while the
+ * run works; a finished run answers at once, so no answer by then means "still working".
+ */
+const OPEN_RUN_CHECK_MS = 5_000;
+/** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
+const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
@@ -51,7 +61,14 @@ export interface TurnStarterDeps {
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
-  settings: { defaultAgentId: string; instanceId: string; turnDeadlineMs: number; leaseTtlMs: number };
+  /** `lateWatchMs`: how long past its deadline a run is still watched (the thread stays busy). */
+  settings: {
+    defaultAgentId: string;
+    instanceId: string;
+    turnDeadlineMs: number;
+    leaseTtlMs: number;
+    lateWatchMs?: number | undefined;
+  };
   newId?: () => string;
   /**
    * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
@@ -68,6 +85,25 @@ export interface TurnStarterDeps {
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? (() => randomUUID());
+  /** Ends the retries of refusals still waiting for Slack (shutdown). */
+  const stopping = new AbortController();
+  const refusalsUnderWay = new Set<Promise<unknown>>();
+
+  /**
+   * Tells the sender why their message was not taken, through the same retry as outcomes (a
+   * refusal must not be lost to a passing Slack failure), beside the caller.
+   */
+  function tell(where: ThreadLocation, request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
+    const work = deliverWhileTransient(
+      () => output.refuse(where, request.userId, request.sourceTs, refusal, detail),
+      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
+    ).then((result) => {
+      if (!result.ok)
+        logger.warn({ channel: request.channel, refusal, code: result.code }, 'refusal not delivered');
+    });
+    refusalsUnderWay.add(work);
+    void work.finally(() => refusalsUnderWay.delete(work));
+  }
 
   /**
    * Handles one classified message. Failures before the run starts (the store not answering) are
@@ -83,7 +119,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         'could not take a message',
       );
       const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-      await output.refuse(where, request.userId, request.sourceTs, 'unavailable').catch(() => undefined);
+      tell(where, request, 'unavailable');
       return 'failed';
     }
   }
@@ -99,14 +135,23 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     if (!request.mentioned && !thread?.sessionId) return 'no-session';
     if (!(await firstDelivery(request))) return 'duplicate';
     if (request.prompt.trim() === '') {
-      await output.refuse(where, request.userId, request.sourceTs, 'empty-prompt');
+      tell(where, request, 'empty-prompt');
       return 'refused';
     }
-    const turn = newTurn(request, key, thread);
-    const lockTtl = settings.turnDeadlineMs + 10 * 60 * 1000;
+    const { turn, effect } = newTurn(request, key, thread);
+    const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
-      await output.refuse(where, request.userId, request.sourceTs, 'busy');
+      tell(where, request, 'busy', { workingForMs: await workingFor(key) });
       return 'busy';
+    }
+    if (effect?.type === 'check-previous-run' && thread) {
+      const checked = await checkOpenRun(turn, thread);
+      if (checked === 'busy') {
+        await store.unlock(lockNames.thread(key), turn.turnId);
+        tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
+        return 'busy';
+      }
+      turn.previousFinal = checked;
     }
     await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
     if (!thread) await store.saveThread(newThread(request, key));
@@ -124,18 +169,86 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
     if (!(await firstDelivery(request))) return 'duplicate';
     const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-    await output.refuse(where, request.userId, request.sourceTs, refusal);
+    tell(where, request, refusal);
     return 'refused';
   }
 
-  function newTurn(request: TurnRequest, key: string, thread: ThreadRecord | undefined): TurnRecord {
+  /** How long the turn holding the thread has been at it (for the busy notice), if known. */
+  async function workingFor(key: string): Promise<number | undefined> {
+    const owner = await store.lockOwner(lockNames.thread(key));
+    const holder = owner ? await store.getTurn(owner) : undefined;
+    return holder ? clock.now() - holder.startedAt : undefined;
+  }
+
+  /**
+   * The thread's last run was left open (deadline, watch ended): read its status before anything
+   * is sent (the seed's rule 2). Returns the run's final report (the stale rule's reference),
+   * undefined when it could not be read (the follow-up then says what is wrong), or 'busy'.
+   */
+  async function checkOpenRun(
+    turn: TurnRecord,
+    thread: ThreadRecord,
+  ): Promise<RunStatusReport | undefined | 'busy'> {
+    const sessionId = thread.sessionId ?? '';
+    const report = await readStatusWithin(turn.agentId, sessionId);
+    const checking = {
+      phase: 'checking',
+      turnId: turn.turnId,
+      sessionId,
+      previousFinal: thread.lastFinal,
+    } as const;
+    const next = transition(checking, { type: 'previous-run-checked', report });
+    if (next.state.phase !== 'starting') return 'busy';
+    if (report)
+      await store.saveThread({
+        ...thread,
+        lastFinal: report,
+        runOpenSince: undefined,
+        updatedAt: clock.now(),
+      });
+    return next.state.previousFinal;
+  }
+
+  /** The run's status, `timeout` when it keeps long-polling, undefined when the request failed. */
+  async function readStatusWithin(agentId: string, sessionId: string): Promise<RunStatusReport | undefined> {
+    const giveUp = new AbortController();
+    const timedOut = clock.sleep(OPEN_RUN_CHECK_MS, giveUp.signal).then(
+      (): RunStatusReport => ({ status: 'timeout' }),
+      (): RunStatusReport => ({ status: 'timeout' }),
+    );
+    try {
+      return await Promise.race([
+        agent
+          .getRunStatus(agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
+          .catch((error: unknown) => {
+            if (giveUp.signal.aborted) return { status: 'timeout' } as RunStatusReport;
+            logger.warn({ err: error, sessionId }, 'could not read the status of a run left open');
+            return undefined;
+          }),
+        timedOut,
+      ]);
+    } finally {
+      giveUp.abort();
+    }
+  }
+
+  function newTurn(
+    request: TurnRequest,
+    key: string,
+    thread: ThreadRecord | undefined,
+  ): { turn: TurnRecord; effect: TurnEffect | undefined } {
     const now = clock.now();
     const turnId = newId();
     // The thread is idle here (its busy lock is taken next, atomically); the machine says
-    // whether the turn starts a run or follows up on the thread's session.
-    const idle = { phase: 'idle', sessionId: thread?.sessionId, lastFinal: thread?.lastFinal } as const;
+    // whether the turn starts a run, follows up on the thread's session, or checks it first.
+    const idle = {
+      phase: 'idle',
+      sessionId: thread?.sessionId,
+      lastFinal: thread?.lastFinal,
+      runOpen: thread?.runOpenSince !== undefined,
+    } as const;
     const [effect] = transition(idle, { type: 'message-received', turnId }).effects;
-    return {
+    const turn: TurnRecord = {
       turnId,
       threadKey: key,
       teamId: request.teamId,
@@ -144,13 +257,14 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       agentId: thread?.agentId ?? settings.defaultAgentId,
       userId: request.userId,
       sourceTs: request.sourceTs,
-      kind: effect?.type === 'follow-up' ? 'followUp' : 'start',
+      kind: effect?.type === 'start-run' ? 'start' : 'followUp',
       phase: 'starting',
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,
     };
+    return { turn, effect };
   }
 
   function newThread(request: TurnRequest, key: string): ThreadRecord {
@@ -246,7 +360,13 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     await store.saveThread({ ...thread, sessionId, updatedAt: clock.now() });
   }
 
-  return { handle, refuse };
+  /** Ends the retries of refusals still waiting for Slack; resolves once they settled. */
+  async function stop(): Promise<void> {
+    stopping.abort();
+    await Promise.all([...refusalsUnderWay]);
+  }
+
+  return { handle, refuse, stop };
 }
 
 export type TurnStarter = ReturnType<typeof createTurnStarter>;

@@ -9,13 +9,23 @@ import type {
 } from '../conversation/ports.js';
 import type { Metrics } from '../metrics.js';
 import type { SlackIdentity } from './app.js';
-import { renderNotice, renderProgress, renderRefusal } from './views/notices.js';
-import { renderAnswer } from './views/render-answer.js';
+import { toThreadOutputError } from './slack-errors.js';
+import { renderLateNote, renderNotice, renderProgress, renderRefusal } from './views/notices.js';
+import { renderAnswer, renderPlainAnswer } from './views/render-answer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
 /** Progress messages are tagged too, so tools (and tests) can tell them from answers. */
 export const PROGRESS_EVENT_TYPE = 'agent_progress';
+/** Notices carry the turn id and their kind, so a retry can see one already posted. */
+export const NOTICE_EVENT_TYPE = 'agent_notice';
+
+type ThreadMessage = {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+};
 
 /**
  * The conversation layer's ThreadOutput on the Slack Web API. Rendering is the views'; this
@@ -30,18 +40,39 @@ export function createSlackThreadOutput(deps: {
 }): ThreadOutput {
   const { client, identity, logger, metrics } = deps;
 
+  /** Runs one Web API call; a failure is counted and rethrown classified (slack-errors.ts). */
   async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      const code =
-        (error as { data?: { error?: string } }).data?.error ??
-        (error as { code?: string }).code ??
-        'unknown';
-      metrics.slackApiError(method, code);
-      logger.warn({ method, error: code }, 'Slack API call failed');
-      throw error;
+      const failure = toThreadOutputError(method, error);
+      metrics.slackApiError(method, failure.code);
+      // The caller decides what the failure means for the turn and logs that once.
+      logger.debug({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
+      throw failure;
     }
+  }
+
+  /** The bot's own messages in a thread, every page, with their metadata. */
+  async function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
+    const mine: ThreadMessage[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call('conversations.replies', () =>
+        client.conversations.replies({
+          channel: where.channel,
+          ts: where.threadTs,
+          include_all_metadata: true,
+          limit: 200,
+          cursor,
+        }),
+      );
+      for (const message of (page.messages ?? []) as ThreadMessage[]) {
+        if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+      }
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return mine;
   }
 
   return {
@@ -69,9 +100,11 @@ export function createSlackThreadOutput(deps: {
     },
 
     async postAnswer(where, answer) {
-      const rendered = renderAnswer(answer.markdown, {
+      const render = answer.style === 'plain' ? renderPlainAnswer : renderAnswer;
+      const rendered = render(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
+        note: answer.lateAfterMs === undefined ? undefined : renderLateNote(answer.lateAfterMs),
       });
       const parts: string[] = [];
       // In order, one at a time: Slack allows about one message a second per channel, and the
@@ -82,7 +115,7 @@ export function createSlackThreadOutput(deps: {
             channel: where.channel,
             thread_ts: where.threadTs,
             text: message.text,
-            blocks: message.blocks as never,
+            ...(message.blocks.length > 0 ? { blocks: message.blocks as never } : {}),
             metadata: message.metadata as never,
             unfurl_links: false,
             unfurl_media: false,
@@ -105,20 +138,24 @@ export function createSlackThreadOutput(deps: {
       return parts;
     },
 
-    async postNotice(where, notice: TurnNotice, turnId) {
+    async postNotice(where, notice: TurnNotice, turnId, style = 'rich') {
       const view = renderNotice(notice);
       await call('chat.postMessage', () =>
         client.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
-          ...view,
-          metadata: { event_type: 'agent_notice', event_payload: { turn_id: turnId } },
+          text: view.text,
+          ...(style === 'rich' ? { blocks: view.blocks } : {}),
+          metadata: {
+            event_type: NOTICE_EVENT_TYPE,
+            event_payload: { turn_id: turnId, notice: notice.kind },
+          },
         }),
       );
     },
 
-    async refuse(where, userId, sourceTs, refusal: Refusal) {
-      const view = renderRefusal(refusal);
+    async refuse(where, userId, sourceTs, refusal: Refusal, detail) {
+      const view = renderRefusal(refusal, detail);
       await call('chat.postEphemeral', () =>
         client.chat.postEphemeral({
           channel: where.channel,
@@ -140,37 +177,30 @@ export function createSlackThreadOutput(deps: {
 
     async findPostedAnswer(where, turnId) {
       const found: Array<{ ts: string; part: number; parts: number }> = [];
-      let cursor: string | undefined;
-      do {
-        const page = await call('conversations.replies', () =>
-          client.conversations.replies({
-            channel: where.channel,
-            ts: where.threadTs,
-            include_all_metadata: true,
-            limit: 200,
-            cursor,
-          }),
-        );
-        for (const message of page.messages ?? []) {
-          const meta = message.metadata as
-            | { event_type?: string; event_payload?: Record<string, unknown> }
-            | undefined;
-          if (message.user !== identity.botUserId && message.bot_id !== identity.botId) continue;
-          if (meta?.event_type !== ANSWER_EVENT_TYPE || meta.event_payload?.turn_id !== turnId || !message.ts)
-            continue;
-          found.push({
-            ts: message.ts,
-            part: Number(meta.event_payload.part),
-            parts: Number(meta.event_payload.parts),
-          });
-        }
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor);
+      for (const message of await botMessagesIn(where)) {
+        const meta = message.metadata;
+        if (meta?.event_type !== ANSWER_EVENT_TYPE || meta.event_payload?.turn_id !== turnId || !message.ts)
+          continue;
+        found.push({
+          ts: message.ts,
+          part: Number(meta.event_payload.part),
+          parts: Number(meta.event_payload.parts),
+        });
+      }
       // Only a complete answer counts as posted; a partial one is posted again in full.
       const parts = found[0]?.parts ?? 0;
       return parts > 0 && new Set(found.map((item) => item.part)).size === parts
         ? found.map((item) => item.ts)
         : [];
+    },
+
+    async findPostedNotice(where, turnId, kind) {
+      return (await botMessagesIn(where)).some(
+        (message) =>
+          message.metadata?.event_type === NOTICE_EVENT_TYPE &&
+          message.metadata.event_payload?.turn_id === turnId &&
+          message.metadata.event_payload?.notice === kind,
+      );
     },
   };
 }

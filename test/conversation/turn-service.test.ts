@@ -21,6 +21,7 @@ function recordingOutput() {
       refusals.push({ userId, refusal });
     },
     findPostedAnswer: async () => [],
+    findPostedNotice: async () => false,
   };
   return { output, refusals };
 }

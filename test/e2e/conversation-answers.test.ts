@@ -259,7 +259,7 @@ describe('outcomes other than an answer', () => {
   });
 
   it('tells the thread when it stopped waiting past the turn deadline', async () => {
-    harness = await startHarness({ env: { TURN_DEADLINE_SECONDS: '1' } });
+    harness = await startHarness({ env: { TURN_DEADLINE_SECONDS: '1', LATE_ANSWER_WATCH_MINUTES: '0' } });
     const { channel, threadTs } = await harness.mention(
       `forever ${simDirective({ steps: 50, stepMs: 200 })}`,
     );

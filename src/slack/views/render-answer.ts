@@ -22,6 +22,7 @@ export interface AnswerMetadata {
 export interface AnswerMessage {
   /** Plain-text fallback, at most 3,000 characters. */
   text: string;
+  /** Empty in the plain rendering: the message is its `text` alone. */
   blocks: MarkdownBlock[];
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
   metadata?: AnswerMetadata;
@@ -43,7 +44,12 @@ export interface RenderAnswerOptions {
   fileThresholdChars?: number;
   /** Attached to every message (with the part number added). */
   metadata?: AnswerMetadata;
+  /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
+  note?: string;
 }
+
+/** Plain-text parts stay under Slack's advice of 4,000 characters of `text` per message. */
+const PLAIN_PART_CHARS = 3_900;
 
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
 const EMPTY_ANSWER = '_The agent finished without an answer._';
@@ -56,22 +62,56 @@ const EMPTY_ANSWER = '_The agent finished without an answer._';
  * bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata } = options;
-  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
-  // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
-  const parts = splitMarkdown(answer, maxMarkdownChars).filter((part) => /\S/.test(part.body));
+  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, note } = options;
+  const parts = answerParts(markdown, maxMarkdownChars);
   const messages = parts.map((part, index): AnswerMessage => {
     const marker = parts.length > 1 ? `(part ${index + 1}/${parts.length})` : undefined;
-    const message: AnswerMessage = {
-      text: fallbackText(part.body, marker),
-      blocks: [{ type: 'markdown', text: `${part.prefix}${part.body}${part.suffix}` }],
-    };
-    if (metadata) {
-      const event_payload = { ...metadata.event_payload, part: index + 1, parts: parts.length };
-      message.metadata = { event_type: metadata.event_type, event_payload };
-    }
-    return message;
+    // The note fits in the room Slack leaves above maxMarkdownChars (12,000 per message).
+    const lead = note && index === 0 ? `${note}\n\n` : '';
+    const blocks: MarkdownBlock[] = [
+      { type: 'markdown', text: `${lead}${part.prefix}${part.body}${part.suffix}` },
+    ];
+    const text = fallbackText(`${lead}${part.body}`, marker);
+    return withMetadata({ text, blocks }, metadata, index, parts.length);
   });
-  if (markdown.length <= fileThresholdChars) return { messages };
-  return { messages, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
+  return withFile({ messages }, markdown, fileThresholdChars);
+}
+
+/**
+ * The fallback rendering, for when Slack refused the rich one (`invalid_blocks`,
+ * `msg_too_long`…): no blocks, the neutralised Markdown as the message text in parts of at most
+ * 3,900 characters, the same metadata and the same file. Plainer to read, but it lands.
+ */
+export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
+  const { fileThresholdChars = 20_000, metadata, note } = options;
+  const room = PLAIN_PART_CHARS - (note ? note.length + 2 : 0);
+  const parts = answerParts(markdown, room);
+  const messages = parts.map((part, index): AnswerMessage => {
+    const body = `${part.prefix}${part.body}${part.suffix}`;
+    const text = note && index === 0 ? `${note}\n\n${body}` : body;
+    return withMetadata({ text, blocks: [] }, metadata, index, parts.length);
+  });
+  return withFile({ messages }, markdown, fileThresholdChars);
+}
+
+function answerParts(markdown: string, maxChars: number) {
+  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
+  // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
+  return splitMarkdown(answer, maxChars).filter((part) => /\S/.test(part.body));
+}
+
+function withMetadata(
+  message: AnswerMessage,
+  metadata: AnswerMetadata | undefined,
+  index: number,
+  parts: number,
+): AnswerMessage {
+  if (!metadata) return message;
+  const event_payload = { ...metadata.event_payload, part: index + 1, parts };
+  return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
+}
+
+function withFile(rendered: RenderedAnswer, markdown: string, fileThresholdChars: number): RenderedAnswer {
+  if (markdown.length <= fileThresholdChars) return rendered;
+  return { ...rendered, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
 }

@@ -410,7 +410,8 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     metrics.deliveryDropped(code);
     poller.remove(turn.turnId);
     await releaseThread(entry, undefined);
-    await finish(entry, 'undeliverable', { removeProgress: false });
+    // One try at the progress indicator (it fails too when the bot left the channel).
+    await finish(entry, 'undeliverable');
   }
 
   /**
@@ -446,11 +447,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   }
 
   /** Marks the turn delivered and clears its records, leases and progress indicator. */
-  async function finish(
-    entry: TrackedTurn,
-    outcome: TurnOutcome | undefined,
-    options: { removeProgress: boolean } = { removeProgress: true },
-  ): Promise<void> {
+  async function finish(entry: TrackedTurn, outcome: TurnOutcome | undefined): Promise<void> {
     const { turn } = entry;
     await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
     await clearTurn(store, turn, me);
@@ -458,8 +455,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poller.remove(turn.turnId);
     metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
-    if (turn.progressTs && options.removeProgress)
-      await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+    if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
   }
 
   /** Delivers a notice for a turn that never got polled (a failed start, a lost turn). */

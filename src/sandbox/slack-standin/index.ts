@@ -29,6 +29,7 @@ export {
   reactionAddedEvent,
   slashCommandFields,
 } from './event-builders.js';
+export type { Outage } from './faults.js';
 export type { UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';

@@ -10,15 +10,19 @@ import { createMemoryStore } from '../../src/store/index.js';
 
 /** A ThreadOutput that records what a person would be told. */
 function recordingOutput() {
-  const refusals: Array<{ userId: string; refusal: Refusal }> = [];
+  const refusals: Array<{ userId: string; refusal: Refusal; workingForMs?: number }> = [];
   const output: ThreadOutput = {
     postProgress: async () => '1.000001',
     updateProgress: async () => {},
     removeProgress: async () => {},
     postAnswer: async () => [],
     postNotice: async () => {},
-    refuse: async (_where, userId, _ts, refusal) => {
-      refusals.push({ userId, refusal });
+    refuse: async (_where, userId, _ts, refusal, detail) => {
+      refusals.push({
+        userId,
+        refusal,
+        ...(detail?.workingForMs !== undefined ? { workingForMs: detail.workingForMs } : {}),
+      });
     },
     findPostedAnswer: async () => [],
     findPostedNotice: async () => false,
@@ -36,7 +40,7 @@ const request: TurnRequest = {
   mentioned: true,
 };
 
-function starter(store = createMemoryStore()) {
+function starter(store = createMemoryStore(), clock = createManualClock(0)) {
   const agent: AgentRunsPort = {
     startRun: sinon.stub().resolves({ sessionId: 's1' }),
     followUp: sinon.stub().resolves({ sessionId: 's1' }),
@@ -50,7 +54,7 @@ function starter(store = createMemoryStore()) {
     agent,
     output,
     delivery,
-    clock: createManualClock(0),
+    clock,
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),
     settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
@@ -87,8 +91,52 @@ describe('turn starter', () => {
     expect(await turns.handle({ ...request, sourceTs: '100.000002', userId: 'U2', mentioned: false })).toBe(
       'busy',
     );
-    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy' }]);
+    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy', workingForMs: 0 }]);
     expect((agent.followUp as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('says in the busy refusal how long the agent has been working', async () => {
+    const clock = createManualClock(0);
+    const { turns, refusals } = starter(createMemoryStore(), clock);
+    await turns.handle(request);
+    clock.advance(125_000);
+    await turns.handle({ ...request, sourceTs: '100.000002', userId: 'U2', mentioned: false });
+    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy', workingForMs: 125_000 }]);
+  });
+
+  it.each([
+    ['still loading', { status: 'loading' as const }, 'busy', 0],
+    ['nothing new yet (timeout)', { status: 'timeout' as const }, 'busy', 0],
+    ['done', { status: 'done' as const, message: 'late' }, 'started', 1],
+  ])('reads a run left open before a follow-up: %s → %s', async (_name, status, result, followUps) => {
+    const clock = createManualClock(0);
+    const store = createMemoryStore();
+    await store.saveThread({
+      threadKey: 'T1:C1:100.000001',
+      teamId: 'T1',
+      channel: 'C1',
+      threadTs: '100.000001',
+      agentId: 'agent',
+      sessionId: 's1',
+      runOpenSince: 0,
+      createdAt: 0,
+      updatedAt: 0,
+    });
+    const { turns, agent, refusals } = starter(store, clock);
+    (agent.getRunStatus as sinon.SinonStub).resolves(status);
+    clock.advance(40 * 60_000);
+    expect(await turns.handle({ ...request, sourceTs: '100.000009', mentioned: false })).toBe(result);
+    expect((agent.followUp as sinon.SinonStub).callCount).toBe(followUps);
+    const thread = await store.getThread('T1:C1:100.000001');
+    if (result === 'busy') {
+      expect(refusals).toEqual([{ userId: 'U1', refusal: 'busy', workingForMs: 40 * 60_000 }]);
+      expect(thread?.runOpenSince).toBe(0);
+      // The thread is free again for the next try.
+      expect(await store.lockOwner('thread:T1:C1:100.000001')).toBeUndefined();
+    } else {
+      expect(thread?.runOpenSince).toBeUndefined();
+      expect(thread?.lastFinal).toEqual(status);
+    }
   });
 
   it('ignores an unmentioned reply in a thread without a session', async () => {

@@ -47,8 +47,10 @@ export function createSlackThreadOutput(deps: {
     } catch (error) {
       const failure = toThreadOutputError(method, error);
       metrics.slackApiError(method, failure.code);
-      // The caller decides what the failure means for the turn and logs that once.
-      logger.debug({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
+      // A passing failure is retried and logged by the caller with its context; a refusal is
+      // worth a line of its own (it names the method, e.g. a progress post in a channel we left).
+      const level = failure.kind === 'transient' ? 'debug' : 'warn';
+      logger[level]({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
       throw failure;
     }
   }

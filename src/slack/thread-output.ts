@@ -20,6 +20,15 @@ export const PROGRESS_EVENT_TYPE = 'agent_progress';
 /** Notices carry the turn id and their kind, so a retry can see one already posted. */
 export const NOTICE_EVENT_TYPE = 'agent_notice';
 
+/**
+ * A notice's metadata: the turn, its kind, and `final: false` on the "still working past the
+ * deadline" notice, which does not end the turn (tools and tests waiting for an outcome skip it).
+ */
+function noticePayload(notice: TurnNotice, turnId: string): Record<string, string | boolean> {
+  const ongoing = notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0;
+  return { turn_id: turnId, notice: notice.kind, ...(ongoing ? { final: false } : {}) };
+}
+
 type ThreadMessage = {
   ts?: string;
   user?: string;
@@ -150,7 +159,7 @@ export function createSlackThreadOutput(deps: {
           ...(style === 'rich' ? { blocks: view.blocks } : {}),
           metadata: {
             event_type: NOTICE_EVENT_TYPE,
-            event_payload: { turn_id: turnId, notice: notice.kind },
+            event_payload: noticePayload(notice, turnId),
           },
         }),
       );

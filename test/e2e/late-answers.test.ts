@@ -30,6 +30,8 @@ describe('past the turn deadline', () => {
     );
     const notice = await noticeSaying(harness, channel, threadTs, /still working after/);
     expect(harness.visibleText(notice)).toMatch(/keep an eye on it for up to 1 min/);
+    // It does not end the turn: tools waiting for an outcome can tell.
+    expect(notice.metadata?.event_payload).toMatchObject({ notice: 'deadline', final: false });
     // The indicator went with the notice.
     await harness.slack.waitFor(() => byType(harness, channel, threadTs, 'agent_progress').length === 0, {
       description: 'no progress message',

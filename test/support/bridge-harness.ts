@@ -136,11 +136,12 @@ export async function startHarness(options: HarnessOptions = {}) {
     waitForOutcome(channel: string, threadTs: string, count = 1, timeoutMs = 10_000) {
       return slack.waitFor(
         () => {
-          const outcomes = slack
-            .messages(channel, threadTs)
-            .filter((message) =>
-              ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? ''),
-            );
+          const outcomes = slack.messages(channel, threadTs).filter(
+            (message) =>
+              ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? '') &&
+              // "Still working past the deadline" does not end the turn.
+              message.metadata?.event_payload?.final !== false,
+          );
           const turns = new Set(outcomes.map((message) => message.metadata?.event_payload?.turn_id));
           // The progress message goes last, once the thread is idle again.
           const working = slack

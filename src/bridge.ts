@@ -99,6 +99,8 @@ export async function startBridge(
       agentApi.getRunStatus(agentId, sessionId, { ...callOptions, retryLimit: 0 }),
     slots: budget.pollSlots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
+    // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
+    lateIntervalMs: Math.min(30_000, Math.max(1_000, config.agent.turnDeadlineMs / 10)),
     clock,
     logger,
   });
@@ -130,6 +132,7 @@ export async function startBridge(
     instanceId: config.state.instanceId,
     defaultAgentId: config.agent.agentId,
     turnDeadlineMs: config.agent.turnDeadlineMs,
+    lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
   const delivery = createTurnDelivery({
@@ -220,6 +223,8 @@ export async function startBridge(
     stopped = true;
     for (const timer of timers) clearInterval(timer);
     await slack.stop();
+    // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
+    await Promise.all([turns.stop(), delivery.stop()]);
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();

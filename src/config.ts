@@ -137,6 +137,12 @@ const variables = z.object({
   AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
   AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
   TURN_DEADLINE_SECONDS: intFrom(1800, 1),
+  // Minutes, fractions allowed; 0 turns the late watch off (the deadline then ends the turn).
+  LATE_ANSWER_WATCH_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(60),
 
   ADMIN_USER_IDS: csv,
   ALLOWED_CHANNEL_IDS: csv,
@@ -210,6 +216,8 @@ export interface Config {
     requestTimeoutMs: number;
     statusTimeoutMs: number;
     turnDeadlineMs: number;
+    /** How long past the deadline a run is still watched for a late answer (0: not at all). */
+    lateWatchMs: number;
   };
   access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
@@ -255,6 +263,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       requestTimeoutMs: env.AGENT_REQUEST_TIMEOUT_MS,
       statusTimeoutMs: env.AGENT_STATUS_TIMEOUT_MS,
       turnDeadlineMs: env.TURN_DEADLINE_SECONDS * 1000,
+      lateWatchMs: Math.round(env.LATE_ANSWER_WATCH_MINUTES * 60_000),
     },
     access: {
       adminUserIds: env.ADMIN_USER_IDS,

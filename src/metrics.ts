@@ -2,7 +2,15 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { ConversationMetrics, TurnOutcome } from './conversation/ports.js';
 
 /** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
-const TURN_OUTCOMES: TurnOutcome[] = ['done', 'error', 'canceled', 'deadline', 'service_error', 'lost'];
+const TURN_OUTCOMES: TurnOutcome[] = [
+  'done',
+  'error',
+  'canceled',
+  'deadline',
+  'service_error',
+  'lost',
+  'undeliverable',
+];
 
 export interface Metrics extends ConversationMetrics {
   registry: Registry;
@@ -50,6 +58,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['method', 'error'],
     registers: [registry],
   });
+  const dropped = new Counter({
+    name: 'sab_deliveries_dropped_total',
+    help: 'Turn outcomes given up on because Slack refused them for good, by Slack error.',
+    labelNames: ['error'],
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -68,6 +82,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     statusPoll: ({ ok, errorCode }) => polls.inc({ result: ok ? 'ok' : (errorCode ?? 'error') }),
     serviceError: (code) => serviceErrors.inc({ code }),
     deliveryLatency: (ms) => delivery.observe(ms / 1000),
+    deliveryDropped: (error) => dropped.inc({ error }),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     expect(config.agent.maxInFlight).toBe(50);
     expect(config.agent.pollShare).toBe(0.8);
     expect(config.agent.turnDeadlineMs).toBe(30 * 60 * 1000);
+    expect(config.agent.lateWatchMs).toBe(60 * 60 * 1000);
     expect(config.feedback).toEqual({
       name: 'slack-reaction',
       positiveEmoji: ['+1', 'thumbsup', 'white_check_mark', 'heart'],
@@ -124,6 +125,7 @@ describe('loadConfig', () => {
       ALLOW_EXTERNAL_USERS: 'true',
       ACCOUNT_API_PATH_PREFIX: '/v1',
       TURN_DEADLINE_SECONDS: '90',
+      LATE_ANSWER_WATCH_MINUTES: '0.5',
     });
     expect(config.access).toEqual({
       adminUserIds: ['U1', 'U2'],
@@ -132,6 +134,13 @@ describe('loadConfig', () => {
     });
     expect(config.agent.accountPathPrefix).toBe('/v1');
     expect(config.agent.turnDeadlineMs).toBe(90_000);
+    expect(config.agent.lateWatchMs).toBe(30_000);
+  });
+
+  it.each(['-1', 'soon', '100000'])('refuses LATE_ANSWER_WATCH_MINUTES=%s', (value) => {
+    expect(problems({ ...minimal, LATE_ANSWER_WATCH_MINUTES: value })).toEqual([
+      expect.stringMatching(/^LATE_ANSWER_WATCH_MINUTES: /),
+    ]);
   });
 
   it('reads the progress style, the status refresh and the suggested prompts', () => {

@@ -27,6 +27,12 @@ export interface PollEntry {
   sessionId: string;
   /** Clock time after which the turn is given up on. */
   deadlineAt: number;
+  /**
+   * `late`: a run past its turn deadline, watched at a slow pace on the idle budget only — polled
+   * at most every `lateIntervalMs`, only when no on-time turn waits for a slot, and with at most
+   * `lateSlots` such requests in flight. Default `normal`.
+   */
+  pace?: 'normal' | 'late' | undefined;
 }
 
 export interface PollResultInfo {
@@ -52,6 +58,10 @@ export interface PollSchedulerDeps {
   backoff?: BackoffOptions | undefined;
   /** Least time between the starts of two polls of one entry. Default 250 ms. */
   minIntervalMs?: number | undefined;
+  /** Least time between the starts of two polls of a `late` entry. Default 30 s. */
+  lateIntervalMs?: number | undefined;
+  /** Status requests of `late` entries allowed in flight. Default a quarter of `slots` (at least 1). */
+  lateSlots?: number | undefined;
   logger?: Logger | undefined;
   /** Called once per completed request (not for requests cancelled by remove/stop/deadline). */
   onPollResult?: ((info: PollResultInfo) => void) | undefined;
@@ -96,8 +106,13 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const random = deps.random ?? Math.random;
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const minIntervalMs = deps.minIntervalMs ?? 250;
+  const lateIntervalMs = deps.lateIntervalMs ?? 30_000;
+  const lateSlots = deps.lateSlots ?? Math.max(1, Math.floor(slots / 4));
   const entries = new Map<string, Tracked>();
   const ready = new FifoQueue<Tracked>();
+  /** Late entries wait here; they are dispatched only when `ready` is empty. */
+  const readyLate = new FifoQueue<Tracked>();
+  let lateInFlight = 0;
   const parked = new TimeHeap<Tracked>();
   const deadlines = new TimeHeap<Tracked>();
   const pending = new Set<Promise<void>>();
@@ -108,6 +123,12 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   let wake: { at: number; controller: AbortController } | undefined;
 
   const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
+  const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
+
+  function enqueue(t: Tracked): void {
+    t.phase = 'ready';
+    (isLate(t) ? readyLate : ready).push(t);
+  }
 
   const track = (work: Promise<void>): void => {
     pending.add(work);
@@ -164,8 +185,10 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     t.phase = 'polling';
     t.lastPollAt = clock.now();
     inFlight += 1;
+    if (isLate(t)) lateInFlight += 1;
     const outcome = await requestStatus(t, controller);
     inFlight -= 1;
+    if (isLate(t)) lateInFlight -= 1;
     t.controller = undefined;
     if (!isLive(t) || stopped) {
       pump();
@@ -205,10 +228,10 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
       return;
     }
     // A long poll that answered late is due again at once; an instant `loading` waits a little.
-    const at = ok ? t.lastPollAt + minIntervalMs : now + fullJitterDelay(t.errors, backoff, random);
+    const interval = isLate(t) ? lateIntervalMs : minIntervalMs;
+    const at = ok ? t.lastPollAt + interval : now + fullJitterDelay(t.errors, backoff, random);
     if (at <= now) {
-      t.phase = 'ready';
-      ready.push(t);
+      enqueue(t);
     } else {
       t.phase = 'parked';
       parked.push(at, t);
@@ -239,13 +262,19 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
 
   function release(t: Tracked): void {
     if (!isLive(t) || t.phase !== 'parked') return;
-    t.phase = 'ready';
-    ready.push(t);
+    enqueue(t);
+  }
+
+  /** The next entry to poll: on-time turns first; a late one only with a late slot free. */
+  function nextReady(): Tracked | undefined {
+    const onTime = ready.shift();
+    if (onTime !== undefined) return onTime;
+    return lateInFlight < lateSlots ? readyLate.shift() : undefined;
   }
 
   function dispatch(now: number): void {
     while (inFlight < slots) {
-      const t = ready.shift();
+      const t = nextReady();
       if (t === undefined) return;
       if (!isLive(t) || t.phase !== 'ready') continue;
       if (now >= t.entry.deadlineAt) expire(t);
@@ -294,7 +323,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
         deadlineDue: false,
       };
       entries.set(entry.id, t);
-      ready.push(t);
+      enqueue(t);
       deadlines.push(entry.deadlineAt, t);
       pump();
     },

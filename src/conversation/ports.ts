@@ -81,6 +81,11 @@ export interface ThreadRecord {
   lastFinal?: RunStatusReport | undefined;
   /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
   lastTurnTs?: string | undefined;
+  /**
+   * Set when the last turn ended without a terminal status (deadline, late watch ended, status
+   * unreadable): when that run started. The next message reads the run's status before a follow-up.
+   */
+  runOpenSince?: number | undefined;
   createdAt: number;
   updatedAt: number;
 }
@@ -111,6 +116,11 @@ export interface TurnRecord {
   timerange?: TimeRange | undefined;
   startedAt: number;
   deadlineAt: number;
+  /** Past the deadline and watched for a late answer until `watchUntil`. */
+  late?: boolean | undefined;
+  watchUntil?: number | undefined;
+  /** The "still working past the deadline" notice is in the thread. */
+  deadlineNoticed?: boolean | undefined;
 }
 
 /** What a reaction on an answer message needs to find its session. */
@@ -158,7 +168,15 @@ export interface ConversationStore {
 }
 
 /** How a turn ended, for metrics and logs. */
-export type TurnOutcome = 'done' | 'error' | 'canceled' | 'deadline' | 'service_error' | 'lost';
+export type TurnOutcome =
+  | 'done'
+  | 'error'
+  | 'canceled'
+  | 'deadline'
+  | 'service_error'
+  | 'lost'
+  /** Slack refused the outcome for good (bot removed from the channel, token revoked…). */
+  | 'undeliverable';
 
 /** Counters the conversation layer reports; prom-client lives behind this in src/metrics.ts. */
 export interface ConversationMetrics {
@@ -169,6 +187,8 @@ export interface ConversationMetrics {
   serviceError(code: string): void;
   /** Terminal status seen → answer accepted by Slack. */
   deliveryLatency(ms: number): void;
+  /** A turn's outcome given up on because Slack refused it for good, by Slack's error code. */
+  deliveryDropped(code: string): void;
 }
 
 /** Where in Slack a turn's output goes. */
@@ -187,7 +207,10 @@ export interface Progress {
 export type TurnNotice =
   | { kind: 'run-error'; reason: string }
   | { kind: 'canceled' }
-  | { kind: 'deadline'; waitedMs: number }
+  /** The turn deadline passed; `watchForMs` > 0: the run is still watched that much longer. */
+  | { kind: 'deadline'; waitedMs: number; watchForMs?: number | undefined }
+  /** The late watch ended too: nothing more is posted unless the person asks again. */
+  | { kind: 'watch-ended'; waitedMs: number }
   | { kind: 'service-error'; error: unknown; referenceId: string }
   | { kind: 'lost-turn' };
 
@@ -217,19 +240,43 @@ export interface ThreadOutput {
   postProgress(where: ThreadLocation, progress: Progress): Promise<string | undefined>;
   updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
   removeProgress(where: ThreadLocation, ts: string): Promise<void>;
-  /** Posts the whole answer (split, and as a file when long); returns the ts of every part. */
-  postAnswer(
-    where: ThreadLocation,
-    answer: {
-      markdown: string;
-      turnId: string;
-      notes?: AnswerNote[] | undefined;
-      timerange?: TimeRange | undefined;
-    },
-  ): Promise<string[]>;
-  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string): Promise<void>;
+  /**
+   * Posts the whole answer (split, and as a file when long); returns the ts of every part.
+   * Failures are {@link ThreadOutputError}s (src/conversation/output-error.ts), as for every method.
+   */
+  postAnswer(where: ThreadLocation, answer: AnswerToPost): Promise<string[]>;
+  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string, style?: OutputStyle): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
-  refuse(where: ThreadLocation, userId: string, sourceTs: string, refusal: Refusal): Promise<void>;
+  refuse(
+    where: ThreadLocation,
+    userId: string,
+    sourceTs: string,
+    refusal: Refusal,
+    detail?: RefusalDetail,
+  ): Promise<void>;
   /** After a takeover: the ts of answer parts already posted for this turn, found by metadata. */
   findPostedAnswer(where: ThreadLocation, turnId: string): Promise<string[]>;
+  /** After a takeover or a failed post: whether this turn's notice of `kind` is already in the thread. */
+  findPostedNotice(where: ThreadLocation, turnId: string, kind: TurnNotice['kind']): Promise<boolean>;
+}
+
+/** `plain`: the fallback rendering (text only) after Slack refused the rich one. */
+export type OutputStyle = 'rich' | 'plain';
+
+export interface AnswerToPost {
+  markdown: string;
+  turnId: string;
+  style?: OutputStyle | undefined;
+  /** Set when the answer came after the turn deadline: how long the agent took. */
+  lateAfterMs?: number | undefined;
+  /** Footer notes, e.g. that shared files were not sent to the agent. */
+  notes?: AnswerNote[] | undefined;
+  /** The time range the run looked at, stated in the footer. */
+  timerange?: TimeRange | undefined;
+}
+
+/** What a refusal can say besides its reason. */
+export interface RefusalDetail {
+  /** For `busy`: how long the agent has been working on the thread's turn. */
+  workingForMs?: number | undefined;
 }

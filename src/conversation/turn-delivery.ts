@@ -1,9 +1,12 @@
+import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
+import { outputFailureCode } from './output-error.js';
 import type { PollScheduler } from './poll-scheduler.js';
 import type {
   Clock,
   ConversationMetrics,
   ConversationStore,
   Logger,
+  OutputStyle,
   RunStatusReport,
   ThreadLocation,
   ThreadOutput,
@@ -23,18 +26,43 @@ export interface TurnDeliveryDeps {
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
-  settings: { instanceId: string };
+  /**
+   * `lateWatchMs`: how long past its deadline a run is still watched for a late answer (0: the
+   * deadline ends the turn). Default 0.
+   */
+  settings: { instanceId: string; lateWatchMs?: number | undefined };
   newReferenceId: () => string;
   /** Error codes after which polling a session is pointless (token rejected, unknown session…). */
   isPermanentPollError: (error: unknown) => boolean;
   errorCode: (error: unknown) => string;
+  /** Default `Math.random` (the jitter of delivery retries). */
+  random?: (() => number) | undefined;
 }
+
+/** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
+type FinalOutcome =
+  | { kind: 'report'; report: RunStatusReport; late: boolean }
+  | { kind: 'notice'; notice: TurnNotice; outcome: TurnOutcome; leavesRunOpen: boolean };
 
 interface TrackedTurn {
   turn: TurnRecord;
   /** After a takeover or a failed post: look in the thread before posting. */
   takenOver: boolean;
   state: TurnState;
+  /** Ends this turn's waits between delivery attempts (lease lost, shutdown). */
+  abort: AbortController;
+  /** The thread lock is given back (once only: a newer turn may hold it by the next attempt). */
+  released: boolean;
+  /** The deadline notice on its way: a late outcome waits for it, so the thread reads in order. */
+  noticeChain: Promise<void>;
+}
+
+/** Another replica holds this turn's delivery claim: wait, then look again. */
+class ClaimedElsewhere extends Error {
+  constructor() {
+    super('delivery claimed by another instance');
+    this.name = 'ClaimedElsewhere';
+  }
 }
 
 /** The machine state of a turn whose run has started (fresh start, resume or takeover alike). */
@@ -47,6 +75,7 @@ function runningState(turn: TurnRecord, sessionId: string): TurnState {
     awaitingFresh: turn.kind === 'followUp' && turn.previousFinal !== undefined,
     stepsShown: 0,
     awaitingDelivery: false,
+    late: turn.late,
   };
 }
 
@@ -57,46 +86,87 @@ const where = (turn: TurnRecord): ThreadLocation => ({
 });
 
 /**
- * From a started run to its outcome in the thread: polls through the shared scheduler,
- * shows progress, and posts the answer or notice exactly once (delivery claim + delivered mark,
- * and after a takeover a look at the thread for an answer already posted).
+ * From a started run to its outcome in the thread: polls through the shared scheduler, shows
+ * progress, and delivers every outcome a person must see — the answer, the agent's error or
+ * cancel, the deadline and watch-ended notices, a failed start, a lost turn — the same way:
+ * retried while Slack fails transiently, in the plain style once if Slack refuses the rendering,
+ * given up at once (turn dropped, thread released, one `warn`) if Slack refuses for good, and
+ * exactly once (delivery claim + delivered mark, and after a takeover or a failed post a look at
+ * the thread for what already landed).
  *
  * Exactly once, and the window we accept. `chat.postMessage` has no idempotency key, so posting
  * and marking can never be one atomic step. The order is: claim (`delivery:<turn>`, SET NX PX,
  * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
- * replica posts, however slow the post (a takeover racing a slow post waits, polling, until the
- * delivered mark appears or the claim lapses). A replica that takes over a lapsed claim first
- * reads the thread (`conversations.replies`) for answer parts tagged with the turn id and reposts
- * nothing when the whole answer is there. What remains:
- * - the holder dies mid-post: the answer is late by up to the claim's TTL (never lost);
+ * replica posts, however slow the post (another replica waits until the delivered mark appears or
+ * the claim lapses). Whoever posts after a takeover or a failed attempt first reads the thread
+ * (`conversations.replies`) for the answer parts or the notice tagged with the turn id. What
+ * remains:
+ * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
- * - a notice (error, canceled, deadline) is not looked up in the thread, so a holder dying between
- *   posting it and the delivered mark, then the claim lapsing, shows that notice twice;
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
  */
 export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const { store, output, poller, progress, clock, logger, metrics, settings } = deps;
   const me = settings.instanceId;
-  /** The pure turn machine's state of every turn this instance polls. */
+  const lateWatchMs = settings.lateWatchMs ?? 0;
+  /** The pure turn machine's state of every turn this instance polls or delivers. */
   const tracked = new Map<string, TrackedTurn>();
+  /** Deliveries under way, so stop() can wait for them. */
+  const running = new Set<Promise<void>>();
+
+  function newEntry(turn: TurnRecord, takenOver: boolean): TrackedTurn {
+    const entry: TrackedTurn = {
+      turn,
+      takenOver,
+      state: runningState(turn, turn.sessionId ?? ''),
+      abort: new AbortController(),
+      released: false,
+      noticeChain: Promise.resolve(),
+    };
+    tracked.get(turn.turnId)?.abort.abort();
+    tracked.set(turn.turnId, entry);
+    metrics.turnsInFlight(tracked.size);
+    return entry;
+  }
 
   function track(turn: TurnRecord, options: { takenOver: boolean }): void {
-    const sessionId = turn.sessionId;
-    if (!sessionId) return;
-    const entry: TrackedTurn = { turn, takenOver: options.takenOver, state: runningState(turn, sessionId) };
-    tracked.set(turn.turnId, entry);
+    if (!turn.sessionId) return;
+    const entry = newEntry(turn, options.takenOver);
+    if (turn.late) {
+      // Resumed past its deadline: the thread was (or is being) told; keep watching slowly.
+      if (!turn.deadlineNoticed) entry.noticeChain = background(postDeadlineNotice(entry));
+      watchLate(entry);
+      return;
+    }
     progress.follow(turn);
+    poll(entry, { deadlineAt: turn.deadlineAt, pace: 'normal' }, () => ({
+      type: 'deadline-passed',
+      watchLate: lateWatchMs > 0,
+    }));
+  }
+
+  function poll(
+    entry: TrackedTurn,
+    at: { deadlineAt: number; pace: 'normal' | 'late' },
+    onDeadline: () => TurnEvent,
+  ) {
+    const { turn } = entry;
     poller.add(
-      { id: turn.turnId, agentId: turn.agentId, sessionId, deadlineAt: turn.deadlineAt },
+      { id: turn.turnId, agentId: turn.agentId, sessionId: turn.sessionId ?? '', ...at },
       {
         onReport: (report) => step(entry, { type: 'status-report', report }),
         onError: (error) => onPollError(entry, error),
         onDeadline: async () => {
-          await step(entry, { type: 'deadline-passed' });
+          await step(entry, onDeadline());
         },
       },
     );
-    metrics.turnsInFlight(tracked.size);
+  }
+
+  function watchLate(entry: TrackedTurn): void {
+    poll(entry, { deadlineAt: entry.turn.watchUntil ?? clock.now(), pace: 'late' }, () => ({
+      type: 'watch-ended',
+    }));
   }
 
   async function onPollError(entry: TrackedTurn, error: unknown) {
@@ -126,26 +196,41 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
         return undefined;
       case 'deliver-answer':
       case 'deliver-outcome':
-        return deliverOrRetry(entry, effect.report);
+        // The run is terminal: polling ends here, delivery goes on (and retries) on its own.
+        deliverInBackground(entry, { kind: 'report', report: effect.report, late: effect.late === true });
+        return 'stop';
       case 'notify-poll-failed': {
         const referenceId = deps.newReferenceId();
         logger.error(
           { err: effect.error, threadKey: turn.threadKey, sessionId: turn.sessionId, referenceId },
           'polling stopped',
         );
-        await finishWithNotice(
-          turn,
-          { kind: 'service-error', error: effect.error, referenceId },
-          'service_error',
-        );
+        const notice: TurnNotice = { kind: 'service-error', error: effect.error, referenceId };
+        deliverInBackground(entry, { kind: 'notice', notice, outcome: 'service_error', leavesRunOpen: true });
         return 'stop';
       }
       case 'notify-deadline':
-        await finishWithNotice(
-          turn,
-          { kind: 'deadline', waitedMs: clock.now() - turn.startedAt },
-          'deadline',
-        );
+        if (effect.watching) {
+          await startLateWatch(entry);
+          return undefined;
+        }
+        deliverInBackground(entry, {
+          kind: 'notice',
+          notice: { kind: 'deadline', waitedMs: clock.now() - turn.startedAt },
+          outcome: 'deadline',
+          leavesRunOpen: true,
+        });
+        return 'stop';
+      case 'watch-late':
+        watchLate(entry);
+        return undefined;
+      case 'notify-watch-ended':
+        deliverInBackground(entry, {
+          kind: 'notice',
+          notice: { kind: 'watch-ended', waitedMs: clock.now() - turn.startedAt },
+          outcome: 'deadline',
+          leavesRunOpen: true,
+        });
         return 'stop';
       default:
         // schedule-poll: the scheduler polls again by itself unless a handler says 'stop'.
@@ -153,39 +238,82 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     }
   }
 
-  async function deliverOrRetry(entry: TrackedTurn, report: RunStatusReport): Promise<'stop' | undefined> {
-    try {
-      if ((await deliver(entry.turn, report, entry.takenOver)) || !tracked.has(entry.turn.turnId))
-        return 'stop';
-      // Another instance holds the delivery claim: a slow post, or one cut short by its death.
-      // Keep polling (the next poll repeats the terminal status): once it marks the turn delivered
-      // we stop; once its claim is released or expires we take over, looking in the thread first.
-      entry.takenOver = true;
-      entry.state = runningState(entry.turn, entry.turn.sessionId ?? '');
-      return undefined;
-    } catch (error) {
-      // Slack refused the post: release the claim and let the next poll (which repeats the
-      // terminal status) try again, checking the thread first for parts that did land.
-      entry.takenOver = true;
-      entry.state = runningState(entry.turn, entry.turn.sessionId ?? '');
-      await store.unlock(lockNames.delivery(entry.turn.turnId), me);
-      logger.error(
-        { err: error, threadKey: entry.turn.threadKey, turnId: entry.turn.turnId },
-        'delivery failed; will retry',
-      );
-      return undefined;
-    }
+  /** Runs `work` beside the caller, so stop() can wait for it; its failures are logged. */
+  function background(work: Promise<void>): Promise<void> {
+    const settled = work.catch((error: unknown) => logger.error({ err: error }, 'turn delivery failed'));
+    running.add(settled);
+    void settled.finally(() => running.delete(settled));
+    return settled;
   }
 
-  /** Posts the outcome once; returns false when another instance holds or finished delivery. */
-  async function deliver(turn: TurnRecord, report: RunStatusReport, takenOver: boolean): Promise<boolean> {
-    const seenAt = clock.now();
-    if (!(await claimDelivery(turn))) return false;
-    const log = logger.child({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId: turn.turnId });
+  function deliverInBackground(entry: TrackedTurn, outcome: FinalOutcome): void {
+    void background(deliverFinal(entry, outcome));
+  }
+
+  /** Past the deadline with a late watch: record it (a takeover keeps watching), tell the thread. */
+  async function startLateWatch(entry: TrackedTurn): Promise<void> {
+    entry.turn = { ...entry.turn, late: true, watchUntil: clock.now() + lateWatchMs };
+    await store.saveTurn(entry.turn);
+    entry.noticeChain = background(postDeadlineNotice(entry));
+  }
+
+  /** The "still working, still watching" notice: delivered like an outcome, but the turn goes on. */
+  async function postDeadlineNotice(entry: TrackedTurn): Promise<void> {
+    const { turn } = entry;
     await progress.settle(turn.turnId);
-    await releaseThread(turn, report);
-    if (report.status === 'done') {
-      const already = takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];
+    const notice: TurnNotice = {
+      kind: 'deadline',
+      waitedMs: clock.now() - turn.startedAt,
+      watchForMs: Math.max(0, (turn.watchUntil ?? 0) - clock.now()),
+    };
+    const result = await retrying(entry, async (style) => {
+      if (entry.takenOver && (await output.findPostedNotice(where(turn), turn.turnId, 'deadline'))) return;
+      await output.postNotice(where(turn), notice, turn.turnId, style);
+    });
+    if (!result.ok) {
+      if (result.reason === 'permanent') await dropUndeliverable(entry, result.code);
+      return;
+    }
+    entry.turn = { ...entry.turn, deadlineNoticed: true, progressTs: undefined };
+    if (tracked.get(turn.turnId) === entry) await store.saveTurn(entry.turn);
+    // The indicator said "working"; from now on the notice says it, and no progress is shown.
+    if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+  }
+
+  /** Delivers what ends the turn, retrying while Slack fails transiently; then clears the turn. */
+  async function deliverFinal(entry: TrackedTurn, outcome: FinalOutcome): Promise<void> {
+    await entry.noticeChain;
+    if (tracked.get(entry.turn.turnId) !== entry) return;
+    const seenAt = clock.now();
+    const result = await retrying(entry, (style) => deliverOnce(entry, outcome, style));
+    if (result.ok) {
+      if (result.value && outcome.kind === 'report' && outcome.report.status === 'done')
+        metrics.deliveryLatency(clock.now() - seenAt);
+      return;
+    }
+    if (result.reason === 'permanent') await dropUndeliverable(entry, result.code);
+  }
+
+  /** One delivery attempt. Returns false when another instance had already delivered it. */
+  async function deliverOnce(
+    entry: TrackedTurn,
+    outcome: FinalOutcome,
+    style: OutputStyle,
+  ): Promise<boolean> {
+    const { turn } = entry;
+    if (await store.lockOwner(lockNames.delivered(turn.turnId))) {
+      await finish(entry, undefined);
+      return false;
+    }
+    if (!(await store.tryLock(lockNames.delivery(turn.turnId), me, DELIVERY_CLAIM_TTL_MS))) {
+      throw new ClaimedElsewhere();
+    }
+    await progress.settle(turn.turnId);
+    await releaseThread(entry, outcome);
+    const log = logger.child({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId: turn.turnId });
+    if (outcome.kind === 'report' && outcome.report.status === 'done') {
+      const { report } = outcome;
+      const already = entry.takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];
       const parts =
         already.length > 0
           ? already
@@ -194,43 +322,104 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
               turnId: turn.turnId,
               notes: turn.filesNotSent ? ['files-not-sent'] : [],
               timerange: turn.timerange,
+              style,
+              lateAfterMs: outcome.late ? clock.now() - turn.startedAt : undefined,
             });
       await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
-      metrics.deliveryLatency(clock.now() - seenAt);
       log.info(
-        { parts: parts.length, chars: report.message?.length ?? 0, foundInThread: already.length > 0 },
-        'answer delivered',
+        { parts: parts.length, chars: report.message?.length ?? 0, foundInThread: already.length > 0, style },
+        outcome.late ? 'late answer delivered' : 'answer delivered',
       );
-    } else {
-      const notice: TurnNotice =
-        report.status === 'error'
-          ? { kind: 'run-error', reason: report.message ?? '' }
-          : { kind: 'canceled' };
-      await output.postNotice(where(turn), notice, turn.turnId);
-      log.info({ status: report.status }, 'turn ended without an answer');
+      await finish(entry, 'done');
+      return true;
     }
-    await finish(turn, report.status as TurnOutcome);
+    const notice = noticeOf(outcome);
+    const posted = entry.takenOver && (await output.findPostedNotice(where(turn), turn.turnId, notice.kind));
+    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style);
+    log.info({ notice: notice.kind, style }, 'turn ended without an answer');
+    await finish(entry, outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome);
     return true;
   }
 
-  /**
-   * Frees the thread for its next turn (recording the final status the stale rule compares with)
-   * before the outcome shows: whoever reads the answer and replies at once is never refused.
-   */
-  async function releaseThread(turn: TurnRecord, report?: RunStatusReport): Promise<void> {
-    if (report) {
-      const thread = await store.getThread(turn.threadKey);
-      if (thread) await store.saveThread({ ...thread, lastFinal: report, updatedAt: clock.now() });
-    }
-    await store.unlock(lockNames.thread(turn.threadKey), turn.turnId);
+  function noticeOf(outcome: FinalOutcome): TurnNotice {
+    if (outcome.kind === 'notice') return outcome.notice;
+    return outcome.report.status === 'error'
+      ? { kind: 'run-error', reason: outcome.report.message ?? '' }
+      : { kind: 'canceled' };
   }
 
-  async function claimDelivery(turn: TurnRecord): Promise<boolean> {
-    if (await store.lockOwner(lockNames.delivered(turn.turnId))) {
-      await finish(turn, undefined);
-      return false;
+  /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
+  function retrying<T>(
+    entry: TrackedTurn,
+    attempt: (style: OutputStyle) => Promise<T>,
+  ): Promise<RetryResult<T>> {
+    const { turn } = entry;
+    return deliverWhileTransient(attempt, {
+      clock,
+      signal: entry.abort.signal,
+      random: deps.random,
+      onRetry: async (error, attempts) => {
+        entry.takenOver = true;
+        await store.unlock(lockNames.delivery(turn.turnId), me);
+        if (error instanceof ClaimedElsewhere) return;
+        logger.warn(
+          {
+            err: error,
+            code: outputFailureCode(error),
+            threadKey: turn.threadKey,
+            turnId: turn.turnId,
+            attempts,
+          },
+          'delivery failed; will retry',
+        );
+      },
+    });
+  }
+
+  /**
+   * Slack refused the outcome for good (the bot left the channel, the token was revoked…): nothing
+   * more can be shown in this thread, so stop polling, drop the turn and free the thread.
+   */
+  async function dropUndeliverable(entry: TrackedTurn, code: string): Promise<void> {
+    const { turn } = entry;
+    logger.warn(
+      {
+        threadKey: turn.threadKey,
+        turnId: turn.turnId,
+        sessionId: turn.sessionId,
+        channel: turn.channel,
+        code,
+      },
+      'Slack refused the outcome for good; turn dropped',
+    );
+    metrics.deliveryDropped(code);
+    poller.remove(turn.turnId);
+    await releaseThread(entry, undefined);
+    // One try at the progress indicator (it fails too when the bot left the channel).
+    await finish(entry, 'undeliverable');
+  }
+
+  /**
+   * Frees the thread for its next turn (recording the final status the stale rule compares with,
+   * or that the run was left open) before the outcome shows: whoever reads it and replies at once
+   * is never refused. Only once per turn: by a retry a newer turn may own the thread.
+   */
+  async function releaseThread(entry: TrackedTurn, outcome: FinalOutcome | undefined): Promise<void> {
+    if (entry.released) return;
+    const { turn } = entry;
+    const thread = outcome ? await store.getThread(turn.threadKey) : undefined;
+    if (thread && outcome?.kind === 'report') {
+      await store.saveThread({
+        ...thread,
+        lastFinal: outcome.report,
+        runOpenSince: undefined,
+        updatedAt: clock.now(),
+      });
+    } else if (thread && outcome?.kind === 'notice' && outcome.leavesRunOpen) {
+      await store.saveThread({ ...thread, runOpenSince: turn.startedAt, updatedAt: clock.now() });
     }
-    return store.tryLock(lockNames.delivery(turn.turnId), me, DELIVERY_CLAIM_TTL_MS);
+    await store.unlock(lockNames.thread(turn.threadKey), turn.turnId);
+    entry.released = true;
   }
 
   function answerRef(turn: TurnRecord) {
@@ -242,29 +431,27 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     };
   }
 
-  /** Marks the turn delivered and clears its records, leases and progress (message or status). */
-  async function finish(turn: TurnRecord, outcome: TurnOutcome | undefined): Promise<void> {
+  /** Marks the turn delivered and clears its records, leases and progress indicator. */
+  async function finish(entry: TrackedTurn, outcome: TurnOutcome | undefined): Promise<void> {
+    const { turn } = entry;
     await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
     await clearTurn(store, turn, me);
-    tracked.delete(turn.turnId);
+    if (tracked.get(turn.turnId) === entry) tracked.delete(turn.turnId);
     poller.remove(turn.turnId);
     metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
   }
 
-  async function finishWithNotice(turn: TurnRecord, notice: TurnNotice, outcome: TurnOutcome): Promise<void> {
-    if (!(await claimDelivery(turn))) {
-      // Another instance is posting this turn's outcome: leave the turn to it (and, should it
-      // die, to whoever adopts the turn once our lease is gone).
-      untrack(turn.turnId);
-      await store.unlock(lockNames.lease(turn.turnId), me);
-      return;
-    }
-    await progress.settle(turn.turnId);
-    await releaseThread(turn);
-    await output.postNotice(where(turn), notice, turn.turnId);
-    await finish(turn, outcome);
+  /** Delivers a notice for a turn that never got polled (a failed start, a lost turn). */
+  function deliverNotice(
+    turn: TurnRecord,
+    notice: TurnNotice,
+    outcome: TurnOutcome,
+    takenOver: boolean,
+  ): void {
+    const entry = newEntry(turn, takenOver);
+    deliverInBackground(entry, { kind: 'notice', notice, outcome, leavesRunOpen: false });
   }
 
   /** The start or follow-up request failed: say why in the thread and free it. */
@@ -275,24 +462,32 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       { err: error, threadKey: turn.threadKey, turnId: turn.turnId, referenceId },
       'run start failed',
     );
-    await finishWithNotice(turn, { kind: 'service-error', error, referenceId }, 'service_error');
+    deliverNotice(turn, { kind: 'service-error', error, referenceId }, 'service_error', false);
   }
 
   /** A turn found without a session id after a restart: its run may never have started. */
   async function abandonLostTurn(turn: TurnRecord): Promise<void> {
     logger.warn({ threadKey: turn.threadKey, turnId: turn.turnId }, 'turn lost before its run started');
-    await finishWithNotice(turn, { kind: 'lost-turn' }, 'lost');
+    // Another replica may have posted it before dying: look in the thread first.
+    deliverNotice(turn, { kind: 'lost-turn' }, 'lost', true);
   }
 
-  /** Stops polling a turn without touching its stored state (another instance took it). */
+  /** Stops polling and delivering a turn without touching its stored state (another instance took it). */
   function untrack(turnId: string): void {
     poller.remove(turnId);
+    tracked.get(turnId)?.abort.abort();
     tracked.delete(turnId);
     void progress.settle(turnId);
     metrics.turnsInFlight(tracked.size);
   }
 
-  return { track, untrack, failStart, abandonLostTurn, tracking: () => [...tracked.keys()] };
+  /** Ends every wait between delivery attempts and resolves once attempts under way settled. */
+  async function stop(): Promise<void> {
+    for (const entry of tracked.values()) entry.abort.abort();
+    await Promise.all([...running]);
+  }
+
+  return { track, untrack, failStart, abandonLostTurn, stop, tracking: () => [...tracked.keys()] };
 }
 
 export type TurnDelivery = ReturnType<typeof createTurnDelivery>;

@@ -2,6 +2,11 @@
  * The turn state machine of one thread: `idle → starting → running → idle`. Pure: it returns the
  * next state and the effects to carry out as data; the caller performs them and feeds the results
  * back as events. See the seed's "States and transitions" for the run statuses.
+ *
+ * Past the turn deadline a running turn may go on `late`: the thread is told, the run is watched
+ * at a slow pace, and a late answer is still delivered (marked late); when the watch ends too the
+ * thread goes idle with its run left open. A message in a thread whose run was left open goes
+ * through `checking` first: the seed's rule 2 allows a follow-up only after a terminal status.
  */
 import type { RunStatusReport } from './ports.js';
 import { TERMINAL_STATUSES } from './ports.js';
@@ -13,6 +18,16 @@ export interface IdleTurnState {
   sessionId?: string | undefined;
   /** The final report of the thread's last finished turn (for the stale rule). */
   lastFinal?: RunStatusReport | undefined;
+  /** The last turn ended without a terminal status (deadline, watch ended): its run may still work. */
+  runOpen?: boolean | undefined;
+}
+
+/** A message arrived in a thread whose run was left open: its status is read before anything is sent. */
+export interface CheckingTurnState {
+  phase: 'checking';
+  turnId: string;
+  sessionId: string;
+  previousFinal?: RunStatusReport | undefined;
 }
 
 /** The start (or follow-up) request is on its way; no run to poll yet. */
@@ -38,9 +53,11 @@ export interface RunningTurnState {
   awaitingDelivery: boolean;
   /** The terminal report this turn ended with, if it ended with one. */
   final?: RunStatusReport | undefined;
+  /** Past the turn deadline, watched at a slow pace for a late answer. */
+  late?: boolean | undefined;
 }
 
-export type TurnState = IdleTurnState | StartingTurnState | RunningTurnState;
+export type TurnState = IdleTurnState | CheckingTurnState | StartingTurnState | RunningTurnState;
 
 /** A thread that has never run a turn. */
 export const initialTurnState: IdleTurnState = { phase: 'idle' };
@@ -53,23 +70,35 @@ export type TurnEvent =
   | { type: 'status-report'; report: RunStatusReport }
   /** A status request failed; `permanent` when polling cannot succeed (e.g. the session is gone). */
   | { type: 'poll-failed'; error: unknown; permanent?: boolean | undefined }
-  | { type: 'deadline-passed' }
+  /** `watchLate`: keep watching the run past the deadline (a late-watch limit is configured). */
+  | { type: 'deadline-passed'; watchLate?: boolean | undefined }
+  /** The late watch reached its limit too. */
+  | { type: 'watch-ended' }
+  /** The status of a run left open, read before a follow-up; undefined when it could not be read. */
+  | { type: 'previous-run-checked'; report?: RunStatusReport | undefined }
   /** The outcome effect was carried out (or given up on): the thread is free again. */
   | { type: 'delivered' };
 
 export type TurnEffect =
   | { type: 'start-run' }
   | { type: 'follow-up'; sessionId: string }
+  /** Read the status of the run left open before deciding (rule 2 of the seed). */
+  | { type: 'check-previous-run'; sessionId: string }
   | { type: 'refuse-turn'; reason: 'busy' }
   | { type: 'schedule-poll' }
   | { type: 'show-progress'; steps: number }
-  /** Status `done`: post the answer. */
-  | { type: 'deliver-answer'; report: RunStatusReport }
+  /** Status `done`: post the answer (`late`: after the deadline). */
+  | { type: 'deliver-answer'; report: RunStatusReport; late?: boolean }
   /** Status `error` or `canceled`: tell the thread how the run ended. */
-  | { type: 'deliver-outcome'; report: RunStatusReport }
+  | { type: 'deliver-outcome'; report: RunStatusReport; late?: boolean }
   | { type: 'notify-start-failed'; error: unknown }
   | { type: 'notify-poll-failed'; error: unknown }
-  | { type: 'notify-deadline' };
+  /** `watching`: the thread is told the run is still watched; otherwise this ends the turn. */
+  | { type: 'notify-deadline'; watching: boolean }
+  /** Keep polling past the deadline, at the slow pace, until the watch limit. */
+  | { type: 'watch-late' }
+  /** The watch limit passed: tell the thread and end the turn with the run left open. */
+  | { type: 'notify-watch-ended' };
 
 export interface Transition {
   state: TurnState;
@@ -101,6 +130,8 @@ export function transition(state: TurnState, event: TurnEvent): Transition {
   switch (state.phase) {
     case 'idle':
       return unchanged(state);
+    case 'checking':
+      return fromChecking(state, event);
     case 'starting':
       return fromStarting(state, event);
     case 'running':
@@ -112,14 +143,44 @@ function unchanged(state: TurnState): Transition {
   return { state, effects: [] };
 }
 
+const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
+
 function onMessage(state: TurnState, turnId: string): Transition {
   // Rule 2 of the seed: a follow-up only after the previous turn is terminal; never queue it.
-  if (state.phase !== 'idle') return { state, effects: [{ type: 'refuse-turn', reason: 'busy' }] };
+  if (state.phase !== 'idle') return { state, effects: [BUSY] };
   const { sessionId, lastFinal } = state;
+  if (state.runOpen && sessionId !== undefined) {
+    const checking: CheckingTurnState = { phase: 'checking', turnId, sessionId, previousFinal: lastFinal };
+    return { state: checking, effects: [{ type: 'check-previous-run', sessionId }] };
+  }
   const next: StartingTurnState = { phase: 'starting', turnId, sessionId, previousFinal: lastFinal };
   const effect: TurnEffect =
     sessionId === undefined ? { type: 'start-run' } : { type: 'follow-up', sessionId };
   return { state: next, effects: [effect] };
+}
+
+function fromChecking(state: CheckingTurnState, event: TurnEvent): Transition {
+  if (event.type !== 'previous-run-checked') return unchanged(state);
+  const { report } = event;
+  // Could not read it: the follow-up itself will tell (the same error, said in the thread).
+  if (report === undefined || TERMINAL_STATUSES.has(report.status)) {
+    const previousFinal = report ?? state.previousFinal;
+    const starting: StartingTurnState = {
+      phase: 'starting',
+      turnId: state.turnId,
+      sessionId: state.sessionId,
+      previousFinal,
+    };
+    return { state: starting, effects: [{ type: 'follow-up', sessionId: state.sessionId }] };
+  }
+  // Still working (`loading`, or `timeout`: nothing new yet): no follow-up may be sent.
+  const idle: IdleTurnState = {
+    phase: 'idle',
+    sessionId: state.sessionId,
+    lastFinal: state.previousFinal,
+    runOpen: true,
+  };
+  return { state: idle, effects: [BUSY] };
 }
 
 function fromStarting(state: StartingTurnState, event: TurnEvent): Transition {
@@ -141,7 +202,7 @@ function fromStarting(state: StartingTurnState, event: TurnEvent): Transition {
     case 'run-start-failed':
       return { state: back, effects: [{ type: 'notify-start-failed', error: event.error }] };
     case 'deadline-passed':
-      return { state: back, effects: [{ type: 'notify-deadline' }] };
+      return { state: back, effects: [{ type: 'notify-deadline', watching: false }] };
     default:
       return unchanged(state);
   }
@@ -158,7 +219,20 @@ function fromRunning(state: RunningTurnState, event: TurnEvent): Transition {
         effects: [{ type: 'notify-poll-failed', error: event.error }],
       };
     case 'deadline-passed':
-      return { state: { ...state, awaitingDelivery: true }, effects: [{ type: 'notify-deadline' }] };
+      if (state.late) return unchanged(state);
+      if (event.watchLate) {
+        return {
+          state: { ...state, late: true },
+          effects: [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
+        };
+      }
+      return {
+        state: { ...state, awaitingDelivery: true },
+        effects: [{ type: 'notify-deadline', watching: false }],
+      };
+    case 'watch-ended':
+      if (!state.late) return unchanged(state);
+      return { state: { ...state, awaitingDelivery: true }, effects: [{ type: 'notify-watch-ended' }] };
     default:
       return unchanged(state);
   }
@@ -172,12 +246,13 @@ function onReport(state: RunningTurnState, report: RunStatusReport): Transition 
   if (report.status === 'timeout') return { state, effects: [SCHEDULE_POLL] };
   const fresh: RunningTurnState = { ...state, awaitingFresh: false };
   if (TERMINAL_STATUSES.has(report.status)) {
-    const effect: TurnEffect =
-      report.status === 'done' ? { type: 'deliver-answer', report } : { type: 'deliver-outcome', report };
+    const type = report.status === 'done' ? 'deliver-answer' : 'deliver-outcome';
+    const effect: TurnEffect = state.late ? { type, report, late: true } : { type, report };
     return { state: { ...fresh, awaitingDelivery: true, final: report }, effects: [effect] };
   }
   const steps = report.totalSteps ?? 0;
-  if (steps <= state.stepsShown) return { state: fresh, effects: [SCHEDULE_POLL] };
+  // Past the deadline the thread was told the run goes on; no progress indicator is left to update.
+  if (steps <= state.stepsShown || state.late) return { state: fresh, effects: [SCHEDULE_POLL] };
   return {
     state: { ...fresh, stepsShown: steps },
     effects: [{ type: 'show-progress', steps }, SCHEDULE_POLL],
@@ -186,6 +261,9 @@ function onReport(state: RunningTurnState, report: RunStatusReport): Transition 
 
 function fromDelivering(state: RunningTurnState, event: TurnEvent): Transition {
   if (event.type !== 'delivered') return unchanged(state);
-  // After a deadline or a failed poll there is no final report to compare a later poll with.
-  return { state: { phase: 'idle', sessionId: state.sessionId, lastFinal: state.final }, effects: [] };
+  // After a deadline or a failed poll there is no final report to compare a later poll with, and
+  // the run may still be working: the next message checks it first.
+  if (state.final)
+    return { state: { phase: 'idle', sessionId: state.sessionId, lastFinal: state.final }, effects: [] };
+  return { state: { phase: 'idle', sessionId: state.sessionId, runOpen: true }, effects: [] };
 }

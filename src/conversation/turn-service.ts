@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IoGate } from './io-gate.js';
+import { deliverWhileTransient } from './outcome-retry.js';
 import type {
   AgentRunsPort,
   Clock,
@@ -7,7 +8,9 @@ import type {
   ConversationStore,
   Logger,
   Refusal,
+  RefusalDetail,
   RunInput,
+  RunStatusReport,
   ThreadLocation,
   ThreadOutput,
   ThreadRecord,
@@ -17,7 +20,7 @@ import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
-import { transition } from './turn-machine.js';
+import { type TurnEffect, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
@@ -25,6 +28,13 @@ type Ready = Extract<PreparedTurn, { kind: 'ready' }>;
 
 /** How long a started turn waits for Slack to accept its progress message before polling without it. */
 const PROGRESS_WAIT_MS = 2_000;
+/**
+ * How long the status check of a run left open may take. The status request long-polls while the
+ * run works; a finished run answers at once, so no answer by then means "still working".
+ */
+const OPEN_RUN_CHECK_MS = 5_000;
+/** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
+const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
@@ -67,7 +77,14 @@ export interface TurnStarterDeps {
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
-  settings: { defaultAgentId: string; instanceId: string; turnDeadlineMs: number; leaseTtlMs: number };
+  /** `lateWatchMs`: how long past its deadline a run is still watched (the thread stays busy). */
+  settings: {
+    defaultAgentId: string;
+    instanceId: string;
+    turnDeadlineMs: number;
+    leaseTtlMs: number;
+    lateWatchMs?: number | undefined;
+  };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
   newId?: () => string;
@@ -88,6 +105,25 @@ export interface TurnStarterDeps {
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? (() => randomUUID());
+  /** Ends the retries of refusals still waiting for Slack (shutdown). */
+  const stopping = new AbortController();
+  const refusalsUnderWay = new Set<Promise<unknown>>();
+
+  /**
+   * Tells the sender why their message was not taken, through the same retry as outcomes (a
+   * refusal must not be lost to a passing Slack failure), beside the caller.
+   */
+  function tell(where: ThreadLocation, request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
+    const work = deliverWhileTransient(
+      () => output.refuse(where, request.userId, request.sourceTs, refusal, detail),
+      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
+    ).then((result) => {
+      if (!result.ok)
+        logger.warn({ channel: request.channel, refusal, code: result.code }, 'refusal not delivered');
+    });
+    refusalsUnderWay.add(work);
+    void work.finally(() => refusalsUnderWay.delete(work));
+  }
 
   /**
    * Handles one classified message. Failures before the run starts (the store not answering) are
@@ -103,7 +139,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         'could not take a message',
       );
       const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-      await output.refuse(where, request.userId, request.sourceTs, 'unavailable').catch(() => undefined);
+      tell(where, request, 'unavailable');
       return 'failed';
     }
   }
@@ -126,14 +162,23 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         ? { kind: 'refused', refusal: 'empty-prompt' }
         : await deps.context.prepare(request, thread);
     if (prepared.kind === 'refused') {
-      await output.refuse(where, request.userId, request.sourceTs, prepared.refusal);
+      tell(where, request, prepared.refusal);
       return 'refused';
     }
-    const turn = newTurn(request, key, thread, prepared);
-    const lockTtl = settings.turnDeadlineMs + 10 * 60 * 1000;
+    const { turn, effect } = newTurn(request, key, thread, prepared);
+    const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
-      await output.refuse(where, request.userId, request.sourceTs, 'busy');
+      tell(where, request, 'busy', { workingForMs: await workingFor(key) });
       return 'busy';
+    }
+    if (effect?.type === 'check-previous-run' && thread) {
+      const checked = await checkOpenRun(turn, thread);
+      if (checked === 'busy') {
+        await store.unlock(lockNames.thread(key), turn.turnId);
+        tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
+        return 'busy';
+      }
+      turn.previousFinal = checked;
     }
     await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
     if (!thread) await store.saveThread(newThread(request, key, turn.agentId));
@@ -154,7 +199,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     );
     if (request.mentioned) {
       const refusal = verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user';
-      await output.refuse(where, request.userId, request.sourceTs, refusal);
+      tell(where, request, refusal);
     }
     return false;
   }
@@ -169,8 +214,67 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
     if (!(await firstDelivery(request))) return 'duplicate';
     const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-    await output.refuse(where, request.userId, request.sourceTs, refusal);
+    tell(where, request, refusal);
     return 'refused';
+  }
+
+  /** How long the turn holding the thread has been at it (for the busy notice), if known. */
+  async function workingFor(key: string): Promise<number | undefined> {
+    const owner = await store.lockOwner(lockNames.thread(key));
+    const holder = owner ? await store.getTurn(owner) : undefined;
+    return holder ? clock.now() - holder.startedAt : undefined;
+  }
+
+  /**
+   * The thread's last run was left open (deadline, watch ended): read its status before anything
+   * is sent (the seed's rule 2). Returns the run's final report (the stale rule's reference),
+   * undefined when it could not be read (the follow-up then says what is wrong), or 'busy'.
+   */
+  async function checkOpenRun(
+    turn: TurnRecord,
+    thread: ThreadRecord,
+  ): Promise<RunStatusReport | undefined | 'busy'> {
+    const sessionId = thread.sessionId ?? '';
+    const report = await readStatusWithin(turn.agentId, sessionId);
+    const checking = {
+      phase: 'checking',
+      turnId: turn.turnId,
+      sessionId,
+      previousFinal: thread.lastFinal,
+    } as const;
+    const next = transition(checking, { type: 'previous-run-checked', report });
+    if (next.state.phase !== 'starting') return 'busy';
+    if (report)
+      await store.saveThread({
+        ...thread,
+        lastFinal: report,
+        runOpenSince: undefined,
+        updatedAt: clock.now(),
+      });
+    return next.state.previousFinal;
+  }
+
+  /** The run's status, `timeout` when it keeps long-polling, undefined when the request failed. */
+  async function readStatusWithin(agentId: string, sessionId: string): Promise<RunStatusReport | undefined> {
+    const giveUp = new AbortController();
+    const timedOut = clock.sleep(OPEN_RUN_CHECK_MS, giveUp.signal).then(
+      (): RunStatusReport => ({ status: 'timeout' }),
+      (): RunStatusReport => ({ status: 'timeout' }),
+    );
+    try {
+      return await Promise.race([
+        agent
+          .getRunStatus(agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
+          .catch((error: unknown) => {
+            if (giveUp.signal.aborted) return { status: 'timeout' } as RunStatusReport;
+            logger.warn({ err: error, sessionId }, 'could not read the status of a run left open');
+            return undefined;
+          }),
+        timedOut,
+      ]);
+    } finally {
+      giveUp.abort();
+    }
   }
 
   function newTurn(
@@ -178,14 +282,19 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     key: string,
     thread: ThreadRecord | undefined,
     prepared: Ready,
-  ): TurnRecord {
+  ): { turn: TurnRecord; effect: TurnEffect | undefined } {
     const now = clock.now();
     const turnId = newId();
     // The thread is idle here (its busy lock is taken next, atomically); the machine says
-    // whether the turn starts a run or follows up on the thread's session.
-    const idle = { phase: 'idle', sessionId: thread?.sessionId, lastFinal: thread?.lastFinal } as const;
+    // whether the turn starts a run, follows up on the thread's session, or checks it first.
+    const idle = {
+      phase: 'idle',
+      sessionId: thread?.sessionId,
+      lastFinal: thread?.lastFinal,
+      runOpen: thread?.runOpenSince !== undefined,
+    } as const;
     const [effect] = transition(idle, { type: 'message-received', turnId }).effects;
-    return {
+    const turn: TurnRecord = {
       turnId,
       threadKey: key,
       teamId: request.teamId,
@@ -194,7 +303,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       agentId: prepared.agentId,
       userId: request.userId,
       sourceTs: request.sourceTs,
-      kind: effect?.type === 'follow-up' ? 'followUp' : 'start',
+      kind: effect?.type === 'start-run' ? 'start' : 'followUp',
       phase: 'starting',
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
@@ -203,6 +312,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,
     };
+    return { turn, effect };
   }
 
   function newThread(request: TurnRequest, key: string, agentId: string): ThreadRecord {
@@ -297,7 +407,13 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     await store.saveThread({ ...thread, sessionId, lastTurnTs: turn.sourceTs, updatedAt: clock.now() });
   }
 
-  return { handle, refuse };
+  /** Ends the retries of refusals still waiting for Slack; resolves once they settled. */
+  async function stop(): Promise<void> {
+    stopping.abort();
+    await Promise.all([...refusalsUnderWay]);
+  }
+
+  return { handle, refuse, stop };
 }
 
 export type TurnStarter = ReturnType<typeof createTurnStarter>;

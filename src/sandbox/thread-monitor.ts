@@ -77,7 +77,10 @@ export class ThreadMonitor {
   endedTurns(threadTs: string): Set<string> | undefined {
     const messages = this.botMessages(threadTs);
     if (messages.some((m) => m.metadata?.event_type === PROGRESS)) return undefined;
-    const ended = messages.filter((m) => OUTCOMES.has(m.metadata?.event_type ?? ''));
+    // A notice marked `final: false` ("still working past the deadline") does not end the turn.
+    const ended = messages.filter(
+      (m) => OUTCOMES.has(m.metadata?.event_type ?? '') && m.metadata?.event_payload.final !== false,
+    );
     return new Set(ended.map((m) => String(m.metadata?.event_payload.turn_id ?? m.ts)));
   }
 

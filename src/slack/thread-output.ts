@@ -9,14 +9,39 @@ import type {
 } from '../conversation/ports.js';
 import type { Metrics } from '../metrics.js';
 import type { SlackIdentity } from './app.js';
-import { renderAnswerNotes, renderNotice, renderProgress, renderRefusal } from './views/notices.js';
-import { renderAnswer } from './views/render-answer.js';
+import { toThreadOutputError } from './slack-errors.js';
+import {
+  renderAnswerNotes,
+  renderLateNote,
+  renderNotice,
+  renderProgress,
+  renderRefusal,
+} from './views/notices.js';
+import { renderAnswer, renderPlainAnswer } from './views/render-answer.js';
 import { describeTimeRange } from './views/time-range-footer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
 /** Progress messages are tagged too, so tools (and tests) can tell them from answers. */
 export const PROGRESS_EVENT_TYPE = 'agent_progress';
+/** Notices carry the turn id and their kind, so a retry can see one already posted. */
+export const NOTICE_EVENT_TYPE = 'agent_notice';
+
+/**
+ * A notice's metadata: the turn, its kind, and `final: false` on the "still working past the
+ * deadline" notice, which does not end the turn (tools and tests waiting for an outcome skip it).
+ */
+function noticePayload(notice: TurnNotice, turnId: string): Record<string, string | boolean> {
+  const ongoing = notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0;
+  return { turn_id: turnId, notice: notice.kind, ...(ongoing ? { final: false } : {}) };
+}
+
+type ThreadMessage = {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+};
 
 /**
  * The conversation layer's ThreadOutput on the Slack Web API. Rendering is the views'; this
@@ -31,18 +56,41 @@ export function createSlackThreadOutput(deps: {
 }): ThreadOutput {
   const { client, identity, logger, metrics } = deps;
 
+  /** Runs one Web API call; a failure is counted and rethrown classified (slack-errors.ts). */
   async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      const code =
-        (error as { data?: { error?: string } }).data?.error ??
-        (error as { code?: string }).code ??
-        'unknown';
-      metrics.slackApiError(method, code);
-      logger.warn({ method, error: code }, 'Slack API call failed');
-      throw error;
+      const failure = toThreadOutputError(method, error);
+      metrics.slackApiError(method, failure.code);
+      // A passing failure is retried and logged by the caller with its context; a refusal is
+      // worth a line of its own (it names the method, e.g. a progress post in a channel we left).
+      const level = failure.kind === 'transient' ? 'debug' : 'warn';
+      logger[level]({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
+      throw failure;
     }
+  }
+
+  /** The bot's own messages in a thread, every page, with their metadata. */
+  async function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
+    const mine: ThreadMessage[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call('conversations.replies', () =>
+        client.conversations.replies({
+          channel: where.channel,
+          ts: where.threadTs,
+          include_all_metadata: true,
+          limit: 200,
+          cursor,
+        }),
+      );
+      for (const message of (page.messages ?? []) as ThreadMessage[]) {
+        if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+      }
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return mine;
   }
 
   return {
@@ -70,11 +118,13 @@ export function createSlackThreadOutput(deps: {
     },
 
     async postAnswer(where, answer) {
-      const rendered = renderAnswer(answer.markdown, {
+      const render = answer.style === 'plain' ? renderPlainAnswer : renderAnswer;
+      const rendered = render(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
         footer: [...renderAnswerNotes(answer.notes ?? []), ...describeTimeRange(answer.timerange)],
         feedbackButtons: true,
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
+        note: answer.lateAfterMs === undefined ? undefined : renderLateNote(answer.lateAfterMs),
       });
       const parts: string[] = [];
       // In order, one at a time: Slack allows about one message a second per channel, and the
@@ -85,7 +135,10 @@ export function createSlackThreadOutput(deps: {
             channel: where.channel,
             thread_ts: where.threadTs,
             text: message.text,
-            blocks: [...message.blocks, ...(message.feedback ? [message.feedback] : [])] as never,
+            // The plain rendering (after Slack refused the rich one) is its text alone.
+            ...(message.blocks.length > 0
+              ? { blocks: [...message.blocks, ...(message.feedback ? [message.feedback] : [])] as never }
+              : {}),
             ...(message.metadata ? { metadata: message.metadata } : {}),
             unfurl_links: false,
             unfurl_media: false,
@@ -108,20 +161,24 @@ export function createSlackThreadOutput(deps: {
       return parts;
     },
 
-    async postNotice(where, notice: TurnNotice, turnId) {
+    async postNotice(where, notice: TurnNotice, turnId, style = 'rich') {
       const view = renderNotice(notice);
       await call('chat.postMessage', () =>
         client.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
-          ...view,
-          metadata: { event_type: 'agent_notice', event_payload: { turn_id: turnId } },
+          text: view.text,
+          ...(style === 'rich' ? { blocks: view.blocks } : {}),
+          metadata: {
+            event_type: NOTICE_EVENT_TYPE,
+            event_payload: noticePayload(notice, turnId),
+          },
         }),
       );
     },
 
-    async refuse(where, userId, sourceTs, refusal: Refusal) {
-      const view = renderRefusal(refusal);
+    async refuse(where, userId, sourceTs, refusal: Refusal, detail) {
+      const view = renderRefusal(refusal, detail);
       await call('chat.postEphemeral', () =>
         client.chat.postEphemeral({
           channel: where.channel,
@@ -143,37 +200,30 @@ export function createSlackThreadOutput(deps: {
 
     async findPostedAnswer(where, turnId) {
       const found: Array<{ ts: string; part: number; parts: number }> = [];
-      let cursor: string | undefined;
-      do {
-        const page = await call('conversations.replies', () =>
-          client.conversations.replies({
-            channel: where.channel,
-            ts: where.threadTs,
-            include_all_metadata: true,
-            limit: 200,
-            cursor,
-          }),
-        );
-        for (const message of page.messages ?? []) {
-          const meta = message.metadata as
-            | { event_type?: string; event_payload?: Record<string, unknown> }
-            | undefined;
-          if (message.user !== identity.botUserId && message.bot_id !== identity.botId) continue;
-          if (meta?.event_type !== ANSWER_EVENT_TYPE || meta.event_payload?.turn_id !== turnId || !message.ts)
-            continue;
-          found.push({
-            ts: message.ts,
-            part: Number(meta.event_payload.part),
-            parts: Number(meta.event_payload.parts),
-          });
-        }
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor);
+      for (const message of await botMessagesIn(where)) {
+        const meta = message.metadata;
+        if (meta?.event_type !== ANSWER_EVENT_TYPE || meta.event_payload?.turn_id !== turnId || !message.ts)
+          continue;
+        found.push({
+          ts: message.ts,
+          part: Number(meta.event_payload.part),
+          parts: Number(meta.event_payload.parts),
+        });
+      }
       // Only a complete answer counts as posted; a partial one is posted again in full.
       const parts = found[0]?.parts ?? 0;
       return parts > 0 && new Set(found.map((item) => item.part)).size === parts
         ? found.map((item) => item.ts)
         : [];
+    },
+
+    async findPostedNotice(where, turnId, kind) {
+      return (await botMessagesIn(where)).some(
+        (message) =>
+          message.metadata?.event_type === NOTICE_EVENT_TYPE &&
+          message.metadata.event_payload?.turn_id === turnId &&
+          message.metadata.event_payload?.notice === kind,
+      );
     },
   };
 }

@@ -434,3 +434,38 @@ describe('createPollScheduler: removal and shutdown', () => {
     await h.scheduler.stop();
   });
 });
+
+describe('late entries (past their turn deadline)', () => {
+  it('are polled at the slow pace only', async () => {
+    const h = harness(answerAfter(100, loading), { lateIntervalMs: 5_000 });
+    h.scheduler.add({ ...entry('late'), pace: 'late' }, keepPolling());
+    await h.clock.advanceAsync(20_000);
+    const starts = h.polls.filter((p) => p.id === 'late').map((p) => p.at);
+    expect(starts).toEqual([0, 5_000, 10_000, 15_000, 20_000]);
+    await h.scheduler.stop();
+  });
+
+  it('hold at most lateSlots of the slots', async () => {
+    const h = harness(answerAfter(1_000, loading), { slots: 4, lateSlots: 1, lateIntervalMs: 0 });
+    for (const id of ['l1', 'l2', 'l3']) h.scheduler.add({ ...entry(id), pace: 'late' }, keepPolling());
+    await h.clock.advanceAsync(3_500);
+    expect(h.polls.map((p) => p.at)).toEqual([0, 1_000, 2_000, 3_000]);
+    expect(h.polls.map((p) => p.id)).toEqual(['l1', 'l2', 'l3', 'l1']);
+    await h.scheduler.stop();
+  });
+
+  it('get a slot only when no on-time turn waits for one', async () => {
+    const h = harness(answerAfter(1_000, loading), { slots: 1, lateIntervalMs: 0 });
+    h.scheduler.add({ ...entry('late'), pace: 'late' }, keepPolling());
+    h.scheduler.add({ ...entry('late2'), pace: 'late' }, keepPolling());
+    await h.clock.advanceAsync(500);
+    h.scheduler.add(entry('busy'), keepPolling());
+    await h.clock.advanceAsync(1_000);
+    // The late poll under way finishes; the on-time turn that waited goes before the other late one.
+    expect(h.polls.map((p) => p.id)).toEqual(['late', 'busy']);
+    h.scheduler.remove('busy');
+    await h.clock.advanceAsync(1_000);
+    expect(h.polls.at(-1)?.id).toBe('late');
+    await h.scheduler.stop();
+  });
+});

@@ -52,6 +52,9 @@ const pollFailed: TurnEvent = { type: 'poll-failed', error: failure };
 const pollFailedForGood: TurnEvent = { type: 'poll-failed', error: failure, permanent: true };
 const deadline: TurnEvent = { type: 'deadline-passed' };
 const delivered: TurnEvent = { type: 'delivered' };
+const deadlineWatching: TurnEvent = { type: 'deadline-passed', watchLate: true };
+const watchEnded: TurnEvent = { type: 'watch-ended' };
+const checked = (r?: RunStatusReport): TurnEvent => ({ type: 'previous-run-checked', report: r });
 const loading3 = report({ status: 'loading', totalSteps: 3 });
 const timeout = report({ status: 'timeout' });
 const done = report({ status: 'done', message: 'answer', totalSteps: 4 });
@@ -65,8 +68,42 @@ const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
 /** [case, state, event, expected state ('same' = unchanged object), expected effects] */
 type Row = [string, TurnState, TurnEvent, TurnState | 'same', TurnEffect[]];
 
-const idleEvents: TurnEvent[] = [started, startFailed, loading3, done, pollFailed, deadline, delivered];
-const deliveringEvents: TurnEvent[] = [started, startFailed, loading3, done, stale, pollFailed, deadline];
+const late: RunningTurnState = { ...running, late: true };
+const idleRunOpen: TurnState = { phase: 'idle', sessionId: 's1', lastFinal: previousFinal, runOpen: true };
+const checking: TurnState = { phase: 'checking', turnId: 't9', sessionId: 's1', previousFinal };
+
+const idleEvents: TurnEvent[] = [
+  started,
+  startFailed,
+  loading3,
+  done,
+  pollFailed,
+  deadline,
+  watchEnded,
+  checked(previousFinal),
+  delivered,
+];
+const deliveringEvents: TurnEvent[] = [
+  started,
+  startFailed,
+  loading3,
+  done,
+  stale,
+  pollFailed,
+  deadline,
+  watchEnded,
+  checked(previousFinal),
+];
+const checkingEvents: TurnEvent[] = [
+  started,
+  startFailed,
+  loading3,
+  done,
+  pollFailed,
+  deadline,
+  watchEnded,
+  delivered,
+];
 
 const rows: Row[] = [
   // idle: only a new turn does anything
@@ -115,9 +152,11 @@ const rows: Row[] = [
     startingFollowUp,
     deadline,
     idleWithSession,
-    [{ type: 'notify-deadline' }],
+    [{ type: 'notify-deadline', watching: false }],
   ],
   ['starting ignores status-report', startingNew, loading3, 'same', []],
+  ['starting ignores watch-ended', startingNew, watchEnded, 'same', []],
+  ['starting ignores previous-run-checked', startingNew, checked(previousFinal), 'same', []],
   ['starting ignores poll-failed', startingNew, pollFailed, 'same', []],
   ['starting ignores delivered', startingNew, delivered, 'same', []],
 
@@ -175,9 +214,103 @@ const rows: Row[] = [
     running,
     deadline,
     { ...running, awaitingDelivery: true },
-    [{ type: 'notify-deadline' }],
+    [{ type: 'notify-deadline', watching: false }],
   ],
   ['running ignores delivered before an outcome', running, delivered, 'same', []],
+  ['running ignores watch-ended before a deadline', running, watchEnded, 'same', []],
+  ['running ignores previous-run-checked', running, checked(previousFinal), 'same', []],
+
+  // past the deadline, watched late
+  [
+    'deadline with a late watch → notify, keep watching',
+    running,
+    deadlineWatching,
+    late,
+    [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
+  ],
+  ['late + message → refused', late, message, 'same', [BUSY]],
+  ['late ignores a second deadline', late, deadlineWatching, 'same', []],
+  ['late: new steps show no progress', late, loading3, late, [POLL]],
+  ['late: timeout → poll again', late, timeout, 'same', [POLL]],
+  [
+    'late: done → deliver the answer, marked late',
+    late,
+    done,
+    { ...late, awaitingDelivery: true, final: { status: 'done', message: 'answer', totalSteps: 4 } },
+    [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 }, late: true }],
+  ],
+  [
+    'late: error → deliver the outcome, marked late',
+    late,
+    errored,
+    { ...late, awaitingDelivery: true, final: { status: 'error', message: 'agent failed' } },
+    [{ type: 'deliver-outcome', report: { status: 'error', message: 'agent failed' }, late: true }],
+  ],
+  [
+    'late: watch ended → notify, end the turn',
+    late,
+    watchEnded,
+    { ...late, awaitingDelivery: true },
+    [{ type: 'notify-watch-ended' }],
+  ],
+  [
+    'late: poll failed for good → notify',
+    late,
+    pollFailedForGood,
+    { ...late, awaitingDelivery: true },
+    [{ type: 'notify-poll-failed', error: failure }],
+  ],
+  [
+    'delivered after the watch ended → idle with the run left open',
+    { ...late, awaitingDelivery: true },
+    delivered,
+    { phase: 'idle', sessionId: 's1', runOpen: true },
+    [],
+  ],
+
+  // a message in a thread whose run was left open: read its status first (rule 2)
+  [
+    'idle with a run left open + message → check the run first',
+    idleRunOpen,
+    message,
+    checking,
+    [{ type: 'check-previous-run', sessionId: 's1' }],
+  ],
+  ['checking + message → refused', checking, message, 'same', [BUSY]],
+  [
+    'checking: the run finished → follow-up, its final report is the stale one',
+    checking,
+    checked({ status: 'done', message: 'late answer', totalSteps: 9 }),
+    {
+      phase: 'starting',
+      turnId: 't9',
+      sessionId: 's1',
+      previousFinal: { status: 'done', message: 'late answer', totalSteps: 9 },
+    },
+    [{ type: 'follow-up', sessionId: 's1' }],
+  ],
+  [
+    'checking: still loading → refused, the run stays open',
+    checking,
+    checked({ status: 'loading', totalSteps: 9 }),
+    idleRunOpen,
+    [BUSY],
+  ],
+  [
+    'checking: timeout (nothing new) → refused',
+    checking,
+    checked({ status: 'timeout' }),
+    idleRunOpen,
+    [BUSY],
+  ],
+  [
+    'checking: status unreadable → follow-up (the service then says what is wrong)',
+    checking,
+    checked(undefined),
+    { phase: 'starting', turnId: 't9', sessionId: 's1', previousFinal },
+    [{ type: 'follow-up', sessionId: 's1' }],
+  ],
+  ...checkingEvents.map((e): Row => [`checking ignores ${e.type}`, checking, e, 'same', []]),
 
   // the stale rule, right after a follow-up
   ['follow-up: previous final again → not the answer, poll', runningFollowUp, stale, 'same', [POLL]],
@@ -223,7 +356,7 @@ const rows: Row[] = [
     'delivered after a deadline → idle with no final report',
     { ...running, awaitingDelivery: true },
     delivered,
-    { phase: 'idle', sessionId: 's1', lastFinal: undefined },
+    { phase: 'idle', sessionId: 's1', runOpen: true },
     [],
   ],
 ];
@@ -244,12 +377,14 @@ describe('transition', () => {
       'status-report',
       'poll-failed',
       'deadline-passed',
+      'watch-ended',
+      'previous-run-checked',
       'delivered',
     ]);
     const phaseOf = (s: TurnState): string =>
       s.phase === 'running' && s.awaitingDelivery ? 'delivering' : s.phase;
     const seen = new Set(rows.map(([, state, event]) => `${phaseOf(state)}:${event.type}`));
-    for (const phase of ['idle', 'starting', 'running', 'delivering']) {
+    for (const phase of ['idle', 'checking', 'starting', 'running', 'delivering']) {
       for (const type of eventTypes) expect(seen, `${phase}:${type}`).toContain(`${phase}:${type}`);
     }
   });

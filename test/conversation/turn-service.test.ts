@@ -1,6 +1,6 @@
 import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/conversation/clock.js';
+import { createManualClock, type ManualClock } from '../../src/conversation/clock.js';
 import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
@@ -13,17 +13,22 @@ import { createMemoryStore } from '../../src/store/index.js';
 
 /** A ThreadOutput that records what a person would be told. */
 function recordingOutput() {
-  const refusals: Array<{ userId: string; refusal: Refusal }> = [];
+  const refusals: Array<{ userId: string; refusal: Refusal; workingForMs?: number }> = [];
   const output: ThreadOutput = {
     postProgress: async () => '1.000001',
     updateProgress: async () => {},
     removeProgress: async () => {},
     postAnswer: async () => [],
     postNotice: async () => {},
-    refuse: async (_where, userId, _ts, refusal) => {
-      refusals.push({ userId, refusal });
+    refuse: async (_where, userId, _ts, refusal, detail) => {
+      refusals.push({
+        userId,
+        refusal,
+        ...(detail?.workingForMs !== undefined ? { workingForMs: detail.workingForMs } : {}),
+      });
     },
     findPostedAnswer: async () => [],
+    findPostedNotice: async () => false,
   };
   return { output, refusals };
 }
@@ -45,7 +50,12 @@ const ORGANISATIONS: Record<string, PersonOrganisation> = {
   UOUT: { teamId: 'T9' },
 };
 
-function starter(store = createMemoryStore(), lookup = async (userId: string) => ORGANISATIONS[userId]) {
+function starter(
+  store = createMemoryStore(),
+  options: { clock?: ManualClock; lookup?: (userId: string) => Promise<PersonOrganisation | undefined> } = {},
+) {
+  const clock = options.clock ?? createManualClock(0);
+  const lookup = options.lookup ?? (async (userId: string) => ORGANISATIONS[userId]);
   const agent: AgentRunsPort = {
     startRun: sinon.stub().resolves({ sessionId: 's1' }),
     followUp: sinon.stub().resolves({ sessionId: 's1' }),
@@ -60,7 +70,7 @@ function starter(store = createMemoryStore(), lookup = async (userId: string) =>
     output,
     delivery,
     progress: { begin: (where) => output.postProgress(where, { steps: 0, elapsedMs: 0 }) },
-    clock: createManualClock(0),
+    clock,
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),
     settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
@@ -104,8 +114,52 @@ describe('turn starter', () => {
     expect(await turns.handle({ ...request, sourceTs: '100.000002', userId: 'U2', mentioned: false })).toBe(
       'busy',
     );
-    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy' }]);
+    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy', workingForMs: 0 }]);
     expect((agent.followUp as sinon.SinonStub).called).toBe(false);
+  });
+
+  it('says in the busy refusal how long the agent has been working', async () => {
+    const clock = createManualClock(0);
+    const { turns, refusals } = starter(createMemoryStore(), { clock });
+    await turns.handle(request);
+    clock.advance(125_000);
+    await turns.handle({ ...request, sourceTs: '100.000002', userId: 'U2', mentioned: false });
+    expect(refusals).toEqual([{ userId: 'U2', refusal: 'busy', workingForMs: 125_000 }]);
+  });
+
+  it.each([
+    ['still loading', { status: 'loading' as const }, 'busy', 0],
+    ['nothing new yet (timeout)', { status: 'timeout' as const }, 'busy', 0],
+    ['done', { status: 'done' as const, message: 'late' }, 'started', 1],
+  ])('reads a run left open before a follow-up: %s → %s', async (_name, status, result, followUps) => {
+    const clock = createManualClock(0);
+    const store = createMemoryStore();
+    await store.saveThread({
+      threadKey: 'T1:C1:100.000001',
+      teamId: 'T1',
+      channel: 'C1',
+      threadTs: '100.000001',
+      agentId: 'agent',
+      sessionId: 's1',
+      runOpenSince: 0,
+      createdAt: 0,
+      updatedAt: 0,
+    });
+    const { turns, agent, refusals } = starter(store, { clock });
+    (agent.getRunStatus as sinon.SinonStub).resolves(status);
+    clock.advance(40 * 60_000);
+    expect(await turns.handle({ ...request, sourceTs: '100.000009', mentioned: false })).toBe(result);
+    expect((agent.followUp as sinon.SinonStub).callCount).toBe(followUps);
+    const thread = await store.getThread('T1:C1:100.000001');
+    if (result === 'busy') {
+      expect(refusals).toEqual([{ userId: 'U1', refusal: 'busy', workingForMs: 40 * 60_000 }]);
+      expect(thread?.runOpenSince).toBe(0);
+      // The thread is free again for the next try.
+      expect(await store.lockOwner('thread:T1:C1:100.000001')).toBeUndefined();
+    } else {
+      expect(thread?.runOpenSince).toBeUndefined();
+      expect(thread?.lastFinal).toEqual(status);
+    }
   });
 
   it('ignores an unmentioned reply in a thread without a session', async () => {
@@ -143,8 +197,10 @@ describe('turn starter', () => {
   });
 
   it('fails closed when users.info cannot answer, and says so', async () => {
-    const { turns, agent, refusals } = starter(createMemoryStore(), async () => {
-      throw new Error('slack is down');
+    const { turns, agent, refusals } = starter(createMemoryStore(), {
+      lookup: async () => {
+        throw new Error('slack is down');
+      },
     });
     expect(await turns.handle({ ...request, workspaceId: undefined })).toBe('outsider');
     expect(refusals).toEqual([{ userId: 'U1', refusal: 'identity-unchecked' }]);

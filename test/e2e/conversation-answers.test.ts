@@ -101,6 +101,22 @@ describe('progress and answers', () => {
     expect(harness.visibleText(answer ?? {})).toContain('Heads up');
   });
 
+  it('shows a Markdown link disguised as another address with its real target', async () => {
+    harness = await startHarness();
+    const disguised = 'Log in at [https://good.example/login](https://evil.example/steal) now.';
+    const { channel, threadTs } = await harness.mention(
+      `link ${simDirective({ steps: 1, stepMs: 20, answer: disguised })}`,
+    );
+    await harness.waitForOutcome(channel, threadTs);
+    const [answer] = harness.slack
+      .messages(channel, threadTs)
+      .filter((m) => m.metadata?.event_type === 'agent_answer');
+    const markdown = (answer?.blocks ?? []).map((block) => (block as { text?: string }).text ?? '').join('');
+    expect(markdown).not.toContain('](https://evil.example/steal)');
+    expect(markdown).toContain('https://good.example/login (https://evil.example/steal)');
+    expect(answer?.text).toContain('https://evil.example/steal');
+  });
+
   it('posts the answer even when Slack rate-limits the first try', async () => {
     harness = await startHarness();
     harness.slack.rateLimitNext('chat.postMessage', 1, 1);
@@ -262,7 +278,7 @@ describe('outcomes other than an answer', () => {
   });
 
   it('tells the thread when it stopped waiting past the turn deadline', async () => {
-    harness = await startHarness({ env: { TURN_DEADLINE_SECONDS: '1' } });
+    harness = await startHarness({ env: { TURN_DEADLINE_SECONDS: '1', LATE_ANSWER_WATCH_MINUTES: '0' } });
     const { channel, threadTs } = await harness.mention(
       `forever ${simDirective({ steps: 50, stepMs: 200 })}`,
     );

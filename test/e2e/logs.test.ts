@@ -67,8 +67,8 @@ describe('logs', () => {
     await harness.waitForOutcome(failed.channel, failed.threadTs);
     harness.sim.setAgentActive(SIM_AGENTS.api, true);
 
-    // …and one where Slack refuses a post (the Web API error is logged).
-    harness.slack.failNext('chat.postMessage', 'not_in_channel');
+    // …and one where Slack fails a post once (the Web API error is logged; the answer is retried).
+    harness.slack.failNext('chat.postMessage', 'internal_error');
     const refused = await harness.mention(`again ${simDirective({ steps: 1, stepMs: 20, answer: 'Fine.' })}`);
     await harness.waitForOutcome(refused.channel, refused.threadTs);
 

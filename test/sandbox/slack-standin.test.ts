@@ -140,6 +140,30 @@ describe('chat.postMessage', () => {
     await ctx.client.chat.postMessage({ channel: 'C1', text: 'b' });
     expect(ctx.standin.calls.map((c) => c.error ?? 'ok')).toEqual(['fatal_error', 'ok']);
   });
+
+  it('holds a lasting outage of one method or all, until it is cleared', async () => {
+    const send = (text: string) =>
+      fetch(`${ctx.standin.apiUrl}chat.postMessage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_BOT_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'C1', text }),
+      });
+    ctx.standin.setOutage('chat.postMessage', { status: 500 });
+    expect((await send('a')).status).toBe(500);
+    expect((await send('b')).status).toBe(500);
+    ctx.standin.setOutage('chat.postMessage', undefined);
+    ctx.standin.setOutage('*', { drop: true });
+    await expect(send('c')).rejects.toThrow();
+    ctx.standin.setOutage('*', undefined);
+    expect((await send('d')).status).toBe(200);
+    expect(ctx.standin.calls.map((c) => c.error ?? 'ok')).toEqual([
+      'http_500',
+      'http_500',
+      'connection_dropped',
+      'ok',
+    ]);
+    expect(ctx.standin.messages('C1').map((m) => m.text)).toEqual(['d']);
+  });
 });
 
 describe('threads, updates and deletes', () => {

@@ -193,9 +193,12 @@ export async function startHarness(options: HarnessOptions = {}) {
   function outcomesIn(channel: string, threadTs: string, count: number, timeoutMs: number) {
     return slack.waitFor(
       () => {
-        const outcomes = slack
-          .messages(channel, threadTs)
-          .filter((message) => ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? ''));
+        const outcomes = slack.messages(channel, threadTs).filter(
+          (message) =>
+            ['agent_answer', 'agent_notice'].includes(message.metadata?.event_type ?? '') &&
+            // "Still working past the deadline" does not end the turn.
+            message.metadata?.event_payload?.final !== false,
+        );
         const turns = new Set(outcomes.map((message) => message.metadata?.event_payload?.turn_id));
         // A split answer counts once all its parts are in (nothing else marks the end with native status).
         const complete = outcomes.every((message) => {

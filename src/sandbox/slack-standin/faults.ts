@@ -1,10 +1,26 @@
+/** A lasting failure of a method (or of every method, `*`) until it is cleared. */
+export type Outage = { status: number } | { drop: true };
+
 /**
- * Failures injected on demand: a 429 with Retry-After for the next N calls of a method, or a
- * one-off `{ok:false, error}`.
+ * Failures injected on demand: a 429 with Retry-After for the next N calls of a method, a
+ * one-off `{ok:false, error}`, or a lasting outage (an HTTP status, or connections dropped
+ * without an answer) of one method or all of them.
  */
 export class FaultPlan {
   private readonly rateLimits = new Map<string, { retryAfterSec: number; remaining: number }>();
   private readonly failures = new Map<string, string[]>();
+  private readonly outages = new Map<string, Outage>();
+
+  /** From now on calls of `method` (`*`: every method) fail this way; `undefined` ends it. */
+  setOutage(method: string, outage: Outage | undefined): void {
+    if (outage) this.outages.set(method, outage);
+    else this.outages.delete(method);
+  }
+
+  /** The lasting outage that applies to a call of `method`, if any. */
+  outageFor(method: string): Outage | undefined {
+    return this.outages.get(method) ?? this.outages.get('*');
+  }
 
   /** The next `count` calls of `method` get HTTP 429 with `Retry-After: retryAfterSec`. */
   rateLimitNext(method: string, retryAfterSec: number, count = 1): void {

@@ -37,6 +37,7 @@ export {
   slashCommandFields,
   viewSubmissionPayload,
 } from './event-builders.js';
+export type { Outage } from './faults.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';

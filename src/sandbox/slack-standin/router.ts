@@ -84,6 +84,13 @@ async function handleApi(deps: RouterDeps, method: string, req: IncomingMessage,
   if (method !== 'apps.connections.open' && !BOT_METHODS[method]) {
     return answer(200, { ok: false, error: 'unknown_method', req_method: method });
   }
+  const outage = deps.faults.outageFor(method);
+  if (outage && 'drop' in outage) {
+    deps.state.logCall({ method, args: logged, ok: false, error: 'connection_dropped', at: Date.now() });
+    req.socket.destroy();
+    return;
+  }
+  if (outage) return answer(outage.status, { ok: false, error: `http_${outage.status}` });
   const retryAfter = deps.faults.takeRateLimit(method);
   if (retryAfter !== undefined) {
     return answer(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(retryAfter) });

@@ -8,7 +8,7 @@ import {
   DEFAULT_TEAM_ID,
   defaultUsers,
 } from './defaults.js';
-import { FaultPlan } from './faults.js';
+import { FaultPlan, type Outage } from './faults.js';
 import { StandinView } from './inspection.js';
 import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';
 import { type SocketAck, type SocketEnvelope, SocketModeStandin } from './socket-mode.js';
@@ -114,6 +114,15 @@ export class SlackStandin extends StandinView {
   /** The next call of `method` answers `{ok:false, error}` (queued). */
   failNext(method: string, error: string): void {
     this.faults.failNext(method, error);
+  }
+
+  /**
+   * A lasting outage until cleared: calls of `method` (`*`: every Web API method) answer HTTP
+   * `status` (e.g. 500), or with `{ drop: true }` have their connection closed without an answer
+   * (what a client sees of a Slack it cannot reach). `undefined` ends it.
+   */
+  setOutage(method: string, outage: Outage | undefined): void {
+    this.faults.setOutage(method, outage);
   }
 
   /** A slash command response_url on this stand-in: `${url}/response/<id>` (id generated when left out). */

@@ -4,6 +4,7 @@
  * (https://api.slack.com/reference/surfaces/formatting#advanced); these functions turn them into
  * plain readable text that can neither notify anyone nor hide where a link goes.
  */
+import { revealDisguisedLinks } from './disguised-links.js';
 import { codeSegments } from './markdown-code.js';
 
 /** U+2060 WORD JOINER: invisible, but `@\u2060here` is no longer the word `@here`. */
@@ -65,11 +66,16 @@ function describeSequence(sequence: string): string {
   return describeLink(target, label);
 }
 
-/** Prose: every sequence becomes readable text, and bare `@here`-style words lose their ping. */
+/**
+ * Prose: every sequence becomes readable text, bare `@here`-style words lose their ping, and
+ * Markdown links labelled with another address show their real target (after the sequences, so
+ * a `<https://…>` autolink used as a label is judged as the address it reads as).
+ */
 function neutraliseProse(text: string): string {
-  return text
+  const readable = text
     .replace(CONTROL_SEQUENCE, describeSequence)
     .replace(BARE_BROADCAST, (_match, before: string, word: string) => `${before}${harmlessAt(word)}`);
+  return revealDisguisedLinks(readable);
 }
 
 /** Code keeps every visible character; only an invisible space after `<` breaks the sequence. */
@@ -81,7 +87,8 @@ function neutraliseCode(text: string): string {
  * Makes untrusted text safe to post: `<!channel>`/`<!here>`/`<!everyone>` (and `|label`,
  * `<!subteam^…>`, `<!date^…>` forms) become `@channel`-style text that cannot ping;
  * `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
- * `<https://x>` → `https://x`. Code spans and fenced blocks keep their visible text exactly
+ * `<https://x>` → `https://x`; `[https://a.example](https://b.example)` (a Markdown link labelled
+ * with another address) → `https://a.example (https://b.example)`. Code spans and fenced blocks keep their visible text exactly
  * (a zero-width space is slipped in after `<`); `a < b`, HTML and generics are left alone.
  */
 export function neutraliseSlackControls(text: string): string {

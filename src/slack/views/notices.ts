@@ -3,7 +3,7 @@
  * ended. All go through `notice()`, so the Block Kit shape lives in one place.
  */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
-import type { AnswerNote, Progress, Refusal, TurnNotice } from '../../conversation/ports.js';
+import type { AnswerNote, Progress, Refusal, RefusalDetail, TurnNotice } from '../../conversation/ports.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { escapeSlackText } from './slack-escape.js';
@@ -71,11 +71,31 @@ export function renderCanceled(): NoticeView {
   return notice('The agent run was canceled before it finished.');
 }
 
-/** The per-turn deadline passed: the bot no longer polls, so say so and how long it waited. */
-export function renderStoppedWaiting(waitedMs: number): NoticeView {
+/**
+ * The per-turn deadline passed. With a late watch (`watchForMs` > 0) the bot still looks in on the
+ * run and says so; without one it no longer polls, so it says how long it waited.
+ */
+export function renderStoppedWaiting(waitedMs: number, watchForMs = 0): NoticeView {
+  if (watchForMs > 0) {
+    return notice(
+      `:hourglass_flowing_sand: The agent is still working after ${formatDuration(waitedMs)}. I'll keep an eye on it for up to ${formatDuration(watchForMs)} more and post its answer here if it comes — no need to ask again.`,
+    );
+  }
   return notice(
     `I stopped waiting after ${formatDuration(waitedMs)} without an answer from the agent — please ask again if you still need one.`,
   );
+}
+
+/** The late watch ended too; the next reply is checked against the run before it is sent. */
+export function renderWatchEnded(waitedMs: number): NoticeView {
+  return notice(
+    `I stopped watching after ${formatDuration(waitedMs)} without an answer from the agent. Reply here to ask again: if the agent has finished by then, I'll send your message on; if it is still working, I'll tell you.`,
+  );
+}
+
+/** The line above an answer that came after the turn deadline. */
+export function renderLateNote(tookMs: number): string {
+  return `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
 }
 
 /** A restart lost the turn before its run was registered (DESIGN "Durable turns"). */
@@ -96,7 +116,9 @@ export function renderNotice(turnNotice: TurnNotice): NoticeView {
     case 'canceled':
       return renderCanceled();
     case 'deadline':
-      return renderStoppedWaiting(turnNotice.waitedMs);
+      return renderStoppedWaiting(turnNotice.waitedMs, turnNotice.watchForMs);
+    case 'watch-ended':
+      return renderWatchEnded(turnNotice.waitedMs);
     case 'service-error':
       return renderServiceError(turnNotice.error, turnNotice.referenceId);
     case 'lost-turn':
@@ -125,7 +147,13 @@ const REFUSALS: Record<Refusal, string> = {
 };
 
 /** The ephemeral refusal for a message that was not taken as a turn. */
-export function renderRefusal(refusal: Refusal): NoticeView {
+export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}): NoticeView {
+  if (refusal === 'busy' && detail.workingForMs !== undefined) {
+    return notice(
+      `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`,
+      'context',
+    );
+  }
   return notice(REFUSALS[refusal], 'context');
 }
 

@@ -6,6 +6,7 @@ import type { ContextBlock, MarkdownBlock, MessageMetadata } from '@slack/types'
 import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { fallbackText } from './plain-text.js';
+import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
 
 /** Slack message metadata: https://docs.slack.dev/messaging/message-metadata */
@@ -17,9 +18,10 @@ export interface AnswerMessage {
   text: string;
   /**
    * Slack's `markdown` block (https://docs.slack.dev/reference/block-kit/blocks/markdown-block),
-   * then, on the last message, the footer as a context block.
+   * then, on the last message, the footer as a context block. Empty in the plain rendering: the
+   * message is its `text` alone.
    */
-  blocks: [MarkdownBlock, ...ContextBlock[]];
+  blocks: [] | [MarkdownBlock, ...ContextBlock[]];
   /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
   feedback?: ContextActionsBlock;
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
@@ -46,7 +48,12 @@ export interface RenderAnswerOptions {
   footer?: readonly string[];
   /** End the last message with native 👍 / 👎 buttons (only the last: one rating per answer). */
   feedbackButtons?: boolean;
+  /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
+  note?: string;
 }
+
+/** Plain-text parts stay under Slack's advice of 4,000 characters of `text` per message. */
+const PLAIN_PART_CHARS = 3_900;
 
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
 const EMPTY_ANSWER = '_The agent finished without an answer._';
@@ -59,35 +66,68 @@ const EMPTY_ANSWER = '_The agent finished without an answer._';
  * bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const {
-    maxMarkdownChars = 11_000,
-    fileThresholdChars = 20_000,
-    metadata,
-    footer = [],
-    feedbackButtons,
-  } = options;
-  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
-  // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
-  const parts = splitMarkdown(answer, maxMarkdownChars).filter((part) => /\S/.test(part.body));
+  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, note } = options;
+  const parts = answerParts(markdown, maxMarkdownChars);
   const messages = parts.map((part, index): AnswerMessage => {
     const marker = parts.length > 1 ? `(part ${index + 1}/${parts.length})` : undefined;
-    const message: AnswerMessage = {
-      text: fallbackText(part.body, marker),
-      blocks: [{ type: 'markdown', text: `${part.prefix}${part.body}${part.suffix}` }],
-    };
-    if (footer.length > 0 && index === parts.length - 1) {
-      message.blocks.push({
+    const last = index === parts.length - 1;
+    // The note fits in the room Slack leaves above maxMarkdownChars (12,000 per message).
+    const lead = note && index === 0 ? `${note}\n\n` : '';
+    const blocks: [MarkdownBlock, ...ContextBlock[]] = [
+      { type: 'markdown', text: `${lead}${part.prefix}${part.body}${part.suffix}` },
+    ];
+    const footer = options.footer ?? [];
+    if (footer.length > 0 && last) {
+      blocks.push({
         type: 'context',
         elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
       });
     }
-    if (feedbackButtons && index === parts.length - 1) message.feedback = feedbackButtonsBlock();
-    if (metadata) {
-      const event_payload = { ...metadata.event_payload, part: index + 1, parts: parts.length };
-      message.metadata = { event_type: metadata.event_type, event_payload };
-    }
-    return message;
+    const message: AnswerMessage = { text: fallbackText(`${lead}${part.body}`, marker), blocks };
+    if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock();
+    return withMetadata(message, metadata, index, parts.length);
   });
-  if (markdown.length <= fileThresholdChars) return { messages };
-  return { messages, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
+  return withFile({ messages }, markdown, fileThresholdChars);
+}
+
+/**
+ * The fallback rendering, for when Slack refused the rich one (`invalid_blocks`,
+ * `msg_too_long`…): no blocks, the neutralised Markdown as the message text in parts of at most
+ * 3,900 characters, the same metadata and the same file. Plainer to read, but it lands.
+ */
+export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
+  const { fileThresholdChars = 20_000, metadata, note } = options;
+  const footer = (options.footer ?? []).join('\n');
+  const room = PLAIN_PART_CHARS - (note ? note.length + 2 : 0) - (footer ? footer.length + 2 : 0);
+  const parts = answerParts(markdown, room);
+  const messages = parts.map((part, index): AnswerMessage => {
+    // Slack parses `text` as mrkdwn: the agent's `&`, `<`, `>` are escaped; our note and footer are not.
+    const body = escapeSlackText(`${part.prefix}${part.body}${part.suffix}`);
+    const lead = note && index === 0 ? `${note}\n\n` : '';
+    const tail = footer && index === parts.length - 1 ? `\n\n${footer}` : '';
+    return withMetadata({ text: `${lead}${body}${tail}`, blocks: [] }, metadata, index, parts.length);
+  });
+  return withFile({ messages }, markdown, fileThresholdChars);
+}
+
+function answerParts(markdown: string, maxChars: number) {
+  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
+  // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
+  return splitMarkdown(answer, maxChars).filter((part) => /\S/.test(part.body));
+}
+
+function withMetadata(
+  message: AnswerMessage,
+  metadata: AnswerMetadata | undefined,
+  index: number,
+  parts: number,
+): AnswerMessage {
+  if (!metadata) return message;
+  const event_payload = { ...metadata.event_payload, part: index + 1, parts };
+  return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
+}
+
+function withFile(rendered: RenderedAnswer, markdown: string, fileThresholdChars: number): RenderedAnswer {
+  if (markdown.length <= fileThresholdChars) return rendered;
+  return { ...rendered, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
 }

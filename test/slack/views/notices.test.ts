@@ -4,6 +4,7 @@ import type { Refusal, TurnNotice } from '../../../src/conversation/ports.js';
 import {
   formatDuration,
   type NoticeView,
+  renderLateNote,
   renderNotice,
   renderProgress,
   renderRefusal,
@@ -62,6 +63,12 @@ describe('renderNotice', () => {
     ['run error without a reason', { kind: 'run-error', reason: '  ' }, 'gave no reason'],
     ['canceled', { kind: 'canceled' }, 'canceled'],
     ['deadline', { kind: 'deadline', waitedMs: 15 * 60_000 }, 'stopped waiting after 15 min'],
+    [
+      'deadline with a late watch',
+      { kind: 'deadline', waitedMs: 30 * 60_000, watchForMs: 60 * 60_000 },
+      "still working after 30 min. I'll keep an eye on it for up to 1 h more",
+    ],
+    ['watch ended', { kind: 'watch-ended', waitedMs: 90 * 60_000 }, 'stopped watching after 1 h 30 min'],
     ['lost turn', { kind: 'lost-turn' }, 'send your message again'],
     [
       'service error',
@@ -98,5 +105,16 @@ describe('renderRefusal', () => {
     const view = renderRefusal(refusal);
     expectNotice(view, contains);
     expect(view.blocks[0]?.type).toBe('context');
+  });
+
+  it('says how long the agent has been working when it knows', () => {
+    const view = renderRefusal('busy', { workingForMs: 34 * 60_000 });
+    expectNotice(view, 'the agent has been at it for 34 min');
+  });
+});
+
+describe('renderLateNote', () => {
+  it('says the answer is late and how long the agent took', () => {
+    expect(renderLateNote(42 * 60_000)).toBe(':hourglass: _Late answer — the agent took 42 min._');
   });
 });

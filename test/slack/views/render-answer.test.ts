@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type AnswerMessage, renderAnswer } from '../../../src/slack/views/render-answer.js';
+import {
+  type AnswerMessage,
+  renderAnswer,
+  renderPlainAnswer,
+} from '../../../src/slack/views/render-answer.js';
 
 /** Slack's limits for one message: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
 function expectWithinSlackLimits(message: AnswerMessage, maxMarkdownChars = 11_000): void {
@@ -8,6 +12,7 @@ function expectWithinSlackLimits(message: AnswerMessage, maxMarkdownChars = 11_0
   expect(message.blocks.length).toBeGreaterThan(0);
   expect(message.blocks.length).toBeLessThanOrEqual(50);
   const [markdown, ...footer] = message.blocks;
+  if (!markdown) throw new Error('the rich rendering has a markdown block');
   expect(markdown.text.length).toBeLessThanOrEqual(Math.min(12_000, maxMarkdownChars));
   expect(markdown.type).toBe('markdown');
   expect(markdown.text).toMatch(/\S/);
@@ -109,7 +114,7 @@ describe('renderAnswer', () => {
     const rendered = renderAnswer(answer);
     expect(rendered.messages.length).toBeGreaterThanOrEqual(6);
     for (const message of rendered.messages) expectWithinSlackLimits(message);
-    const blocks = rendered.messages.map((message) => message.blocks[0].text);
+    const blocks = rendered.messages.map((message) => message.blocks[0]?.text);
     const neutralisedAnswer = answer.replace(/<@(U0\d+)>/g, '<\u200B@$1>');
     expect(content(blocks.join(''))).toBe(content(neutralisedAnswer));
     expect(rendered.file).toEqual({ filename: 'answer.md', title: 'Full answer', content: answer });
@@ -176,5 +181,44 @@ describe('renderAnswer', () => {
     });
     for (const message of rendered.messages) expectWithinSlackLimits(message, 1_000);
     expect(rendered.messages.at(-1)?.blocks[0]?.text).toContain('bottom');
+  });
+});
+
+describe('renderAnswer with a note', () => {
+  it('puts the note above the first part only, within the limits', () => {
+    const note = ':hourglass: _Late answer — the agent took 42 min._';
+    const rendered = renderAnswer(`${'word '.repeat(4_000)}`, { note, maxMarkdownChars: 11_000 });
+    expect(rendered.messages.length).toBeGreaterThan(1);
+    expect(rendered.messages[0]?.blocks[0]?.text.startsWith(`${note}\n\n`)).toBe(true);
+    expect(rendered.messages[0]?.text).toContain('Late answer');
+    expect(rendered.messages[1]?.blocks[0]?.text).not.toContain('Late answer');
+    for (const message of rendered.messages) expectWithinSlackLimits(message, 12_000);
+  });
+});
+
+describe('renderPlainAnswer (after Slack refused the rich rendering)', () => {
+  it.each([
+    ['a short answer', 'Plain **answer** with <!here>.', 1],
+    ['a long answer', `${'A paragraph of text. '.repeat(40)}\n\n`.repeat(30), 8],
+  ])('%s: text only, neutralised, parts under 4,000 characters', (_name, markdown, parts) => {
+    const rendered = renderPlainAnswer(markdown, {
+      metadata: { event_type: 'agent_answer', event_payload: { turn_id: 't1' } },
+    });
+    expect(rendered.messages).toHaveLength(parts);
+    for (const [index, message] of rendered.messages.entries()) {
+      expect(message.blocks).toEqual([]);
+      expect(message.text.length).toBeLessThanOrEqual(3_900);
+      expect(message.text).not.toContain('<!here>');
+      expect(message.metadata?.event_payload).toEqual({ turn_id: 't1', part: index + 1, parts });
+    }
+    expect(content(rendered.messages.map((m) => m.text).join(''))).toBe(
+      content(markdown.replace('<!here>', '@\u2060here')),
+    );
+  });
+
+  it('keeps the note and the file', () => {
+    const rendered = renderPlainAnswer('x'.repeat(30_000), { note: 'Late.', fileThresholdChars: 20_000 });
+    expect(rendered.messages[0]?.text.startsWith('Late.\n\n')).toBe(true);
+    expect(rendered.file?.content).toHaveLength(30_000);
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * How a failed write to the thread should be treated. The Slack edge classifies its own errors
+ * (src/slack/slack-errors.ts) and hands the conversation layer only this class, so delivery can
+ * decide without knowing Slack's error names:
+ * - `transient`: Slack or the network is having a moment (rate limit, 5xx, timeout): try again later;
+ * - `permanent`: Slack will keep refusing (not in the channel, archived, token revoked): give up now;
+ * - `content`: Slack refused this rendering (too long, invalid blocks): a simpler one may pass.
+ */
+export type OutputFailureKind = 'transient' | 'permanent' | 'content';
+
+/** A thread write that failed, with its class and the platform's own code (for logs and metrics). */
+export class ThreadOutputError extends Error {
+  readonly kind: OutputFailureKind;
+  /** Slack's error name (`not_in_channel`) or a transport code (`http_500`, `network`). */
+  readonly code: string;
+  readonly method: string;
+
+  constructor(kind: OutputFailureKind, code: string, method: string, options?: { cause?: unknown }) {
+    super(`${method} failed: ${code} (${kind})`, options);
+    this.name = 'ThreadOutputError';
+    this.kind = kind;
+    this.code = code;
+    this.method = method;
+  }
+}
+
+/** The class of any error a ThreadOutput threw; an unclassified error is taken as transient. */
+export function outputFailureKind(error: unknown): OutputFailureKind {
+  return error instanceof ThreadOutputError ? error.kind : 'transient';
+}
+
+/** The code to log and count for an output error. */
+export function outputFailureCode(error: unknown): string {
+  return error instanceof ThreadOutputError ? error.code : 'unexpected';
+}

@@ -1,5 +1,6 @@
 import { type Dispatcher, Pool } from 'undici';
 import type { Logger } from '../conversation/ports.js';
+import { bufferedRequest, RequestTimeoutError } from '../http/buffered-request.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
 import type { SuccessResponse } from './parse-body.js';
 import type { RequestBudget, RequestKind } from './request-budget.js';
@@ -7,15 +8,15 @@ import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
 import { parseRetryAfter, type RetryMode, type RetryPolicy, withRetry } from './retry.js';
 
 /**
- * One HTTP exchange with the service: budget slot → undici request → status translation, wrapped
+ * One HTTP exchange with the service: budget slot → undici pool → status translation, wrapped
  * in the endpoint's retry mode. Everything endpoint-specific (paths, schemas) lives in the resource
  * files.
  *
  * Why undici's `request` and not fetch: a status poll is a tiny GET repeated thousands of times a
  * minute. Through ky, fetch builds a Request, a Response, web streams and merged options per call,
  * and a combined AbortSignal for the timeout; that machinery cost about four times the CPU of the
- * exchange itself. `request` on one keep-alive pool per service reads the body straight off the
- * socket.
+ * exchange itself. Here one keep-alive pool per service takes the request and the body is read
+ * straight off the socket (see http/buffered-request.ts).
  */
 
 /** What the metrics hook receives once per HTTP attempt. */
@@ -127,47 +128,31 @@ async function attemptOnce(
   }
 }
 
-/** The abort reason of our own timeout: one shared value, nothing built per request. */
-const TIMED_OUT = Symbol('agent service request timed out');
-
 /** Sends once and reads the whole body under one client-side timeout (connect, headers and body). */
 async function exchange(http: Upstream, spec: RequestSpec, now: () => number): Promise<SuccessResponse> {
-  const caller = spec.signal;
-  caller?.throwIfAborted();
-  // One controller per attempt, linked to the caller's signal by a listener (AbortSignal.any and
-  // AbortSignal.timeout each cost more than the rest of the exchange).
-  const controller = new AbortController();
-  const timer = setTimeout(abortWith, spec.timeoutMs, controller, TIMED_OUT);
-  const onCallerAbort = () => controller.abort(caller?.reason);
-  caller?.addEventListener('abort', onCallerAbort, { once: true });
   const hasBody = spec.body !== undefined;
   try {
-    const response = await http.dispatcher.request({
-      path: http.basePath + spec.path,
-      method: spec.method,
-      headers: hasBody
-        ? { 'x-api-token': spec.token, accept: 'application/json', 'content-type': 'application/json' }
-        : { 'x-api-token': spec.token, accept: 'application/json' },
-      body: hasBody ? JSON.stringify(spec.body) : null,
-      signal: controller.signal,
-    });
-    const text = await response.body.text();
+    const response = await bufferedRequest(
+      http.dispatcher,
+      {
+        path: http.basePath + spec.path,
+        method: spec.method,
+        headers: hasBody
+          ? { 'x-api-token': spec.token, accept: 'application/json', 'content-type': 'application/json' }
+          : { 'x-api-token': spec.token, accept: 'application/json' },
+        body: hasBody ? JSON.stringify(spec.body) : null,
+      },
+      { timeoutMs: spec.timeoutMs, signal: spec.signal },
+    );
     return checkStatus(
-      { status: response.statusCode, text, method: spec.method, path: spec.path },
+      { status: response.status, text: response.text, method: spec.method, path: spec.path },
       response.headers['retry-after'],
       spec,
       now,
     );
   } catch (error) {
-    throw asFailure(error, spec, controller.signal.reason === TIMED_OUT);
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', onCallerAbort);
+    throw asFailure(error, spec);
   }
-}
-
-function abortWith(controller: AbortController, reason: unknown): void {
-  controller.abort(reason);
 }
 
 function checkStatus(
@@ -191,11 +176,11 @@ function checkStatus(
 }
 
 /** Our errors pass through; a caller's abort keeps its reason; the rest is Timeout or Network. */
-function asFailure(error: unknown, spec: RequestSpec, timedOut: boolean): unknown {
+function asFailure(error: unknown, spec: RequestSpec): unknown {
   if (error instanceof AgentApiError) return error;
   if (spec.signal?.aborted) return spec.signal.reason;
   const details = { method: spec.method, path: spec.path, cause: error };
-  if (timedOut) {
+  if (error instanceof RequestTimeoutError) {
     return new AgentApiError(
       AgentApiErrorCode.Timeout,
       `${spec.method} ${spec.path} got no answer within ${spec.timeoutMs} ms`,

@@ -1,12 +1,13 @@
 import type { FetchFunction } from '@slack/web-api';
 import { type Dispatcher, Pool } from 'undici';
+import { bufferedRequest, RequestTimeoutError } from '../http/buffered-request.js';
 
 /**
  * The Web client's `fetch`, on one keep-alive connection pool to the Slack API. A bot posts,
  * updates and deletes a few messages per turn; through the global fetch each call built a Request,
  * a Response, web streams and an `AbortSignal.timeout`, which cost more CPU than the call itself.
- * Here a form-encoded call (every ordinary API method) is one undici `request` whose body is read
- * straight off the socket, under one timer. Anything else — a multipart file upload, another origin
+ * Here a form-encoded call (every ordinary API method) is one exchange on the pool whose body is
+ * read straight off the socket, under one timer (http/buffered-request.ts). Anything else — a multipart file upload, another origin
  * (upload URLs) — goes to the global fetch unchanged.
  */
 
@@ -78,12 +79,6 @@ class BufferedResponse implements FetchResponse {
   }
 }
 
-const TIMED_OUT = Symbol('Slack API call timed out');
-
-function abortWith(controller: AbortController, reason: unknown): void {
-  controller.abort(reason);
-}
-
 /** Builds the fetch for `WebClientOptions.fetch`; give the client `timeout: 0`, the timeout is here. */
 export function createSlackFetch(options: SlackFetchOptions): FetchFunction {
   const base = new URL(options.apiUrl);
@@ -99,28 +94,21 @@ export function createSlackFetch(options: SlackFetchOptions): FetchFunction {
       const signal = init?.signal ?? (timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined);
       return globalThis.fetch(url, { ...init, signal } as RequestInit);
     }
-    const caller = init?.signal;
-    caller?.throwIfAborted();
-    const controller = new AbortController();
-    const timer = timeoutMs > 0 ? setTimeout(abortWith, timeoutMs, controller, TIMED_OUT) : undefined;
-    const onCallerAbort = () => controller.abort(caller?.reason);
-    caller?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      const response = await pool.request({
-        path: url.slice(origin.length),
-        method: (init?.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: init?.headers ?? {},
-        body: body ?? null,
-        signal: controller.signal,
-      });
-      const text = await response.body.text();
-      return new BufferedResponse(response.statusCode, url, response.headers, text);
+      const response = await bufferedRequest(
+        pool,
+        {
+          path: url.slice(origin.length),
+          method: (init?.method ?? 'GET') as Dispatcher.HttpMethod,
+          headers: init?.headers ?? {},
+          body: body ?? null,
+        },
+        { timeoutMs, signal: init?.signal },
+      );
+      return new BufferedResponse(response.status, url, response.headers, response.text);
     } catch (error) {
-      if (controller.signal.reason === TIMED_OUT) throw new SlackFetchTimeoutError(url, timeoutMs);
+      if (error instanceof RequestTimeoutError) throw new SlackFetchTimeoutError(url, timeoutMs);
       throw error;
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      caller?.removeEventListener('abort', onCallerAbort);
     }
   };
 }

@@ -96,6 +96,8 @@ interface PollTimeout {
 // setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
 const MAX_SLEEP_MS = 2_147_483_647;
 const noop = (): void => {};
+/** Why the sleeper was cancelled: a sooner wake-up replaced it (nobody reads it). */
+const REARMED = 'rearmed';
 
 /** Builds the process's poll scheduler; it runs as soon as entries are added. */
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
@@ -304,7 +306,8 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   }
 
   function disarm(): void {
-    wake?.controller.abort();
+    // A plain reason: abort() without one would build a DOMException on every re-arm.
+    wake?.controller.abort(REARMED);
     wake = undefined;
   }
 

@@ -23,10 +23,11 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** Forks a TypeScript module of bench/ with an IPC channel; its stdout is discarded. */
-export function forkTs(modulePath: string): ChildProcess {
+/** Forks a TypeScript module of bench/ with an IPC channel (on `node`, default this one); its stdout is discarded. */
+export function forkTs(modulePath: string, node = process.execPath): ChildProcess {
   return track(
     fork(modulePath, [], {
+      execPath: node,
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     }),
@@ -43,8 +44,9 @@ export interface OutputTail {
 export function spawnNode(
   args: string[],
   env: Record<string, string>,
+  node = process.execPath,
 ): { child: ChildProcess; tail: OutputTail } {
-  const child = track(spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const tail: OutputTail = { lines: [], count: 0 };
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {

@@ -49,9 +49,11 @@ const MENTION_CONCURRENCY = 32;
 const WARM_UP_RUNS = 50;
 /** One probe every 10 ms, alternating between the bot and the bare app. */
 const PROBE_INTERVAL_MS = 10;
-/** The whole bench stops here, whatever is left (the issue's bound is 5 minutes). */
+/** Each runtime's sizes stop here, whatever is left (the issue's bound is 5 minutes). */
 const TOTAL_BUDGET_MS = 280_000;
-const sizeTimeoutMs = (size: number) => 20_000 + size * 8;
+/** `--timeout-scale` stretches every size's timeout (a busy machine); the 5-minute bound stays. */
+let timeoutScale = 1;
+const sizeTimeoutMs = (size: number) => (20_000 + size * 8) * timeoutScale;
 
 type Child = ChildProcess;
 const send = <T>(child: Child, message: T) => child.send(message as object);
@@ -100,21 +102,27 @@ interface Shared {
   mentioner: Child;
   prober: Child;
   bot: { args: string[]; runtime: string };
+  /** The Node binary the bot and the bare Bolt app run on. */
+  node: string;
 }
 
-/** Answers the stand-ins have seen so far (warm-up included). */
-async function answerCount(standIns: ChildProcess): Promise<number> {
-  const reply = nextMessage<Extract<StandInsReply, { type: 'answers' }>>(standIns, 'answers', 10_000);
+type Progress = Extract<StandInsReply, { type: 'answers' }>;
+
+/** Answers, Slack calls and service requests the stand-ins have seen so far (warm-up included). */
+async function progressOf(standIns: ChildProcess): Promise<Progress> {
+  const reply = nextMessage<Progress>(standIns, 'answers', 10_000);
   send<StandInsRequest>(standIns, { type: 'answers' });
-  return (await reply).count;
+  return reply;
 }
+
+const answerCount = async (standIns: ChildProcess): Promise<number> => (await progressOf(standIns)).count;
 
 /**
  * Neither app is measured cold: both are probed for a moment, and the bot answers a small batch
  * of real runs first, so its code paths are compiled as in a bot that has been up for a while.
  * Returns how many answers the warm-up produced.
  */
-async function warmUp(shared: Shared, botUrl: string, standIns: ChildProcess): Promise<number> {
+async function warmUp(shared: Shared, botUrl: string, standIns: ChildProcess): Promise<Progress> {
   const probe: LoadRequest = { type: 'probe', targets: { bot: botUrl, bare: shared.bare }, intervalMs: 2 };
   send(shared.prober, probe);
   const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(shared.mentioner, 'posted', 30_000);
@@ -133,7 +141,7 @@ async function warmUp(shared: Shared, botUrl: string, standIns: ChildProcess): P
   await done;
   // A fresh second for the measured batch's thread timestamps.
   await sleep(1_000);
-  return answerCount(standIns);
+  return progressOf(standIns);
 }
 
 async function runSize(shared: Shared, size: number): Promise<SizeResult> {
@@ -144,13 +152,14 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
     const env = botEnv(urls.simUrl, urls.slackApiUrl, port);
     const config = loadConfig(env);
     const pollSlots = Math.max(1, Math.floor(config.agent.maxInFlight * config.agent.pollShare));
-    const { child: bot, tail } = spawnNode(shared.bot.args, env);
+    const { child: bot, tail } = spawnNode(shared.bot.args, env, shared.node);
     try {
       const botUrl = `http://127.0.0.1:${port}`;
       await waitHealthy(`${botUrl}/healthz`, bot, 30_000).catch((error: unknown) => {
         throw new Error(`bot did not start: ${String(error)}\n${tail.lines.join('\n')}`);
       });
-      const warmAnswers = await warmUp(shared, botUrl, standIns);
+      const warm = await warmUp(shared, botUrl, standIns);
+      const warmAnswers = warm.count;
       const before = processUsage(bot.pid);
       const others = {
         standIns: standIns.pid,
@@ -197,6 +206,7 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
       send<StandInsRequest>(standIns, { type: 'report', mentions: mentions.mentions });
       const service = (await reportReply).report;
       await stopChild(bot);
+      const slackCalls = Object.values(service.slackCalls).reduce((sum, n) => sum + n, 0);
       return {
         size,
         complete: answers >= size,
@@ -211,6 +221,8 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
           failed: ack.failed,
         },
         service,
+        slackCallsMeasured: slackCalls - warm.slackCalls,
+        serviceRequestsMeasured: service.serviceRequests - warm.serviceRequests,
         pollSlots,
         // The simulator's clock has 1 ms resolution: an instant answer counts as 1 ms, not 0.
         budgetLimitMs: (size / pollSlots) * Math.max(1, service.statusMedianMs),
@@ -243,29 +255,103 @@ function cpuOf(pids: Record<string, number | undefined>): Record<string, number>
 /** Turns per progress style when counting Slack calls per turn. */
 const CALLS_TURNS = 50;
 
-function parseOptions(): { sizes: number[]; profileDir: string | undefined; callsOnly: boolean } {
+interface Options {
+  sizes: number[];
+  profileDir: string | undefined;
+  /** Node binaries to run the bot and the bare Bolt app on, one table each. */
+  runtimes: string[];
+  /** Only count Slack calls per turn for both progress styles, then stop. */
+  callsOnly: boolean;
+}
+
+function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
       sizes: { type: 'string', default: '100,1000,5000' },
       profile: { type: 'string' },
       'calls-only': { type: 'boolean', default: false },
+      node: { type: 'string', default: 'current' },
+      'timeout-scale': { type: 'string', default: '1' },
     },
   });
   const sizes = values.sizes.split(',').map((item) => Number(item.trim()));
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 20_000)) {
     throw new Error(`--sizes must be a comma-separated list of integers in 1..20000, not "${values.sizes}"`);
   }
-  return { sizes, profileDir: values.profile, callsOnly: values['calls-only'] };
+  const scale = Number(values['timeout-scale']);
+  if (!(scale >= 1 && scale <= 10)) throw new Error(`--timeout-scale must be in 1..10, not "${scale}"`);
+  timeoutScale = scale;
+  const runtimes = values.node.split(',').map((item) => resolveNode(item.trim()));
+  return { sizes, profileDir: values.profile, runtimes, callsOnly: values['calls-only'] };
+}
+
+/**
+ * `current` is this Node; a major version ("24") is this Node when it matches, else the `node`
+ * package of that major from the npm registry (through npx, cached after the first run); anything
+ * else is the path of a Node binary.
+ */
+function resolveNode(spec: string): string {
+  if (spec === 'current' || spec === process.versions.node.split('.')[0]) return process.execPath;
+  if (!/^\d+$/.test(spec)) return spec;
+  const found = spawnSync('npx', ['-y', '-p', `node@${spec}`, 'node', '-p', 'process.execPath'], {
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  const path = found.stdout?.trim().split('\n').at(-1) ?? '';
+  if (found.status !== 0 || path === '') {
+    throw new Error(`could not get Node ${spec} from the npm registry: ${found.stderr?.trim() ?? ''}`);
+  }
+  return path;
+}
+
+function nodeVersion(node: string): string {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? 'unknown';
+}
+
+/** Every size on one runtime: the bare Bolt app runs on it too, so the ack baseline is its own. */
+async function runRuntime(
+  node: string,
+  sizes: number[],
+  bot: Shared['bot'],
+  load: Pick<Shared, 'mentioner' | 'prober'>,
+) {
+  const version = nodeVersion(node);
+  const started = Date.now();
+  const bareChild = forkTs(join(here, 'bare-bolt.ts'), node);
+  try {
+    const bare = await nextMessage<{ type: 'ready'; url: string }>(bareChild, 'ready', 30_000);
+    const shared: Shared = { bare: bare.url, bareChild, ...load, bot, node };
+    const results: SizeResult[] = [];
+    for (const size of sizes) {
+      const left = TOTAL_BUDGET_MS * timeoutScale - (Date.now() - started);
+      if (left < sizeTimeoutMs(size) / 2) {
+        log(
+          `bench: skipping ${size} runs on Node ${version}: ${Math.round(left / 1000)} s left of the time budget`,
+        );
+        continue;
+      }
+      log(`bench: Node ${version}, ${size} concurrent runs…`);
+      const result = await runSize(shared, size);
+      results.push(result);
+      log(formatTable([result]).split('\n')[1] ?? '');
+    }
+    return { node: version, results, targets: evaluate(results) };
+  } finally {
+    await stopChild(bareChild);
+  }
 }
 
 /** Slack calls per turn with the native status and with progress messages (both at default settings). */
-async function slackCallsPerTurn(shared: Shared): Promise<SlackCallsPerTurn[]> {
+async function slackCallsPerTurn(
+  bot: Shared['bot'],
+  mentioner: Shared['mentioner'],
+): Promise<SlackCallsPerTurn[]> {
   const deps = {
     here,
     forkTs,
-    botArgs: shared.bot.args,
+    botArgs: bot.args,
     botEnv,
-    mentioner: shared.mentioner,
+    mentioner,
     turns: CALLS_TURNS,
   };
   const results: SlackCallsPerTurn[] = [];
@@ -277,8 +363,18 @@ async function slackCallsPerTurn(shared: Shared): Promise<SlackCallsPerTurn[]> {
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir, callsOnly } = parseOptions();
+  const { sizes, profileDir, runtimes, callsOnly } = parseOptions();
   const benchStarted = Date.now();
+  // Each runtime has the budget (times --timeout-scale); this is the last resort for the whole run.
+  const guard = setTimeout(
+    () => {
+      process.stderr.write('bench: over the time budget; stopping everything\n');
+      killAll();
+      process.exit(1);
+    },
+    runtimes.length * (TOTAL_BUDGET_MS * timeoutScale + 15_000) + 60_000,
+  );
+  guard.unref();
   const machine = machineInfo();
   if (machine.loadAverageAtStart > machine.cpus / 2) {
     log(
@@ -290,38 +386,27 @@ async function main(): Promise<void> {
   const bot = profileDir
     ? { ...entry, args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...entry.args] }
     : entry;
-  const bareChild = forkTs(join(here, 'bare-bolt.ts'));
   const mentioner = forkTs(join(here, 'load.ts'));
   const prober = forkTs(join(here, 'load.ts'));
-  const [bare] = await Promise.all([
-    nextMessage<{ type: 'ready'; url: string }>(bareChild, 'ready', 30_000),
+  await Promise.all([
     nextMessage<LoadReply>(mentioner, 'ready', 30_000),
     nextMessage<LoadReply>(prober, 'ready', 30_000),
   ]);
-  const shared: Shared = { bare: bare.url, bareChild, mentioner, prober, bot };
 
-  const slackCalls = await slackCallsPerTurn(shared);
+  const slackCalls = await slackCallsPerTurn(bot, mentioner);
   log(formatSlackCalls(slackCalls));
   if (callsOnly) return;
 
-  const results: SizeResult[] = [];
-  for (const size of sizes) {
-    const left = TOTAL_BUDGET_MS - (Date.now() - benchStarted);
-    if (left < sizeTimeoutMs(size) / 2) {
-      log(`bench: skipping ${size} runs: ${Math.round(left / 1000)} s left of the time budget`);
-      continue;
-    }
-    log(`bench: ${size} concurrent runs…`);
-    const result = await runSize(shared, size);
-    results.push(result);
-    log(formatTable([result]).split('\n')[1] ?? '');
-  }
+  const perRuntime = [];
+  for (const node of runtimes) perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober }));
 
-  const checks = evaluate(results);
-  log('');
-  log(formatTable(results));
-  log('');
-  log(formatChecks(checks));
+  for (const runtime of perRuntime) {
+    log('');
+    log(`Node ${runtime.node}`);
+    log(formatTable(runtime.results));
+    log('');
+    log(formatChecks(runtime.targets));
+  }
   log('');
   log(REPLICA_NOTE);
   log('');
@@ -336,12 +421,12 @@ async function main(): Promise<void> {
       mentionRatePerSecond: MENTION_RATE,
       mentionConcurrency: MENTION_CONCURRENCY,
       probeIntervalMs: PROBE_INTERVAL_MS,
+      timeoutScale,
       botRuntime: bot.runtime,
       botEnvironment: 'HTTP mode, memory store, LOG_LEVEL=warn, every other setting at its default',
     },
-    results,
+    runtimes: perRuntime,
     slackCallsPerTurn: slackCalls,
-    targets: checks,
     replicas: REPLICA_NOTE,
     seconds: Math.round((Date.now() - benchStarted) / 100) / 10,
   };
@@ -350,12 +435,6 @@ async function main(): Promise<void> {
   log(`\nbench: wrote ${file} in ${output.seconds} s`);
 }
 
-const guard = setTimeout(() => {
-  process.stderr.write('bench: over the time budget; stopping everything\n');
-  killAll();
-  process.exit(1);
-}, TOTAL_BUDGET_MS + 15_000);
-guard.unref();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     killAll();

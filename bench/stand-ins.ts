@@ -120,7 +120,10 @@ async function main(): Promise<void> {
 
   process.on('message', (raw) => {
     const request = raw as StandInsRequest;
-    if (request.type === 'answers') send({ type: 'answers', count: answers().size });
+    if (request.type === 'answers') {
+      const count = answers().size;
+      send({ type: 'answers', count, slackCalls: slack.calls.length, serviceRequests: sim.requests.length });
+    }
     if (request.type === 'report')
       send({ type: 'report', report: report(sim, slack, answers(), request.mentions) });
   });

@@ -1,5 +1,6 @@
-import ky, { type KyInstance } from 'ky';
+import { type Dispatcher, Pool } from 'undici';
 import type { Logger } from '../conversation/ports.js';
+import { bufferedRequest, RequestTimeoutError } from '../http/buffered-request.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
 import type { SuccessResponse } from './parse-body.js';
 import type { RequestBudget, RequestKind } from './request-budget.js';
@@ -7,8 +8,15 @@ import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
 import { parseRetryAfter, type RetryMode, type RetryPolicy, withRetry } from './retry.js';
 
 /**
- * One HTTP exchange with the service: budget slot → ky → status translation, wrapped in the
- * endpoint's retry mode. Everything endpoint-specific (paths, schemas) lives in the resource files.
+ * One HTTP exchange with the service: budget slot → undici pool → status translation, wrapped
+ * in the endpoint's retry mode. Everything endpoint-specific (paths, schemas) lives in the resource
+ * files.
+ *
+ * Why undici's `request` and not fetch: a status poll is a tiny GET repeated thousands of times a
+ * minute. Through ky, fetch builds a Request, a Response, web streams and merged options per call,
+ * and a combined AbortSignal for the timeout; that machinery cost about four times the CPU of the
+ * exchange itself. Here one keep-alive pool per service takes the request and the body is read
+ * straight off the socket (see http/buffered-request.ts).
  */
 
 /** What the metrics hook receives once per HTTP attempt. */
@@ -48,13 +56,28 @@ export interface TransportOptions {
   random: () => number;
   logger?: Logger | undefined;
   onRequest?: ((info: RequestInfo) => void) | undefined;
+  /**
+   * The connection pool to the service. Default: a keep-alive pool of its own with one connection
+   * per slot of `budget` (the budget already bounds requests in flight, so none waits in the pool).
+   */
+  dispatcher?: Dispatcher | undefined;
 }
 
 export type Transport = (spec: RequestSpec) => Promise<SuccessResponse>;
 
-/** Creates the transport. ky's retry and timeout are off: both are handled here, per endpoint. */
+/** Where requests go: the pool, and the base address's path that every request path extends. */
+interface Upstream {
+  dispatcher: Dispatcher;
+  basePath: string;
+}
+
+/** Creates the transport. Retries and timeouts are handled here, per endpoint. */
 export function createTransport(options: TransportOptions): Transport {
-  const http = ky.create({ prefixUrl: options.baseUrl, retry: 0, timeout: false, throwHttpErrors: false });
+  const base = new URL(options.baseUrl);
+  const http: Upstream = {
+    dispatcher: options.dispatcher ?? new Pool(base.origin, { connections: options.budget.limit }),
+    basePath: base.pathname.replace(/\/+$/, ''),
+  };
   return (spec) =>
     withRetry(() => options.budget.run(spec.kind, () => attemptOnce(http, spec, options), spec.signal), {
       mode: spec.retry,
@@ -80,7 +103,7 @@ export function createTransport(options: TransportOptions): Transport {
 const codeOf = (error: unknown) => (error instanceof AgentApiError ? error.code : undefined);
 
 async function attemptOnce(
-  http: KyInstance,
+  http: Upstream,
   spec: RequestSpec,
   options: TransportOptions,
 ): Promise<SuccessResponse> {
@@ -105,37 +128,36 @@ async function attemptOnce(
   }
 }
 
-/** Sends once and reads the whole body under one client-side timeout (ky's covers headers only). */
-async function exchange(http: KyInstance, spec: RequestSpec, now: () => number): Promise<SuccessResponse> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), spec.timeoutMs);
-  const signal = spec.signal ? AbortSignal.any([spec.signal, timeout.signal]) : timeout.signal;
-  const headers: Record<string, string> = { 'x-api-token': spec.token, accept: 'application/json' };
-  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+/** Sends once and reads the whole body under one client-side timeout (connect, headers and body). */
+async function exchange(http: Upstream, spec: RequestSpec, now: () => number): Promise<SuccessResponse> {
+  const hasBody = spec.body !== undefined;
   try {
-    const response = await http(spec.path.replace(/^\/+/, ''), {
-      method: spec.method,
-      headers,
-      signal,
-      ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
-    });
-    const text = await response.text();
+    const response = await bufferedRequest(
+      http.dispatcher,
+      {
+        path: http.basePath + spec.path,
+        method: spec.method,
+        headers: hasBody
+          ? { 'x-api-token': spec.token, accept: 'application/json', 'content-type': 'application/json' }
+          : { 'x-api-token': spec.token, accept: 'application/json' },
+        body: hasBody ? JSON.stringify(spec.body) : null,
+      },
+      { timeoutMs: spec.timeoutMs, signal: spec.signal },
+    );
     return checkStatus(
-      { status: response.status, text, method: spec.method, path: spec.path },
-      response.headers,
+      { status: response.status, text: response.text, method: spec.method, path: spec.path },
+      response.headers['retry-after'],
       spec,
       now,
     );
   } catch (error) {
-    throw asFailure(error, spec, timeout.signal);
-  } finally {
-    clearTimeout(timer);
+    throw asFailure(error, spec);
   }
 }
 
 function checkStatus(
   response: SuccessResponse,
-  headers: Headers,
+  retryAfter: string | string[] | undefined,
   spec: RequestSpec,
   now: () => number,
 ): SuccessResponse {
@@ -143,7 +165,7 @@ function checkStatus(
   if (status >= 200 && status < 300) return response;
   const failed = {
     ...response,
-    retryAfterMs: parseRetryAfter(headers.get('retry-after'), now()),
+    retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
     notFound: spec.notFound ?? 'unknown-endpoint',
   };
   const error = errorFromResponse(failed);
@@ -154,11 +176,11 @@ function checkStatus(
 }
 
 /** Our errors pass through; a caller's abort keeps its reason; the rest is Timeout or Network. */
-function asFailure(error: unknown, spec: RequestSpec, timeoutSignal: AbortSignal): unknown {
+function asFailure(error: unknown, spec: RequestSpec): unknown {
   if (error instanceof AgentApiError) return error;
   if (spec.signal?.aborted) return spec.signal.reason;
   const details = { method: spec.method, path: spec.path, cause: error };
-  if (timeoutSignal.aborted) {
+  if (error instanceof RequestTimeoutError) {
     return new AgentApiError(
       AgentApiErrorCode.Timeout,
       `${spec.method} ${spec.path} got no answer within ${spec.timeoutMs} ms`,

@@ -2,7 +2,8 @@
  * One scheduler per process owns every run-status request: at most `slots` in flight, fair
  * round-robin across turns, a client-side timeout per request, backoff with jitter on errors and a
  * per-turn deadline. Costs O(log n) per poll and a single clock sleeper for the earliest wake-up
- * (a retry or a deadline), so thousands of turns need neither timers per turn nor scans.
+ * (a retry, a request timeout or a deadline), so thousands of turns need neither timers per turn
+ * or per request nor scans.
  */
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
 import type { Clock, Logger, RunStatusReport } from './ports.js';
@@ -96,9 +97,17 @@ interface Tracked {
 
 type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
 
+/** When the request of one poll times out; stale once the entry's controller is another. */
+interface PollTimeout {
+  readonly t: Tracked;
+  readonly controller: AbortController;
+}
+
 // setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
 const MAX_SLEEP_MS = 2_147_483_647;
 const noop = (): void => {};
+/** Why the sleeper was cancelled: a sooner wake-up replaced it (nobody reads it). */
+const REARMED = 'rearmed';
 
 /** Builds the process's poll scheduler; it runs as soon as entries are added. */
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
@@ -115,6 +124,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   let lateInFlight = 0;
   const parked = new TimeHeap<Tracked>();
   const deadlines = new TimeHeap<Tracked>();
+  const timeouts = new TimeHeap<PollTimeout>();
   const pending = new Set<Promise<void>>();
   let inFlight = 0;
   let stopped = false;
@@ -149,7 +159,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   function drop(t: Tracked, reason: string): void {
     if (isLive(t)) entries.delete(t.entry.id);
     t.phase = 'gone';
-    t.controller?.abort(new DOMException(reason, 'AbortError'));
+    if (t.controller) t.controller.abort(new DOMException(reason, 'AbortError'));
   }
 
   function expire(t: Tracked): void {
@@ -162,21 +172,38 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     track(callSafely(t, 'onDeadline', () => t.handlers.onDeadline()).then(noop));
   }
 
-  async function requestStatus(t: Tracked, controller: AbortController): Promise<PollOutcome> {
-    const timer = new AbortController();
-    const timeout = new DOMException(`status request timed out after ${requestTimeoutMs} ms`, 'TimeoutError');
-    clock.sleep(requestTimeoutMs, timer.signal).then(() => controller.abort(timeout), noop);
-    try {
-      const options = { signal: controller.signal, timeoutMs: requestTimeoutMs };
-      const request = Promise.resolve(deps.getStatus(t.entry.agentId, t.entry.sessionId, options));
-      request.catch(noop); // it may reject after the abort already won the race
-      // Racing the abort frees the slot even when getStatus ignores its signal.
-      return { ok: true, report: await Promise.race([request, rejectOnAbort(controller.signal)]) };
-    } catch (error) {
-      return { ok: false, error };
-    } finally {
-      timer.abort();
-    }
+  /**
+   * Settles with the request's result or, first, the abort of `controller` (a remove, a stop, or
+   * the request timeout from the shared sleeper): the slot is freed even when getStatus ignores
+   * its signal.
+   */
+  function requestStatus(t: Tracked, controller: AbortController): Promise<PollOutcome> {
+    const { signal } = controller;
+    return new Promise<PollOutcome>((resolve) => {
+      const onAbort = () => resolve({ ok: false, error: signal.reason });
+      signal.addEventListener('abort', onAbort, { once: true });
+      const settle = (outcome: PollOutcome) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      try {
+        Promise.resolve(
+          deps.getStatus(t.entry.agentId, t.entry.sessionId, { signal, timeoutMs: requestTimeoutMs }),
+        ).then(
+          (report) => settle({ ok: true, report }),
+          (error: unknown) => settle({ ok: false, error }),
+        );
+      } catch (error) {
+        settle({ ok: false, error });
+      }
+    });
+  }
+
+  function timeOut(due: PollTimeout): void {
+    if (due.t.controller !== due.controller) return;
+    due.controller.abort(
+      new DOMException(`status request timed out after ${requestTimeoutMs} ms`, 'TimeoutError'),
+    );
   }
 
   async function runPoll(t: Tracked): Promise<void> {
@@ -184,6 +211,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     t.controller = controller;
     t.phase = 'polling';
     t.lastPollAt = clock.now();
+    timeouts.push(t.lastPollAt + requestTimeoutMs, { t, controller });
     inFlight += 1;
     if (isLate(t)) lateInFlight += 1;
     const outcome = await requestStatus(t, controller);
@@ -251,6 +279,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
         pumpAgain = false;
         const now = clock.now();
         for (let due = deadlines.popDue(now); due; due = deadlines.popDue(now)) if (isLive(due)) expire(due);
+        for (let due = timeouts.popDue(now); due; due = timeouts.popDue(now)) timeOut(due);
         for (let due = parked.popDue(now); due; due = parked.popDue(now)) release(due);
         dispatch(now);
       } while (pumpAgain);
@@ -282,11 +311,12 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     }
   }
 
-  /** Keeps exactly one clock sleeper, for the earliest retry or deadline. */
+  /** Keeps exactly one clock sleeper, for the earliest retry, request timeout or deadline. */
   function arm(): void {
     parked.discardTop((t) => !isLive(t) || t.phase !== 'parked');
     deadlines.discardTop((t) => !isLive(t));
-    const at = Math.min(parked.peekAt(), deadlines.peekAt());
+    timeouts.discardTop((due) => due.t.controller !== due.controller);
+    const at = Math.min(parked.peekAt(), deadlines.peekAt(), timeouts.peekAt());
     if (at === Number.POSITIVE_INFINITY) {
       disarm();
       return;
@@ -305,7 +335,8 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   }
 
   function disarm(): void {
-    wake?.controller.abort();
+    // A plain reason: abort() without one would build a DOMException on every re-arm.
+    wake?.controller.abort(REARMED);
     wake = undefined;
   }
 
@@ -344,13 +375,6 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
       await Promise.all([...pending]);
     },
   };
-}
-
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
 }
 
 /** A short code for metrics: the error's `code` when it has one, else its name. */

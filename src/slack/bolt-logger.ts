@@ -16,10 +16,18 @@ export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
         )
         .join(' '),
     );
+  // The Web client writes several debug lines per call (bodies as JSON): with debug off, skip the
+  // joining and scrubbing too, not only the write. pino tells; any other logger gets every line.
+  const levels = child as Partial<{ isLevelEnabled(level: string): boolean }>;
+  const enabled = (name: string) => levels.isLevelEnabled?.(name) ?? true;
   let level = LogLevel.INFO;
   return {
-    debug: (...parts: unknown[]) => child.debug({}, text(parts)),
-    info: (...parts: unknown[]) => child.info({}, text(parts)),
+    debug: (...parts: unknown[]) => {
+      if (enabled('debug')) child.debug({}, text(parts));
+    },
+    info: (...parts: unknown[]) => {
+      if (enabled('info')) child.info({}, text(parts));
+    },
     warn: (...parts: unknown[]) => child.warn({}, text(parts)),
     error: (...parts: unknown[]) => child.error({}, text(parts)),
     setLevel: (next: LogLevel) => {

@@ -1,7 +1,28 @@
-import { type Logger as SlackLogger, WebClient, type WebClientOptions } from '@slack/web-api';
+import {
+  type FetchFunction,
+  type Logger as SlackLogger,
+  WebClient,
+  type WebClientOptions,
+} from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../conversation/ports.js';
 import { toSlackLogger } from './bolt-logger.js';
+import { createSlackFetch } from './slack-fetch.js';
+
+/** Client-side timeout of one Web API call. */
+const CALL_TIMEOUT_MS = 30_000;
+
+/** One keep-alive pool to the Slack API per configuration: the bot's client and Bolt's share it. */
+const fetchByConfig = new WeakMap<Config, FetchFunction>();
+
+function slackFetchFor(config: Config): FetchFunction {
+  let fetch = fetchByConfig.get(config);
+  if (fetch === undefined) {
+    fetch = createSlackFetch({ apiUrl: config.slack.apiUrl, timeoutMs: CALL_TIMEOUT_MS });
+    fetchByConfig.set(config, fetch);
+  }
+  return fetch;
+}
 
 /**
  * One set of Web client options for every client we build. The client itself retries 429s
@@ -12,7 +33,9 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
     slackApiUrl: config.slack.apiUrl,
     logger,
     retryConfig: { retries: 5, factor: 2, minTimeout: 250, maxTimeout: 10_000, randomize: true },
-    timeout: 30_000,
+    // The timeout lives in the fetch (one timer per call instead of an AbortSignal.timeout).
+    fetch: slackFetchFor(config),
+    timeout: 0,
   };
 }
 

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging.js';
 import { TEST_BOT_TOKEN } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
 
 /**
  * The production logger (pino, JSON lines) at debug level, written to memory while the real bot
@@ -11,23 +10,6 @@ import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/brid
  * carries a secret — not the Slack tokens, not the agent-service tokens, not a token the
  * service hands back.
  */
-
-/** A writable stream that keeps every chunk; pino writes one JSON line per log call. */
-function memoryDestination() {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      chunks.push(chunk.toString());
-      done();
-    },
-  });
-  const lines = () =>
-    chunks
-      .join('')
-      .split('\n')
-      .filter((line) => line !== '');
-  return { stream, lines };
-}
 
 /** Runs `/agent <text>` as the harness's admin and waits for its response_url reply. */
 async function command(harness: Harness, text: string) {
@@ -44,14 +26,14 @@ async function command(harness: Harness, text: string) {
 }
 
 describe('logs', () => {
-  const destination = memoryDestination();
+  const destination = memoryLogger('debug');
   let harness: Harness;
   let createdToken = '';
 
   beforeAll(async () => {
     harness = await startHarness({
       env: { LOG_LEVEL: 'debug' },
-      logger: createLogger({ level: 'debug', destination: destination.stream }),
+      logger: destination.logger,
     });
     harness.slack.addUser({ id: 'UADMINLIST' });
 

@@ -262,6 +262,8 @@ interface Options {
   runtimes: string[];
   /** Only count Slack calls per turn for both progress styles, then stop. */
   callsOnly: boolean;
+  /** Skip counting them (quicker A/B runs; results.json then has no `slackCallsPerTurn`). */
+  skipCalls: boolean;
 }
 
 function parseOptions(): Options {
@@ -270,6 +272,7 @@ function parseOptions(): Options {
       sizes: { type: 'string', default: '100,1000,5000' },
       profile: { type: 'string' },
       'calls-only': { type: 'boolean', default: false },
+      'skip-calls': { type: 'boolean', default: false },
       node: { type: 'string', default: 'current' },
       'timeout-scale': { type: 'string', default: '1' },
     },
@@ -282,7 +285,14 @@ function parseOptions(): Options {
   if (!(scale >= 1 && scale <= 10)) throw new Error(`--timeout-scale must be in 1..10, not "${scale}"`);
   timeoutScale = scale;
   const runtimes = values.node.split(',').map((item) => resolveNode(item.trim()));
-  return { sizes, profileDir: values.profile, runtimes, callsOnly: values['calls-only'] };
+  if (values['calls-only'] && values['skip-calls']) throw new Error('--calls-only and --skip-calls exclude each other');
+  return {
+    sizes,
+    profileDir: values.profile,
+    runtimes,
+    callsOnly: values['calls-only'],
+    skipCalls: values['skip-calls'],
+  };
 }
 
 /**
@@ -363,7 +373,7 @@ async function slackCallsPerTurn(
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir, runtimes, callsOnly } = parseOptions();
+  const { sizes, profileDir, runtimes, callsOnly, skipCalls } = parseOptions();
   const benchStarted = Date.now();
   // Each runtime has the budget (times --timeout-scale); this is the last resort for the whole run.
   const guard = setTimeout(
@@ -393,8 +403,8 @@ async function main(): Promise<void> {
     nextMessage<LoadReply>(prober, 'ready', 30_000),
   ]);
 
-  const slackCalls = await slackCallsPerTurn(bot, mentioner);
-  log(formatSlackCalls(slackCalls));
+  const slackCalls = skipCalls ? [] : await slackCallsPerTurn(bot, mentioner);
+  if (!skipCalls) log(formatSlackCalls(slackCalls));
   if (callsOnly) return;
 
   const perRuntime = [];
@@ -409,8 +419,10 @@ async function main(): Promise<void> {
   }
   log('');
   log(REPLICA_NOTE);
-  log('');
-  log(formatSlackCalls(slackCalls));
+  if (!skipCalls) {
+    log('');
+    log(formatSlackCalls(slackCalls));
+  }
   const output = {
     date: new Date().toISOString(),
     machine,
@@ -426,7 +438,7 @@ async function main(): Promise<void> {
       botEnvironment: 'HTTP mode, memory store, LOG_LEVEL=warn, every other setting at its default',
     },
     runtimes: perRuntime,
-    slackCallsPerTurn: slackCalls,
+    ...(skipCalls ? {} : { slackCallsPerTurn: slackCalls }),
     replicas: REPLICA_NOTE,
     seconds: Math.round((Date.now() - benchStarted) / 100) / 10,
   };

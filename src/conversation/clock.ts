@@ -1,5 +1,11 @@
 import type { Clock } from './ports.js';
 
+/**
+ * The reason to abort with when nobody reads it (a sleep or wait that is simply over). One shared
+ * instance: `abort()` without a reason builds a new DOMException, stack trace and all, each time.
+ */
+export const DONE_WAITING: DOMException = new DOMException('The operation was aborted', 'AbortError');
+
 /** The abort reason's stand-in when a signal carries none. */
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');

@@ -25,11 +25,28 @@ export const MAX_RANGE_MS = 31 * DAY_MS;
 /** ISO 8601 UTC without milliseconds. */
 export const isoUtc = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * One formatter per zone: building an `Intl.DateTimeFormat` costs about 25 times a format, and a
+ * turn reads its zone's offset several times. Zones are IANA names (a few hundred exist); the
+ * bound only guards against a directory that sends nonsense.
+ */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_CACHED_ZONES = 1_000;
+
+function offsetFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = offsetFormats.get(timeZone);
+  if (format) return format;
+  format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  if (offsetFormats.size >= MAX_CACHED_ZONES) offsetFormats.clear();
+  offsetFormats.set(timeZone, format);
+  return format;
+}
+
 /** The zone's offset from UTC in minutes at `at` (e.g. -300 for New York in winter); 0 when unknown. */
 export function zoneOffsetMinutes(timeZone: string | undefined, at: number): number {
   if (!timeZone) return 0;
   try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+    const name = offsetFormat(timeZone)
       .formatToParts(at)
       .find((part) => part.type === 'timeZoneName')?.value;
     const match = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(name ?? '');

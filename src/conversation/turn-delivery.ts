@@ -1,3 +1,4 @@
+import { DONE_WAITING } from './clock.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
 import type { PollScheduler } from './poll-scheduler.js';
@@ -123,7 +124,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       released: false,
       noticeChain: Promise.resolve(),
     };
-    tracked.get(turn.turnId)?.abort.abort();
+    tracked.get(turn.turnId)?.abort.abort(DONE_WAITING);
     tracked.set(turn.turnId, entry);
     metrics.turnsInFlight(tracked.size);
     return entry;
@@ -475,7 +476,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   /** Stops polling and delivering a turn without touching its stored state (another instance took it). */
   function untrack(turnId: string): void {
     poller.remove(turnId);
-    tracked.get(turnId)?.abort.abort();
+    tracked.get(turnId)?.abort.abort(DONE_WAITING);
     tracked.delete(turnId);
     void progress.settle(turnId);
     metrics.turnsInFlight(tracked.size);

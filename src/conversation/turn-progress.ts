@@ -5,6 +5,7 @@
  * never delays an answer; a refresh on a run that reports nothing new keeps the elapsed time
  * moving (and a status alive: Slack clears one after two minutes).
  */
+import { DONE_WAITING } from './clock.js';
 import type { Clock, Logger, Progress, ThreadLocation, ThreadOutput, TurnRecord } from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
 
@@ -144,7 +145,7 @@ export function createTurnProgress(deps: TurnProgressDeps) {
   }
 
   function stopFollowing(turnId: string): void {
-    followed.get(turnId)?.stop.abort();
+    followed.get(turnId)?.stop.abort(DONE_WAITING);
     followed.delete(turnId);
   }
 

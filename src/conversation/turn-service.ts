@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DONE_WAITING } from './clock.js';
 import type { IoGate } from './io-gate.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import type {
@@ -273,7 +274,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         timedOut,
       ]);
     } finally {
-      giveUp.abort();
+      giveUp.abort(DONE_WAITING);
     }
   }
 
@@ -372,7 +373,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
         () => undefined,
       ),
     ]);
-    late.abort();
+    late.abort(DONE_WAITING);
     if (ts === undefined) {
       void posted
         .then((lateTs) => (lateTs ? output.removeProgress(where, lateTs) : undefined))
@@ -398,7 +399,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
           .catch((error: unknown) => logger.warn({ err: error, turnId }, 'lease renewal failed'));
       }
     })();
-    return () => done.abort();
+    return () => done.abort(DONE_WAITING);
   }
 
   async function saveSession(turn: TurnRecord, sessionId: string): Promise<void> {

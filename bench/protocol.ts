@@ -59,7 +59,7 @@ export interface ServiceReport {
 export type StandInsRequest = { type: 'answers' } | { type: 'report'; mentions: MentionRef[] };
 export type StandInsReply =
   | { type: 'ready'; simUrl: string; slackApiUrl: string }
-  | { type: 'answers'; count: number; slackCalls: number; serviceRequests: number }
+  | { type: 'answers'; count: number; runs: number; slackCalls: number; serviceRequests: number }
   | { type: 'report'; report: ServiceReport };
 
 export type LoadRequest =

@@ -3,6 +3,7 @@
  * table and the commit-friendly results file.
  */
 import os from 'node:os';
+import type { HeapGrowth } from './heap-snapshot.js';
 import type { LatencySummary, ServiceReport } from './protocol.js';
 import { round } from './stats.js';
 
@@ -34,6 +35,11 @@ export interface SizeResult {
         logLines: number;
       }
     | undefined;
+  /**
+   * `--heap` (heap-snapshot.ts): what was held per message once every mention was acked (most
+   * still waiting to start), and per run in flight once every run had started.
+   */
+  heap?: { acked: HeapGrowth; started: HeapGrowth } | undefined;
 }
 
 export interface TargetCheck {

@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,14 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { TEST_BOT_TOKEN } from '../src/sandbox/slack-standin/defaults.js';
 import { SIM_AGENTS, SIM_TOKENS } from '../src/simulator/index.js';
+import {
+  formatHeap,
+  type HeapSummary,
+  heapGrowth,
+  heapSnapshotFlags,
+  summariseSnapshot,
+  takeSnapshot,
+} from './heap-snapshot.js';
 import {
   forkTs,
   freePort,
@@ -104,6 +112,8 @@ interface Shared {
   bot: { args: string[]; runtime: string };
   /** The Node binary the bot and the bare Bolt app run on. */
   node: string;
+  /** `--heap`: snapshots of the bot after the warm-up and with every mention acked. */
+  heap: boolean;
 }
 
 type Progress = Extract<StandInsReply, { type: 'answers' }>;
@@ -152,7 +162,10 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
     const env = botEnv(urls.simUrl, urls.slackApiUrl, port);
     const config = loadConfig(env);
     const pollSlots = Math.max(1, Math.floor(config.agent.maxInFlight * config.agent.pollShare));
-    const { child: bot, tail } = spawnNode(shared.bot.args, env, shared.node);
+    const heapDir = join(here, 'tmp', 'heap', `${process.pid}-${size}`);
+    if (shared.heap) mkdirSync(heapDir, { recursive: true });
+    const args = shared.heap ? [...heapSnapshotFlags(heapDir), ...shared.bot.args] : shared.bot.args;
+    const { child: bot, tail } = spawnNode(args, env, shared.node);
     try {
       const botUrl = `http://127.0.0.1:${port}`;
       await waitHealthy(`${botUrl}/healthz`, bot, 30_000).catch((error: unknown) => {
@@ -160,6 +173,8 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
       });
       const warm = await warmUp(shared, botUrl, standIns);
       const warmAnswers = warm.count;
+      const baselineHeap =
+        shared.heap && bot.pid ? summariseSnapshot(await takeSnapshot(bot.pid, heapDir)) : undefined;
       const before = processUsage(bot.pid);
       const others = {
         standIns: standIns.pid,
@@ -188,6 +203,19 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
         ratePerSecond: MENTION_RATE,
         concurrency: MENTION_CONCURRENCY,
       });
+      const peakHeap: Promise<SizeResult['heap']> =
+        baselineHeap && bot.pid
+          ? heapAtPeaks({
+              pid: bot.pid,
+              dir: heapDir,
+              baseline: baselineHeap,
+              size,
+              warm,
+              standIns,
+              posted,
+              deadline,
+            })
+          : Promise.resolve(undefined);
       let answers = 0;
       while (Date.now() < deadline) {
         answers = (await answerCount(standIns)) - warmAnswers;
@@ -205,6 +233,10 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
       const reportReply = nextMessage<Extract<StandInsReply, { type: 'report' }>>(standIns, 'report', 30_000);
       send<StandInsRequest>(standIns, { type: 'report', mentions: mentions.mentions });
       const service = (await reportReply).report;
+      const heap = await peakHeap.catch((error: unknown) => {
+        log(`bench: heap snapshot failed: ${String(error)}`);
+        return undefined;
+      });
       await stopChild(bot);
       const slackCalls = Object.values(service.slackCalls).reduce((sum, n) => sum + n, 0);
       return {
@@ -236,13 +268,53 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
           cpuSecondsTotal: usage.cpuSeconds,
           logLines: tail.count,
         },
+        ...(heap ? { heap } : {}),
       };
     } finally {
       await stopChild(bot);
+      if (shared.heap && !process.env.KEEP_HEAP) rmSync(heapDir, { recursive: true, force: true });
     }
   } finally {
     await stopChild(standIns);
   }
+}
+
+/**
+ * Two snapshots while the runs are in flight: when every mention has been acked (most of them
+ * still waiting for their turn to start) and when every run has started (the most turns tracked).
+ */
+async function heapAtPeaks(at: {
+  pid: number;
+  dir: string;
+  baseline: HeapSummary;
+  size: number;
+  warm: Progress;
+  standIns: ChildProcess;
+  posted: Promise<unknown>;
+  deadline: number;
+}): Promise<SizeResult['heap']> {
+  const now = async () => {
+    const progress = await progressOf(at.standIns);
+    return { answered: progress.count - at.warm.count, started: progress.runs - at.warm.runs };
+  };
+  await at.posted;
+  const beforeAcked = await now();
+  const acked = heapGrowth(
+    at.baseline,
+    summariseSnapshot(await takeSnapshot(at.pid, at.dir)),
+    at.size - beforeAcked.answered,
+  );
+  let progress = await now();
+  while (progress.started < at.size && Date.now() < at.deadline) {
+    await sleep(50);
+    progress = await now();
+  }
+  const started = heapGrowth(
+    at.baseline,
+    summariseSnapshot(await takeSnapshot(at.pid, at.dir)),
+    progress.started - progress.answered,
+  );
+  return { acked, started };
 }
 
 /** CPU seconds so far of each named process (the other processes of the bench, for context). */
@@ -264,6 +336,8 @@ interface Options {
   callsOnly: boolean;
   /** Skip counting them (quicker A/B runs; results.json then has no `slackCallsPerTurn`). */
   skipCalls: boolean;
+  /** Heap snapshots of the bot per size (bytes per run in flight); they pause it, so latencies suffer. */
+  heap: boolean;
 }
 
 function parseOptions(): Options {
@@ -273,6 +347,7 @@ function parseOptions(): Options {
       profile: { type: 'string' },
       'calls-only': { type: 'boolean', default: false },
       'skip-calls': { type: 'boolean', default: false },
+      heap: { type: 'boolean', default: false },
       node: { type: 'string', default: 'current' },
       'timeout-scale': { type: 'string', default: '1' },
     },
@@ -285,13 +360,15 @@ function parseOptions(): Options {
   if (!(scale >= 1 && scale <= 10)) throw new Error(`--timeout-scale must be in 1..10, not "${scale}"`);
   timeoutScale = scale;
   const runtimes = values.node.split(',').map((item) => resolveNode(item.trim()));
-  if (values['calls-only'] && values['skip-calls']) throw new Error('--calls-only and --skip-calls exclude each other');
+  if (values['calls-only'] && values['skip-calls'])
+    throw new Error('--calls-only and --skip-calls exclude each other');
   return {
     sizes,
     profileDir: values.profile,
     runtimes,
     callsOnly: values['calls-only'],
     skipCalls: values['skip-calls'],
+    heap: values.heap,
   };
 }
 
@@ -323,7 +400,7 @@ async function runRuntime(
   node: string,
   sizes: number[],
   bot: Shared['bot'],
-  load: Pick<Shared, 'mentioner' | 'prober'>,
+  load: Pick<Shared, 'mentioner' | 'prober' | 'heap'>,
 ) {
   const version = nodeVersion(node);
   const started = Date.now();
@@ -373,7 +450,7 @@ async function slackCallsPerTurn(
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir, runtimes, callsOnly, skipCalls } = parseOptions();
+  const { sizes, profileDir, runtimes, callsOnly, skipCalls, heap } = parseOptions();
   const benchStarted = Date.now();
   // Each runtime has the budget (times --timeout-scale); this is the last resort for the whole run.
   const guard = setTimeout(
@@ -408,7 +485,8 @@ async function main(): Promise<void> {
   if (callsOnly) return;
 
   const perRuntime = [];
-  for (const node of runtimes) perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober }));
+  for (const node of runtimes)
+    perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober, heap }));
 
   for (const runtime of perRuntime) {
     log('');
@@ -416,6 +494,16 @@ async function main(): Promise<void> {
     log(formatTable(runtime.results));
     log('');
     log(formatChecks(runtime.targets));
+    const heapRows = runtime.results.flatMap((result) =>
+      result.heap ? [{ size: result.size, heap: result.heap }] : [],
+    );
+    if (heapRows.length > 0) {
+      log('');
+      log(
+        "Heap (live objects in V8 snapshots; the snapshots paused the bot, so this table's latencies are not comparable):",
+      );
+      log(formatHeap(heapRows));
+    }
   }
   log('');
   log(REPLICA_NOTE);

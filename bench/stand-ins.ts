@@ -122,7 +122,13 @@ async function main(): Promise<void> {
     const request = raw as StandInsRequest;
     if (request.type === 'answers') {
       const count = answers().size;
-      send({ type: 'answers', count, slackCalls: slack.calls.length, serviceRequests: sim.requests.length });
+      send({
+        type: 'answers',
+        count,
+        runs: sim.runs().length,
+        slackCalls: slack.calls.length,
+        serviceRequests: sim.requests.length,
+      });
     }
     if (request.type === 'report')
       send({ type: 'report', report: report(sim, slack, answers(), request.mentions) });

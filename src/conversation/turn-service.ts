@@ -99,13 +99,20 @@ export interface TurnStarterDeps {
 }
 
 /**
+ * A random UUID held as one flat string. `randomUUID` joins 20 pieces, which V8 keeps as a tree of
+ * string fragments (about 500 bytes instead of 60), and every turn keeps several ids in its records
+ * and locks; `toLowerCase` (a no-op on the text) returns it flattened.
+ */
+const newFlatId = (): string => randomUUID().toLowerCase();
+
+/**
  * Turns a classified Slack message into an agent turn: dedupe, the thread's busy lock, the
  * durable turn record (stored before the run starts), the start or follow-up request, and
  * hand-off to the poller. Exactly one turn results per Slack message.
  */
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
-  const newId = deps.newId ?? (() => randomUUID());
+  const newId = deps.newId ?? newFlatId;
   /** Ends the retries of refusals still waiting for Slack (shutdown). */
   const stopping = new AbortController();
   const refusalsUnderWay = new Set<Promise<unknown>>();

@@ -33,22 +33,30 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
       hasFiles: (message.files?.length ?? 0) > 0,
       mentioned: verdict.kind === 'turn',
     };
-    try {
-      if (verdict.kind === 'ignore') {
-        await turns.refuse(request, 'channel-not-allowed');
-        return;
-      }
-      const result = await turns.handle(request);
-      // A new DM conversation is named after its first question in the agent view's history.
-      if (result === 'started' && message.channel_type === 'im' && !message.thread_ts) {
-        await deps.agentView.titleConversation(client, request.channel, request.threadTs, request.prompt);
-      }
-      logger.debug(
-        { channel: request.channel, ts: request.sourceTs, source, result, retryNum: context.retryNum },
-        'message handled',
-      );
-    } catch (error) {
-      logger.error({ err: error, channel: request.channel, ts: request.sourceTs }, 'message handling failed');
-    }
+    // Bolt has acked. Returning now lets it drop the HTTP request, the envelope and its middleware
+    // chain while the turn waits for the I/O gate: a burst of mentions otherwise kept each of them
+    // (about 16 KB a message) until its turn started. Arrival order is kept: handing over is
+    // synchronous, and the gate is first in, first out.
+    const handling =
+      verdict.kind === 'ignore' ? turns.refuse(request, 'channel-not-allowed') : turns.handle(request);
+    const startsDm = message.channel_type === 'im' && !message.thread_ts;
+    const retryNum = context.retryNum;
+    void handling
+      .then(async (result) => {
+        // A new DM conversation is named after its first question in the agent view's history.
+        if (result === 'started' && startsDm) {
+          await deps.agentView.titleConversation(client, request.channel, request.threadTs, request.prompt);
+        }
+        logger.debug(
+          { channel: request.channel, ts: request.sourceTs, source, result, retryNum },
+          'message handled',
+        );
+      })
+      .catch((error: unknown) => {
+        logger.error(
+          { err: error, channel: request.channel, ts: request.sourceTs },
+          'message handling failed',
+        );
+      });
   };
 }

@@ -4,7 +4,10 @@
  * date is its most recent past occurrence; an end in the future is cut to now; a range wholly in
  * the future, reversed, or longer than 31 days is refused. Pure: the time and zone come in.
  */
-import * as chrono from 'chrono-node';
+// English only: the package's root entry loads every locale (3.7 MB of heap against 0.9 MB), and
+// its `parse` is this one. Types come from the root; a type-only import loads nothing.
+import type * as chrono from 'chrono-node';
+import { parse as parseDates } from 'chrono-node/en';
 
 import type { TimeRange } from './ports.js';
 
@@ -106,9 +109,11 @@ export function parseTimeRange(text: string, now: number, timeZone?: string): Ti
   const offset = zoneOffsetMinutes(timeZone, now);
   // chrono reads "from A to B" as one range but "between A and B" as two dates.
   const normalised = text.replace(/\bbetween\b(.{1,40}?)\band\b/gi, 'from$1to');
-  const results = chrono
-    .parse(normalised, { instant: new Date(now), timezone: offset }, { forwardDate: false })
-    .filter((result) => !NOT_A_RANGE.test(result.text.trim()));
+  const results = parseDates(
+    normalised,
+    { instant: new Date(now), timezone: offset },
+    { forwardDate: false },
+  ).filter((result) => !NOT_A_RANGE.test(result.text.trim()));
   const found = results[0];
   if (!found) return { kind: 'none' };
   const phrase = found.text;

@@ -1,3 +1,4 @@
+import { boundLogger } from './bound-logger.js';
 import { DONE_WAITING } from './clock.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
@@ -311,7 +312,11 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     }
     await progress.settle(turn.turnId);
     await releaseThread(entry, outcome);
-    const log = logger.child({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId: turn.turnId });
+    const log = boundLogger(logger, {
+      threadKey: turn.threadKey,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+    });
     if (outcome.kind === 'report' && outcome.report.status === 'done') {
       const { report } = outcome;
       const already = entry.takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { boundLogger } from './bound-logger.js';
 import { DONE_WAITING } from './clock.js';
 import type { IoGate } from './io-gate.js';
 import { deliverWhileTransient } from './outcome-retry.js';
@@ -337,7 +338,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   }
 
   async function start(turn: TurnRecord, where: ThreadLocation, input: RunInput): Promise<TurnRequestResult> {
-    const log = logger.child({ threadKey: turn.threadKey, turnId: turn.turnId });
+    const log = boundLogger(logger, { threadKey: turn.threadKey, turnId: turn.turnId });
     log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
     // Progress shows beside the start request: a person sees the bot at work at once, and a slow
     // Slack never delays the run.

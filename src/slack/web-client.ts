@@ -1,12 +1,14 @@
 import {
   type FetchFunction,
   type Logger as SlackLogger,
+  type WebAPICallResult,
   WebClient,
   type WebClientOptions,
 } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../conversation/ports.js';
 import { toSlackLogger } from './bolt-logger.js';
+import { createLeanApiCall, LEAN_METHODS, type LeanApiCall } from './lean-api-call.js';
 import { createSlackFetch } from './slack-fetch.js';
 
 /** Client-side timeout of one Web API call. */
@@ -39,11 +41,38 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
   };
 }
 
+/**
+ * The Web client a turn posts with: every method as the Web client does it, except the few a turn
+ * calls on every run (lean-api-call.ts), which go out as one JSON exchange on the same pool with the
+ * same errors and retries.
+ */
+class BotWebClient extends WebClient {
+  readonly #lean: LeanApiCall;
+
+  constructor(token: string, options: WebClientOptions & { fetch: FetchFunction; logger: SlackLogger }) {
+    super(token, options);
+    this.#lean = createLeanApiCall({
+      apiUrl: this.slackApiUrl,
+      token,
+      fetch: options.fetch,
+      retry: options.retryConfig ?? {},
+      rejectRateLimitedCalls: options.rejectRateLimitedCalls,
+      logger: options.logger,
+    });
+  }
+
+  override apiCall(method: string, options: Record<string, unknown> = {}): Promise<WebAPICallResult> {
+    return LEAN_METHODS.has(method) ? this.#lean(method, options) : super.apiCall(method, options);
+  }
+}
+
 /** The Web client the bot posts with (Bolt's App builds its own for listeners from the same options). */
-export function createWebClient(config: Config, logger: Logger, overrides: WebClientOptions = {}): WebClient {
-  return new WebClient(config.slack.botToken, {
-    ...webClientOptions(config, toSlackLogger(logger)),
-    ...overrides,
+export function createWebClient(config: Config, logger: Logger): WebClient {
+  const slackLogger = toSlackLogger(logger);
+  return new BotWebClient(config.slack.botToken, {
+    ...webClientOptions(config, slackLogger),
+    fetch: slackFetchFor(config),
+    logger: slackLogger,
   });
 }
 
@@ -52,7 +81,8 @@ export function createWebClient(config: Config, logger: Logger, overrides: WebCl
  * the read at once instead of holding the turn, which then runs without that context.
  */
 export function createFailFastWebClient(config: Config, logger: Logger): WebClient {
-  return createWebClient(config, logger, {
+  return new WebClient(config.slack.botToken, {
+    ...webClientOptions(config, toSlackLogger(logger)),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
     timeout: 10_000,

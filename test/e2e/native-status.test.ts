@@ -80,7 +80,9 @@ describe('native progress (PROGRESS_STYLE=status, the default)', () => {
     expect(progressMessages(h, channel, threadTs)).toEqual([]);
     expect(
       h.slack.calls.some(
-        (c) => c.method === 'chat.postMessage' && c.args.metadata?.toString().includes('agent_progress'),
+        // metadata arrives as an object in a JSON body and as a JSON string in a form body
+        (c) =>
+          c.method === 'chat.postMessage' && JSON.stringify(c.args.metadata ?? '').includes('agent_progress'),
       ),
     ).toBe(false);
   });

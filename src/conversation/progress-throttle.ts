@@ -3,14 +3,33 @@
  * workspace, https://api.slack.com/methods/chat.update), and answers must never wait behind
  * progress. Updates are coalesced per key (only the latest step matters), so what waits is bounded
  * by the number of keys, and whatever a key offered before its turn came is simply replaced.
+ *
+ * Two lanes. A step update (`offer`) waits for a token and may be coalesced or, under pressure,
+ * never sent: the next update of its key carries the newer step anyway. A refresh (`offerRefresh`)
+ * keeps a native thread status alive, and Slack clears a status two minutes after it was set: a
+ * refresh that waits for tokens behind other turns' refreshes lapses as soon as the turns outgrow
+ * the budget (about 60 turns at 40 a minute and a 90 s period). So refreshes go first and do not
+ * wait for a token; they still take one, driving the bucket into debt (at most a minute's worth),
+ * so step updates get only what refreshes leave and come back within a minute once the refreshes
+ * fit the budget again. A refresh carries the turn's latest step, so starving steps costs
+ * freshness, never correctness. What bounds refreshes is how many may be under way at once
+ * (`maxRefreshesInFlight`): they share the Web client's request queue with answers, and Slack's
+ * own limit for `assistant.threads.setStatus` ("special", unpublished) shows up as 429s that the
+ * Web client waits out — slower sends, which the caller sees as late refreshes.
  */
+import { DONE_WAITING } from './clock.js';
 import type { Clock, Logger } from './ports.js';
 
 export interface ProgressThrottleOptions<P> {
-  /** Sends allowed per minute, across all keys. */
+  /** Sends allowed per minute, across all keys. Refreshes are charged to it but never wait for it. */
   perMinute: number;
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
   burst?: number | undefined;
+  /**
+   * Refreshes under way at once, at most. Default 16: far below the Web client's 100 concurrent
+   * requests, so an answer never queues behind a wave of refreshes.
+   */
+  maxRefreshesInFlight?: number | undefined;
   clock: Clock;
   /** Shows one update (e.g. `chat.update` of a thread's progress message). */
   send(key: string, payload: P): Promise<void>;
@@ -18,8 +37,13 @@ export interface ProgressThrottleOptions<P> {
 }
 
 export interface ProgressThrottle<P> {
-  /** Queues the latest progress of `key`, replacing any update of it still waiting. Never blocks. */
+  /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
   offer(key: string, payload: P): void;
+  /**
+   * Queues a refresh of `key` ahead of every step update, without waiting for a token; it replaces
+   * any update of `key` still waiting, and a later `offer` of `key` keeps the refresh's place.
+   */
+  offerRefresh(key: string, payload: P): void;
   /**
    * Drops the waiting update of `key` and resolves once a send of it already under way has
    * finished, so the answer can be posted after the progress message settles. Never rejects.
@@ -31,26 +55,38 @@ export interface ProgressThrottle<P> {
   close(): Promise<void>;
 }
 
+const DEFAULT_REFRESHES_IN_FLIGHT = 16;
+
 /** Builds the process's progress throttle; a single drain loop runs while updates wait. */
 export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): ProgressThrottle<P> {
   const { clock, logger, perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
+  const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? DEFAULT_REFRESHES_IN_FLIGHT);
   const bucket = createTokenBucket(perMinute, burst, clock);
   // Map order is insertion order: replacing a waiting payload keeps its place, a key offered after
-  // its send goes to the back — round-robin across keys.
-  const waiting = new Map<string, P>();
+  // its send goes to the back — round-robin across keys. Refreshes come in the order they fell due.
+  const steps = new Map<string, P>();
+  const refreshes = new Map<string, P>();
   const sending = new Map<string, Promise<void>>();
+  let refreshesInFlight = 0;
   const closer = new AbortController();
+  /** Aborts the drain's wait for a token when a refresh arrives, which need not wait. */
+  let tokenWait: AbortController | undefined;
   let draining = false;
 
-  function nextKey(): string | undefined {
-    // One send per key at a time, so an older step can never land after a newer one.
+  // One send per key at a time, so an older step can never land after a newer one.
+  function firstIdle(waiting: Map<string, P>): string | undefined {
     for (const key of waiting.keys()) if (!sending.has(key)) return key;
     return undefined;
   }
 
-  function startSend(key: string, payload: P): void {
+  function nextRefresh(): string | undefined {
+    return refreshesInFlight < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
+  }
+
+  function startSend(key: string, payload: P, refresh: boolean): void {
+    if (refresh) refreshesInFlight += 1;
     const work = (async () => {
       try {
         await options.send(key, payload);
@@ -61,26 +97,50 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
     })();
     sending.set(key, work);
     void work.then(() => {
+      if (refresh) refreshesInFlight -= 1;
       if (sending.get(key) === work) sending.delete(key);
+      // A refresh held back by the in-flight cap (or by its key's send) may go now.
+      if (refreshes.size > 0) tokenWait?.abort(DONE_WAITING);
       kick();
     });
   }
 
+  function sendNext(key: string, waiting: Map<string, P>): void {
+    const payload = waiting.get(key) as P;
+    waiting.delete(key);
+    bucket.take();
+    startSend(key, payload, waiting === refreshes);
+  }
+
+  /** Waits for a token, or less when a refresh arrives (or the throttle closes). */
+  async function waitForToken(ms: number): Promise<void> {
+    tokenWait = new AbortController();
+    try {
+      await clock.sleep(ms, tokenWait.signal);
+    } catch {
+      // Woken early: the loop looks again.
+    } finally {
+      tokenWait = undefined;
+    }
+  }
+
   async function drain(): Promise<void> {
     try {
-      for (let key = nextKey(); key !== undefined && !closer.signal.aborted; key = nextKey()) {
+      while (!closer.signal.aborted) {
+        const refresh = nextRefresh();
+        if (refresh !== undefined) {
+          sendNext(refresh, refreshes);
+          continue;
+        }
+        const step = firstIdle(steps);
+        if (step === undefined) break;
         const waitMs = bucket.msUntilToken();
         if (waitMs > 0) {
-          await clock.sleep(waitMs, closer.signal);
+          await waitForToken(waitMs);
           continue; // the waiting keys may have changed meanwhile
         }
-        const payload = waiting.get(key) as P;
-        waiting.delete(key);
-        bucket.take();
-        startSend(key, payload);
+        sendNext(step, steps);
       }
-    } catch {
-      // Only the close signal interrupts the sleep.
     } finally {
       draining = false;
     }
@@ -95,17 +155,28 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   return {
     offer(key, payload) {
       if (closer.signal.aborted) return;
-      waiting.set(key, payload);
+      if (refreshes.has(key)) refreshes.set(key, payload);
+      else steps.set(key, payload);
+      kick();
+    },
+    offerRefresh(key, payload) {
+      if (closer.signal.aborted) return;
+      steps.delete(key);
+      refreshes.set(key, payload);
+      tokenWait?.abort(DONE_WAITING);
       kick();
     },
     cancel(key) {
-      waiting.delete(key);
+      steps.delete(key);
+      refreshes.delete(key);
       return sending.get(key) ?? Promise.resolve();
     },
-    pendingCount: () => waiting.size,
+    pendingCount: () => steps.size + refreshes.size,
     async close() {
-      closer.abort();
-      waiting.clear();
+      closer.abort(DONE_WAITING);
+      tokenWait?.abort(DONE_WAITING);
+      steps.clear();
+      refreshes.clear();
       await Promise.all([...sending.values()]);
     },
   };
@@ -114,6 +185,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
 interface TokenBucket {
   /** 0 when a token is available now. */
   msUntilToken(): number;
+  /** Takes a token, or goes into debt (down to a minute's worth) when there is none. */
   take(): void;
 }
 
@@ -135,7 +207,7 @@ function createTokenBucket(perMinute: number, capacity: number, clock: Clock): T
     },
     take() {
       refill();
-      tokens -= 1;
+      tokens = Math.max(-perMinute, tokens - 1);
     },
   };
 }

@@ -14,7 +14,9 @@ interface Harness {
 
 type Send = (key: string, payload: number) => Promise<void>;
 
-function harness(options: { perMinute?: number; burst?: number; send?: Send } = {}): Harness {
+function harness(
+  options: { perMinute?: number; burst?: number; maxRefreshesInFlight?: number; send?: Send } = {},
+): Harness {
   const clock = createManualClock();
   const sent: string[] = [];
   const logger = {
@@ -27,6 +29,7 @@ function harness(options: { perMinute?: number; burst?: number; send?: Send } = 
   const throttle = createProgressThrottle<number>({
     perMinute: options.perMinute ?? 60,
     burst: options.burst ?? 1,
+    maxRefreshesInFlight: options.maxRefreshesInFlight,
     clock,
     logger,
     send: async (key, payload) => {
@@ -187,5 +190,80 @@ describe('createProgressThrottle', () => {
   it('refuses a rate that is not positive', () => {
     const clock = createManualClock();
     expect(() => createProgressThrottle({ perMinute: 0, clock, send: async () => {} })).toThrow(RangeError);
+  });
+});
+
+describe('createProgressThrottle: refreshes', () => {
+  it('sends a refresh at once, ahead of waiting steps and without waiting for a token', async () => {
+    const h = harness({ perMinute: 60, burst: 1 });
+    for (const key of ['a', 'b', 'c']) h.throttle.offer(key, 1);
+    await h.clock.advanceAsync(500);
+    h.throttle.offerRefresh('r', 9);
+    await h.clock.flush();
+    expect(h.sent).toEqual(['a:1@0', 'r:9@500']);
+    // The refresh took a token it did not have: the steps wait that much longer.
+    await h.clock.advanceAsync(3_500);
+    expect(h.sent).toEqual(['a:1@0', 'r:9@500', 'b:1@2000', 'c:1@3000']);
+  });
+
+  it('lets refreshes overdraw the budget by at most a minute, so steps yield and then come back', async () => {
+    const h = harness({ perMinute: 60, burst: 1 });
+    for (let i = 0; i < 200; i += 1) h.throttle.offerRefresh(`r${i}`, 1);
+    h.throttle.offer('step', 1);
+    await h.clock.flush();
+    expect(h.sent).toHaveLength(200); // all refreshes, none held back by the budget
+    // 200 refreshes against 60 a minute: the debt is capped at 60 tokens, so the step goes after
+    // about a minute (61 tokens to earn back), not after the 200 s the refreshes would cost.
+    await h.clock.advanceAsync(60_000);
+    expect(h.sent.at(-1)).toBe('r199:1@0');
+    await h.clock.advanceAsync(2_000);
+    expect(h.sent.at(-1)).toBe('step:1@61000');
+  });
+
+  it('a refresh takes over a waiting step of its key, and a later step keeps the refresh lane', async () => {
+    const h = harness({ perMinute: 60, burst: 1 });
+    h.throttle.offer('a', 1);
+    h.throttle.offer('b', 1);
+    h.throttle.offer('c', 1);
+    await h.clock.flush();
+    h.throttle.offerRefresh('c', 2);
+    h.throttle.offer('c', 3); // a newer step while the refresh waits: the newer payload, still urgent
+    await h.clock.advanceAsync(2_000);
+    expect(h.sent.slice(0, 2)).toEqual(['a:1@0', 'c:3@0']);
+    expect(h.throttle.pendingCount()).toBe(0);
+    expect(h.sent).toHaveLength(3);
+  });
+
+  it('keeps at most maxRefreshesInFlight refreshes under way', async () => {
+    const gates = [deferred(), deferred(), deferred()];
+    let n = 0;
+    const h = harness({
+      maxRefreshesInFlight: 2,
+      send: () => (gates[n++] ?? deferred()).promise,
+    });
+    for (const key of ['a', 'b', 'c']) h.throttle.offerRefresh(key, 1);
+    await h.clock.flush();
+    expect(h.sent).toEqual(['a:1@0', 'b:1@0']);
+    gates[0]?.resolve();
+    await h.clock.flush();
+    expect(h.sent).toEqual(['a:1@0', 'b:1@0', 'c:1@0']);
+  });
+
+  it('cancel drops a waiting refresh; close drops them all', async () => {
+    const slow = deferred();
+    const h = harness({ maxRefreshesInFlight: 1, send: () => slow.promise });
+    h.throttle.offerRefresh('a', 1);
+    h.throttle.offerRefresh('b', 1);
+    h.throttle.offerRefresh('c', 1);
+    await h.clock.flush();
+    await h.throttle.cancel('b');
+    expect(h.throttle.pendingCount()).toBe(1);
+    const closing = h.throttle.close();
+    slow.resolve();
+    await closing;
+    h.throttle.offerRefresh('d', 1);
+    await h.clock.advanceAsync(10_000);
+    expect(h.sent).toEqual(['a:1@0']);
+    expect(h.clock.pendingSleepers()).toBe(0);
   });
 });

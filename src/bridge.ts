@@ -127,6 +127,7 @@ export async function startBridge(
     status: createSlackThreadStatus({ client: slackClient, logger, metrics }),
     clock,
     logger,
+    metrics,
   });
   const settings = {
     instanceId: config.state.instanceId,

@@ -64,6 +64,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['error'],
     registers: [registry],
   });
+  const statusLapsed = new Counter({
+    name: 'sab_progress_status_lapsed_total',
+    help: 'Thread statuses that expired (Slack clears one after 2 minutes) before their refresh landed.',
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -83,6 +88,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     serviceError: (code) => serviceErrors.inc({ code }),
     deliveryLatency: (ms) => delivery.observe(ms / 1000),
     deliveryDropped: (error) => dropped.inc({ error }),
+    progressStatusLapsed: () => statusLapsed.inc(),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

@@ -189,6 +189,8 @@ export interface ConversationMetrics {
   deliveryLatency(ms: number): void;
   /** A turn's outcome given up on because Slack refused it for good, by Slack's error code. */
   deliveryDropped(code: string): void;
+  /** A turn's native thread status expired (Slack clears it after 2 min) before its refresh landed. */
+  progressStatusLapsed(): void;
 }
 
 /** Where in Slack a turn's output goes. */

@@ -1,12 +1,21 @@
 /**
  * How a turn shows that the agent works (DESIGN "Native progress"): Slack's native thread status
  * by default, or a progress message (`PROGRESS_STYLE=message`, and per workspace when the status
- * is not available there). Step updates and refreshes share the progress throttle, so progress
+ * is not available there). Step updates and refreshes go through the progress throttle, so progress
  * never delays an answer; a refresh on a run that reports nothing new keeps the elapsed time
- * moving (and a status alive: Slack clears one after two minutes).
+ * moving (and a status alive: Slack clears one after two minutes, so status refreshes go first).
+ * One shared schedule wakes the refreshes of every followed turn.
  */
-import { DONE_WAITING } from './clock.js';
-import type { Clock, Logger, Progress, ThreadLocation, ThreadOutput, TurnRecord } from './ports.js';
+import { createDueSchedule } from './due-schedule.js';
+import type {
+  Clock,
+  ConversationMetrics,
+  Logger,
+  Progress,
+  ThreadLocation,
+  ThreadOutput,
+  TurnRecord,
+} from './ports.js';
 import { createProgressThrottle } from './progress-throttle.js';
 
 /** One coalesced progress update of a turn: its progress message when it has one, else its status. */
@@ -29,12 +38,17 @@ export interface TurnProgressDeps {
   style: 'status' | 'message';
   /** How often a turn's progress is shown again when no new step came. */
   refreshMs: number;
-  /** Progress updates allowed per minute across all turns (the progress throttle's budget). */
+  /**
+   * Progress updates allowed per minute across all turns (the progress throttle's budget). Status
+   * refreshes are charged to it but never wait for it; step updates use what they leave.
+   */
   perMinute: number;
   output: Pick<ThreadOutput, 'postProgress' | 'updateProgress' | 'removeProgress'>;
   status: ThreadStatusPort;
   clock: Clock;
   logger: Logger;
+  /** Counts statuses that expired before their refresh (absent in tests that do not look). */
+  metrics?: Pick<ConversationMetrics, 'progressStatusLapsed'> | undefined;
 }
 
 /**
@@ -51,26 +65,41 @@ const whereOf = (turn: TurnRecord): ThreadLocation => ({
   threadTs: turn.threadTs,
 });
 
+/** Slack clears a thread status two minutes after it was set without a message (DESIGN). */
+const STATUS_EXPIRY_MS = 120_000;
+
+/** A followed turn: a small record, no timer — one shared schedule wakes refreshes when due. */
 interface Followed {
   turn: TurnRecord;
   steps: number;
-  lastShownAt: number;
-  stop: AbortController;
+  /** When the next refresh falls due: a refresh period after the latest send began. */
+  dueAt: number;
+  /** When Slack last answered a status set of the turn with success (status turns only). */
+  statusSetAt: number;
 }
 
 export function createTurnProgress(deps: TurnProgressDeps) {
-  const { output, status, clock, logger } = deps;
+  const { output, status, clock, logger, metrics } = deps;
   /** Workspaces where the native status is not available: decided once per process. */
   const fellBack = new Set<string>();
   const followed = new Map<string, Followed>();
+  let lapseLogged = false;
   const throttle = createProgressThrottle<ProgressUpdate>({
     perMinute: deps.perMinute,
     clock,
     logger,
-    send: (_key, update) => send(update),
+    send,
+  });
+  const refreshes = createDueSchedule<Followed>({
+    clock,
+    onDue: refreshIfDue,
+    isStale: (entry) => followed.get(entry.turn.turnId) !== entry,
   });
 
   const usesStatus = (teamId: string) => deps.style === 'status' && !fellBack.has(teamId);
+  const showsStatus = (turn: TurnRecord) => !turn.progressTs && usesStatus(turn.teamId);
+  const refreshEveryMs = (turn: TurnRecord) =>
+    turn.progressTs ? Math.min(deps.refreshMs, MESSAGE_REFRESH_MAX_MS) : deps.refreshMs;
 
   async function setStatus(where: ThreadLocation, progress: Progress | undefined): Promise<boolean> {
     const result = await status.set(where, progress);
@@ -86,9 +115,37 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     return false;
   }
 
-  async function send(update: ProgressUpdate): Promise<void> {
+  async function send(turnId: string, update: ProgressUpdate): Promise<void> {
+    const entry = followed.get(turnId);
+    const startedAt = clock.now();
+    // Whatever is shown now restarts the refresh period; the schedule notices the later time.
+    if (entry) entry.dueAt = startedAt + refreshEveryMs(entry.turn);
     if (update.ts) return output.updateProgress(update.where, update.ts, update);
-    if (usesStatus(update.where.teamId)) await setStatus(update.where, update);
+    if (!usesStatus(update.where.teamId)) return;
+    if (!(await setStatus(update.where, update)) || !entry) return;
+    // Slack took the status by the time it answered: the Web client waits out 429s before that.
+    const setAt = clock.now();
+    if (setAt - entry.statusSetAt > STATUS_EXPIRY_MS) statusLapsed(entry, setAt);
+    entry.statusSetAt = setAt;
+  }
+
+  /**
+   * Slack had cleared the status before this refresh reached it: refreshes outgrew what Slack
+   * accepts for `assistant.threads.setStatus` (its 429s, waited out by the Web client, made them
+   * late), or Slack was slow. The answer still lands; people saw no status for a while.
+   */
+  function statusLapsed(entry: Followed, at: number): void {
+    metrics?.progressStatusLapsed();
+    if (lapseLogged) return;
+    lapseLogged = true;
+    logger.warn(
+      {
+        turnId: entry.turn.turnId,
+        threadKey: entry.turn.threadKey,
+        lateMs: at - entry.statusSetAt - STATUS_EXPIRY_MS,
+      },
+      'a thread status expired before its refresh reached Slack (more refreshes than Slack takes, or a slow Slack); logged once, counted in sab_progress_status_lapsed_total',
+    );
   }
 
   /**
@@ -102,38 +159,34 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     return output.postProgress(where, STARTED);
   }
 
-  function offer(entry: Followed): void {
-    entry.lastShownAt = clock.now();
-    throttle.offer(entry.turn.turnId, {
+  function snapshot(entry: Followed): ProgressUpdate {
+    return {
       where: whereOf(entry.turn),
       ts: entry.turn.progressTs,
       steps: entry.steps,
       elapsedMs: clock.now() - entry.turn.startedAt,
-    });
+    };
   }
 
-  async function refreshLoop(entry: Followed): Promise<void> {
-    const everyMs = entry.turn.progressTs ? Math.min(deps.refreshMs, MESSAGE_REFRESH_MAX_MS) : deps.refreshMs;
-    while (!entry.stop.signal.aborted) {
-      const dueIn = entry.lastShownAt + everyMs - clock.now();
-      if (dueIn > 0) {
-        const slept = await clock.sleep(dueIn, entry.stop.signal).then(
-          () => true,
-          () => false,
-        );
-        if (!slept) return;
-        continue; // a step may have been shown meanwhile
-      }
-      offer(entry);
+  /**
+   * A status refresh goes ahead of step updates (the status expires, see progress-throttle.ts);
+   * a progress message does not expire, so its refresh is an ordinary update.
+   */
+  function refreshIfDue(entry: Followed, now: number): void {
+    if (entry.dueAt <= now) {
+      if (showsStatus(entry.turn)) throttle.offerRefresh(entry.turn.turnId, snapshot(entry));
+      else throttle.offer(entry.turn.turnId, snapshot(entry));
+      entry.dueAt = now + refreshEveryMs(entry.turn);
     }
+    refreshes.add(entry.dueAt, entry);
   }
 
   /** From now until {@link settle}: step updates, and a refresh whenever nothing was shown for a while. */
   function follow(turn: TurnRecord): void {
-    stopFollowing(turn.turnId);
-    const entry: Followed = { turn, steps: 0, lastShownAt: clock.now(), stop: new AbortController() };
+    const now = clock.now();
+    const entry: Followed = { turn, steps: 0, dueAt: now + refreshEveryMs(turn), statusSetAt: now };
     followed.set(turn.turnId, entry);
-    void refreshLoop(entry);
+    refreshes.add(entry.dueAt, entry);
   }
 
   /** The run reported `steps` (more than shown before). */
@@ -141,11 +194,11 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     const entry = followed.get(turn.turnId);
     if (!entry) return;
     entry.steps = steps;
-    offer(entry);
+    throttle.offer(turn.turnId, snapshot(entry));
   }
 
   function stopFollowing(turnId: string): void {
-    followed.get(turnId)?.stop.abort(DONE_WAITING);
+    // The schedule drops the entry lazily (isStale): nothing to cancel, no timer to clear.
     followed.delete(turnId);
   }
 
@@ -169,7 +222,8 @@ export function createTurnProgress(deps: TurnProgressDeps) {
   }
 
   async function close(): Promise<void> {
-    for (const turnId of [...followed.keys()]) stopFollowing(turnId);
+    followed.clear();
+    refreshes.close();
     await throttle.close();
   }
 

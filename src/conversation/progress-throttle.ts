@@ -13,7 +13,7 @@
  * so step updates get only what refreshes leave and come back within a minute once the refreshes
  * fit the budget again. A refresh carries the turn's latest step, so starving steps costs
  * freshness, never correctness. What bounds refreshes is how many may be under way at once
- * (`maxRefreshesInFlight`): they share the Web client's request queue with answers, and Slack's
+ * (`maxRefreshesInFlight`): they share the connections to Slack with answers, and Slack's
  * own limit for `assistant.threads.setStatus` ("special", unpublished) shows up as 429s that the
  * Web client waits out — slower sends, which the caller sees as late refreshes.
  */
@@ -26,8 +26,8 @@ export interface ProgressThrottleOptions<P> {
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
   burst?: number | undefined;
   /**
-   * Refreshes under way at once, at most. Default 16: far below the Web client's 100 concurrent
-   * requests, so an answer never queues behind a wave of refreshes.
+   * Refreshes under way at once, at most. Default 16: a quarter of the bot's connection pool to
+   * Slack (src/slack/slack-fetch.ts, 64), so an answer never queues behind a wave of refreshes.
    */
   maxRefreshesInFlight?: number | undefined;
   clock: Clock;

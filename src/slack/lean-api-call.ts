@@ -118,7 +118,7 @@ export function createLeanApiCall(options: LeanApiCallOptions): LeanApiCall {
     }
     for (const warning of result.response_metadata?.warnings ?? []) options.logger.warn(warning);
     if (!result.ok) throw new WebAPIPlatformError(result as WebAPICallResult & { error: string });
-    options.logger.debug(`apiCall('${method}') end`);
+    options.logger.debug(`Slack API call ${method}: ok`);
     return result;
   }
 

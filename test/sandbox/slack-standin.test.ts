@@ -141,6 +141,21 @@ describe('chat.postMessage', () => {
     expect(ctx.standin.calls.map((c) => c.error ?? 'ok')).toEqual(['fatal_error', 'ok']);
   });
 
+  it('carries out a call it leaves unanswered, once', async () => {
+    const send = (text: string, signal?: AbortSignal) =>
+      fetch(`${ctx.standin.apiUrl}chat.postMessage`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_BOT_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'C1', text }),
+        signal,
+      });
+    ctx.standin.leaveUnansweredNext('chat.postMessage');
+    await expect(send('accepted, never answered', AbortSignal.timeout(300))).rejects.toThrow();
+    expect((await send('answered')).status).toBe(200);
+    expect(ctx.standin.messages('C1').map((m) => m.text)).toEqual(['accepted, never answered', 'answered']);
+    expect(ctx.standin.calls.map((c) => c.error ?? 'ok')).toEqual(['unanswered', 'ok']);
+  });
+
   it('holds a lasting outage of one method or all, until it is cleared', async () => {
     const send = (text: string) =>
       fetch(`${ctx.standin.apiUrl}chat.postMessage`, {

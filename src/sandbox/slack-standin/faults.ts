@@ -3,13 +3,14 @@ export type Outage = { status: number } | { drop: true };
 
 /**
  * Failures injected on demand: a 429 with Retry-After for the next N calls of a method, a
- * one-off `{ok:false, error}`, or a lasting outage (an HTTP status, or connections dropped
- * without an answer) of one method or all of them.
+ * one-off `{ok:false, error}`, a call carried out but never answered, or a lasting outage (an
+ * HTTP status, or connections dropped without an answer) of one method or all of them.
  */
 export class FaultPlan {
   private readonly rateLimits = new Map<string, { retryAfterSec: number; remaining: number }>();
   private readonly failures = new Map<string, string[]>();
   private readonly outages = new Map<string, Outage>();
+  private readonly unanswered = new Map<string, number>();
 
   /** From now on calls of `method` (`*`: every method) fail this way; `undefined` ends it. */
   setOutage(method: string, outage: Outage | undefined): void {
@@ -32,6 +33,20 @@ export class FaultPlan {
     const queue = this.failures.get(method) ?? [];
     queue.push(error);
     this.failures.set(method, queue);
+  }
+
+  /** The next `count` calls of `method` are carried out, but their answer never comes. */
+  leaveUnansweredNext(method: string, count = 1): void {
+    this.unanswered.set(method, (this.unanswered.get(method) ?? 0) + count);
+  }
+
+  /** Consumes a planned unanswered call: whether this call of `method` gets no answer. */
+  takeUnanswered(method: string): boolean {
+    const left = this.unanswered.get(method) ?? 0;
+    if (left <= 0) return false;
+    if (left === 1) this.unanswered.delete(method);
+    else this.unanswered.set(method, left - 1);
+    return true;
   }
 
   /** Consumes a planned 429 for this call, if any: the Retry-After seconds. */

@@ -100,7 +100,14 @@ async function handleApi(deps: RouterDeps, method: string, req: IncomingMessage,
   if (args.unparseable_body === true) return answer(200, { ok: false, error: 'invalid_json' });
   const injected = deps.faults.takeFailure(method);
   if (injected) return answer(200, { ok: false, error: injected });
-  answer(200, runMethod(deps, method, args));
+  const result = runMethod(deps, method, args);
+  if (deps.faults.takeUnanswered(method)) {
+    // Slack did the work; the caller never hears of it (it dies, or the network drops the answer).
+    // The connection stays open until the caller gives up or the stand-in closes.
+    deps.state.logCall({ method, args: logged, ok: result.ok, error: 'unanswered', at: Date.now() });
+    return;
+  }
+  answer(200, result);
 }
 
 async function handleUpload(deps: RouterDeps, fileId: string, req: IncomingMessage, res: ServerResponse) {

@@ -117,6 +117,14 @@ export class SlackStandin extends StandinView {
   }
 
   /**
+   * The next `count` calls of `method` are carried out (a message is posted…) but never answered:
+   * what a caller sees when Slack accepted a call and the answer did not reach it before it died.
+   */
+  leaveUnansweredNext(method: string, count = 1): void {
+    this.faults.leaveUnansweredNext(method, count);
+  }
+
+  /**
    * A lasting outage until cleared: calls of `method` (`*`: every Web API method) answer HTTP
    * `status` (e.g. 500), or with `{ drop: true }` have their connection closed without an answer
    * (what a client sees of a Slack it cannot reach). `undefined` ends it.

@@ -238,8 +238,12 @@ export type Refusal =
  * and the views; rendering decisions (split, neutralise, files) live there.
  */
 export interface ThreadOutput {
-  /** Posts the progress message; returns its ts (undefined when Slack refused it). */
-  postProgress(where: ThreadLocation, progress: Progress): Promise<string | undefined>;
+  /**
+   * Posts the turn's progress message, tagged with the turn id (as answers and notices are), so a
+   * successor can find it when the turn record does not name it; returns its ts (undefined when
+   * Slack refused it).
+   */
+  postProgress(where: ThreadLocation, progress: Progress, turnId: string): Promise<string | undefined>;
   updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
   removeProgress(where: ThreadLocation, ts: string): Promise<void>;
   /**

@@ -149,14 +149,15 @@ export function createTurnProgress(deps: TurnProgressDeps) {
   }
 
   /**
-   * Shows that a turn started: the native status, or a progress message whose ts is returned
-   * (the turn record keeps it, so whoever ends the turn removes the message).
+   * Shows that turn `turnId` started: the native status, or a progress message whose ts is
+   * returned (the turn record keeps it, so whoever ends the turn removes the message; the message
+   * carries the turn id for a successor that never got the record).
    */
-  async function begin(where: ThreadLocation): Promise<string | undefined> {
+  async function begin(where: ThreadLocation, turnId: string): Promise<string | undefined> {
     if (usesStatus(where.teamId)) {
       if ((await setStatus(where, STARTED)) || usesStatus(where.teamId)) return undefined;
     }
-    return output.postProgress(where, STARTED);
+    return output.postProgress(where, STARTED, turnId);
   }
 
   function snapshot(entry: Followed): ProgressUpdate {

@@ -342,7 +342,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
     // Progress shows beside the start request: a person sees the bot at work at once, and a slow
     // Slack never delays the run.
-    const progressTs = deps.progress.begin(where).catch(() => undefined);
+    const progressTs = deps.progress.begin(where, turn.turnId).catch(() => undefined);
     const releaseLease = holdLease(turn.turnId);
     try {
       const { sessionId } =

@@ -22,7 +22,10 @@ import { describeTimeRange } from './views/time-range-footer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
-/** Progress messages are tagged too, so tools (and tests) can tell them from answers. */
+/**
+ * Progress messages are tagged too, with the turn id: a replica that dies between Slack accepting
+ * one and saving its ts leaves it to a successor, which finds it by that id.
+ */
 export const PROGRESS_EVENT_TYPE = 'agent_progress';
 /** Notices carry the turn id and their kind, so a retry can see one already posted. */
 export const NOTICE_EVENT_TYPE = 'agent_notice';
@@ -94,14 +97,14 @@ export function createSlackThreadOutput(deps: {
   }
 
   return {
-    async postProgress(where: ThreadLocation, progress: Progress) {
+    async postProgress(where: ThreadLocation, progress: Progress, turnId: string) {
       const view = renderProgress(progress);
       const result = await call('chat.postMessage', () =>
         client.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
           ...view,
-          metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: {} },
+          metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
         }),
       );
       return result.ts;

@@ -19,8 +19,8 @@ function fakes(answers: StatusResult[] = []) {
     },
   };
   const output = {
-    postProgress: async (_w: ThreadLocation, p: Progress) => {
-      messages.push(`post ${p.steps}`);
+    postProgress: async (_w: ThreadLocation, p: Progress, turnId: string) => {
+      messages.push(`post ${p.steps} ${turnId}`);
       return '9.9';
     },
     updateProgress: async (_w: ThreadLocation, _ts: string, p: Progress) => {
@@ -64,10 +64,12 @@ describe('turn progress', () => {
       logger: silentLogger,
       ...f,
     });
-    expect(await progress.begin(where)).toBe('9.9');
-    expect(await progress.begin(where)).toBe('9.9');
+    expect(await progress.begin(where, 't1')).toBe('9.9');
+    expect(await progress.begin(where, 't1')).toBe('9.9');
     expect(f.statuses).toHaveLength(1);
-    expect(await progress.begin({ ...where, teamId: 'T2' })).toBeUndefined();
+    expect(await progress.begin({ ...where, teamId: 'T2' }, 't2')).toBeUndefined();
+    // The message carries its turn: a successor that never got the turn's record finds it by that.
+    expect(f.messages).toEqual(['post 0 t1', 'post 0 t1']);
     await progress.close();
   });
 
@@ -82,7 +84,7 @@ describe('turn progress', () => {
       logger: silentLogger,
       ...f,
     });
-    expect(await progress.begin(where)).toBeUndefined();
+    expect(await progress.begin(where, 't1')).toBeUndefined();
     progress.follow(turn());
     progress.step(turn(), 2);
     await clock.advanceAsync(1);

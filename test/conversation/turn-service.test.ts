@@ -69,7 +69,7 @@ function starter(
     agent,
     output,
     delivery,
-    progress: { begin: (where) => output.postProgress(where, { steps: 0, elapsedMs: 0 }) },
+    progress: { begin: (where, turnId) => output.postProgress(where, { steps: 0, elapsedMs: 0 }, turnId) },
     clock,
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),

@@ -260,10 +260,21 @@ export interface ThreadOutput {
     refusal: Refusal,
     detail?: RefusalDetail,
   ): Promise<void>;
-  /** After a takeover: the ts of answer parts already posted for this turn, found by metadata. */
-  findPostedAnswer(where: ThreadLocation, turnId: string): Promise<string[]>;
-  /** After a takeover or a failed post: whether this turn's notice of `kind` is already in the thread. */
-  findPostedNotice(where: ThreadLocation, turnId: string, kind: TurnNotice['kind']): Promise<boolean>;
+  /**
+   * After a takeover or a failed post: what of this turn is already in the thread, found by the
+   * turn id in the messages' metadata. One thread read (`conversations.replies`) per call.
+   */
+  findTurnMessages(where: ThreadLocation, turnId: string): Promise<TurnMessages>;
+}
+
+/** A turn's messages found in its thread. */
+export interface TurnMessages {
+  /** The ts of every answer part; empty unless the answer is complete (a partial one is posted again). */
+  answer: string[];
+  /** The kinds of the turn's notices. */
+  notices: Array<TurnNotice['kind']>;
+  /** The ts of the turn's progress messages (normally one). */
+  progress: string[];
 }
 
 /** `plain`: the fallback rendering (text only) after Slack refused the rich one. */

@@ -16,6 +16,7 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
+import { createThreadCheck } from './thread-check.js';
 import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
@@ -101,7 +102,8 @@ const where = (turn: TurnRecord): ThreadLocation => ({
  * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
  * replica posts, however slow the post (another replica waits until the delivered mark appears or
  * the claim lapses). Whoever posts after a takeover or a failed attempt first reads the thread
- * (`conversations.replies`) for the answer parts or the notice tagged with the turn id. What
+ * (`conversations.replies`) for the answer parts or the notice tagged with the turn id, and for
+ * progress messages its record does not name (removed when the turn ends: thread-check.ts). What
  * remains:
  * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
@@ -111,6 +113,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const { store, output, poller, progress, clock, logger, metrics, settings } = deps;
   const me = settings.instanceId;
   const lateWatchMs = settings.lateWatchMs ?? 0;
+  const threadCheck = createThreadCheck({ output, logger });
   /** The pure turn machine's state of every turn this instance polls or delivers. */
   const tracked = new Map<string, TrackedTurn>();
   /** Deliveries under way, so stop() can wait for them. */
@@ -269,7 +272,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       watchForMs: Math.max(0, (turn.watchUntil ?? 0) - clock.now()),
     };
     const result = await retrying(entry, async (style) => {
-      if (entry.takenOver && (await output.findPostedNotice(where(turn), turn.turnId, 'deadline'))) return;
+      if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
       await output.postNotice(where(turn), notice, turn.turnId, style);
     });
     if (!result.ok) {
@@ -280,6 +283,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     if (tracked.get(turn.turnId) === entry) await store.saveTurn(entry.turn);
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+    await threadCheck.removeStrays(turn);
   }
 
   /** Delivers what ends the turn, retrying while Slack fails transiently; then clears the turn. */
@@ -319,7 +323,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     });
     if (outcome.kind === 'report' && outcome.report.status === 'done') {
       const { report } = outcome;
-      const already = entry.takenOver ? await output.findPostedAnswer(where(turn), turn.turnId) : [];
+      const already = entry.takenOver ? (await threadCheck.look(turn)).answer : [];
       const parts =
         already.length > 0
           ? already
@@ -340,7 +344,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       return true;
     }
     const notice = noticeOf(outcome);
-    const posted = entry.takenOver && (await output.findPostedNotice(where(turn), turn.turnId, notice.kind));
+    const posted = entry.takenOver && (await threadCheck.look(turn)).notices.includes(notice.kind);
     if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style);
     log.info({ notice: notice.kind, style }, 'turn ended without an answer');
     await finish(entry, outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome);
@@ -447,6 +451,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     metrics.turnsInFlight(tracked.size);
     if (outcome) metrics.turnFinished(outcome);
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
+    await threadCheck.removeStrays(turn);
   }
 
   /** Delivers a notice for a turn that never got polled (a failed start, a lost turn). */
@@ -483,6 +488,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poller.remove(turnId);
     tracked.get(turnId)?.abort.abort(DONE_WAITING);
     tracked.delete(turnId);
+    threadCheck.forget(turnId);
     void progress.settle(turnId);
     metrics.turnsInFlight(tracked.size);
   }

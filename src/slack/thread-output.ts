@@ -5,6 +5,7 @@ import type {
   Refusal,
   ThreadLocation,
   ThreadOutput,
+  TurnMessages,
   TurnNotice,
 } from '../conversation/ports.js';
 import type { Metrics } from '../metrics.js';
@@ -45,6 +46,26 @@ type ThreadMessage = {
   bot_id?: string;
   metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
 };
+
+/** Sorts the bot's messages that carry `turnId` into answer parts, notices and progress messages. */
+function turnMessagesOf(messages: ThreadMessage[], turnId: string): TurnMessages {
+  const parts: Array<{ ts: string; part: number; parts: number }> = [];
+  const found: TurnMessages = { answer: [], notices: [], progress: [] };
+  for (const { ts, metadata } of messages) {
+    const payload = metadata?.event_payload;
+    if (!ts || payload?.turn_id !== turnId) continue;
+    if (metadata?.event_type === ANSWER_EVENT_TYPE)
+      parts.push({ ts, part: Number(payload.part), parts: Number(payload.parts) });
+    else if (metadata?.event_type === NOTICE_EVENT_TYPE)
+      found.notices.push(payload.notice as TurnNotice['kind']);
+    else if (metadata?.event_type === PROGRESS_EVENT_TYPE) found.progress.push(ts);
+  }
+  // Only a complete answer counts as posted; a partial one is posted again in full.
+  const expected = parts[0]?.parts ?? 0;
+  if (expected > 0 && new Set(parts.map((item) => item.part)).size === expected)
+    found.answer = parts.map((item) => item.ts);
+  return found;
+}
 
 /**
  * The conversation layer's ThreadOutput on the Slack Web API. Rendering is the views'; this
@@ -201,32 +222,8 @@ export function createSlackThreadOutput(deps: {
       }
     },
 
-    async findPostedAnswer(where, turnId) {
-      const found: Array<{ ts: string; part: number; parts: number }> = [];
-      for (const message of await botMessagesIn(where)) {
-        const meta = message.metadata;
-        if (meta?.event_type !== ANSWER_EVENT_TYPE || meta.event_payload?.turn_id !== turnId || !message.ts)
-          continue;
-        found.push({
-          ts: message.ts,
-          part: Number(meta.event_payload.part),
-          parts: Number(meta.event_payload.parts),
-        });
-      }
-      // Only a complete answer counts as posted; a partial one is posted again in full.
-      const parts = found[0]?.parts ?? 0;
-      return parts > 0 && new Set(found.map((item) => item.part)).size === parts
-        ? found.map((item) => item.ts)
-        : [];
-    },
-
-    async findPostedNotice(where, turnId, kind) {
-      return (await botMessagesIn(where)).some(
-        (message) =>
-          message.metadata?.event_type === NOTICE_EVENT_TYPE &&
-          message.metadata.event_payload?.turn_id === turnId &&
-          message.metadata.event_payload?.notice === kind,
-      );
+    async findTurnMessages(where, turnId) {
+      return turnMessagesOf(await botMessagesIn(where), turnId);
     },
   };
 }

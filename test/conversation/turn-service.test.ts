@@ -27,8 +27,7 @@ function recordingOutput() {
         ...(detail?.workingForMs !== undefined ? { workingForMs: detail.workingForMs } : {}),
       });
     },
-    findPostedAnswer: async () => [],
-    findPostedNotice: async () => false,
+    findTurnMessages: async () => ({ answer: [], notices: [], progress: [] }),
   };
   return { output, refusals };
 }

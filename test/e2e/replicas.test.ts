@@ -143,8 +143,8 @@ describe.skipIf(!hasRedis)('two replicas on one Redis (child processes)', () => 
     );
     await Promise.all([a.send(mention.appMention), a.send(mention.message)]);
     // Killed once the session id and the progress message's ts are saved (a turn killed before
-    // the session id is saved is reported lost, not resumed; one killed before the progress ts is
-    // saved leaves a progress message no replica knows of).
+    // the session id is saved is reported lost, not resumed). This covers the recorded progress
+    // message; one killed before its ts is saved is found by its metadata instead (restart-redis).
     await withBotOutput(
       waitUntil(
         async () =>

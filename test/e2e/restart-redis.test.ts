@@ -127,6 +127,70 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     expect(all).toHaveLength(2);
   });
 
+  /** The turns in flight in the store, as a successor would find them. */
+  async function turnsInFlight(): Promise<TurnRecord[]> {
+    const store = await createRedisStore({ url: TEST_REDIS_URL, prefix });
+    try {
+      const ids = await store.listInFlightTurnIds();
+      const turns = await Promise.all(ids.map((id) => store.getTurn(id)));
+      return turns.filter((turn): turn is TurnRecord => turn !== undefined);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('kill -9 after Slack accepted the progress message but before its ts was saved: the successor removes it and answers once', async () => {
+    // Slack posts the progress message but its answer never reaches the bot: the bot cannot save
+    // the message's ts, exactly as when it dies between the two. Deterministic, however slow the machine.
+    slack.leaveUnansweredNext('chat.postMessage');
+    const first = await startChildBot({ ...env, INSTANCE_ID: 'bot-first' });
+    const mention = mentionEvents(
+      slack,
+      `what broke? ${simDirective({ steps: 10, stepMs: 200, answer: 'A full disk.' })}`,
+    );
+    await Promise.all([first.send(mention.appMention), first.send(mention.message)]);
+    const progressIn = () => messagesOfType(slack, mention.channel, mention.threadTs, 'agent_progress');
+    await withBotOutput(
+      waitUntil(() => first.logs().some((line) => line.msg === 'turn started') && progressIn().length === 1, {
+        timeoutMs: 8_000,
+        description: 'the run started and Slack took the progress message',
+      }),
+      first,
+    );
+    await first.kill('SIGKILL');
+    const [stored] = await turnsInFlight();
+    expect(stored?.sessionId).toBeDefined();
+    expect(stored?.progressTs).toBeUndefined();
+    expect(progressIn()[0]?.metadata?.event_payload?.turn_id).toBe(stored?.turnId);
+
+    const threadReads = () => slack.calls.filter((call) => call.method === 'conversations.replies').length;
+    const readsBefore = threadReads();
+    const second = await startChildBot({ ...env, INSTANCE_ID: 'bot-second' });
+    await withBotOutput(
+      slack.waitFor(
+        () =>
+          messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer').length === 1 &&
+          progressIn().length === 0,
+        { timeoutMs: 15_000, description: 'the answer, and the unrecorded progress message gone' },
+      ),
+      second,
+    );
+    expect(second.logs().some((line) => line.msg === 'resuming turn')).toBe(true);
+    const removed = await waitUntil(
+      () =>
+        second.logs().find((line) => line.msg === 'removed a progress message the turn record did not name'),
+      { description: 'the removal logged' },
+    );
+    expect(removed).toMatchObject({ turnId: stored?.turnId });
+    // Exactly once, however long we look; the takeover read the thread once for it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const answers = messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer');
+    expect(answers).toHaveLength(1);
+    expect(visibleText(answers[0] as never)).toContain('A full disk.');
+    expect(threadReads() - readsBefore).toBe(1);
+    expect(sim.runs()).toHaveLength(1);
+  });
+
   /** Starts a run at the simulator directly (as a bot that then died would have); returns its session id. */
   async function startSimRun(message: string): Promise<string> {
     const response = await fetch(`${sim.url}/v2/ai-agent/${SIM_AGENTS.api}`, {
@@ -161,6 +225,7 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     phase: TurnRecord['phase'];
     sessionId?: string;
     threadHasSession: boolean;
+    deadlineAt?: number;
   }) {
     const channel = 'C0GENERAL';
     const stored = slack.recordUserMessage({ channel, user: 'UALICE', text: '<@UBOT> is prod ok?' });
@@ -179,7 +244,7 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
       phase: turn.phase,
       sessionId: turn.sessionId,
       startedAt: now - 1_000,
-      deadlineAt: now + 600_000,
+      deadlineAt: turn.deadlineAt ?? now + 600_000,
     };
     const store = await createRedisStore({ url: TEST_REDIS_URL, prefix });
     try {
@@ -206,6 +271,13 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
       phase: 'starting',
       threadHasSession: false,
     });
+    // Its progress message had landed (it is posted beside the start request); nothing recorded it.
+    await postAsBot({
+      channel,
+      thread_ts: threadTs,
+      text: 'Working on it…',
+      metadata: { event_type: 'agent_progress', event_payload: { turn_id: turn.turnId } },
+    });
 
     const bot = await startChildBot({ ...env, INSTANCE_ID: 'bot-after-crash' });
     const notices = await withBotOutput(
@@ -222,6 +294,10 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     expect(visibleText(notices[0] as never)).toMatch(/send your message again/);
     expect(notices[0]?.metadata?.event_payload?.turn_id).toBe(turn.turnId);
     expect(sim.runs()).toHaveLength(0);
+    await slack.waitFor(() => messagesOfType(slack, channel, threadTs, 'agent_progress').length === 0, {
+      timeoutMs: 5_000,
+      description: "the dead process's progress message removed with the notice",
+    });
 
     // The thread is free again: asking again starts a run and is answered.
     const again = mentionEvents(
@@ -277,6 +353,45 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     );
     expect(sim.runs()).toHaveLength(1);
     expect(sim.runs()[0]?.turns).toBe(2);
+  });
+
+  it('a progress message its dead owner never recorded goes when the deadline notice takes over from it', async () => {
+    const sessionId = await startSimRun(simDirective({ steps: 60, stepMs: 500, answer: 'Late but right.' }));
+    const { channel, threadTs, turn } = await leaveCrashedTurn({
+      phase: 'running',
+      sessionId,
+      threadHasSession: true,
+      deadlineAt: Date.now() - 1_000,
+    });
+    await postAsBot({
+      channel,
+      thread_ts: threadTs,
+      text: 'Working on it…',
+      metadata: { event_type: 'agent_progress', event_payload: { turn_id: turn.turnId } },
+    });
+
+    const bot = await startChildBot({ ...env, INSTANCE_ID: 'bot-after-crash' });
+    await withBotOutput(
+      slack.waitFor(
+        () =>
+          messagesOfType(slack, channel, threadTs, 'agent_notice').length === 1 &&
+          messagesOfType(slack, channel, threadTs, 'agent_progress').length === 0,
+        { timeoutMs: 8_000, description: 'the still-working notice in place of the progress message' },
+      ),
+      bot,
+    );
+    // The run goes on (watched for a late answer at a slow pace); the thread says so once.
+    expect(
+      messagesOfType(slack, channel, threadTs, 'agent_notice')[0]?.metadata?.event_payload,
+    ).toMatchObject({
+      turn_id: turn.turnId,
+      notice: 'deadline',
+      final: false,
+    });
+    expect(messagesOfType(slack, channel, threadTs, 'agent_answer')).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(messagesOfType(slack, channel, threadTs, 'agent_notice')).toHaveLength(1);
+    expect(messagesOfType(slack, channel, threadTs, 'agent_progress')).toHaveLength(0);
   });
 
   it('a replica that died mid-post: the survivor waits out its delivery claim and finds the answer instead of posting it twice', async () => {

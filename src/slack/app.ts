@@ -7,6 +7,7 @@ import type { Logger } from '../conversation/ports.js';
 import { toSlackLogger } from './bolt-logger.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
+import { SlackStartupError } from './startup-check.js';
 import { webClientOptions } from './web-client.js';
 
 /** Who the bot token belongs to, from `auth.test` at start-up (never from an event's envelope). */
@@ -113,7 +114,12 @@ export function createSlackApp(options: {
       server.once('error', reject);
       server.listen(config.http.port, config.http.host, () => resolve());
     });
-    await socketReceiver?.start();
+    try {
+      await socketReceiver?.start();
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw socketStartError(error, config.slack.apiUrl);
+    }
     return { port: (server.address() as AddressInfo).port };
   }
 
@@ -127,4 +133,36 @@ export function createSlackApp(options: {
   }
 
   return { app, start, stop, ready };
+}
+
+/** Slack's answers to `apps.connections.open` that mean the app-level token itself is wrong. */
+const APP_TOKEN_REFUSALS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+  'not_allowed_token_type',
+  'missing_scope',
+]);
+
+/**
+ * Why Socket Mode could not connect, naming what to fix: a refused SLACK_APP_TOKEN (wrong, revoked,
+ * or without `connections:write`), else the connection itself. main.ts exits 1 with it.
+ */
+function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
+  const code = (error as { data?: { error?: unknown } }).data?.error;
+  if (typeof code === 'string' && APP_TOKEN_REFUSALS.has(code)) {
+    return new SlackStartupError(
+      `Slack refused SLACK_APP_TOKEN (apps.connections.open: ${code}): use the app-level token (xapp-…) of this app, with the connections:write scope`,
+      { cause: error },
+    );
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new SlackStartupError(
+    `could not open a Socket Mode connection (${apiUrl}apps.connections.open): ${reason}`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -110,6 +110,22 @@ describe('npm start as a process', () => {
     expect(await bot.kill('SIGTERM')).toEqual({ code: 0, signal: null });
   });
 
+  it('exits 1 naming SLACK_APP_TOKEN when Slack refuses it, without printing it', async () => {
+    const strict = await startSlackStandin({ appToken: TEST_APP_TOKEN });
+    try {
+      const wrong = 'xapp-test-wrong-not-a-real-token';
+      const { SLACK_SIGNING_SECRET: _unused, ...env } = harnessEnv(sim, strict, { SLACK_APP_TOKEN: wrong });
+      const bot = spawnBot(env);
+      const exit = await bot.exited;
+      expect(exit.code, bot.describe()).toBe(1);
+      expect(bot.stderr()).toContain('Slack refused SLACK_APP_TOKEN (apps.connections.open: invalid_auth)');
+      expect(bot.stdout() + bot.stderr()).not.toContain(wrong);
+      expect(strict.socket.connected()).toBe(false);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('runs in Socket Mode with an app token and no signing secret: connected, healthy, SIGTERM exits 0', async () => {
     const { SLACK_SIGNING_SECRET: _unused, ...env } = harnessEnv(sim, slack, {
       SLACK_APP_TOKEN: TEST_APP_TOKEN,

@@ -248,9 +248,14 @@ export interface ThreadOutput {
   removeProgress(where: ThreadLocation, ts: string): Promise<void>;
   /**
    * Posts the whole answer (split, and as a file when long); returns the ts of every part.
+   * `onPart` is awaited after each part Slack accepted, before the next one is posted.
    * Failures are {@link ThreadOutputError}s (src/conversation/output-error.ts), as for every method.
    */
-  postAnswer(where: ThreadLocation, answer: AnswerToPost): Promise<string[]>;
+  postAnswer(
+    where: ThreadLocation,
+    answer: AnswerToPost,
+    onPart?: (ts: string) => Promise<void>,
+  ): Promise<string[]>;
   postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string, style?: OutputStyle): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
   refuse(

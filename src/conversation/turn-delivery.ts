@@ -327,14 +327,18 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       const parts =
         already.length > 0
           ? already
-          : await output.postAnswer(where(turn), {
-              markdown: report.message ?? '',
-              turnId: turn.turnId,
-              notes: turn.filesNotSent ? ['files-not-sent'] : [],
-              timerange: turn.timerange,
-              style,
-              lateAfterMs: outcome.late ? clock.now() - turn.startedAt : undefined,
-            });
+          : await output.postAnswer(
+              where(turn),
+              {
+                markdown: report.message ?? '',
+                turnId: turn.turnId,
+                notes: turn.filesNotSent ? ['files-not-sent'] : [],
+                timerange: turn.timerange,
+                style,
+                lateAfterMs: outcome.late ? clock.now() - turn.startedAt : undefined,
+              },
+              (ts) => indexEarly(turn, ts),
+            );
       await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
       log.info(
         { parts: parts.length, chars: report.message?.length ?? 0, foundInThread: already.length > 0, style },
@@ -430,6 +434,23 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     }
     await store.unlock(lockNames.thread(turn.threadKey), turn.turnId);
     entry.released = true;
+  }
+
+  /**
+   * Indexes one answer part as soon as Slack accepted it, so a reaction or click on it finds its run
+   * while later parts are still on their way (a long answer, a 429 between parts). Best effort:
+   * a failure here must not fail the post (a retry would show the first parts twice); the index is
+   * written again for every part once the answer is complete.
+   */
+  async function indexEarly(turn: TurnRecord, ts: string): Promise<void> {
+    await store
+      .indexAnswer(turn.channel, ts, answerRef(turn))
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error, threadKey: turn.threadKey, turnId: turn.turnId },
+          'answer part not indexed yet',
+        ),
+      );
   }
 
   function answerRef(turn: TurnRecord) {

@@ -141,13 +141,14 @@ export function createSlackThreadOutput(deps: {
       await call('chat.delete', () => client.chat.delete({ channel: where.channel, ts }));
     },
 
-    async postAnswer(where, answer) {
+    async postAnswer(where, answer, onPart) {
       const render = answer.style === 'plain' ? renderPlainAnswer : renderAnswer;
       const rendered = render(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
         footer: [...renderAnswerNotes(answer.notes ?? []), ...describeTimeRange(answer.timerange)],
         feedbackButtons: true,
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
+        feedbackTurnId: answer.turnId,
         note: answer.lateAfterMs === undefined ? undefined : renderLateNote(answer.lateAfterMs),
       });
       const parts: string[] = [];
@@ -168,7 +169,9 @@ export function createSlackThreadOutput(deps: {
             unfurl_media: false,
           }),
         );
-        if (result.ts) parts.push(result.ts);
+        if (!result.ts) continue;
+        parts.push(result.ts);
+        await onPart?.(result.ts);
       }
       if (rendered.file) {
         const file = rendered.file;

@@ -183,6 +183,7 @@ export async function startBridge(
     logger,
     inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
+    clock,
   });
   const recovery = createTurnRecovery({ store, delivery, logger, settings });
   const slack = createSlackApp({

@@ -1,5 +1,6 @@
+import { createAnswerLookup } from './answer-lookup.js';
 import { reactionToScore } from './feedback-mapping.js';
-import type { AgentRunsPort, AnswerRef, ConversationStore, Logger } from './ports.js';
+import type { AgentRunsPort, AnswerRef, Clock, ConversationStore, Logger } from './ports.js';
 import type { InsideCheck, PersonRef } from './who-is-inside.js';
 
 export interface ReactionFeedbackDeps {
@@ -9,6 +10,8 @@ export interface ReactionFeedbackDeps {
   /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
   inside: InsideCheck;
   settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
+  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
+  clock?: Clock | undefined;
 }
 
 export interface Reaction {
@@ -19,6 +22,8 @@ export interface Reaction {
   userId: string;
   /** The reacting person's workspace, when the payload names one (`reaction_added` does not). */
   workspaceId?: string | undefined;
+  /** The reacted-to message is the bot's (`item_user`): it may be an answer not yet indexed. */
+  onBotMessage?: boolean | undefined;
 }
 
 /** A click on an answer's 👍 / 👎 button. */
@@ -28,6 +33,8 @@ export interface ButtonRating {
   ts: string;
   score: boolean;
   person: PersonRef;
+  /** The answer's turn, as the click carries it: finds the run before the answer is indexed. */
+  turnId?: string | undefined;
 }
 
 /** A comment written in the feedback form opened from the thanks after a click. */
@@ -61,6 +68,7 @@ export interface Rating {
 export function createReactionFeedback(deps: ReactionFeedbackDeps) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
+  const answers = createAnswerLookup({ store, clock: deps.clock });
 
   /**
    * Sends one rating, after checking that the person is inside the organisation: every way of
@@ -111,21 +119,21 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
   async function onReaction(reaction: Reaction): Promise<ReactionResult> {
     const score = reactionToScore(reaction.reaction, sets);
     if (score === undefined) return 'not-feedback-emoji';
-    const answer = await store.lookupAnswer(reaction.channel, reaction.ts);
+    const answer = await answers.byReaction(reaction.channel, reaction.ts, reaction.onBotMessage === true);
     if (!answer) return 'not-an-answer';
     return rate({ answer, score, person: { userId: reaction.userId, workspaceId: reaction.workspaceId } });
   }
 
   /** A click rates the turn the clicked answer belongs to, however far the thread has moved on. */
   async function onButton(click: ButtonRating): Promise<ButtonResult> {
-    const answer = await store.lookupAnswer(click.channel, click.ts);
+    const answer = await answers.byClick(click.channel, click.ts, click.turnId);
     if (!answer) return 'not-an-answer';
     return rate({ answer, score: click.score, person: click.person });
   }
 
   /** Sends the comment with the session's current rating (the service keeps one record per session). */
   async function onComment(comment: RatingComment): Promise<CommentResult> {
-    const answer = await store.lookupAnswer(comment.channel, comment.ts);
+    const answer = await answers.byMessage(comment.channel, comment.ts);
     if (!answer) return 'not-an-answer';
     const score = await store.getRating(answer.sessionId);
     if (score === undefined) return 'no-rating';

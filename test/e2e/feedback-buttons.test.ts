@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredMessage } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
+import { FEEDBACK_PROBLEMS } from '../../src/slack/views/feedback.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';
 
@@ -160,5 +161,59 @@ describe('native feedback buttons', () => {
       () => h.slack.ephemerals(channel, 'UALICE').some((e) => e.text.includes('comment was sent')),
       { description: 'the confirmation' },
     );
+  });
+
+  it('rates the right run when the click comes after Slack showed the answer but before it was indexed', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const { channel, threadTs } = await h.mention(
+      `quick ${simDirective({ steps: 3, stepMs: 300, answer: 'Early.' })}`,
+    );
+    await h.slack.waitFor(() => h.slack.calls.some((call) => call.method === 'assistant.threads.setStatus'), {
+      description: 'the run under way',
+    });
+    expect(h.slack.calls.filter((call) => call.method === 'chat.postMessage')).toEqual([]);
+    // Slack takes the answer but its reply never reaches the bot: the answer is visible and not
+    // indexed, for as long as the test likes (deterministic, however slow the machine).
+    h.slack.leaveUnansweredNext('chat.postMessage');
+    const answer = await h.slack.waitFor(() => answersIn(h, channel, threadTs)[0], {
+      description: 'the answer, shown but not yet indexed',
+    });
+    const sessionId = h.sim.runs()[0]?.sessionId ?? '';
+    expect((await h.clickFeedback(answer, true)).status).toBe(200);
+    await h.slack.waitFor(() => h.sim.feedback(sessionId)?.score === 100, {
+      description: 'the early 👍 on the session of its run',
+    });
+    const thanks = await h.slack.waitFor(() => h.slack.ephemerals(channel, 'UALICE').at(-1), {
+      description: 'the thanks',
+    });
+    expect(thanks.text).not.toBe(FEEDBACK_PROBLEMS['not-an-answer']);
+    // The unanswered post is still pending: closing the stand-in ends it so the bot stops at once.
+    await h.slack.close();
+  });
+
+  it('still says it cannot find the run for a message that is no answer', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const { channel, threadTs } = await h.mention(
+      `real ${simDirective({ steps: 1, stepMs: 20, answer: 'Real.' })}`,
+    );
+    await h.waitForOutcome(channel, threadTs);
+    const [answer] = answersIn(h, channel, threadTs);
+    if (!answer) throw new Error('no answer');
+    // The same buttons on a message the bot never indexed, naming a turn it never had.
+    const stranger = JSON.parse(
+      JSON.stringify(answer).replace(
+        /(positive|negative):[0-9a-f-]+/g,
+        '$1:00000000-0000-4000-8000-000000000000',
+      ),
+    ) as StoredMessage;
+    stranger.ts = '1.000001';
+    expect((await h.clickFeedback(stranger, true)).status).toBe(200);
+    const reply = await h.slack.waitFor(() => h.slack.ephemerals(channel, 'UALICE').at(-1), {
+      description: 'the refusal',
+    });
+    expect(reply.text).toBe(FEEDBACK_PROBLEMS['not-an-answer']);
+    expect(h.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/feedback'))).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ export const COMMENT_INPUT_ACTION_ID = 'comment_input';
 
 const POSITIVE = 'positive';
 const NEGATIVE = 'negative';
+/** Between the score and the turn id in a button value (turn ids are UUIDs: no colon). */
+const VALUE_SEPARATOR = ':';
 /** Long enough for a useful note, short enough for a dashboard cell. */
 const COMMENT_MAX_CHARS = 2_000;
 
@@ -23,8 +25,14 @@ export interface ContextActionsBlock {
   elements: Array<Record<string, unknown>>;
 }
 
-/** The `context_actions` block with the `feedback_buttons` element, for an answer's last message. */
-export function feedbackButtonsBlock(): ContextActionsBlock {
+/**
+ * The `context_actions` block with the `feedback_buttons` element, for an answer's last message.
+ * With `turnId`, each button's value also names the answer's turn (`positive:<turn id>`, about 45
+ * characters, far under Slack's 2,000 for a button value): a click that arrives before the answer
+ * is in the store's index still finds its run (reaction-feedback.ts, onButton).
+ */
+export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
+  const buttonValue = (score: string) => (turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score);
   return {
     type: 'context_actions',
     elements: [
@@ -34,22 +42,29 @@ export function feedbackButtonsBlock(): ContextActionsBlock {
         positive_button: {
           text: plain('👍'),
           accessibility_label: 'Rate this answer as helpful',
-          value: POSITIVE,
+          value: buttonValue(POSITIVE),
         },
         negative_button: {
           text: plain('👎'),
           accessibility_label: 'Rate this answer as not helpful',
-          value: NEGATIVE,
+          value: buttonValue(NEGATIVE),
         },
       },
     ],
   };
 }
 
-/** A clicked button's value → the boolean score; undefined for a value we never sent. */
-export function scoreOfFeedbackValue(value: string | undefined): boolean | undefined {
-  if (value === POSITIVE) return true;
-  if (value === NEGATIVE) return false;
+/**
+ * A clicked button's value → its score and, on answers posted since the value carries it, the
+ * turn id; undefined for a value we never sent. Older answers' values are the bare score.
+ */
+export function parseFeedbackValue(
+  value: string | undefined,
+): { score: boolean; turnId?: string | undefined } | undefined {
+  const [head = '', ...rest] = (value ?? '').split(VALUE_SEPARATOR);
+  const turnId = rest.join(VALUE_SEPARATOR) || undefined;
+  if (head === POSITIVE) return { score: true, turnId };
+  if (head === NEGATIVE) return { score: false, turnId };
   return undefined;
 }
 

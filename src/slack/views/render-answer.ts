@@ -48,6 +48,8 @@ export interface RenderAnswerOptions {
   footer?: readonly string[];
   /** End the last message with native 👍 / 👎 buttons (only the last: one rating per answer). */
   feedbackButtons?: boolean;
+  /** The turn the answer belongs to, carried in the buttons' values (see feedbackButtonsBlock). */
+  feedbackTurnId?: string;
   /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
   note?: string;
 }
@@ -84,7 +86,7 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       });
     }
     const message: AnswerMessage = { text: fallbackText(`${lead}${part.body}`, marker), blocks };
-    if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock();
+    if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock(options.feedbackTurnId);
     return withMetadata(message, metadata, index, parts.length);
   });
   return withFile({ messages }, markdown, fileThresholdChars);

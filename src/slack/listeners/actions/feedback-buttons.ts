@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockFeedbackButtonsAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { personOfInteraction } from '../../payload-person.js';
-import { FEEDBACK_PROBLEMS, renderFeedbackThanks, scoreOfFeedbackValue } from '../../views/feedback.js';
+import { ANSWER_EVENT_TYPE } from '../../thread-output.js';
+import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../../views/feedback.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;
@@ -12,7 +13,8 @@ type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewar
 export function feedbackButtonsListener(deps: ListenerDeps) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();
-    const score = scoreOfFeedbackValue(action.value);
+    const clicked = parseFeedbackValue(action.value);
+    const score = clicked?.score;
     const channel = body.channel?.id ?? (body.container.channel_id as string | undefined);
     const ts = body.message?.ts ?? (body.container.message_ts as string | undefined);
     if (score === undefined || !channel || !ts) {
@@ -21,7 +23,8 @@ export function feedbackButtonsListener(deps: ListenerDeps) {
     }
     const threadTs = (body.message?.thread_ts as string | undefined) ?? ts;
     const person = personOfInteraction(body);
-    const result = await deps.reactions.onButton({ channel, ts, score, person });
+    const turnId = clicked?.turnId ?? answerTurnIdOf(body.message);
+    const result = await deps.reactions.onButton({ channel, ts, score, person, turnId });
     deps.logger.debug({ channel, ts, score, result }, 'feedback click handled');
     const view =
       result === 'submitted'
@@ -31,4 +34,16 @@ export function feedbackButtonsListener(deps: ListenerDeps) {
       .postEphemeral({ channel, user: person.userId, thread_ts: threadTs, ...view })
       .catch((error: unknown) => deps.logger.warn({ err: error, channel }, 'feedback thanks not shown'));
   };
+}
+
+/**
+ * The turn id in the clicked message's `agent_answer` metadata, when Slack includes the metadata
+ * in the payload's `message` (the button value is the source we control; this covers answers whose
+ * buttons predate it).
+ */
+function answerTurnIdOf(message: Args['body']['message']): string | undefined {
+  const metadata = (message as { metadata?: { event_type?: string; event_payload?: { turn_id?: unknown } } })
+    ?.metadata;
+  const turnId = metadata?.event_type === ANSWER_EVENT_TYPE ? metadata.event_payload?.turn_id : undefined;
+  return typeof turnId === 'string' ? turnId : undefined;
 }

@@ -15,6 +15,7 @@ export function reactionAddedListener(deps: ListenerDeps) {
       channel: event.item.channel,
       ts: event.item.ts,
       reaction: event.reaction,
+      onBotMessage: event.item_user === deps.identity.botUserId,
       ...personOfReaction(event),
     });
     deps.logger.debug(

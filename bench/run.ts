@@ -272,7 +272,7 @@ async function runSize(shared: Shared, size: number): Promise<SizeResult> {
       };
     } finally {
       await stopChild(bot);
-      if (shared.heap && !process.env.KEEP_HEAP) rmSync(heapDir, { recursive: true, force: true });
+      if (shared.heap) rmSync(heapDir, { recursive: true, force: true });
     }
   } finally {
     await stopChild(standIns);

@@ -83,7 +83,7 @@ export function createLeanApiCall(options: LeanApiCallOptions): LeanApiCall {
   const random = options.random ?? Math.random;
   const retries = options.retry.retries ?? 10;
 
-  async function attempt(url: string, method: string, headers: Record<string, string>, body: string) {
+  async function attempt(url: string, headers: Record<string, string>, body: string) {
     let response: FetchResponse;
     try {
       response = await options.fetch(url, { method: 'POST', headers, body, redirect: 'error' });
@@ -118,7 +118,6 @@ export function createLeanApiCall(options: LeanApiCallOptions): LeanApiCall {
     }
     for (const warning of result.response_metadata?.warnings ?? []) options.logger.warn(warning);
     if (!result.ok) throw new WebAPIPlatformError(result as WebAPICallResult & { error: string });
-    options.logger.debug(`Slack API call ${method}: ok`);
     return result;
   }
 
@@ -132,7 +131,7 @@ export function createLeanApiCall(options: LeanApiCallOptions): LeanApiCall {
     const url = `${options.apiUrl}${method}`;
     for (let tried = 0; ; tried += 1) {
       try {
-        return await attempt(url, method, headers, body);
+        return await attempt(url, headers, body);
       } catch (error) {
         const retryable =
           error instanceof WaitedOutRateLimit ||

@@ -30,7 +30,10 @@ function slackFetchFor(config: Config): FetchFunction {
  * One set of Web client options for every client we build. The client itself retries 429s
  * after Retry-After; we add no second retry loop around it (DESIGN: Slack platform facts).
  */
-export function webClientOptions(config: Config, logger: SlackLogger): WebClientOptions {
+export function webClientOptions(
+  config: Config,
+  logger: SlackLogger,
+): WebClientOptions & { fetch: FetchFunction; logger: SlackLogger } {
   return {
     slackApiUrl: config.slack.apiUrl,
     logger,
@@ -68,12 +71,7 @@ class BotWebClient extends WebClient {
 
 /** The Web client the bot posts with (Bolt's App builds its own for listeners from the same options). */
 export function createWebClient(config: Config, logger: Logger): WebClient {
-  const slackLogger = toSlackLogger(logger);
-  return new BotWebClient(config.slack.botToken, {
-    ...webClientOptions(config, slackLogger),
-    fetch: slackFetchFor(config),
-    logger: slackLogger,
-  });
+  return new BotWebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
 }
 
 /**

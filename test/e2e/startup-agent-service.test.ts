@@ -1,8 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type SlackStandin, startSlackStandin } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { closedPortUrl } from '../agent-api/support/scripted-server.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { killAllChildBots, spawnBot, startChildBot } from '../support/child-bot.js';
 
@@ -18,15 +19,7 @@ async function serve(listener: RequestListener): Promise<string> {
   const server = createServer(listener);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-}
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 describe('start-up checks the agent service with /v2/whoami', () => {
@@ -104,7 +97,7 @@ describe('start-up checks the agent service with /v2/whoami', () => {
           .writeHead(503, { 'content-type': 'application/json' })
           .end(JSON.stringify({ message: 'The service is temporarily shut down for maintenance' })),
       );
-    } else if (kind === 'refused') url = `http://127.0.0.1:${await closedPort()}`;
+    } else if (kind === 'refused') url = await closedPortUrl();
     else url = await serve(() => undefined); // holds every request
     const started = Date.now();
     const bot = await startChildBot(

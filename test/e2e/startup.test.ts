@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type SlackStandin,
@@ -7,17 +6,9 @@ import {
   TEST_BOT_TOKEN,
 } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { closedPortUrl } from '../agent-api/support/scripted-server.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { killAllChildBots, spawnBot, startChildBot } from '../support/child-bot.js';
-
-/** A loopback port with nothing listening on it (bound, read, closed). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('npm start as a process', () => {
   let sim: Simulator;
@@ -69,14 +60,14 @@ describe('npm start as a process', () => {
   });
 
   it('exits 1 within a bounded time with a clear message when Slack cannot be reached', async () => {
-    const port = await closedPort();
+    const nowhere = await closedPortUrl();
     const started = Date.now();
-    const bot = spawnBot(harnessEnv(sim, slack, { SLACK_API_URL: `http://127.0.0.1:${port}/api/` }));
+    const bot = spawnBot(harnessEnv(sim, slack, { SLACK_API_URL: `${nowhere}/api/` }));
     const exit = await bot.exited;
     expect(exit.code, bot.describe()).toBe(1);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(bot.stderr()).toMatch(/could not verify SLACK_BOT_TOKEN with Slack/);
-    expect(bot.stderr()).toContain(`127.0.0.1:${port}`);
+    expect(bot.stderr()).toContain(new URL(nowhere).host); // 127.0.0.1:<port>
     expect(bot.stderr()).not.toContain(TEST_BOT_TOKEN);
   });
 

@@ -17,6 +17,10 @@ export interface SlackPerson {
   isAdmin: boolean;
   /** Workspace owner (`is_owner`). */
   isOwner: boolean;
+  /** A guest: `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel). */
+  isGuest: boolean;
+  /** Another organisation's person seen through Slack Connect (`is_stranger`). */
+  isStranger: boolean;
   isBot: boolean;
   /** A deactivated account. */
   deleted: boolean;
@@ -103,6 +107,9 @@ interface UsersInfoUser {
   enterprise_user?: { enterprise_id?: string };
   is_admin?: boolean;
   is_owner?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  is_stranger?: boolean;
   is_bot?: boolean;
   deleted?: boolean;
   tz?: string;
@@ -119,6 +126,8 @@ export function toSlackPerson(userId: string, user: UsersInfoUser): SlackPerson 
     enterpriseId: text(user.enterprise_user?.enterprise_id),
     isAdmin: user.is_admin === true,
     isOwner: user.is_owner === true,
+    isGuest: user.is_restricted === true || user.is_ultra_restricted === true,
+    isStranger: user.is_stranger === true,
     isBot: user.is_bot === true,
     deleted: user.deleted === true,
     tz: text(user.tz),

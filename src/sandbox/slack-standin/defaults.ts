@@ -14,8 +14,9 @@ export const TEST_BOT_TOKEN = 'xoxb-test-not-a-real-token';
 export const TEST_APP_TOKEN = 'xapp-test-not-a-real-token';
 
 /**
- * The default user table: a workspace admin, an owner, two ordinary members, one person from another
- * organisation (Slack Connect) and the bot itself.
+ * The default user table: a workspace admin, an owner, two ordinary members, a multi-channel guest,
+ * a single-channel guest who is (oddly, but Slack allows the flags together) a workspace admin, one
+ * person from another organisation (Slack Connect) and the bot itself.
  */
 export function defaultUsers(teamId: string, botUserId: string): StandinUser[] {
   const person = (id: string, name: string, realName: string, extra: Partial<StandinUser> = {}) => ({
@@ -33,7 +34,17 @@ export function defaultUsers(teamId: string, botUserId: string): StandinUser[] {
     person('UOWNER', 'owner', 'Olga Owner', { is_admin: true, is_owner: true, tz: 'Europe/London' }),
     person('UALICE', 'alice', 'Alice Member', { tz: 'America/New_York' }),
     person('UBOB', 'bob', 'Bob Member', { tz: 'Europe/Berlin' }),
-    person('UEXTERNAL', 'ext', 'Eve External', { team_id: 'T0OTHERORG', tz: 'Asia/Tokyo' }),
+    person('UGUEST', 'guest', 'Gus Guest', { is_restricted: true, tz: 'Europe/Paris' }),
+    person('UGUESTADMIN', 'guestadmin', 'Gia Guest-Admin', {
+      is_admin: true,
+      is_restricted: true,
+      is_ultra_restricted: true,
+    }),
+    person('UEXTERNAL', 'ext', 'Eve External', {
+      team_id: 'T0OTHERORG',
+      tz: 'Asia/Tokyo',
+      is_stranger: true,
+    }),
     person(botUserId, 'agent', 'Agent Bot', { is_bot: true }),
   ];
 }

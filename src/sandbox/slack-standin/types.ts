@@ -96,6 +96,12 @@ export interface StandinUser {
   is_bot: boolean;
   /** A deactivated account: users.info still answers, with `deleted: true`. */
   deleted?: boolean;
+  /** A multi-channel guest (`is_restricted`). */
+  is_restricted?: boolean;
+  /** A single-channel guest (`is_ultra_restricted`; Slack sets `is_restricted` too). */
+  is_ultra_restricted?: boolean;
+  /** Another organisation's person seen through Slack Connect (`is_stranger`). */
+  is_stranger?: boolean;
 }
 
 /** One entry of the call log (the token is never recorded). */

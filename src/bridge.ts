@@ -6,6 +6,8 @@ import {
   isAgentApiError,
 } from './agent-api/index.js';
 import type { Config } from './config.js';
+import { createAnswerPlacement } from './conversation/answer-place.js';
+import { createConversationAudience } from './conversation/audience.js';
 import { createChannelAgents } from './conversation/channel-agents.js';
 import { systemClock } from './conversation/clock.js';
 import { createIoGate } from './conversation/io-gate.js';
@@ -21,7 +23,9 @@ import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
+import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
+import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
 import { createSlackThreadReader } from './slack/thread-reader.js';
@@ -163,6 +167,19 @@ export async function startBridge(
     logger,
     settings: { ...config.context, botUserId: identity.botUserId, botId: identity.botId },
   });
+  const audience = createConversationAudience({
+    source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
+    cache: store,
+    inside,
+    botUserId: identity.botUserId,
+    logger,
+  });
+  const placement = createAnswerPlacement({
+    audience,
+    policy: config.audience.outsiderPolicy,
+    replies: createSlackPrivateReplies(slackClient, logger),
+    logger,
+  });
   const turns = createTurnStarter({
     store,
     agent: agentApi,
@@ -176,6 +193,7 @@ export async function startBridge(
     inside,
     gate: createIoGate(),
     context,
+    placement,
   });
   const reactions = createReactionFeedback({
     store,
@@ -201,6 +219,7 @@ export async function startBridge(
       agentApi,
       store,
       channelAgents,
+      audience,
     },
   });
 

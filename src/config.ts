@@ -147,6 +147,8 @@ const variables = z.object({
   ADMIN_USER_IDS: csv,
   ALLOWED_CHANNEL_IDS: csv,
   ALLOW_EXTERNAL_USERS: bool(false),
+  OUTSIDER_AUDIENCE: z.enum(['dm', 'thread', 'refuse']).default('dm'),
+  AUDIENCE_MEMBER_LIMIT: intFrom(500, 0).pipe(z.number().max(100_000)),
   FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
   FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
   FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
@@ -220,6 +222,8 @@ export interface Config {
     lateWatchMs: number;
   };
   access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
+  /** Who reads an answer (DESIGN "Who reads the answer"). */
+  audience: { outsiderPolicy: 'dm' | 'thread' | 'refuse'; memberLimit: number };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
   /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
@@ -270,6 +274,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
     },
+    audience: { outsiderPolicy: env.OUTSIDER_AUDIENCE, memberLimit: env.AUDIENCE_MEMBER_LIMIT },
     feedback: {
       name: env.FEEDBACK_NAME,
       positiveEmoji: env.FEEDBACK_POSITIVE_EMOJI,

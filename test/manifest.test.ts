@@ -46,6 +46,11 @@ const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[
   reaction_added: { botEvents: ['reaction_added'], scopes: ['reactions:read'] },
   // The agent view's Messages tab opened: the moment for suggested prompts.
   app_home_opened: { botEvents: ['app_home_opened'], scopes: [] },
+  // Who can read a conversation changed (sharing, membership): the audience is asked again.
+  channel_shared: { botEvents: ['channel_shared'], scopes: ['channels:read'] },
+  channel_unshared: { botEvents: ['channel_unshared'], scopes: ['channels:read'] },
+  member_joined_channel: { botEvents: ['member_joined_channel'], scopes: ['channels:read', 'groups:read'] },
+  member_left_channel: { botEvents: ['member_left_channel'], scopes: ['channels:read', 'groups:read'] },
 };
 
 /**
@@ -69,6 +74,11 @@ const METHOD_SCOPES: Record<string, string[]> = {
   // A thread can be in a public or private channel, a DM or a group DM.
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   'conversations.open': ['im:write'],
+  // Who can read a conversation: any kind of conversation the bot is asked in.
+  'conversations.info': ['channels:read', 'groups:read', 'mpim:read', 'im:read'],
+  'conversations.members': ['channels:read', 'groups:read', 'mpim:read', 'im:read'],
+  // The link to a question whose answer went to a DM.
+  'chat.getPermalink': [],
   'users.info': ['users:read'],
   // files.getUploadURLExternal + files.completeUploadExternal.
   filesUploadV2: ['files:write'],

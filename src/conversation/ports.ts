@@ -1,3 +1,5 @@
+import type { OutsiderReason } from './audience.js';
+
 /**
  * The ports the conversation layer talks through. Implementations live at the edges
  * (agent-api/, store/, slack/); this folder never imports Bolt, ky or keyv.
@@ -231,7 +233,11 @@ export type Refusal =
   /** A time phrase that cannot be a range: wholly in the future, reversed, or over 31 days. */
   | 'time-future'
   | 'time-reversed'
-  | 'time-too-long';
+  | 'time-too-long'
+  /** `OUTSIDER_AUDIENCE=refuse` and people outside the organisation can read the conversation. */
+  | 'outsider-audience'
+  /** The answer had to go to a DM (`OUTSIDER_AUDIENCE=dm`), and Slack would not open one. */
+  | 'private-thread-failed';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
@@ -301,4 +307,6 @@ export interface AnswerToPost {
 export interface RefusalDetail {
   /** For `busy`: how long the agent has been working on the thread's turn. */
   workingForMs?: number | undefined;
+  /** For `outsider-audience` and `private-thread-failed`: why the conversation is outsider-readable. */
+  audience?: OutsiderReason | undefined;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AnswerPlacement } from './answer-place.js';
 import { boundLogger } from './bound-logger.js';
 import { DONE_WAITING } from './clock.js';
 import type { IoGate } from './io-gate.js';
@@ -97,6 +98,8 @@ export interface TurnStarterDeps {
   gate?: IoGate;
   /** The agent, thread context and time range of a turn (see turn-context.ts). */
   context: Pick<TurnContext, 'prepare'>;
+  /** Where the answer goes when outsiders can read the conversation (see answer-place.ts). */
+  placement: AnswerPlacement;
 }
 
 /**
@@ -153,27 +156,47 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     }
   }
 
-  async function take(request: TurnRequest): Promise<TurnRequestResult> {
-    const where: ThreadLocation = {
-      teamId: request.teamId,
-      channel: request.channel,
-      threadTs: request.threadTs,
-    };
-    const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
-    const thread = await store.getThread(key);
+  async function take(asked: TurnRequest): Promise<TurnRequestResult> {
+    const askedWhere = locationOf(asked);
+    const askedThread = await store.getThread(makeThreadKey(asked.teamId, asked.channel, asked.threadTs));
     // A thread the bot has answered in (even with an error or "ask again" notice, before any
     // session) takes replies as turns; the turn starts a new run when there is no session yet.
-    if (!request.mentioned && !thread) return 'no-session';
-    if (!(await firstDelivery(request))) return 'duplicate';
-    if (!(await isInside(request, where))) return 'outsider';
+    if (!asked.mentioned && !askedThread) return 'no-session';
+    if (!(await firstDelivery(asked))) return 'duplicate';
+    if (!(await isInside(asked, askedWhere))) return 'outsider';
     const prepared: PreparedTurn =
-      request.prompt.trim() === ''
+      asked.prompt.trim() === ''
         ? { kind: 'refused', refusal: 'empty-prompt' }
-        : await deps.context.prepare(request, thread);
+        : await deps.context.prepare(asked, askedThread);
     if (prepared.kind === 'refused') {
-      tell(where, request, prepared.refusal);
+      tell(askedWhere, asked, prepared.refusal);
       return 'refused';
     }
+    const placement = await deps.placement.decide(asked.channel);
+    if (placement.kind === 'refused') {
+      tell(askedWhere, asked, 'outsider-audience', { audience: placement.reason });
+      return 'refused';
+    }
+    let request = asked;
+    let thread = askedThread;
+    if (placement.kind === 'private') {
+      const moved = await deps.placement.moveToPrivate(
+        { ...askedWhere, sourceTs: asked.sourceTs },
+        asked.userId,
+        asked.prompt,
+        placement.reason,
+      );
+      if (!moved.moved) {
+        tell(askedWhere, asked, 'private-thread-failed', { audience: placement.reason });
+        return 'refused';
+      }
+      // From here on the turn lives in the private thread: its root (the quote) is the turn's message.
+      const { channel, threadTs } = moved.where;
+      request = { ...asked, channel, threadTs, sourceTs: threadTs };
+      thread = undefined;
+    }
+    const where = locationOf(request);
+    const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
     const { turn, effect } = newTurn(request, key, thread, prepared);
     const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
@@ -211,6 +234,10 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       tell(where, request, refusal);
     }
     return false;
+  }
+
+  function locationOf(request: TurnRequest): ThreadLocation {
+    return { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
   }
 
   /** Slack delivers a mention twice and retries events: only the first sighting counts. */

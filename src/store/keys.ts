@@ -8,6 +8,7 @@ export const storeKeys = {
   turn: (turnId: string) => `turn:${turnId}`,
   answer: (channel: string, ts: string) => `answer:${channel}:${ts}`,
   channelAgent: (channel: string) => `channel-agent:${channel}`,
+  audience: (channel: string) => `audience:${channel}`,
   rating: (sessionId: string) => `rating:${sessionId}`,
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',

@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import type { Audience, AudienceCache } from '../conversation/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
 import { StoreClosedError } from './errors.js';
@@ -7,7 +8,7 @@ import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore {
+export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -95,6 +96,19 @@ export function createKeyvConversationStore(
     async deleteChannelBinding(channel) {
       ensureOpen();
       await keyv.delete(storeKeys.channelAgent(channel));
+    },
+    // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
+    async getAudience(channel) {
+      ensureOpen();
+      return keyv.get<Audience>(storeKeys.audience(channel));
+    },
+    async saveAudience(channel, audience, ttlMs) {
+      ensureOpen();
+      await keyv.set(storeKeys.audience(channel), audience, ttlMs);
+    },
+    async forgetAudience(channel) {
+      ensureOpen();
+      await keyv.delete(storeKeys.audience(channel));
     },
     async saveRating(sessionId, score) {
       ensureOpen();

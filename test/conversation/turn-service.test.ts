@@ -1,5 +1,6 @@
 import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAnswerPlacement } from '../../src/conversation/answer-place.js';
 import { createManualClock, type ManualClock } from '../../src/conversation/clock.js';
 import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
@@ -80,6 +81,16 @@ function starter(
       logger: silentLogger,
     }),
     context: withoutContext('agent'),
+    // Who reads the answer has tests of its own (answer-place, audience, e2e who-reads-the-answer).
+    placement: createAnswerPlacement({
+      audience: { of: async () => ({ outsiders: false }) },
+      policy: 'thread',
+      replies: {
+        openThread: () => Promise.reject(new Error('not used')),
+        leaveNote: () => Promise.reject(new Error('not used')),
+      },
+      logger: silentLogger,
+    }),
   });
   return { turns, agent, delivery, refusals, store };
 }

@@ -89,8 +89,13 @@ describe('who is inside', () => {
       expect(harness.botMessages(channel, threadTs)).toHaveLength(0);
     });
 
-    it('answers our colleague there, and takes their reply as a follow-up of the same session', async () => {
-      harness = await startHarness();
+    // Who *reads* the answer is who-reads-the-answer.test.ts: by default it goes to the asker's DM.
+    // An organisation that accepts answers in shared channels says so (OUTSIDER_AUDIENCE=thread).
+    it('with OUTSIDER_AUDIENCE=thread, answers our colleague there and takes their reply as a follow-up', async () => {
+      harness = await startHarness({
+        env: { OUTSIDER_AUDIENCE: 'thread' },
+        slack: { conversations: [{ id: 'C0SHARED', is_ext_shared: true }] },
+      });
       const { channel, threadTs } = await mentionAs('UALICE', `why? ${quick('Because.')}`, {
         team: APP_TEAM,
         envelope: createdByOtherOrg,

@@ -5,6 +5,7 @@
  */
 
 export { alertMessage } from './alert-message.js';
+export { channelSharedEvent, channelUnsharedEvent, membershipEvent } from './audience-events.js';
 export {
   DEFAULT_APP_ID,
   DEFAULT_BOT_ID,
@@ -58,6 +59,7 @@ export type {
   Reaction,
   SlackResult,
   StandinCall,
+  StandinConversation,
   StandinUser,
   StoredEphemeral,
   StoredFile,

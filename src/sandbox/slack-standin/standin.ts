@@ -13,7 +13,7 @@ import { StandinView } from './inspection.js';
 import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';
 import { type SocketAck, type SocketEnvelope, SocketModeStandin } from './socket-mode.js';
 import { StandinState } from './state.js';
-import type { StandinUser } from './types.js';
+import type { StandinConversation, StandinUser } from './types.js';
 
 /** Options of {@link startSlackStandin}; every one has a default. */
 export interface SlackStandinOptions {
@@ -44,6 +44,11 @@ export interface SlackStandinOptions {
   users?: StandinUser[];
   /** More users.info entries besides `users` (e.g. people of other workspaces or Grid orgs). */
   extraUsers?: StandinUser[];
+  /**
+   * Conversations with their sharing flags and members (conversations.info / .members). Undeclared
+   * ones are plain channels of the workspace's own people (see StandinConversation).
+   */
+  conversations?: StandinConversation[];
   /** Channels the bot is not a member of (not_in_channel). Default none. */
   notInChannels?: string[];
   /** Channels that do not exist (channel_not_found). Default none: every other id is accepted. */
@@ -106,6 +111,15 @@ export class SlackStandin extends StandinView {
     };
   }
 
+  /**
+   * Declares (or changes) a conversation's sharing flags and members, as an admin sharing a channel
+   * or inviting a guest would; send the matching event (channel_shared, member_joined_channel…) too.
+   */
+  setConversation(conversation: StandinConversation): void {
+    this.state.conversations.set(conversation.id, conversation);
+    this.state.touch();
+  }
+
   /** The next `count` calls of `method` get HTTP 429 with `Retry-After: retryAfterSec`. */
   rateLimitNext(method: string, retryAfterSec: number, count = 1): void {
     this.faults.rateLimitNext(method, retryAfterSec, count);
@@ -161,6 +175,8 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
   for (const user of [...(options.users ?? defaultUsers(teamId, botUserId)), ...(options.extraUsers ?? [])]) {
     state.users.set(user.id, user);
   }
+  for (const conversation of options.conversations ?? [])
+    state.conversations.set(conversation.id, conversation);
   for (const channel of options.notInChannels ?? []) state.notInChannel.add(channel);
   for (const channel of options.missingChannels ?? []) state.missingChannels.add(channel);
   const faults = new FaultPlan();

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { compareTs } from './ts-clock.js';
 import type {
   StandinCall,
+  StandinConversation,
   StandinUser,
   StoredEphemeral,
   StoredFile,
@@ -35,6 +36,8 @@ export class StandinState {
   readonly notInChannel = new Set<string>();
   readonly missingChannels = new Set<string>();
   readonly dmChannels = new Map<string, string>();
+  /** Conversations declared by a test or the sandbox (sharing flags, members); others get a default. */
+  readonly conversations = new Map<string, StandinConversation>();
   readonly statuses: StoredStatus[] = [];
   readonly suggestedPrompts = new Map<string, unknown[]>();
   /** `channel:thread_ts` → the status showing now (set, not yet cleared by a bot post or expiry). */
@@ -95,6 +98,30 @@ export class StandinState {
       .flat()
       .filter((m) => !m.deleted)
       .sort((a, b) => compareTs(a.ts, b.ts));
+  }
+
+  /** A conversation as declared, or the default its id implies (see StandinConversation). */
+  conversation(id: string): Required<Pick<StandinConversation, 'members'>> & StandinConversation {
+    const declared = this.conversations.get(id);
+    if (declared?.members) return { ...declared, members: declared.members };
+    const dmUser = [...this.dmChannels].find(([, channel]) => channel === id)?.[0];
+    const members = dmUser
+      ? [dmUser, this.identity.botUserId]
+      : [
+          ...[...this.users.values()]
+            .filter(
+              (user) =>
+                user.team_id === this.identity.teamId &&
+                !user.is_restricted &&
+                !user.is_ultra_restricted &&
+                !user.is_stranger &&
+                !user.deleted &&
+                user.id !== this.identity.botUserId,
+            )
+            .map((user) => user.id),
+          this.identity.botUserId,
+        ];
+    return { ...declared, id, members };
   }
 
   /** The DM channel id for a user, created on first use (`D` + a stable suffix). */

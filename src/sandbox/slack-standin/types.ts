@@ -104,6 +104,27 @@ export interface StandinUser {
   is_stranger?: boolean;
 }
 
+/**
+ * A conversation as conversations.info / conversations.members describe it. Undeclared ids get a
+ * default by their first letter (`D` a DM with one person, `G` a private channel, else public),
+ * with the workspace's own people (not guests, not strangers) and the bot as members.
+ */
+export interface StandinConversation {
+  id: string;
+  name?: string;
+  is_private?: boolean;
+  /** A group DM (`is_mpim`; Slack marks these private too). */
+  is_mpim?: boolean;
+  /** Slack Connect: shared with another organisation. */
+  is_ext_shared?: boolean;
+  /** An invitation to share with another organisation is pending. */
+  is_pending_ext_shared?: boolean;
+  /** Shared between workspaces of one Enterprise Grid org. */
+  is_org_shared?: boolean;
+  /** Member ids (people and bots). */
+  members?: string[];
+}
+
 /** One entry of the call log (the token is never recorded). */
 export interface StandinCall {
   method: string;

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { Config } from '../../config.js';
+import type { ConversationAudience } from '../../conversation/audience.js';
 import type { ChannelAgents } from '../../conversation/channel-agents.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
@@ -27,6 +28,8 @@ export interface ListenerDeps {
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */
   channelAgents: ChannelAgents;
+  /** Who reads each conversation: sharing and membership events drop what is known. */
+  audience: Pick<ConversationAudience, 'forget'>;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

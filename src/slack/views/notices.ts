@@ -6,6 +6,7 @@ import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
 import type { AnswerNote, Progress, Refusal, RefusalDetail, TurnNotice } from '../../conversation/ports.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
+import { renderAudienceRefusal } from './private-answer.js';
 import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
 
@@ -144,6 +145,8 @@ const REFUSALS: Record<Refusal, string> = {
     'The time range in your message ends before it starts — please give the start first (e.g. “from 3pm to 5pm”).',
   'time-too-long':
     'The time range in your message is longer than 31 days — please ask about a shorter range (e.g. “in the last 7 days”).',
+  'outsider-audience': renderAudienceRefusal('outsider-audience', undefined),
+  'private-thread-failed': renderAudienceRefusal('private-thread-failed', undefined),
 };
 
 /** The ephemeral refusal for a message that was not taken as a turn. */
@@ -153,6 +156,9 @@ export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}): Not
       `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`,
       'context',
     );
+  }
+  if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience) {
+    return notice(renderAudienceRefusal(refusal, detail.audience), 'context');
   }
   return notice(REFUSALS[refusal], 'context');
 }

@@ -88,3 +88,23 @@ export const postEphemeral: MethodHandler = (args, { state }) => {
   state.touch();
   return { ok: true, message_ts: messageTs };
 };
+
+/**
+ * chat.getPermalink: a message's link, `https://<workspace>.slack.com/archives/<channel>/p<ts
+ * without the dot>` (a reply's carries `?thread_ts=`); `message_not_found` for a message it
+ * does not know, as Slack answers.
+ */
+export const getPermalink: MethodHandler = (args, { state }) => {
+  const channel = str(args.channel);
+  const ts = str(args.message_ts);
+  if (!channel || state.missingChannels.has(channel)) return { ok: false, error: 'channel_not_found' };
+  const message = ts ? state.findMessage(channel, ts) : undefined;
+  if (!message || !ts) return { ok: false, error: 'message_not_found' };
+  const thread =
+    message.thread_ts && message.thread_ts !== ts ? `?thread_ts=${message.thread_ts}&cid=${channel}` : '';
+  return {
+    ok: true,
+    channel,
+    permalink: `https://standin-workspace.slack.com/archives/${channel}/p${ts.replace('.', '')}${thread}`,
+  };
+};

@@ -1,4 +1,4 @@
-import { type MethodHandler, publicMessage, str } from './context.js';
+import { bool, type MethodHandler, publicMessage, str } from './context.js';
 
 const DEFAULT_REPLIES_LIMIT = 1000;
 
@@ -57,4 +57,77 @@ export const open: MethodHandler = (args, { state }) => {
   if (!state.users.has(user)) return { ok: false, error: 'user_not_found' };
   const id = state.dmChannelFor(user);
   return { ok: true, channel: { id, is_im: true, user } };
+};
+
+/**
+ * conversations.info, shaped like Slack's: the kind flags, the sharing flags, and `num_members`
+ * only when asked for with `include_num_members` (Slack leaves it out otherwise). A private channel
+ * the bot is not in is `channel_not_found`, as on Slack.
+ */
+export const info: MethodHandler = (args, { state }) => {
+  const id = str(args.channel);
+  if (!id || state.missingChannels.has(id)) return { ok: false, error: 'channel_not_found' };
+  const conversation = state.conversation(id);
+  if (id.startsWith('D')) {
+    const user = conversation.members.find((member) => member !== state.identity.botUserId);
+    return {
+      ok: true,
+      channel: {
+        id,
+        created: 1_700_000_000,
+        is_im: true,
+        is_org_shared: false,
+        user,
+        is_user_deleted: false,
+      },
+    };
+  }
+  const isMpim = conversation.is_mpim === true;
+  const isPrivate = isMpim || conversation.is_private === true || id.startsWith('G');
+  if (isPrivate && state.notInChannel.has(id)) return { ok: false, error: 'channel_not_found' };
+  const extShared = conversation.is_ext_shared === true;
+  const orgShared = conversation.is_org_shared === true;
+  return {
+    ok: true,
+    channel: {
+      id,
+      name: conversation.name ?? (isMpim ? `mpdm-${conversation.members.join('--')}-1` : id.toLowerCase()),
+      is_channel: !isPrivate,
+      is_group: isPrivate && !isMpim,
+      is_im: false,
+      is_mpim: isMpim,
+      is_private: isPrivate,
+      created: 1_700_000_000,
+      is_archived: false,
+      is_general: false,
+      is_shared: extShared || orgShared,
+      is_ext_shared: extShared,
+      is_org_shared: orgShared,
+      is_pending_ext_shared: conversation.is_pending_ext_shared === true,
+      pending_shared: [],
+      context_team_id: state.identity.teamId,
+      shared_team_ids: [state.identity.teamId],
+      is_member: !state.notInChannel.has(id),
+      ...(bool(args.include_num_members) ? { num_members: conversation.members.length } : {}),
+    },
+  };
+};
+
+/** conversations.members: member ids, paged with Slack's cursor (limit 1–1,000, default 100). */
+export const members: MethodHandler = (args, { state }) => {
+  const id = str(args.channel);
+  if (!id || state.missingChannels.has(id)) return { ok: false, error: 'channel_not_found' };
+  const limit = Number(str(args.limit) ?? 100);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return { ok: false, error: 'invalid_limit' };
+  const offset = decodeCursor(str(args.cursor));
+  if (offset < 0) return { ok: false, error: 'invalid_cursor' };
+  const all = state.conversation(id).members;
+  const hasMore = offset + limit < all.length;
+  return {
+    ok: true,
+    members: all.slice(offset, offset + limit),
+    response_metadata: {
+      next_cursor: hasMore ? Buffer.from(`offset:${offset + limit}`).toString('base64') : '',
+    },
+  };
 };

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../index.js';
 import { appHomeOpenedListener } from './app-home-opened.js';
+import { audienceChangedListener } from './audience-changed.js';
 import { messageListener } from './message.js';
 import { reactionAddedListener } from './reaction-added.js';
 
@@ -13,4 +14,9 @@ export function registerEventListeners(app: App, deps: ListenerDeps): void {
   app.event('message', messageListener(deps, 'message'));
   app.event('reaction_added', reactionAddedListener(deps));
   app.event('app_home_opened', appHomeOpenedListener(deps));
+  // Who can read a conversation changed: the next question asks Slack again.
+  app.event('channel_shared', audienceChangedListener(deps));
+  app.event('channel_unshared', audienceChangedListener(deps));
+  app.event('member_joined_channel', audienceChangedListener(deps));
+  app.event('member_left_channel', audienceChangedListener(deps));
 }

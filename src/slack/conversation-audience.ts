@@ -1,0 +1,61 @@
+import type { WebClient } from '@slack/web-api';
+import type { AudienceSource, ConversationFacts } from '../conversation/audience.js';
+
+/**
+ * Who can read a conversation, from Slack (DESIGN "Who reads the answer"): `conversations.info`
+ * for its kind and sharing flags (scopes channels:read, groups:read, mpim:read, im:read), and for
+ * conversations of up to `memberLimit` members their ids (`conversations.members`, paged); each
+ * member is then judged by the inside check. https://docs.slack.dev/reference/methods/conversations.info
+ */
+
+/** The fields of `conversations.info`'s channel this module reads. */
+interface ChannelInfo {
+  is_im?: boolean;
+  is_ext_shared?: boolean;
+  is_pending_ext_shared?: boolean;
+  is_shared?: boolean;
+  is_org_shared?: boolean;
+  num_members?: number;
+}
+
+/**
+ * Shared with another organisation: Slack Connect (`is_ext_shared`), an invitation still pending
+ * (`is_pending_ext_shared`: they may be in before the answer lands), or shared without being
+ * shared inside one Grid org (`is_shared` alone: older payloads carry only that).
+ */
+export function sharedOutside(channel: ChannelInfo): boolean {
+  return (
+    channel.is_ext_shared === true ||
+    channel.is_pending_ext_shared === true ||
+    (channel.is_shared === true && channel.is_org_shared !== true)
+  );
+}
+
+/** Page size for `conversations.members` (Slack's maximum is 1,000; it suggests no more than 200). */
+const MEMBERS_PAGE = 200;
+
+export function createSlackAudienceSource(client: WebClient, memberLimit: number): AudienceSource {
+  async function membersOf(channel: string): Promise<string[]> {
+    const members: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.conversations.members({ channel, limit: MEMBERS_PAGE, cursor });
+      members.push(...(page.members ?? []));
+      cursor = page.response_metadata?.next_cursor || undefined;
+    } while (cursor);
+    return members;
+  }
+
+  return {
+    async describe(channel): Promise<ConversationFacts> {
+      const info = await client.conversations.info({ channel, include_num_members: true });
+      const facts = (info.channel ?? {}) as ChannelInfo;
+      if (facts.is_im) return { isIm: true, externallyShared: false };
+      const externallyShared = sharedOutside(facts);
+      // Without a count Slack said nothing about size: read the members, as for a small one.
+      const small = facts.num_members === undefined || facts.num_members <= memberLimit;
+      const members = !externallyShared && small ? await membersOf(channel) : undefined;
+      return { isIm: false, externallyShared, members };
+    },
+  };
+}

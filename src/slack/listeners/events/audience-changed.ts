@@ -1,0 +1,24 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { ListenerDeps } from '../index.js';
+
+type AudienceEvent = 'channel_shared' | 'channel_unshared' | 'member_joined_channel' | 'member_left_channel';
+type Args = SlackEventMiddlewareArgs<AudienceEvent> & AllMiddlewareArgs;
+
+/**
+ * A conversation was shared or unshared, or someone joined or left: what the bot knew about who
+ * reads it is dropped (for every replica: it lives in the store), so the next question asks Slack.
+ */
+export function audienceChangedListener(deps: ListenerDeps) {
+  return async ({ event }: Args): Promise<void> => {
+    try {
+      await deps.audience.forget(event.channel);
+      deps.logger.debug({ channel: event.channel, event: event.type }, 'audience dropped');
+    } catch (error) {
+      // The verdict then expires on its own (minutes); the next question may use the old one.
+      deps.logger.warn(
+        { err: error, channel: event.channel, event: event.type },
+        'could not drop the audience',
+      );
+    }
+  };
+}

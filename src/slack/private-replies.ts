@@ -1,0 +1,44 @@
+import type { WebClient } from '@slack/web-api';
+import type { PrivateReplies } from '../conversation/answer-place.js';
+import type { Logger } from '../conversation/ports.js';
+import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
+
+/**
+ * The asker's private thread on the Web API: `conversations.open` (im:write) for the DM, a link to
+ * the question (`chat.getPermalink`; best effort: without it the quote names the channel), and the
+ * quote that roots the thread. The note in the original thread is one `chat.postMessage`.
+ */
+export function createSlackPrivateReplies(client: WebClient, logger: Logger): PrivateReplies {
+  async function permalinkOf(channel: string, ts: string): Promise<string | undefined> {
+    try {
+      return (await client.chat.getPermalink({ channel, message_ts: ts })).permalink;
+    } catch (error) {
+      logger.debug({ err: error, channel }, 'no permalink for the question');
+      return undefined;
+    }
+  }
+
+  return {
+    async openThread(asker, origin, question, reason) {
+      const [opened, permalink] = await Promise.all([
+        client.conversations.open({ users: asker }),
+        permalinkOf(origin.channel, origin.sourceTs),
+      ]);
+      const channel = opened.channel?.id;
+      if (!channel) throw new Error('conversations.open returned no channel');
+      const view = renderPrivateQuote({ channel: origin.channel, permalink, question, reason });
+      const posted = await client.chat.postMessage({ channel, ...view });
+      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+      return { channel, ts: posted.ts };
+    },
+    async leaveNote(origin, asker, reason) {
+      const text = renderPrivateNote(asker, reason);
+      await client.chat.postMessage({
+        channel: origin.channel,
+        thread_ts: origin.threadTs,
+        text,
+        blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }],
+      });
+    },
+  };
+}

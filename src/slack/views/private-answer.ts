@@ -1,0 +1,63 @@
+import type { OutsiderReason } from '../../conversation/audience.js';
+import { neutraliseSlackControls } from './neutralise.js';
+import { escapeSlackText } from './slack-escape.js';
+import { truncate } from './text-cut.js';
+
+/**
+ * The words around an answer that went to the asker privately (DESIGN "Who reads the answer"):
+ * the quote that opens the private thread, the one note left where they asked, and the refusals.
+ * None of them carries log data.
+ */
+
+/** How much of the question the private thread quotes (a section's text is at most 3,000). */
+const QUESTION_MAX_CHARS = 2_000;
+
+/** Why the conversation is outsider-readable, as the end of a sentence. */
+export function audienceReasonText(reason: OutsiderReason | undefined): string {
+  switch (reason) {
+    case 'shared':
+      return 'this conversation is shared with another organisation (Slack Connect)';
+    case 'guest':
+      return 'guests are members of this conversation';
+    case 'outsider':
+      return 'people from outside the organisation are in this conversation';
+    default:
+      return "Slack couldn't tell me who can read this conversation";
+  }
+}
+
+/** The message that opens the asker's private thread: their question quoted, with a link to it. */
+export function renderPrivateQuote(input: {
+  channel: string;
+  permalink?: string | undefined;
+  question: string;
+  reason: OutsiderReason;
+}): { text: string; blocks: Array<Record<string, unknown>> } {
+  const where = input.permalink ? `<${input.permalink}|in <#${input.channel}>>` : `in <#${input.channel}>`;
+  const question = escapeSlackText(
+    truncate(neutraliseSlackControls(input.question).trim(), QUESTION_MAX_CHARS),
+  );
+  const quoted = question
+    .split('\n')
+    .map((line) => `>${line}`)
+    .join('\n');
+  const text = `You asked ${where}:\n${quoted}\nI'm answering you here, privately: my answers can include internal log data, and ${audienceReasonText(input.reason)}. Reply in this thread to follow up.`;
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
+/** The one note in the original thread: where the answer went, and why — no log data. */
+export function renderPrivateNote(asker: string, reason: OutsiderReason): string {
+  return `:lock: I've answered <@${asker}> in a direct message: my answers can include internal log data, and ${audienceReasonText(reason)}.`;
+}
+
+/** The ephemeral refusals of the audience policy. */
+export function renderAudienceRefusal(
+  refusal: 'outsider-audience' | 'private-thread-failed',
+  reason: OutsiderReason | undefined,
+): string {
+  const why = audienceReasonText(reason);
+  if (refusal === 'outsider-audience') {
+    return `I don't answer here: my answers can include internal log data, and ${why}. Message me directly instead.`;
+  }
+  return `My answer had to go to you in a direct message (${why}), but Slack wouldn't open one just now — please message me directly.`;
+}

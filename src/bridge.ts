@@ -179,6 +179,7 @@ export async function startBridge(
     policy: config.audience.outsiderPolicy,
     replies: createSlackPrivateReplies(slackClient, logger),
     logger,
+    metrics,
   });
   const turns = createTurnStarter({
     store,

@@ -69,6 +69,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Thread statuses that expired (Slack clears one after 2 minutes) before their refresh landed.',
     registers: [registry],
   });
+  const outsiderReadable = new Counter({
+    name: 'sab_outsider_readable_questions_total',
+    help: 'Questions asked where people outside the organisation (or guests) read, by what was done (private: answered in a DM; refused) and why.',
+    labelNames: ['action', 'reason'],
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -89,6 +95,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     deliveryLatency: (ms) => delivery.observe(ms / 1000),
     deliveryDropped: (error) => dropped.inc({ error }),
     progressStatusLapsed: () => statusLapsed.inc(),
+    outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

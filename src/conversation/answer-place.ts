@@ -1,5 +1,5 @@
 import type { ConversationAudience, OutsiderReason } from './audience.js';
-import type { Logger, ThreadLocation } from './ports.js';
+import type { ConversationMetrics, Logger, ThreadLocation } from './ports.js';
 
 /**
  * Where a turn's answer goes (DESIGN "Who reads the answer", `OUTSIDER_AUDIENCE`). In a conversation
@@ -47,6 +47,7 @@ export interface AnswerPlacementDeps {
   policy: OutsiderPolicy;
   replies: PrivateReplies;
   logger: Logger;
+  metrics: Pick<ConversationMetrics, 'outsiderReadable'>;
 }
 
 export function createAnswerPlacement(deps: AnswerPlacementDeps) {
@@ -57,9 +58,9 @@ export function createAnswerPlacement(deps: AnswerPlacementDeps) {
     if (deps.policy === 'thread') return { kind: 'here' };
     const audience = await deps.audience.of(channel);
     if (!audience.outsiders) return { kind: 'here' };
-    return deps.policy === 'refuse'
-      ? { kind: 'refused', reason: audience.reason }
-      : { kind: 'private', reason: audience.reason };
+    const kind = deps.policy === 'refuse' ? 'refused' : 'private';
+    deps.metrics.outsiderReadable(kind, audience.reason);
+    return { kind, reason: audience.reason };
   }
 
   /**

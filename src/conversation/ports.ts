@@ -193,6 +193,8 @@ export interface ConversationMetrics {
   deliveryDropped(code: string): void;
   /** A turn's native thread status expired (Slack clears it after 2 min) before its refresh landed. */
   progressStatusLapsed(): void;
+  /** A question asked where outsiders read: answered privately, or refused (OUTSIDER_AUDIENCE). */
+  outsiderReadable(action: 'private' | 'refused', reason: OutsiderReason): void;
 }
 
 /** Where in Slack a turn's output goes. */

@@ -112,6 +112,7 @@ describe('where the answer goes', () => {
       policy,
       replies: { openThread: async () => ({ channel: 'D1', ts: '1.1' }), leaveNote: async () => {} },
       logger: silentLogger,
+      metrics: { outsiderReadable: () => {} },
     });
     expect((await placement.decide('C1')).kind).toBe(expected);
     // `thread` needs no audience: no Slack call for it.
@@ -128,6 +129,7 @@ describe('where the answer goes', () => {
         leaveNote: () => Promise.reject(new Error('x')),
       },
       logger: silentLogger,
+      metrics: { outsiderReadable: () => {} },
     });
     expect(await noteFails.moveToPrivate(origin, 'U1', 'why?', 'shared')).toEqual({
       moved: true,
@@ -138,6 +140,7 @@ describe('where the answer goes', () => {
       policy: 'dm',
       replies: { openThread: () => Promise.reject(new Error('x')), leaveNote: async () => {} },
       logger: silentLogger,
+      metrics: { outsiderReadable: () => {} },
     });
     expect(await dmFails.moveToPrivate(origin, 'U1', 'why?', 'shared')).toEqual({ moved: false });
   });

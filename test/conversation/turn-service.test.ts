@@ -90,6 +90,7 @@ function starter(
         leaveNote: () => Promise.reject(new Error('not used')),
       },
       logger: silentLogger,
+      metrics: createMetrics({ defaultMetrics: false }),
     }),
   });
   return { turns, agent, delivery, refusals, store };

@@ -147,6 +147,7 @@ const variables = z.object({
   ADMIN_USER_IDS: csv,
   ALLOWED_CHANNEL_IDS: csv,
   ALLOW_EXTERNAL_USERS: bool(false),
+  ALLOW_GUESTS: bool(false),
   FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
   FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
   FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
@@ -219,7 +220,13 @@ export interface Config {
     /** How long past the deadline a run is still watched for a late answer (0: not at all). */
     lateWatchMs: number;
   };
-  access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
+  access: {
+    adminUserIds: string[];
+    allowedChannelIds: string[];
+    allowExternalUsers: boolean;
+    /** Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside. */
+    allowGuests: boolean;
+  };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
   /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
@@ -269,6 +276,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       adminUserIds: env.ADMIN_USER_IDS,
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
+      allowGuests: env.ALLOW_GUESTS,
     },
     feedback: {
       name: env.FEEDBACK_NAME,

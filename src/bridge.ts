@@ -113,6 +113,7 @@ export async function startBridge(
   const inside = createInsideCheck({
     app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
     allowExternalUsers: config.access.allowExternalUsers,
+    allowGuests: config.access.allowGuests,
     lookup: users.lookup,
     logger,
   });

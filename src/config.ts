@@ -147,6 +147,7 @@ const variables = z.object({
   ADMIN_USER_IDS: csv,
   ALLOWED_CHANNEL_IDS: csv,
   ALLOW_EXTERNAL_USERS: bool(false),
+  ALLOW_GUESTS: bool(false),
   OUTSIDER_AUDIENCE: z.enum(['dm', 'thread', 'refuse']).default('dm'),
   AUDIENCE_MEMBER_LIMIT: intFrom(500, 0).pipe(z.number().max(100_000)),
   FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
@@ -221,7 +222,13 @@ export interface Config {
     /** How long past the deadline a run is still watched for a late answer (0: not at all). */
     lateWatchMs: number;
   };
-  access: { adminUserIds: string[]; allowedChannelIds: string[]; allowExternalUsers: boolean };
+  access: {
+    adminUserIds: string[];
+    allowedChannelIds: string[];
+    allowExternalUsers: boolean;
+    /** Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside. */
+    allowGuests: boolean;
+  };
   /** Who reads an answer (DESIGN "Who reads the answer"). */
   audience: { outsiderPolicy: 'dm' | 'thread' | 'refuse'; memberLimit: number };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
@@ -273,6 +280,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       adminUserIds: env.ADMIN_USER_IDS,
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
+      allowGuests: env.ALLOW_GUESTS,
     },
     audience: { outsiderPolicy: env.OUTSIDER_AUDIENCE, memberLimit: env.AUDIENCE_MEMBER_LIMIT },
     feedback: {

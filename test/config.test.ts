@@ -46,6 +46,7 @@ describe('loadConfig', () => {
     });
     expect(config.state.redisUrl).toBeUndefined();
     expect(config.logLevel).toBe('info');
+    expect(config.access.allowGuests).toBe(false);
   });
 
   it.each([
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ FEEDBACK_NEGATIVE_EMOJI: '+1' }, 'FEEDBACK_NEGATIVE_EMOJI'],
     [{ ALLOW_EXTERNAL_USERS: 'maybe' }, 'ALLOW_EXTERNAL_USERS'],
+    [{ ALLOW_GUESTS: 'sometimes' }, 'ALLOW_GUESTS'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ REDIS_URL: 'http://localhost:6379' }, 'REDIS_URL'],
     [{ SLACK_APP_TOKEN: 'xoxb-test-not-real' }, 'SLACK_APP_TOKEN'],
@@ -123,6 +125,7 @@ describe('loadConfig', () => {
       ADMIN_USER_IDS: ' U1, U2 ,',
       ALLOWED_CHANNEL_IDS: 'C1',
       ALLOW_EXTERNAL_USERS: 'true',
+      ALLOW_GUESTS: 'true',
       ACCOUNT_API_PATH_PREFIX: '/v1',
       TURN_DEADLINE_SECONDS: '90',
       LATE_ANSWER_WATCH_MINUTES: '0.5',
@@ -131,6 +134,7 @@ describe('loadConfig', () => {
       adminUserIds: ['U1', 'U2'],
       allowedChannelIds: ['C1'],
       allowExternalUsers: true,
+      allowGuests: true,
     });
     expect(config.agent.accountPathPrefix).toBe('/v1');
     expect(config.agent.turnDeadlineMs).toBe(90_000);

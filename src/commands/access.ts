@@ -1,11 +1,22 @@
+import {
+  type AppOrganisation,
+  ofTheOrganisation,
+  type PersonOrganisation,
+} from '../conversation/who-is-inside.js';
+
 /**
  * Who may run admin commands: the ids in ADMIN_USER_IDS, plus Slack workspace admins and owners
- * (`users.info` → `is_admin` / `is_owner`). The Slack call and its cache stay in slack/ (the user
- * directory) behind `lookupUser`.
+ * (`users.info` → `is_admin` / `is_owner`) who are inside the organisation (DESIGN "Guests are
+ * outside"): the app's workspace or Grid org, not a guest, not a Slack Connect stranger — another
+ * organisation's admin, or a guest who carries the admin flag, administers nothing here. The Slack
+ * call and its cache stay in slack/ (the user directory) behind `lookupUser`.
+ *
+ * This check comes after the inside check of `/agent` (which refuses guests unless ALLOW_GUESTS):
+ * a listed id is trusted as configured, but only once the person got past that check.
  */
 
 /** The flags of a Slack user that matter here; undefined when Slack does not know the user. */
-export interface SlackUserRoles {
+export interface SlackUserRoles extends PersonOrganisation {
   isAdmin: boolean;
   isOwner: boolean;
 }
@@ -15,6 +26,8 @@ export type LookupUser = (userId: string) => Promise<SlackUserRoles | undefined>
 
 export interface AdminCheckOptions {
   adminUserIds: readonly string[];
+  /** The app's organisation (`auth.test`): only its own admins and owners count. */
+  app: AppOrganisation;
   lookupUser: LookupUser;
   /** Told when users.info fails (the person is then refused: fail closed). */
   onLookupError?: (userId: string, error: unknown) => void;
@@ -25,6 +38,12 @@ export interface AdminCheck {
   isAdmin(userId: string): Promise<boolean>;
 }
 
+/** Whether Slack's admin or owner flag makes this person an admin here: only a member inside. */
+export function isInsideAdmin(app: AppOrganisation, roles: SlackUserRoles | undefined): boolean {
+  if (!roles || !(roles.isAdmin || roles.isOwner)) return false;
+  return !roles.isGuest && ofTheOrganisation(app, roles);
+}
+
 /** Builds the check. Listed ids never cost a Slack call. */
 export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
   const listed = new Set(options.adminUserIds);
@@ -32,8 +51,7 @@ export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
     async isAdmin(userId) {
       if (listed.has(userId)) return true;
       try {
-        const roles = await options.lookupUser(userId);
-        return roles !== undefined && (roles.isAdmin || roles.isOwner);
+        return isInsideAdmin(options.app, await options.lookupUser(userId));
       } catch (error) {
         options.onLookupError?.(userId, error);
         return false;

@@ -227,6 +227,8 @@ export type AnswerNote = 'files-not-sent';
 export type Refusal =
   | 'busy'
   | 'external-user'
+  /** A guest of the workspace (ALLOW_GUESTS is off). */
+  | 'guest'
   /** `users.info` did not answer, so the bot could not tell whether the sender is inside. */
   | 'identity-unchecked'
   | 'channel-not-allowed'

@@ -230,7 +230,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       'message from outside the organisation refused',
     );
     if (request.mentioned) {
-      const refusal = verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user';
+      const refusal = verdict.refusal;
       tell(where, request, refusal);
     }
     return false;

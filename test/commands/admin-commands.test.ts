@@ -93,7 +93,11 @@ function setup(overrides: Partial<CommandContext> = {}) {
   const uploads: { userId: string; names: string[]; contents: string[] }[] = [];
   const context: CommandContext = {
     api,
-    access: createAdminCheck({ adminUserIds: ['UADMIN'], lookupUser: async () => undefined }),
+    access: createAdminCheck({
+      adminUserIds: ['UADMIN'],
+      app: { teamId: 'T1' },
+      lookupUser: async () => undefined,
+    }),
     accountsConfigured: true,
     defaultAgentId: 'agent-default',
     channelAgents: createChannelAgents({

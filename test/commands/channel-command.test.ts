@@ -36,7 +36,11 @@ describe('running /agent channel', () => {
   function setup() {
     const store = createMemoryStore();
     const context = {
-      access: createAdminCheck({ adminUserIds: ['UADMIN'], lookupUser: async () => undefined }),
+      access: createAdminCheck({
+        adminUserIds: ['UADMIN'],
+        app: { teamId: 'T1' },
+        lookupUser: async () => undefined,
+      }),
       defaultAgentId: 'agent-default',
       channelAgents: createChannelAgents({ store, defaultAgentId: 'agent-default', now: () => 42 }),
       logger,

@@ -13,9 +13,10 @@ import { createMemoryStore } from '../../src/store/index.js';
 /** The inside check as the audience sees it: U* inside, G* guests, X* another organisation, F* unknown. */
 async function check({ userId }: { userId: string }): Promise<InsideVerdict> {
   if (userId.startsWith('U')) return { inside: true };
-  if (userId.startsWith('G')) return { inside: false, reason: 'guest' } as never;
-  if (userId.startsWith('F')) return { inside: false, reason: 'lookup-failed' };
-  return { inside: false, reason: 'other-organisation' };
+  if (userId.startsWith('G')) return { inside: false, reason: 'guest', refusal: 'guest' };
+  if (userId.startsWith('F'))
+    return { inside: false, reason: 'lookup-failed', refusal: 'identity-unchecked' };
+  return { inside: false, reason: 'other-organisation', refusal: 'external-user' };
 }
 
 function audienceOf(facts: ConversationFacts | Error) {

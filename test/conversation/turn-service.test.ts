@@ -45,9 +45,9 @@ const request: TurnRequest = {
 
 /** users.info as the inside check sees it: U1 and U2 are colleagues, UOUT is from another organisation. */
 const ORGANISATIONS: Record<string, PersonOrganisation> = {
-  U1: { teamId: 'T1' },
-  U2: { teamId: 'T1' },
-  UOUT: { teamId: 'T9' },
+  U1: { teamId: 'T1', isGuest: false, isStranger: false },
+  U2: { teamId: 'T1', isGuest: false, isStranger: false },
+  UOUT: { teamId: 'T9', isGuest: false, isStranger: false },
 };
 
 function starter(
@@ -77,6 +77,7 @@ function starter(
     inside: createInsideCheck({
       app: { teamId: 'T1' },
       allowExternalUsers: false,
+      allowGuests: false,
       lookup,
       logger: silentLogger,
     }),

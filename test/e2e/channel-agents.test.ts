@@ -149,6 +149,8 @@ describe.skipIf(!hasRedis)('channel agents with Redis', () => {
 
   it('a binding is kept across a restart of the bot', async () => {
     [sim, slack] = await Promise.all([startSimulator({ quiet: true, longPollMs: 300 }), startSlackStandin()]);
+    // The ADMIN_USER_IDS person is a member (every person is looked up: is it a guest?).
+    slack.addUser({ id: 'UADMINLIST' });
     prefix = uniqueRedisPrefix('channel-agents');
     const config = loadConfig(harnessEnv(sim, slack, { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix }));
     const { silentLogger } = await import('../../src/logging.js');

@@ -8,7 +8,9 @@ import {
   type SlackStandinOptions,
 } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
-import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
+import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';
 
 /**
  * DESIGN "Who is inside", with the payloads Slack really sends: in a Slack Connect channel the
@@ -293,6 +295,180 @@ describe('who is inside', () => {
         return replies.length > 0 ? replies : undefined;
       });
       expect(answer?.text).toContain('Connected to');
+    });
+  });
+
+  /**
+   * DESIGN "Guests are outside": a guest of the app's own workspace sends the same payloads as a
+   * member (`user_team` is ours); only `users.info` (`is_restricted` / `is_ultra_restricted`) tells.
+   * The stand-in's UGUEST is a multi-channel guest, UGUESTADMIN a single-channel guest with `is_admin`.
+   */
+  describe('guests are outside', () => {
+    let logs: ReturnType<typeof memoryLogger>;
+    const guestWords = "I don't answer guests of this workspace";
+
+    async function startWithLogs(options: HarnessOptions = {}) {
+      logs = memoryLogger();
+      harness = await startHarness({ ...options, logger: logs.logger });
+    }
+
+    /** Waits for the bot's log record `msg` about `userId`: proof the check ran to its end. */
+    const loggedFor = (msg: string, userId: string) =>
+      harness.slack.waitFor(
+        () => logs.records().find((record) => record.msg === msg && record.userId === userId),
+        { description: `"${msg}" for ${userId}` },
+      );
+
+    const feedbackPosts = () =>
+      harness.sim.requests.filter(
+        (request) => request.method === 'POST' && request.path.endsWith('/feedback'),
+      );
+
+    /** `/agent <text>` by `user` of our workspace; resolves with the ephemeral reply's visible text. */
+    async function command(text: string, user: string) {
+      const { responseId, status } = await harness.command(text, { user, channel: 'C0GENERAL' });
+      expect(status).toBe(200);
+      const [reply] = await harness.slack.waitFor(() => {
+        const replies = harness.slack.responses(responseId);
+        return replies.length > 0 ? replies : undefined;
+      });
+      expect(reply?.response_type).toBe('ephemeral');
+      return harness.visibleText(reply as never);
+    }
+
+    it('refuses a guest who mentions the bot or writes in a DM, telling only them; starts no run', async () => {
+      await startWithLogs();
+      const { channel, threadTs } = await mentionAs('UGUEST', `show me the logs ${quick('secret')}`, {
+        channel: 'C0GENERAL',
+        team: APP_TEAM,
+      });
+      const refusal = await harness.slack.waitFor(() => harness.slack.ephemerals(channel, 'UGUEST')[0]);
+      expect(harness.visibleText(refusal as never)).toContain(guestWords);
+      expect(harness.visibleText(refusal as never)).toContain('admin');
+
+      const dm = harness.slack.recordUserMessage({ channel: 'D0GUEST', user: 'UGUEST', text: 'hi' });
+      await harness.send(
+        messageEvent({ channel: 'D0GUEST', user: 'UGUEST', ts: dm.ts, text: `in a DM ${quick('secret')}` }),
+      );
+      const inDm = await harness.slack.waitFor(() => harness.slack.ephemerals('D0GUEST', 'UGUEST')[0]);
+      expect(harness.visibleText(inDm as never)).toContain(guestWords);
+      expect(harness.sim.runs()).toHaveLength(0);
+      expect(harness.botMessages(channel, threadTs)).toHaveLength(0);
+      expect(harness.botMessages('D0GUEST', dm.ts)).toHaveLength(0);
+      // Both verdicts came from one cached users.info answer.
+      expect(usersInfoCalls('UGUEST')).toHaveLength(1);
+    });
+
+    it("ignores a guest's reply in an answered thread, while a member's continues the session", async () => {
+      await startWithLogs();
+      const { channel, threadTs } = await mentionAs('UALICE', `why? ${quick('Because.')}`, {
+        channel: 'C0GENERAL',
+        team: APP_TEAM,
+      });
+      await harness.waitForOutcome(channel, threadTs);
+      const guest = harness.slack.recordUserMessage({
+        channel,
+        user: 'UGUEST',
+        text: 'x',
+        thread_ts: threadTs,
+      });
+      await harness.send(
+        messageEvent({
+          channel,
+          user: 'UGUEST',
+          ts: guest.ts,
+          thread_ts: threadTs,
+          text: `guest asks ${quick('leaked')}`,
+        }),
+      );
+      const refused = await loggedFor('message from outside the organisation refused', 'UGUEST');
+      expect(refused.reason).toBe('guest');
+      await harness.reply(`and? ${quick('More.')}`, { channel, threadTs });
+      await harness.waitForOutcome(channel, threadTs, 2);
+      expect(harness.sim.runs()).toHaveLength(1);
+      expect(harness.sim.runs()[0]?.turns).toBe(2);
+      expect(harness.sim.runs()[0]?.prompts.join('\n')).not.toContain('guest asks');
+      // Unaddressed: the guest is not told anything.
+      expect(harness.slack.ephemerals(channel, 'UGUEST')).toHaveLength(0);
+    });
+
+    it("sends nothing to the service for a guest's 👍 reaction, button click or comment", async () => {
+      await startWithLogs();
+      const { channel, threadTs } = await mentionAs('UALICE', `rate me ${quick('Rated.')}`, {
+        channel: 'C0GENERAL',
+        team: APP_TEAM,
+      });
+      await harness.waitForOutcome(channel, threadTs);
+      const [answer] = answers(channel, threadTs);
+      if (!answer) throw new Error('no answer');
+      const sessionId = harness.sim.runs()[0]?.sessionId ?? '';
+
+      // A reaction names no workspace: the guest is looked up, and ignored.
+      await harness.react(channel, answer.ts, '+1', 'UGUEST');
+      const ignored = await loggedFor('feedback from outside the organisation ignored', 'UGUEST');
+      expect(ignored.reason).toBe('guest');
+      // A feedback button click: the payload names our workspace for the guest.
+      expect((await harness.clickFeedback(answer, true, { user: 'UGUEST' })).status).toBe(200);
+      await harness.slack.waitFor(() => harness.slack.ephemerals(channel, 'UGUEST').at(-1), {
+        description: 'the refusal shown to the guest',
+      });
+      expect(JSON.stringify(harness.slack.ephemerals(channel, 'UGUEST'))).not.toContain('Add a comment');
+      // A comment form submitted anyway.
+      const form = viewSubmissionPayload({
+        user: 'UGUEST',
+        view: {
+          type: 'modal',
+          callback_id: 'answer_feedback_comment_form',
+          private_metadata: JSON.stringify({ c: channel, t: answer.ts, th: threadTs }),
+        },
+        values: { comment: { comment_input: 'a guest opinion' } },
+      });
+      expect((await postInteraction(harness.appUrl, harness.signingSecret, form)).status).toBe(200);
+      await harness.slack.waitFor(() => harness.slack.ephemerals(channel, 'UGUEST').length >= 2, {
+        description: 'the second refusal',
+      });
+
+      // The positive signal: a member's 👎 after all that arrives, and is the only rating.
+      await harness.react(channel, answer.ts, '-1', 'UBOB');
+      await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 0, {
+        description: "the member's feedback",
+      });
+      expect(feedbackPosts()).toHaveLength(1);
+      expect(harness.sim.feedback(sessionId)?.comment).toBeUndefined();
+    });
+
+    it('refuses /agent from a guest who carries the admin flag, or is listed in ADMIN_USER_IDS; a real admin passes', async () => {
+      await startWithLogs({ env: { ADMIN_USER_IDS: 'UADMINLIST,UGUEST' } });
+      expect(await command('disable', 'UGUESTADMIN')).toContain(guestWords);
+      expect(await command('disable', 'UGUEST')).toContain(guestWords);
+      expect(harness.sim.requests).toHaveLength(0);
+      expect(await command('disable', 'UADMIN')).toContain('is now *disabled*');
+      expect(harness.sim.requests.map((request) => request.path)).toEqual([
+        expect.stringMatching(/\/disable$/),
+      ]);
+    });
+
+    it('with ALLOW_GUESTS=true answers a guest, who still is no Slack admin; other organisations stay out', async () => {
+      await startWithLogs({ env: { ALLOW_GUESTS: 'true' } });
+      const { channel, threadTs } = await mentionAs('UGUEST', `why? ${quick('Guests welcome.')}`, {
+        channel: 'C0GENERAL',
+        team: APP_TEAM,
+      });
+      await harness.waitForOutcome(channel, threadTs);
+      expect(harness.visibleText(answers(channel, threadTs)[0] as never)).toContain('Guests welcome.');
+      expect(await command('disable', 'UGUESTADMIN')).toMatch(/^Only admins/);
+      expect(harness.sim.requests.filter((request) => request.path.endsWith('/disable'))).toHaveLength(0);
+      const outsider = await mentionAs('UEXTERNAL', `hi ${quick('no')}`, {
+        team: OTHER_ORG,
+        envelope: createdByOtherOrg,
+      });
+      const refusal = await harness.slack.waitFor(
+        () => harness.slack.ephemerals(outsider.channel, 'UEXTERNAL')[0],
+      );
+      expect(harness.visibleText(refusal as never)).toContain(
+        "only answer people from this workspace's organisation",
+      );
+      expect(harness.sim.runs()).toHaveLength(1);
     });
   });
 });

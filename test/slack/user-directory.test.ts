@@ -113,12 +113,32 @@ describe('toSlackPerson', () => {
       enterpriseId: 'E1',
       isAdmin: true,
       isOwner: false,
+      isGuest: false,
+      isStranger: false,
       isBot: false,
       deleted: false,
       tz: 'Europe/Berlin',
       displayName: 'grace',
       realName: 'Grace Grid',
     });
+  });
+
+  it.each([
+    ['a multi-channel guest', { is_restricted: true }, { isGuest: true, isStranger: false }],
+    [
+      'a single-channel guest (Slack sets both flags)',
+      { is_restricted: true, is_ultra_restricted: true },
+      { isGuest: true, isStranger: false },
+    ],
+    [
+      'a single-channel guest, one flag only',
+      { is_ultra_restricted: true },
+      { isGuest: true, isStranger: false },
+    ],
+    ['another organisation’s person', { is_stranger: true }, { isGuest: false, isStranger: true }],
+    ['a member', { is_restricted: false }, { isGuest: false, isStranger: false }],
+  ])('reads %s', (_name, flags, expected) => {
+    expect(toSlackPerson('U1', { team_id: 'T1', ...flags })).toMatchObject(expected);
   });
 
   it('leaves out what Slack leaves empty', () => {

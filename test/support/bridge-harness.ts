@@ -65,6 +65,8 @@ export function harnessEnv(sim: Simulator, slack: SlackStandin, extra: Record<st
 export async function startHarness(options: HarnessOptions = {}) {
   const sim = await startSimulator({ quiet: true, longPollMs: 500, ...options.sim });
   const slack = await startSlackStandin(options.slack);
+  // The ADMIN_USER_IDS person is a member of the workspace: every person is looked up (is it a guest?).
+  slack.addUser({ id: 'UADMINLIST' });
   const config = loadConfig(harnessEnv(sim, slack, options.env));
   let bridge: RunningBridge;
   try {

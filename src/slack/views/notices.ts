@@ -132,6 +132,8 @@ const REFUSALS: Record<Refusal, string> = {
   busy: "I'm still working on the previous message in this thread — please send yours again once the answer is here.",
   'external-user':
     "Sorry, I only answer people from this workspace's organisation: my answers can include internal log data.",
+  guest:
+    "Sorry, I don't answer guests of this workspace: my answers can include internal log data. An admin of this bot can allow guests if that is acceptable.",
   'identity-unchecked':
     "I couldn't check which organisation you belong to just now (Slack didn't answer) — please try again in a moment.",
   'channel-not-allowed':

@@ -99,6 +99,7 @@ describe('renderRefusal', () => {
   it.each<[Refusal, string]>([
     ['busy', 'still working on the previous message'],
     ['external-user', "only answer people from this workspace's organisation"],
+    ['guest', "I don't answer guests of this workspace"],
     ['channel-not-allowed', 'not enabled in this channel'],
     ['empty-prompt', 'empty'],
   ])('%s', (refusal, contains) => {

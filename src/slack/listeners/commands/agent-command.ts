@@ -26,7 +26,8 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
   return async ({ command, ack, respond, client }: Args): Promise<void> => {
     const parsed = parseCommand(command.text ?? '');
     const person = personOfCommand(command);
-    // "Working on it…" only to someone already known to be inside; others wait for the check.
+    // "Working on it…" only to someone of the app's workspace; others wait for the check. (A guest
+    // of the workspace may see it before the refusal: it says nothing but that work may follow.)
     const knownInside = deps.config.access.allowExternalUsers || person.workspaceId === deps.identity.teamId;
     const acknowledgement = knownInside ? renderAcknowledgement(parsed) : undefined;
     await ack(acknowledgement ? { response_type: 'ephemeral', text: acknowledgement } : undefined);
@@ -36,9 +37,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
         { user: command.user_id, reason: verdict.reason },
         '/agent from outside the organisation refused',
       );
-      const refusal = renderRefusal(
-        verdict.reason === 'lookup-failed' ? 'identity-unchecked' : 'external-user',
-      );
+      const refusal = renderRefusal(verdict.refusal);
       await reply(respond, logger, command.user_id, refusal);
       return;
     }

@@ -529,7 +529,16 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     await Promise.all([...running]);
   }
 
-  return { track, untrack, failStart, abandonLostTurn, stop, tracking: () => [...tracked.keys()] };
+  return {
+    track,
+    untrack,
+    failStart,
+    abandonLostTurn,
+    stop,
+    tracking: () => [...tracked.keys()],
+    /** The record of a turn this instance polls or delivers (recovery saves it again if Redis lost it). */
+    turnOf: (turnId: string): TurnRecord | undefined => tracked.get(turnId)?.turn,
+  };
 }
 
 export type TurnDelivery = ReturnType<typeof createTurnDelivery>;

@@ -4,6 +4,12 @@
  * with jittered backoff; a refused rendering (`content`) is tried once more in the plain style; a
  * permanent refusal ends the attempts at once. The Slack edge classifies its errors
  * (output-error.ts), so this module knows no Slack error names.
+ *
+ * Anything that is not a classified Slack refusal counts as transient — a state store that does
+ * not answer (Redis down, reconnecting) included: an attempt carries the store calls of a
+ * delivery (claim, delivered mark, answer index), and a store that blinks must delay the outcome,
+ * never lose it. The caller makes a retry safe after a post that did land (it reads the thread
+ * first: turn-delivery.ts).
  */
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
 import { outputFailureCode, outputFailureKind } from './output-error.js';
@@ -22,7 +28,10 @@ export interface OutcomeRetryOptions {
   random?: (() => number) | undefined;
   /** Stop trying after this long (refusals: a notice an hour late only confuses). Default: never. */
   giveUpAfterMs?: number | undefined;
-  /** Told about each transient failure before the wait (for a log line). */
+  /**
+   * Told about each transient failure before the wait (a log line, letting go of a claim). Its own
+   * failure does not end the attempts: it may need the very store that is down.
+   */
   onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
 }
 
@@ -51,7 +60,9 @@ export async function deliverWhileTransient<T>(
       const late =
         options.giveUpAfterMs !== undefined && clock.now() + waitMs - startedAt > options.giveUpAfterMs;
       if (signal.aborted || late) return { ok: false, reason: 'aborted', code, error };
-      await options.onRetry?.(error, failures);
+      await Promise.resolve()
+        .then(() => options.onRetry?.(error, failures))
+        .catch(() => undefined);
       try {
         await clock.sleep(waitMs, signal);
       } catch {

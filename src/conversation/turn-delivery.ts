@@ -258,7 +258,12 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   /** Past the deadline with a late watch: record it (a takeover keeps watching), tell the thread. */
   async function startLateWatch(entry: TrackedTurn): Promise<void> {
     entry.turn = { ...entry.turn, late: true, watchUntil: clock.now() + lateWatchMs };
-    await store.saveTurn(entry.turn);
+    // The record lets a takeover keep watching; with the store down this instance watches on anyway.
+    await store
+      .saveTurn(entry.turn)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, turnId: entry.turn.turnId }, 'late watch not recorded; watching on'),
+      );
     entry.noticeChain = background(postDeadlineNotice(entry));
   }
 
@@ -374,7 +379,8 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       random: deps.random,
       onRetry: async (error, attempts) => {
         entry.takenOver = true;
-        await store.unlock(lockNames.delivery(turn.turnId), me);
+        // With the store down the claim stays ours: our next try takes it again, or it lapses.
+        await store.unlock(lockNames.delivery(turn.turnId), me).catch(() => undefined);
         if (error instanceof ClaimedElsewhere) return;
         logger.warn(
           {
@@ -408,9 +414,12 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     );
     metrics.deliveryDropped(code);
     poller.remove(turn.turnId);
-    await releaseThread(entry, undefined);
-    // One try at the progress indicator (it fails too when the bot left the channel).
-    await finish(entry, 'undeliverable');
+    // The store may be down as well: the thread is freed and the turn cleared once it answers.
+    await retrying(entry, async () => {
+      await releaseThread(entry, undefined);
+      // One try at the progress indicator (it fails too when the bot left the channel).
+      await finish(entry, 'undeliverable');
+    });
   }
 
   /**
@@ -520,7 +529,16 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     await Promise.all([...running]);
   }
 
-  return { track, untrack, failStart, abandonLostTurn, stop, tracking: () => [...tracked.keys()] };
+  return {
+    track,
+    untrack,
+    failStart,
+    abandonLostTurn,
+    stop,
+    tracking: () => [...tracked.keys()],
+    /** The record of a turn this instance polls or delivers (recovery saves it again if Redis lost it). */
+    turnOf: (turnId: string): TurnRecord | undefined => tracked.get(turnId)?.turn,
+  };
 }
 
 export type TurnDelivery = ReturnType<typeof createTurnDelivery>;

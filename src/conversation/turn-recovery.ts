@@ -12,8 +12,9 @@ export interface TurnRecoveryDeps {
 /**
  * Durable turns across restarts and replicas: at start-up and then periodically, every turn in
  * the store's in-flight set whose lease has expired is taken over (resumed, or — with no session
- * id — reported lost); the leases this instance holds are renewed, and a lease found taken by
- * another instance stops our polling of it.
+ * id — reported lost); the leases this instance holds are renewed, a lease found taken by another
+ * instance stops our polling of it, and a lease that lapsed with nobody holding it (Redis was
+ * down) is taken again.
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, delivery, logger, settings } = deps;
@@ -53,15 +54,44 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     if (thread && !thread.sessionId) await store.saveThread({ ...thread, sessionId });
   }
 
-  /** Renews this instance's leases; drops turns whose lease another instance now holds. */
+  /**
+   * Renews this instance's leases; drops turns whose lease another instance now holds. A renewal
+   * that fails on the store (Redis down) rejects and is tried again at the next tick: the turns
+   * stay ours meanwhile, and their deliveries keep retrying.
+   */
   async function renewLeases(): Promise<void> {
-    await Promise.all(
-      delivery.tracking().map(async (turnId) => {
-        if (await store.renewLock(lockNames.lease(turnId), me, settings.leaseTtlMs)) return;
-        logger.warn({ turnId }, 'lease lost; another instance polls this turn now');
-        delivery.untrack(turnId);
-      }),
-    );
+    await Promise.all(delivery.tracking().map(renewLease));
+  }
+
+  /**
+   * A lease can lapse without another instance taking the turn: Redis was down for longer than
+   * the lease, or came back without its data. Then the turn is taken again rather than dropped —
+   * nobody else would deliver it — unless its outcome is already in the thread. Taking the lease
+   * is atomic, so when another instance adopts the turn at the same moment only one of us has it.
+   */
+  async function renewLease(turnId: string): Promise<void> {
+    const lease = lockNames.lease(turnId);
+    if (await store.renewLock(lease, me, settings.leaseTtlMs)) return;
+    if (await store.lockOwner(lockNames.delivered(turnId))) {
+      logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
+      delivery.untrack(turnId);
+      return;
+    }
+    if (await store.tryLock(lease, me, settings.leaseTtlMs)) {
+      logger.warn({ turnId }, 'lease had lapsed; taken again');
+      await restoreRecord(turnId);
+      return;
+    }
+    logger.warn({ turnId }, 'lease lost; another instance polls this turn now');
+    delivery.untrack(turnId);
+  }
+
+  /** Redis came back without the turn (no persistence): save it again, so it can be adopted if we die. */
+  async function restoreRecord(turnId: string): Promise<void> {
+    const turn = delivery.turnOf(turnId);
+    if (!turn || (await store.getTurn(turnId))) return;
+    await store.saveTurn(turn);
+    logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
   }
 
   /** Gives up every lease at shutdown, so another replica takes the turns over at once. */

@@ -87,6 +87,27 @@ describe('deliverWhileTransient', () => {
     expect(gaps).toEqual([990, 1980, 2970, 2970]);
   });
 
+  it('waits out a store that does not answer, even when the retry hook needs that store too', async () => {
+    // What node-redis throws while Redis is down (ClientOfflineError): not a Slack refusal.
+    const offline = Object.assign(new Error('The client is offline'), { name: 'ClientOfflineError' });
+    const clock = createManualClock();
+    const run = scripted([offline, offline, offline]);
+    const hooked: number[] = [];
+    const result = deliverWhileTransient(run.attempt, {
+      clock,
+      signal: new AbortController().signal,
+      random: () => 0.5,
+      onRetry: async (_error, attempt) => {
+        hooked.push(attempt);
+        throw offline; // letting go of a claim in the store that is down
+      },
+    });
+    await clock.advanceAsync(60_000);
+    expect(await result).toEqual({ ok: true, value: 'posted', style: 'rich' });
+    expect(run.styles).toHaveLength(4);
+    expect(hooked).toEqual([1, 2, 3]);
+  });
+
   it('stops waiting when its signal aborts', async () => {
     const clock = createManualClock();
     const stop = new AbortController();

@@ -156,6 +156,23 @@ describe('chat.postMessage', () => {
     expect(ctx.standin.calls.map((c) => c.error ?? 'ok')).toEqual(['unanswered', 'ok']);
   });
 
+  it('carries out a held call at once and answers it only when released', async () => {
+    const release = ctx.standin.holdAnswerNext('chat.postMessage');
+    let answered = false;
+    const held = ctx.client.chat
+      .postMessage({ channel: 'C1', text: 'posted, answer held' })
+      .then((result) => {
+        answered = true;
+        return result;
+      });
+    await ctx.standin.waitFor(() => ctx.standin.messages('C1').length === 1, { description: 'the post' });
+    expect(answered).toBe(false);
+    release();
+    expect((await held).ok).toBe(true);
+    await ctx.client.chat.postMessage({ channel: 'C1', text: 'not held' });
+    expect(ctx.standin.messages('C1').map((m) => m.text)).toEqual(['posted, answer held', 'not held']);
+  });
+
   it('holds a lasting outage of one method or all, until it is cleared', async () => {
     const send = (text: string) =>
       fetch(`${ctx.standin.apiUrl}chat.postMessage`, {

@@ -11,6 +11,7 @@ export class FaultPlan {
   private readonly failures = new Map<string, string[]>();
   private readonly outages = new Map<string, Outage>();
   private readonly unanswered = new Map<string, number>();
+  private readonly held = new Map<string, Array<Promise<void>>>();
 
   /** From now on calls of `method` (`*`: every method) fail this way; `undefined` ends it. */
   setOutage(method: string, outage: Outage | undefined): void {
@@ -47,6 +48,27 @@ export class FaultPlan {
     if (left === 1) this.unanswered.delete(method);
     else this.unanswered.set(method, left - 1);
     return true;
+  }
+
+  /**
+   * The next call of `method` is carried out at once, but its answer waits until the returned
+   * `release` is called (queued: call twice to hold two calls).
+   */
+  holdAnswerNext(method: string): () => void {
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.held.set(method, [...(this.held.get(method) ?? []), gate]);
+    return release;
+  }
+
+  /** Consumes a planned hold for this call: what its answer waits for, if any. */
+  takeHold(method: string): Promise<void> | undefined {
+    const queue = this.held.get(method);
+    const gate = queue?.shift();
+    if (queue && queue.length === 0) this.held.delete(method);
+    return gate;
   }
 
   /** Consumes a planned 429 for this call, if any: the Retry-After seconds. */

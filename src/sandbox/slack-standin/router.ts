@@ -101,6 +101,9 @@ async function handleApi(deps: RouterDeps, method: string, req: IncomingMessage,
   const injected = deps.faults.takeFailure(method);
   if (injected) return answer(200, { ok: false, error: injected });
   const result = runMethod(deps, method, args);
+  // Slack did the work; the caller hears of it only once the test releases the answer.
+  const hold = deps.faults.takeHold(method);
+  if (hold) await hold;
   if (deps.faults.takeUnanswered(method)) {
     // Slack did the work; the caller never hears of it (it dies, or the network drops the answer).
     // The connection stays open until the caller gives up or the stand-in closes.

@@ -139,6 +139,15 @@ export class SlackStandin extends StandinView {
   }
 
   /**
+   * The next call of `method` is carried out (a message is posted…) at once, but its answer waits
+   * until the returned `release()` is called: a test can act between Slack's work and the caller's
+   * hearing of it (e.g. stop the bot's store after its answer landed, before it can mark it).
+   */
+  holdAnswerNext(method: string): () => void {
+    return this.faults.holdAnswerNext(method);
+  }
+
+  /**
    * A lasting outage until cleared: calls of `method` (`*`: every Web API method) answer HTTP
    * `status` (e.g. 500), or with `{ drop: true }` have their connection closed without an answer
    * (what a client sees of a Slack it cannot reach). `undefined` ends it.

@@ -158,6 +158,7 @@ export async function startBridge(
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
     people: createSlackPeopleDirectory(users),
+    inside,
     channelAgents,
     clock,
     logger,

@@ -163,6 +163,7 @@ export async function startBridge(
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
     people: createSlackPeopleDirectory(users),
+    inside,
     channelAgents,
     clock,
     logger,

@@ -17,10 +17,17 @@ export interface SlackAttachment {
 export interface ThreadMessage {
   ts: string;
   user?: string | undefined;
+  /** The author's workspace (Slack Connect), else `team`, else `source_team`: see who-is-inside.ts. */
+  user_team?: string | undefined;
+  team?: string | undefined;
+  source_team?: string | undefined;
   bot_id?: string | undefined;
-  /** A bot's or integration's display name (legacy integrations). */
+  /** The app that posted it, on messages by apps. */
+  app_id?: string | undefined;
+  /** A bot's or integration's display name, chosen per message (incoming webhooks, legacy integrations). */
   username?: string | undefined;
-  bot_profile?: { name?: string | undefined } | undefined;
+  /** The posting app's bot as installed (name, app). */
+  bot_profile?: { name?: string | undefined; app_id?: string | undefined } | undefined;
   subtype?: string | undefined;
   text?: string | undefined;
   attachments?: SlackAttachment[] | undefined;

@@ -3,14 +3,18 @@
  * taken: the agent (the thread's, else the channel's), the thread context (DESIGN "Thread
  * context") and the time range (DESIGN "Time range"), or the refusal of a time phrase that
  * cannot be a range. A thread that cannot be read never blocks the turn: it runs without context
- * and the log says why. Prompt and context text stay out of `info` logs.
+ * and the log says why. Messages by people outside the organisation never reach the agent (DESIGN
+ * "Thread context is quoted data"): each author is judged by the one inside check, and one it
+ * cannot judge is left out too. Prompt and context text stay out of `info` logs.
  */
 import type { ChannelAgents } from './channel-agents.js';
 import type { PeopleDirectory, ThreadMessage, ThreadReader } from './context-ports.js';
 import { mentionedUserIds, messageMarkup } from './message-content.js';
 import type { Clock, Logger, Refusal, ThreadRecord } from './ports.js';
+import { quotableMessages } from './thread-authors.js';
 import { buildThreadContext } from './thread-context.js';
 import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
+import type { InsideCheck } from './who-is-inside.js';
 
 /** The part of a turn request context depends on. */
 export interface ContextRequest {
@@ -34,6 +38,8 @@ export type PreparedTurn =
 export interface TurnContextDeps {
   threads: ThreadReader;
   people: PeopleDirectory;
+  /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
+  inside: Pick<InsideCheck, 'check'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   clock: Clock;
   logger: Logger;
@@ -59,7 +65,7 @@ export function compareTs(a: string, b: string): number {
 }
 
 export function createTurnContext(deps: TurnContextDeps) {
-  const { threads, people, clock, logger, settings } = deps;
+  const { threads, people, inside, clock, logger, settings } = deps;
 
   async function prepare(request: ContextRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {
     const now = clock.now();
@@ -83,6 +89,8 @@ export function createTurnContext(deps: TurnContextDeps) {
         ts: request.sourceTs,
         contextMessages: read.included,
         contextOmitted: read.omitted,
+        contextOutsiders: read.outsiders,
+        contextUnchecked: read.unchecked,
         contextChars: read.text?.length ?? 0,
         timerange: timerange ? (phrase.kind === 'range' ? 'phrase' : 'alert-window') : 'none',
       },
@@ -93,7 +101,14 @@ export function createTurnContext(deps: TurnContextDeps) {
 
   /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
   async function readContext(request: ContextRequest, thread: ThreadRecord | undefined) {
-    const none = { text: undefined, included: 0, omitted: 0, rootUser: undefined as string | undefined };
+    const none = {
+      text: undefined,
+      included: 0,
+      omitted: 0,
+      outsiders: 0,
+      unchecked: 0,
+      rootUser: undefined as string | undefined,
+    };
     const followUp = thread?.sessionId !== undefined;
     const since = followUp ? thread?.lastTurnTs : undefined;
     if (settings.maxChars <= 0) return none;
@@ -113,22 +128,25 @@ export function createTurnContext(deps: TurnContextDeps) {
       return none;
     }
     const root = messages.find((message) => message.ts === request.threadTs);
-    const shown = messages.filter(
+    const candidates = messages.filter(
       (message) =>
         compareTs(message.ts, request.sourceTs) < 0 &&
         (since === undefined || (compareTs(message.ts, since) > 0 && !isOwn(message))),
     );
+    const { shown, outsiders, unchecked } = await quotableMessages(candidates, inside);
     const names = await lookUpNames(shown);
     const built = buildThreadContext({
       messages: shown,
       names,
+      outsiders,
+      unchecked,
       maxChars: settings.maxChars,
       heading: followUp
         ? 'Posted in this Slack thread since the previous question'
         : 'Earlier messages in this Slack thread',
       unread: truncated ? Math.max(1, (root?.reply_count ?? 0) + 1 - messages.length) : 0,
     });
-    return { ...(built ?? none), rootUser: root?.bot_id ? undefined : root?.user };
+    return { ...(built ?? none), outsiders, unchecked, rootUser: root?.bot_id ? undefined : root?.user };
   }
 
   function isOwn(message: ThreadMessage): boolean {

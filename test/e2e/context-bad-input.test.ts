@@ -33,7 +33,7 @@ describe('thread context with bad input', () => {
     const text = harness.sim.runs()[0]?.contexts[0]?.additionalContext ?? '';
     expect(text.length).toBeLessThanOrEqual(8000);
     expect(text).toContain('Pager storm');
-    expect(text).toContain('bob: LAST yyy');
+    expect(text).toContain('person bob: LAST yyy');
     expect(text).toContain('… [cut]');
     expect(text).toMatch(/\(times in UTC; 999 of 1001 messages left out to fit\)/);
     // conversations.replies was paged (200 a page), not asked for everything at once.
@@ -61,9 +61,9 @@ describe('thread context with bad input', () => {
     await harness.mention(`why? ${quick('Ok.')}`, { threadTs: root.ts });
     await harness.waitForOutcome(CHANNEL, root.ts);
     const text = harness.sim.runs()[0]?.contexts[0]?.additionalContext ?? '';
-    expect(text).toContain('Pingdom (bot): (no text)');
-    expect(text).toContain('gone.person: I left');
-    expect(text).toContain('UNOBODY: who am I? [31mred[0m');
+    expect(text).toContain('integration Pingdom: (no text)');
+    expect(text).toContain('person gone.person: I left');
+    expect(text).toContain('person UNOBODY: who am I? [31mred[0m');
     expect(text).not.toContain('\u001b');
   });
 });

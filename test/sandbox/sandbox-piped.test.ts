@@ -53,7 +53,7 @@ describe('npm run sandbox with piped input', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Grafana posted an alert in #sandbox: [FIRING:1] Disk full on db-1');
     expect(run.stdout).toContain('**What the agent was given**');
-    expect(run.stdout).toMatch(/Grafana \(bot\): Alert: Disk full on db-1/);
+    expect(run.stdout).toMatch(/integration Grafana: Alert: Disk full on db-1/);
     expect(run.stdout).toMatch(/Looked at \d\d:\d\d–\d\d:\d\d UTC/);
   });
 

@@ -26,6 +26,8 @@ export interface UserMessageInput {
   blocks?: Block[];
   /** Default: the stand-in's team. */
   team?: string;
+  /** The author's own workspace, as Slack adds it (with `source_team`) for a Slack Connect author. */
+  user_team?: string;
 }
 
 /** Another bot's or integration's message (a monitoring alert, say) to put in the history. */
@@ -40,6 +42,12 @@ export interface BotMessageInput {
   username?: string;
   ts?: string;
   thread_ts?: string;
+  /**
+   * Posted by an app's bot user through the Web API (chat.postMessage with a bot token): no
+   * `bot_message` subtype, the bot user as `user`, `app_id` and `bot_profile.app_id`. Without
+   * it, an integration's post (incoming webhook, legacy integration): subtype `bot_message`, no user.
+   */
+  app?: { user: string; app_id: string };
 }
 
 /** Options of {@link StandinView.waitFor}. */
@@ -196,6 +204,7 @@ export class StandinView {
       ts: input.ts ?? nextSlackTs(),
       user: input.user,
       team: input.team ?? this.state.identity.teamId,
+      ...(input.user_team ? { user_team: input.user_team, source_team: input.user_team } : {}),
       text: input.text,
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
       ...(input.blocks ? { blocks: input.blocks } : {}),
@@ -212,13 +221,14 @@ export class StandinView {
     const name = input.username ?? 'Monitor';
     const message: StoredMessage = {
       type: 'message',
-      subtype: 'bot_message',
+      ...(input.app ? {} : { subtype: 'bot_message' }),
       channel: input.channel,
       ts: input.ts ?? nextSlackTs(),
-      user: '',
+      user: input.app?.user ?? '',
       bot_id: botId,
-      username: name,
-      bot_profile: { id: botId, name },
+      ...(input.app
+        ? { app_id: input.app.app_id, bot_profile: { id: botId, name, app_id: input.app.app_id } }
+        : { username: name, bot_profile: { id: botId, name } }),
       team: this.state.identity.teamId,
       text: input.text ?? '',
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),

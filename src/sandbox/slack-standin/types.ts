@@ -37,6 +37,9 @@ export interface StoredMessage {
   bot_id?: string;
   app_id?: string;
   team: string;
+  /** A Slack Connect author's own workspace (and the one the message came from). */
+  user_team?: string;
+  source_team?: string;
   text: string;
   blocks?: Block[];
   /** Legacy attachments, as monitoring integrations still post alerts. */

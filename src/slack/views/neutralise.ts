@@ -4,7 +4,7 @@
  * (https://api.slack.com/reference/surfaces/formatting#advanced); these functions turn them into
  * plain readable text that can neither notify anyone nor hide where a link goes.
  */
-import { revealDisguisedLinks } from './disguised-links.js';
+import { revealDisguisedLinks, showLinkHosts } from './link-hosts.js';
 import { codeSegments } from './markdown-code.js';
 
 /** U+2060 WORD JOINER: invisible, but `@\u2060here` is no longer the word `@here`. */
@@ -54,8 +54,23 @@ export function describeLink(target: string, label: string | undefined): string 
   return `${label} (${target})`;
 }
 
+/**
+ * A Slack link as a Markdown link, for text rendered as Markdown (where link-hosts.ts then shows
+ * its host); the readable text of {@link describeLink} when the label adds nothing or would not
+ * survive as a Markdown label.
+ */
+function markdownLink(target: string, label: string | undefined): string {
+  const readable = describeLink(target, label);
+  // describeLink keeps the label only when it adds something; only then is there a link to write.
+  if (label === undefined || readable !== `${label} (${target})`) return readable;
+  if (/[[\]\n]/.test(label) || /[\s()<>]/.test(target)) return readable;
+  return `[${label}](${target})`;
+}
+
+type LinkStyle = 'text' | 'markdown';
+
 /** Rewrites one control sequence as readable text. */
-function describeSequence(sequence: string): string {
+function describeSequence(sequence: string, links: LinkStyle): string {
   const inner = sequence.slice(1, -1);
   if (inner.startsWith('!')) return describeSpecial(inner);
   if (inner.startsWith('@') || inner.startsWith('#')) {
@@ -63,19 +78,20 @@ function describeSequence(sequence: string): string {
     return inner.startsWith('@') ? harmlessAt(label ?? target) : `#${(label ?? target).replace(/^#/, '')}`;
   }
   const { target, label } = targetAndLabel(inner);
-  return describeLink(target, label);
+  return links === 'markdown' ? markdownLink(target, label) : describeLink(target, label);
 }
 
 /**
  * Prose: every sequence becomes readable text, bare `@here`-style words lose their ping, and
  * Markdown links labelled with another address show their real target (after the sequences, so
- * a `<https://…>` autolink used as a label is judged as the address it reads as).
+ * a `<https://…>` autolink used as a label is judged as the address it reads as). In Markdown,
+ * every link also shows its host.
  */
-function neutraliseProse(text: string): string {
+function neutraliseProse(text: string, links: LinkStyle): string {
   const readable = text
-    .replace(CONTROL_SEQUENCE, describeSequence)
+    .replace(CONTROL_SEQUENCE, (sequence) => describeSequence(sequence, links))
     .replace(BARE_BROADCAST, (_match, before: string, word: string) => `${before}${harmlessAt(word)}`);
-  return revealDisguisedLinks(readable);
+  return links === 'markdown' ? showLinkHosts(readable) : revealDisguisedLinks(readable);
 }
 
 /** Code keeps every visible character; only an invisible space after `<` breaks the sequence. */
@@ -92,7 +108,20 @@ function neutraliseCode(text: string): string {
  * (a zero-width space is slipped in after `<`); `a < b`, HTML and generics are left alone.
  */
 export function neutraliseSlackControls(text: string): string {
+  return neutralise(text, 'text');
+}
+
+/**
+ * {@link neutraliseSlackControls} for Markdown that Slack renders with links (an answer's
+ * `markdown` block): `<https://x|label>` becomes `[label](https://x)`, and every link shows
+ * where it goes (link-hosts.ts): `[docs](https://x.example/a)` → `[docs (x.example)](https://x.example/a)`.
+ */
+export function neutraliseAgentMarkdown(text: string): string {
+  return neutralise(text, 'markdown');
+}
+
+function neutralise(text: string, links: LinkStyle): string {
   return codeSegments(text)
-    .map((segment) => (segment.code ? neutraliseCode(segment.text) : neutraliseProse(segment.text)))
+    .map((segment) => (segment.code ? neutraliseCode(segment.text) : neutraliseProse(segment.text, links)))
     .join('');
 }

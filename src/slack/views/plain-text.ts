@@ -17,6 +17,7 @@ const STRIP_RULES: Array<[RegExp, string]> = [
   [/^([ \t]*)[-*+][ \t]+/gm, '$1• '], // bullets
   [/!\[([^\]\n]*)\]\([^)\n]*\)/g, '$1'], // images: alt text
   [/\[([^\]\n]+)\]\([^)\n]*\)/g, '$1'], // links: label
+  [/\\([[\]])/g, '$1'], // escaped brackets (a neutralised reference definition)
   [/(\*\*|__|~~)(?=\S)([^\n]*?\S)\1/g, '$2'], // bold, strikethrough
   [/`+([^`\n]+?)`+/g, '$1'], // inline code
   [/\n{3,}/g, '\n\n'],

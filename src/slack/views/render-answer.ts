@@ -1,10 +1,11 @@
 /**
- * An agent answer (Markdown, untrusted) as Slack messages: neutralised, split to fit, each part
- * in a `markdown` block with a plain-text fallback, and past a size the whole answer as a file.
+ * An agent answer (Markdown, untrusted) as Slack messages: neutralised (no pings, every link
+ * showing its host), split to fit, each part in a `markdown` block with a plain-text fallback,
+ * and past a size the whole answer as a file (raw text: a file shows addresses, not labels).
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata } from '@slack/types';
 import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
-import { neutraliseSlackControls } from './neutralise.js';
+import { neutraliseAgentMarkdown } from './neutralise.js';
 import { fallbackText } from './plain-text.js';
 import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
@@ -113,7 +114,8 @@ export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions
 }
 
 function answerParts(markdown: string, maxChars: number) {
-  const answer = neutraliseSlackControls(markdown).trim() || EMPTY_ANSWER;
+  // Neutralised before the split: a link's host sits inside its label, so no cut separates them.
+  const answer = neutraliseAgentMarkdown(markdown).trim() || EMPTY_ANSWER;
   // A part of only whitespace (a huge run of blank lines) shows nothing, and Slack refuses it.
   return splitMarkdown(answer, maxChars).filter((part) => /\S/.test(part.body));
 }

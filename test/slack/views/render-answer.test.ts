@@ -105,7 +105,61 @@ describe('renderAnswer', () => {
   it('strips Markdown for the fallback', () => {
     const markdown = '# Title\n\n- **bold** and `code`\n- [link](https://x.example)\n\n```sh\nls -la\n```';
     const [message] = renderAnswer(markdown).messages;
-    expect(message?.text).toBe('Title\n\n• bold and code\n• link\n\nls -la');
+    expect(message?.text).toBe('Title\n\n• bold and code\n• link (x.example)\n\nls -la');
+  });
+
+  describe('shows where every link goes', () => {
+    // [name, answer, what the markdown block holds, what the fallback shows]
+    const links = [
+      [
+        'a Markdown link',
+        'Read [docs](https://evil.example/?q=secret) now.',
+        '[docs (evil.example)](https://evil.example/?q=secret)',
+        'Read docs (evil.example) now.',
+      ],
+      [
+        'a Slack link',
+        'Read <https://evil.example/?q=secret|docs> now.',
+        '[docs (evil.example)](https://evil.example/?q=secret)',
+        'Read docs (evil.example) now.',
+      ],
+      [
+        'a reference link',
+        'Read [docs][1] now.\n\n[1]: https://evil.example/?q=secret',
+        '\\[1]: https://evil.example/?q=secret',
+        '[1]: https://evil.example/?q=secret',
+      ],
+    ] as const;
+
+    it.each(links)('%s, in the markdown block and the fallback', (_name, answer, block, fallback) => {
+      const [message] = renderAnswer(answer).messages;
+      expect(message?.blocks[0]?.text).toContain(block);
+      expect(message?.text).toContain(fallback);
+    });
+
+    it.each(links)('%s, in the plain rendering', (_name, answer) => {
+      const [message] = renderPlainAnswer(answer).messages;
+      expect(message?.text).toContain('evil.example');
+      expect(message?.text).not.toMatch(/\[docs\]\(/);
+    });
+
+    it('in every part of a long answer, the host inside the link it belongs to', () => {
+      const answer = Array.from(
+        { length: 400 },
+        (_, i) => `Step ${i}: see [docs ${i}](https://x${i}.example/a).`,
+      ).join(' ');
+      const rendered = renderAnswer(answer, { maxMarkdownChars: 1_000 });
+      expect(rendered.messages.length).toBeGreaterThan(10);
+      const blocks = rendered.messages.map((message) => message.blocks[0]?.text ?? '');
+      for (const [index, text] of blocks.entries()) {
+        for (const link of text.matchAll(/\[docs (\d+)( \(x\d+\.example\))?\]/g)) {
+          expect(link[2], `part ${index + 1}, link ${link[1]}`).toBe(` (x${link[1]}.example)`);
+        }
+      }
+      expect(blocks.join('').match(/\]\(https:/g)).toHaveLength(400);
+      // The file keeps the answer as the agent wrote it: a file shows addresses, not labels.
+      expect(rendered.file).toBeUndefined();
+    });
   });
 
   it('renders a 60,000-character answer within every Slack limit, losing nothing', () => {

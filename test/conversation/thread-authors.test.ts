@@ -6,9 +6,9 @@ import { silentLogger } from '../../src/logging.js';
 
 /** users.info as the check sees it; UFLAKY's look-up fails (Slack could not answer). */
 const DIRECTORY: Record<string, PersonOrganisation> = {
-  UALICE: { teamId: 'TAPP' },
-  UEXTERNAL: { teamId: 'T0OTHERORG' },
-  U0DEPLOYBOT: { teamId: 'TAPP' },
+  UALICE: { teamId: 'TAPP', isGuest: false, isStranger: false },
+  UEXTERNAL: { teamId: 'T0OTHERORG', isGuest: false, isStranger: true },
+  U0DEPLOYBOT: { teamId: 'TAPP', isGuest: false, isStranger: false },
 };
 
 /** The real inside check over a users.info that records what it was asked. */
@@ -17,6 +17,7 @@ function insideCheck() {
   const inside = createInsideCheck({
     app: { teamId: 'TAPP' },
     allowExternalUsers: false,
+    allowGuests: false,
     logger: silentLogger,
     lookup: async (userId) => {
       lookups.push(userId);
@@ -83,7 +84,7 @@ describe('quotableMessages', () => {
     });
   });
 
-  it('asks once per author, and Slack only for authors the payload does not place', async () => {
+  it('asks once per author (everyone is looked up: no payload says who is a guest)', async () => {
     const { inside, lookups } = insideCheck();
     const messages = [
       insider('a'),
@@ -95,7 +96,7 @@ describe('quotableMessages', () => {
     ];
     const quotable = await quotableMessages(messages, inside);
     expect(quotable.outsiders).toBe(4);
-    expect(lookups).toEqual(['UEXTERNAL']);
+    expect([...lookups].sort()).toEqual(['UALICE', 'UEXTERNAL']);
   });
 
   it('judges at most MAX_AUTHOR_CHECKS authors, the newest first; the rest are left out', async () => {

@@ -42,7 +42,7 @@ describe('thread context with bad input', () => {
     expect(reads.every((call) => Number(call.args.limit) <= 200)).toBe(true);
   });
 
-  it('attachments without text, unknown blocks, deleted and unknown users: readable lines, no crash', async () => {
+  it('attachments without text, unknown blocks, deleted and unknown users, control characters: readable lines, no crash', async () => {
     harness = await startHarness();
     harness.slack.addUser({ id: 'UGONE', name: 'gone.person', real_name: 'Gone Person', deleted: true });
     const root = harness.slack.recordBotMessage({
@@ -52,10 +52,17 @@ describe('thread context with bad input', () => {
       blocks: [{ type: 'divider' }, { type: 'totally_new_block', elements: 'not an array' }],
     });
     harness.slack.recordUserMessage({ channel: CHANNEL, user: 'UGONE', text: 'I left', thread_ts: root.ts });
+    // Slack does not know this author: nobody can say they are inside, so the line is left out (counted).
     harness.slack.recordUserMessage({
       channel: CHANNEL,
       user: 'UNOBODY',
-      text: 'who am I? \u001b[31mred\u001b[0m',
+      text: 'who am I?',
+      thread_ts: root.ts,
+    });
+    harness.slack.recordUserMessage({
+      channel: CHANNEL,
+      user: 'UBOB',
+      text: 'terminal colours \u001b[31mred\u001b[0m',
       thread_ts: root.ts,
     });
     await harness.mention(`why? ${quick('Ok.')}`, { threadTs: root.ts });
@@ -63,7 +70,9 @@ describe('thread context with bad input', () => {
     const text = harness.sim.runs()[0]?.contexts[0]?.additionalContext ?? '';
     expect(text).toContain('integration Pingdom: (no text)');
     expect(text).toContain('person gone.person: I left');
-    expect(text).toContain('person UNOBODY: who am I? [31mred[0m');
+    expect(text).toContain('1 message by people outside the organisation left out');
+    expect(text).not.toContain('who am I?');
+    expect(text).toContain('person bob: terminal colours [31mred[0m');
     expect(text).not.toContain('\u001b');
   });
 });

@@ -164,8 +164,31 @@ export interface ConversationStore {
   unlock(name: string, owner: string): Promise<void>;
   lockOwner(name: string): Promise<string | undefined>;
 
+  /**
+   * Atomically counts one use of `name` in a rolling window (DESIGN "Spending"): drops the uses
+   * older than `windowMs` before `now`, and records `use.id` at `now` if fewer than `limit`
+   * remain; a refused use is not recorded. Shared by every replica on the store.
+   */
+  takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
+  /** Forgets one recorded use (its turn did not start after all); nothing if it is gone. */
+  returnAllowance(name: string, id: string): Promise<void>;
+
   close(): Promise<void>;
 }
+
+/** One use of a rolling-window allowance, for {@link ConversationStore.takeAllowance}. */
+export interface AllowanceUse {
+  /** Unique per use: what {@link ConversationStore.returnAllowance} removes. */
+  id: string;
+  /** Uses allowed within the window (a positive integer). */
+  limit: number;
+  windowMs: number;
+  /** Epoch ms; the caller's clock, so tests and replicas judge the window alike. */
+  now: number;
+}
+
+/** `retryAt`: when the oldest use that keeps the allowance full leaves the window (epoch ms). */
+export type AllowanceVerdict = { ok: true } | { ok: false; retryAt: number };
 
 /** How a turn ended, for metrics and logs. */
 export type TurnOutcome =

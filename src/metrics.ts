@@ -69,6 +69,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Thread statuses that expired (Slack clears one after 2 minutes) before their refresh landed.',
     registers: [registry],
   });
+  const overLimit = new Counter({
+    name: 'sab_turns_over_limit_total',
+    help: 'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -89,6 +94,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     deliveryLatency: (ms) => delivery.observe(ms / 1000),
     deliveryDropped: (error) => dropped.inc({ error }),
     progressStatusLapsed: () => statusLapsed.inc(),
+    turnOverLimit: () => overLimit.inc(),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

@@ -214,6 +214,8 @@ export interface ConversationMetrics {
   deliveryDropped(code: string): void;
   /** A turn's native thread status expired (Slack clears it after 2 min) before its refresh landed. */
   progressStatusLapsed(): void;
+  /** A message not taken because its sender used up their runs for the hour (DESIGN "Spending"). */
+  turnOverLimit(): void;
 }
 
 /** Where in Slack a turn's output goes. */
@@ -254,7 +256,9 @@ export type Refusal =
   /** A time phrase that cannot be a range: wholly in the future, reversed, or over 31 days. */
   | 'time-future'
   | 'time-reversed'
-  | 'time-too-long';
+  | 'time-too-long'
+  /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
+  | 'over-limit';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
@@ -324,4 +328,10 @@ export interface AnswerToPost {
 export interface RefusalDetail {
   /** For `busy`: how long the agent has been working on the thread's turn. */
   workingForMs?: number | undefined;
+  /** For `over-limit`: when the sender can ask again (epoch ms), … */
+  retryAt?: number | undefined;
+  /** … the runs one person may start in an hour, … */
+  limit?: number | undefined;
+  /** … and the sender's IANA time zone (`users.info` `tz`), when known; else the time is in UTC. */
+  timeZone?: string | undefined;
 }

@@ -18,6 +18,7 @@ import type {
   ThreadRecord,
   TurnRecord,
 } from './ports.js';
+import { type Spending, unlimitedSpending } from './spending.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
@@ -67,6 +68,7 @@ export type TurnRequestResult =
   | 'busy'
   | 'refused'
   | 'outsider'
+  | 'over-limit'
   | 'start-failed'
   | 'failed';
 
@@ -97,6 +99,8 @@ export interface TurnStarterDeps {
   gate?: IoGate;
   /** The agent, thread context and time range of a turn (see turn-context.ts). */
   context: Pick<TurnContext, 'prepare'>;
+  /** Runs per person per rolling hour (see spending.ts). @default no limit */
+  spending?: Spending;
 }
 
 /**
@@ -174,9 +178,15 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       tell(where, request, prepared.refusal);
       return 'refused';
     }
+    const spent = await (deps.spending ?? unlimitedSpending).take(request.userId);
+    if (!spent.ok) {
+      tell(where, request, spent.refusal, spent.detail);
+      return 'over-limit';
+    }
     const { turn, effect } = newTurn(request, key, thread, prepared);
     const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
+      await spent.giveBack();
       tell(where, request, 'busy', { workingForMs: await workingFor(key) });
       return 'busy';
     }
@@ -184,6 +194,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       const checked = await checkOpenRun(turn, thread);
       if (checked === 'busy') {
         await store.unlock(lockNames.thread(key), turn.turnId);
+        await spent.giveBack();
         tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
         return 'busy';
       }

@@ -525,7 +525,8 @@ async function main(): Promise<void> {
       probeIntervalMs: PROBE_INTERVAL_MS,
       timeoutScale,
       botRuntime: bot.runtime,
-      botEnvironment: 'HTTP mode, memory store, LOG_LEVEL=warn, RUNS_PER_PERSON_PER_HOUR=0, every other setting at its default',
+      botEnvironment:
+        'HTTP mode, memory store, LOG_LEVEL=warn, RUNS_PER_PERSON_PER_HOUR=0, every other setting at its default',
     },
     runtimes: perRuntime,
     ...(skipCalls ? {} : { slackCallsPerTurn: slackCalls }),

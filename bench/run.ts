@@ -101,6 +101,8 @@ function botEnv(simUrl: string, slackApiUrl: string, port: number): Record<strin
     AGENT_API_TOKEN: SIM_TOKENS.agent,
     AGENT_ID: SIM_AGENTS.api,
     LOG_LEVEL: 'warn',
+    // Every bench mention comes from one person: the per-person limit would refuse all but 30.
+    RUNS_PER_PERSON_PER_HOUR: '0',
   };
 }
 
@@ -523,7 +525,8 @@ async function main(): Promise<void> {
       probeIntervalMs: PROBE_INTERVAL_MS,
       timeoutScale,
       botRuntime: bot.runtime,
-      botEnvironment: 'HTTP mode, memory store, LOG_LEVEL=warn, every other setting at its default',
+      botEnvironment:
+        'HTTP mode, memory store, LOG_LEVEL=warn, RUNS_PER_PERSON_PER_HOUR=0, every other setting at its default',
     },
     runtimes: perRuntime,
     ...(skipCalls ? {} : { slackCallsPerTurn: slackCalls }),

@@ -14,6 +14,7 @@ import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
 import { createReactionFeedback } from './conversation/reaction-feedback.js';
+import { createSpending } from './conversation/spending.js';
 import { createTurnContext } from './conversation/turn-context.js';
 import { createTurnDelivery } from './conversation/turn-delivery.js';
 import { createTurnProgress } from './conversation/turn-progress.js';
@@ -160,9 +161,10 @@ export async function startBridge(
     now: () => clock.now(),
   });
   const contextClient = createFailFastWebClient(config, logger);
+  const people = createSlackPeopleDirectory(users);
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
-    people: createSlackPeopleDirectory(users),
+    people,
     inside,
     channelAgents,
     clock,
@@ -197,6 +199,14 @@ export async function startBridge(
     gate: createIoGate(),
     context,
     placement,
+    spending: createSpending({
+      store,
+      runsPerHour: config.spending.runsPerPersonPerHour,
+      clock,
+      logger,
+      metrics,
+      people,
+    }),
   });
   const reactions = createReactionFeedback({
     store,

@@ -163,6 +163,8 @@ const variables = z.object({
     z.number().max(119, 'must be under 120 (Slack clears a status after 2 minutes)'),
   ),
   SUGGESTED_PROMPTS: suggestedPrompts,
+  // Turns one person may start in any rolling hour, across replicas; 0: no limit.
+  RUNS_PER_PERSON_PER_HOUR: intFrom(30),
 
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
@@ -237,6 +239,8 @@ export interface Config {
   context: { maxChars: number; alertLookbackMinutes: number };
   progress: { style: 'status' | 'message'; statusRefreshMs: number };
   agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
+  /** DESIGN "Spending": turns per person per rolling hour (0: no limit). */
+  spending: { runsPerPersonPerHour: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
   /** Variables set to an empty value and so treated as unset (logged at start-up). */
@@ -298,6 +302,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     },
     progress: { style: env.PROGRESS_STYLE, statusRefreshMs: env.STATUS_REFRESH_SECONDS * 1000 },
     agentView: { suggestedPrompts: env.SUGGESTED_PROMPTS },
+    spending: { runsPerPersonPerHour: env.RUNS_PER_PERSON_PER_HOUR },
     state: {
       redisUrl: env.REDIS_URL,
       redisPrefix: env.REDIS_PREFIX,

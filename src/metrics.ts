@@ -75,6 +75,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['action', 'reason'],
     registers: [registry],
   });
+  const overLimit = new Counter({
+    name: 'sab_turns_over_limit_total',
+    help: 'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -96,6 +101,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     deliveryDropped: (error) => dropped.inc({ error }),
     progressStatusLapsed: () => statusLapsed.inc(),
     outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
+    turnOverLimit: () => overLimit.inc(),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

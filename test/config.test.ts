@@ -177,6 +177,15 @@ describe('loadConfig', () => {
     ]);
     expect(problems({ ...minimal, SUGGESTED_PROMPTS: '[{"title":"x"}]' })[0]).toMatch(/^SUGGESTED_PROMPTS/);
   });
+
+  it('reads RUNS_PER_PERSON_PER_HOUR: 30 by default, 0 for no limit, never negative or fractional', () => {
+    expect(loadConfig(minimal).spending).toEqual({ runsPerPersonPerHour: 30 });
+    expect(loadConfig({ ...minimal, RUNS_PER_PERSON_PER_HOUR: '0' }).spending.runsPerPersonPerHour).toBe(0);
+    expect(loadConfig({ ...minimal, RUNS_PER_PERSON_PER_HOUR: '5' }).spending.runsPerPersonPerHour).toBe(5);
+    for (const bad of ['-1', '2.5', 'many']) {
+      expect(problems({ ...minimal, RUNS_PER_PERSON_PER_HOUR: bad })[0]).toMatch(/^RUNS_PER_PERSON_PER_HOUR/);
+    }
+  });
 });
 
 describe('README configuration table', () => {

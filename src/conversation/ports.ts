@@ -166,8 +166,31 @@ export interface ConversationStore {
   unlock(name: string, owner: string): Promise<void>;
   lockOwner(name: string): Promise<string | undefined>;
 
+  /**
+   * Atomically counts one use of `name` in a rolling window (DESIGN "Spending"): drops the uses
+   * older than `windowMs` before `now`, and records `use.id` at `now` if fewer than `limit`
+   * remain; a refused use is not recorded. Shared by every replica on the store.
+   */
+  takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
+  /** Forgets one recorded use (its turn did not start after all); nothing if it is gone. */
+  returnAllowance(name: string, id: string): Promise<void>;
+
   close(): Promise<void>;
 }
+
+/** One use of a rolling-window allowance, for {@link ConversationStore.takeAllowance}. */
+export interface AllowanceUse {
+  /** Unique per use: what {@link ConversationStore.returnAllowance} removes. */
+  id: string;
+  /** Uses allowed within the window (a positive integer). */
+  limit: number;
+  windowMs: number;
+  /** Epoch ms; the caller's clock, so tests and replicas judge the window alike. */
+  now: number;
+}
+
+/** `retryAt`: when the oldest use that keeps the allowance full leaves the window (epoch ms). */
+export type AllowanceVerdict = { ok: true } | { ok: false; retryAt: number };
 
 /** How a turn ended, for metrics and logs. */
 export type TurnOutcome =
@@ -195,6 +218,8 @@ export interface ConversationMetrics {
   progressStatusLapsed(): void;
   /** A question asked where outsiders read: answered privately, or refused (OUTSIDER_AUDIENCE). */
   outsiderReadable(action: 'private' | 'refused', reason: OutsiderReason): void;
+  /** A message not taken because its sender used up their runs for the hour (DESIGN "Spending"). */
+  turnOverLimit(): void;
 }
 
 /** Where in Slack a turn's output goes. */
@@ -241,7 +266,9 @@ export type Refusal =
   /** `OUTSIDER_AUDIENCE=refuse` and people outside the organisation can read the conversation. */
   | 'outsider-audience'
   /** The answer had to go to a DM (`OUTSIDER_AUDIENCE=dm`), and Slack would not open one. */
-  | 'private-thread-failed';
+  | 'private-thread-failed'
+  /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
+  | 'over-limit';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
@@ -313,4 +340,10 @@ export interface RefusalDetail {
   workingForMs?: number | undefined;
   /** For `outsider-audience` and `private-thread-failed`: why the conversation is outsider-readable. */
   audience?: OutsiderReason | undefined;
+  /** For `over-limit`: when the sender can ask again (epoch ms), … */
+  retryAt?: number | undefined;
+  /** … the runs one person may start in an hour, … */
+  limit?: number | undefined;
+  /** … and the sender's IANA time zone (`users.info` `tz`), when known; else the time is in UTC. */
+  timeZone?: string | undefined;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnswerPlacement } from './answer-place.js';
+import type { OutsiderReason } from './audience.js';
 import { boundLogger } from './bound-logger.js';
 import { DONE_WAITING } from './clock.js';
 import type { IoGate } from './io-gate.js';
@@ -19,6 +20,7 @@ import type {
   ThreadRecord,
   TurnRecord,
 } from './ports.js';
+import { type Spending, unlimitedSpending } from './spending.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
@@ -68,6 +70,7 @@ export type TurnRequestResult =
   | 'busy'
   | 'refused'
   | 'outsider'
+  | 'over-limit'
   | 'start-failed'
   | 'failed';
 
@@ -100,6 +103,8 @@ export interface TurnStarterDeps {
   context: Pick<TurnContext, 'prepare'>;
   /** Where the answer goes when outsiders can read the conversation (see answer-place.ts). */
   placement: AnswerPlacement;
+  /** Runs per person per rolling hour (see spending.ts). @default no limit */
+  spending?: Spending;
 }
 
 /**
@@ -177,29 +182,57 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       tell(askedWhere, asked, 'outsider-audience', { audience: placement.reason });
       return 'refused';
     }
-    let request = asked;
-    let thread = askedThread;
-    if (placement.kind === 'private') {
-      const moved = await deps.placement.moveToPrivate(
-        { ...askedWhere, sourceTs: asked.sourceTs },
-        asked.userId,
-        asked.prompt,
-        placement.reason,
-      );
-      if (!moved.moved) {
-        tell(askedWhere, asked, 'private-thread-failed', { audience: placement.reason });
-        return 'refused';
-      }
-      // From here on the turn lives in the private thread: its root (the quote) is the turn's message.
-      const { channel, threadTs } = moved.where;
-      request = { ...asked, channel, threadTs, sourceTs: threadTs };
-      thread = undefined;
+    // After the audience refusal (it costs nothing) and before a DM is opened for someone over it.
+    const spent = await (deps.spending ?? unlimitedSpending).take(asked.userId);
+    if (!spent.ok) {
+      tell(askedWhere, asked, spent.refusal, spent.detail);
+      return 'over-limit';
     }
+    const placed =
+      placement.kind === 'private'
+        ? await movePrivately(asked, placement.reason)
+        : { request: asked, thread: askedThread };
+    if (!placed) {
+      await spent.giveBack();
+      return 'refused';
+    }
+    return begin(placed.request, placed.thread, prepared, spent);
+  }
+
+  /**
+   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): from here on the turn lives in the
+   * private thread, whose root (the quote of the question) is the turn's message. Undefined (the
+   * asker told why) when Slack would not open the DM.
+   */
+  async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
+    const askedWhere = locationOf(asked);
+    const moved = await deps.placement.moveToPrivate(
+      { ...askedWhere, sourceTs: asked.sourceTs },
+      asked.userId,
+      asked.prompt,
+      reason,
+    );
+    if (!moved.moved) {
+      tell(askedWhere, asked, 'private-thread-failed', { audience: reason });
+      return undefined;
+    }
+    const { channel, threadTs } = moved.where;
+    return { request: { ...asked, channel, threadTs, sourceTs: threadTs }, thread: undefined };
+  }
+
+  /** The thread's busy lock, the open-run check, the durable records, then the run. */
+  async function begin(
+    request: TurnRequest,
+    thread: ThreadRecord | undefined,
+    prepared: Ready,
+    spent: { giveBack(): Promise<void> },
+  ): Promise<TurnRequestResult> {
     const where = locationOf(request);
     const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
     const { turn, effect } = newTurn(request, key, thread, prepared);
     const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
     if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
+      await spent.giveBack();
       tell(where, request, 'busy', { workingForMs: await workingFor(key) });
       return 'busy';
     }
@@ -207,6 +240,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       const checked = await checkOpenRun(turn, thread);
       if (checked === 'busy') {
         await store.unlock(lockNames.thread(key), turn.turnId);
+        await spent.giveBack();
         tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
         return 'busy';
       }

@@ -12,6 +12,7 @@ export const storeKeys = {
   rating: (sessionId: string) => `rating:${sessionId}`,
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
+  allowance: (name: string) => `allowance:${name}`,
 } as const;
 
 /** The separator @keyv/redis puts between namespace and key. */

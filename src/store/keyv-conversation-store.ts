@@ -137,6 +137,15 @@ export function createKeyvConversationStore(
       return primitives.lockOwner(name);
     },
 
+    async takeAllowance(name, use) {
+      ensureOpen();
+      return primitives.takeAllowance(name, use);
+    },
+    async returnAllowance(name, id) {
+      ensureOpen();
+      await primitives.returnAllowance(name, id);
+    },
+
     async ping() {
       ensureOpen();
       await primitives.ping();

@@ -1,3 +1,4 @@
+import { assertAllowanceUse } from './allowance-use.js';
 import { ExpiringMap } from './expiring-map.js';
 import type { StorePrimitives } from './primitives.js';
 import { assertTtl } from './ttls.js';
@@ -13,6 +14,8 @@ export function createMemoryPrimitives(
 ): StorePrimitives {
   const locks = new ExpiringMap<string>(clock);
   const inFlight = new Set<string>();
+  /** Per allowance: its uses, oldest first. Expires a window after the last use, like the Redis key. */
+  const allowances = new ExpiringMap<Array<{ id: string; at: number }>>(clock);
 
   return {
     async tryLock(name, owner, ttlMs) {
@@ -43,6 +46,24 @@ export function createMemoryPrimitives(
     },
     async pruneInFlight(turnId) {
       if (!recordExists(turnId)) inFlight.delete(turnId);
+    },
+    async takeAllowance(name, use) {
+      assertAllowanceUse(use);
+      const uses = (allowances.get(name) ?? []).filter((each) => each.at > use.now - use.windowMs);
+      if (uses.length < use.limit) {
+        uses.push({ id: use.id, at: use.now });
+        uses.sort((a, b) => a.at - b.at);
+        allowances.set(name, uses, use.windowMs);
+        return { ok: true };
+      }
+      // Room comes back when enough of the oldest uses leave the window for one more to fit.
+      const freeing = uses[uses.length - use.limit] as { at: number };
+      return { ok: false, retryAt: freeing.at + use.windowMs };
+    },
+    async returnAllowance(name, id) {
+      const uses = allowances.get(name);
+      const index = uses?.findIndex((each) => each.id === id) ?? -1;
+      if (uses && index >= 0) uses.splice(index, 1);
     },
     async ping() {},
     async close() {},

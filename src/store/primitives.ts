@@ -1,5 +1,8 @@
+import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
+
 /**
- * The operations keyv cannot do atomically: leases/dedupe marks and the in-flight turn set.
+ * The operations keyv cannot do atomically: leases/dedupe marks, the in-flight turn set and
+ * rolling-window allowances.
  * Each backend implements them natively (Lua in Redis, plain maps in memory).
  */
 export interface StorePrimitives {
@@ -13,6 +16,10 @@ export interface StorePrimitives {
   inFlightIds(): Promise<string[]>;
   /** Removes `turnId` from the set only if its record is (still) gone, checked atomically. */
   pruneInFlight(turnId: string): Promise<void>;
+
+  /** See `ConversationStore.takeAllowance`: a sorted set in Redis, a list in memory. */
+  takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
+  returnAllowance(name: string, id: string): Promise<void>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import { assertAllowanceUse } from './allowance-use.js';
 import { redisKey, storeKeys } from './keys.js';
 import type { StorePrimitives } from './primitives.js';
 import type { RedisClient } from './redis-connection.js';
@@ -25,11 +26,32 @@ const PRUNE_IN_FLIGHT = `
 if redis.call('EXISTS', KEYS[2]) == 0 then return redis.call('SREM', KEYS[1], ARGV[1]) end
 return 0`;
 
+/**
+ * KEYS[1] = the allowance's sorted set (member: use id, score: its time);
+ * ARGV = id, limit, windowMs, now. Returns {1} when the use is recorded, else {0, retryAt}:
+ * the time the oldest use that keeps the set full leaves the window. One script, so two replicas
+ * taking the last use at once cannot both get it; the key expires a window after its newest use.
+ */
+const TAKE_ALLOWANCE = `
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count < limit then
+  redis.call('ZADD', KEYS[1], now, ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return {1}
+end
+local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+return {0, tonumber(freeing[2]) + window}`;
+
 /** Locks and the in-flight set on a connected client, every key under `prefix::`. */
 export function createRedisPrimitives(client: RedisClient, prefix: string): StorePrimitives {
   const key = (name: string) => redisKey(prefix, name);
   const lockKey = (name: string) => key(storeKeys.lock(name));
   const inFlightKey = key(storeKeys.inFlightTurns);
+  const allowanceKey = (name: string) => key(storeKeys.allowance(name));
 
   const evalScript = (script: string, keys: string[], args: string[]) =>
     client.eval(script, { keys, arguments: args });
@@ -60,6 +82,15 @@ export function createRedisPrimitives(client: RedisClient, prefix: string): Stor
     },
     async pruneInFlight(turnId) {
       await evalScript(PRUNE_IN_FLIGHT, [inFlightKey, key(storeKeys.turn(turnId))], [turnId]);
+    },
+    async takeAllowance(name, use) {
+      assertAllowanceUse(use);
+      const args = [use.id, String(use.limit), String(use.windowMs), String(use.now)];
+      const [taken, retryAt] = (await evalScript(TAKE_ALLOWANCE, [allowanceKey(name)], args)) as number[];
+      return taken === 1 ? { ok: true } : { ok: false, retryAt: Number(retryAt) };
+    },
+    async returnAllowance(name, id) {
+      await client.zRem(allowanceKey(name), id);
     },
     async ping() {
       await client.ping();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswerPlacement } from '../../src/conversation/answer-place.js';
 import { createManualClock, type ManualClock } from '../../src/conversation/clock.js';
 import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
+import { createSpending, HOUR_MS } from '../../src/conversation/spending.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
 import { lockNames } from '../../src/conversation/turn-lifecycle.js';
@@ -14,7 +15,7 @@ import { createMemoryStore } from '../../src/store/index.js';
 
 /** A ThreadOutput that records what a person would be told. */
 function recordingOutput() {
-  const refusals: Array<{ userId: string; refusal: Refusal; workingForMs?: number }> = [];
+  const refusals: Array<{ userId: string; refusal: Refusal; workingForMs?: number; retryAt?: number }> = [];
   const output: ThreadOutput = {
     postProgress: async () => '1.000001',
     updateProgress: async () => {},
@@ -26,6 +27,7 @@ function recordingOutput() {
         userId,
         refusal,
         ...(detail?.workingForMs !== undefined ? { workingForMs: detail.workingForMs } : {}),
+        ...(detail?.retryAt !== undefined ? { retryAt: detail.retryAt } : {}),
       });
     },
     findTurnMessages: async () => ({ answer: [], notices: [], progress: [] }),
@@ -52,7 +54,11 @@ const ORGANISATIONS: Record<string, PersonOrganisation> = {
 
 function starter(
   store = createMemoryStore(),
-  options: { clock?: ManualClock; lookup?: (userId: string) => Promise<PersonOrganisation | undefined> } = {},
+  options: {
+    clock?: ManualClock;
+    lookup?: (userId: string) => Promise<PersonOrganisation | undefined>;
+    runsPerHour?: number;
+  } = {},
 ) {
   const clock = options.clock ?? createManualClock(0);
   const lookup = options.lookup ?? (async (userId: string) => ORGANISATIONS[userId]);
@@ -90,6 +96,13 @@ function starter(
         openThread: () => Promise.reject(new Error('not used')),
         leaveNote: () => Promise.reject(new Error('not used')),
       },
+      logger: silentLogger,
+      metrics: createMetrics({ defaultMetrics: false }),
+    }),
+    spending: createSpending({
+      store,
+      runsPerHour: options.runsPerHour ?? 0,
+      clock,
       logger: silentLogger,
       metrics: createMetrics({ defaultMetrics: false }),
     }),
@@ -217,5 +230,71 @@ describe('turn starter', () => {
     expect(await turns.handle({ ...request, workspaceId: undefined })).toBe('outsider');
     expect(refusals).toEqual([{ userId: 'U1', refusal: 'identity-unchecked' }]);
     expect((agent.startRun as sinon.SinonStub).called).toBe(false);
+  });
+
+  describe('runs per person per hour', () => {
+    /** A thread with a session and no turn running: a reply there is a follow-up. */
+    const idleThread = (store: ReturnType<typeof createMemoryStore>, threadTs: string) =>
+      store.saveThread({
+        threadKey: `T1:C1:${threadTs}`,
+        teamId: 'T1',
+        channel: 'C1',
+        threadTs,
+        agentId: 'agent',
+        sessionId: 's0',
+        createdAt: 0,
+        updatedAt: 0,
+      });
+    const mentionIn = (threadTs: string, userId = 'U1') => ({
+      ...request,
+      threadTs,
+      sourceTs: threadTs,
+      userId,
+    });
+
+    it('counts new sessions and follow-ups alike; past the limit nothing starts and the person is told when', async () => {
+      const clock = createManualClock(1_000_000);
+      const store = createMemoryStore();
+      await idleThread(store, '200.000001');
+      const { turns, agent, refusals } = starter(store, { clock, runsPerHour: 2 });
+      expect(await turns.handle(mentionIn('100.000001'))).toBe('started');
+      clock.advance(60_000);
+      const followUp = { ...request, threadTs: '200.000001', sourceTs: '200.000002', mentioned: false };
+      expect(await turns.handle(followUp)).toBe('started');
+      expect(await turns.handle(mentionIn('300.000001'))).toBe('over-limit');
+      expect(refusals).toEqual([{ userId: 'U1', refusal: 'over-limit', retryAt: 1_000_000 + HOUR_MS }]);
+      expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
+      expect((agent.followUp as sinon.SinonStub).callCount).toBe(1);
+      expect(await store.lockOwner(lockNames.thread('T1:C1:300.000001'))).toBeUndefined();
+      expect(await turns.handle(mentionIn('400.000001', 'U2'))).toBe('started');
+    });
+
+    it('gives the run back when the thread is busy', async () => {
+      const { turns, refusals } = starter(createMemoryStore(), { runsPerHour: 2 });
+      await turns.handle(mentionIn('100.000001'));
+      const whileBusy = { ...request, sourceTs: '100.000002', mentioned: false };
+      expect(await turns.handle(whileBusy)).toBe('busy');
+      expect(await turns.handle(mentionIn('300.000001'))).toBe('started');
+      expect(refusals.map((refusal) => refusal.refusal)).toEqual(['busy']);
+    });
+
+    it('gives the run back when the run left open in the thread is still working', async () => {
+      const store = createMemoryStore();
+      await store.saveThread({
+        threadKey: 'T1:C1:100.000001',
+        teamId: 'T1',
+        channel: 'C1',
+        threadTs: '100.000001',
+        agentId: 'agent',
+        sessionId: 's1',
+        runOpenSince: 0,
+        createdAt: 0,
+        updatedAt: 0,
+      });
+      const { turns, agent } = starter(store, { runsPerHour: 1 });
+      (agent.getRunStatus as sinon.SinonStub).resolves({ status: 'loading' });
+      expect(await turns.handle({ ...request, sourceTs: '100.000009', mentioned: false })).toBe('busy');
+      expect(await turns.handle(mentionIn('300.000001'))).toBe('started');
+    });
   });
 });

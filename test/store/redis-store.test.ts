@@ -121,6 +121,25 @@ describe.skipIf(!hasRedis)('redis', () => {
       expect(await client.pTTL(`${prefix}::turns:in-flight`)).toBe(-1);
     });
 
+    it('counts one allowance across two instances, in a sorted set under the prefix that expires a window after its newest use', async () => {
+      const prefix = uniqueRedisPrefix('allowance');
+      const [a, b] = await Promise.all([open(prefix), open(prefix)]);
+      const now = Date.now();
+      const use = (store: StateStore, id: string) =>
+        store.takeAllowance('person:U1', { id, limit: 2, windowMs: 60_000, now });
+      expect(await use(a, 'a1')).toEqual({ ok: true });
+      expect(await use(b, 'b1')).toEqual({ ok: true });
+      expect(await use(a, 'a2')).toEqual({ ok: false, retryAt: now + 60_000 });
+
+      const key = `${prefix}::allowance:person:U1`;
+      expect(await inspector.keys(prefix)).toEqual([key]);
+      expect(await inspector.client.type(key)).toBe('zset');
+      expect(await inspector.client.zRange(key, 0, -1)).toEqual(['a1', 'b1'].sort());
+      expect(await inspector.client.pTTL(key)).toEqual(expect.closeTo(60_000, -4));
+      await b.returnAllowance('person:U1', 'a1');
+      expect(await inspector.client.zRange(key, 0, -1)).toEqual(['b1']);
+    });
+
     it('is what createStore picks with a Redis URL', async () => {
       const prefix = uniqueRedisPrefix('factory');
       const store = await createStore({ redisUrl: TEST_REDIS_URL, redisPrefix: prefix });

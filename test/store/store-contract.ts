@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
+import { describeAllowanceContract } from './allowance-contract.js';
 
 /** How the contract suite reaches one implementation. */
 export interface StoreHarness {
@@ -243,6 +244,8 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
       });
     });
 
+    describeAllowanceContract(() => store);
+
     it('answers ping, closes idempotently, and refuses calls once closed', async () => {
       await store.ping();
       await store.close();
@@ -250,6 +253,9 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
       await expect(store.getThread('k')).rejects.toThrow(StoreClosedError);
       await expect(store.saveTurn(turn())).rejects.toThrow(StoreClosedError);
       await expect(store.tryLock('x', 'a', 1000)).rejects.toThrow(StoreClosedError);
+      await expect(
+        store.takeAllowance('person:U1', { id: 'a', limit: 1, windowMs: 1000, now: 1 }),
+      ).rejects.toThrow(StoreClosedError);
       await expect(store.ping()).rejects.toThrow(StoreClosedError);
     });
   });

@@ -6,6 +6,7 @@ import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
 import type { AnswerNote, Progress, Refusal, RefusalDetail, TurnNotice } from '../../conversation/ports.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
+import { overLimitText } from './over-limit.js';
 import { renderAudienceRefusal } from './private-answer.js';
 import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
@@ -149,10 +150,17 @@ const REFUSALS: Record<Refusal, string> = {
     'The time range in your message is longer than 31 days — please ask about a shorter range (e.g. “in the last 7 days”).',
   'outsider-audience': renderAudienceRefusal('outsider-audience', undefined),
   'private-thread-failed': renderAudienceRefusal('private-thread-failed', undefined),
+  'over-limit': "You've asked as many questions in the last hour as one person can — please ask again later.",
 };
 
-/** The ephemeral refusal for a message that was not taken as a turn. */
-export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}): NoticeView {
+/**
+ * The ephemeral refusal for a message that was not taken as a turn. `now` (epoch ms) is when it
+ * is shown: the over-limit countdown runs from it.
+ */
+export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now = Date.now()): NoticeView {
+  if (refusal === 'over-limit' && detail.retryAt !== undefined) {
+    return notice(overLimitText({ ...detail, retryAt: detail.retryAt }, now), 'context');
+  }
   if (refusal === 'busy' && detail.workingForMs !== undefined) {
     return notice(
       `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`,

@@ -114,6 +114,43 @@ describe('renderRefusal', () => {
   });
 });
 
+describe('renderRefusal: over the hourly limit', () => {
+  const at = (h: number, m: number, sec = 0) => Date.UTC(2026, 2, 1, h, m, sec);
+  const now = at(14, 20, 10);
+
+  it('says how many, and when again on the clock of the person (rounded up to the minute) and as a countdown', () => {
+    const view = renderRefusal(
+      'over-limit',
+      { retryAt: at(14, 31, 20), limit: 30, timeZone: 'America/New_York' },
+      now,
+    );
+    expectNotice(
+      view,
+      "You've asked 30 questions in the last hour, the most one person can. You can ask again at 09:32 (in 12 minutes).",
+    );
+    expect(view.blocks[0]?.type).toBe('context');
+  });
+
+  it.each([
+    ['no zone', undefined],
+    ['a zone this runtime does not know', 'Mars/Olympus_Mons'],
+  ])('with %s, says the time in UTC', (_case, timeZone) => {
+    expect(renderRefusal('over-limit', { retryAt: at(14, 31, 20), limit: 30, timeZone }, now).text).toContain(
+      'You can ask again at 14:32 UTC (in 12 minutes).',
+    );
+  });
+
+  it('speaks in the singular for one question and one minute', () => {
+    expect(renderRefusal('over-limit', { retryAt: at(14, 20, 30), limit: 1 }, now).text).toBe(
+      "You've asked 1 question in the last hour, the most one person can. You can ask again at 14:21 UTC (in 1 minute).",
+    );
+  });
+
+  it('without a time, still says why', () => {
+    expectNotice(renderRefusal('over-limit'), 'as many questions in the last hour as one person can');
+  });
+});
+
 describe('renderLateNote', () => {
   it('says the answer is late and how long the agent took', () => {
     expect(renderLateNote(42 * 60_000)).toBe(':hourglass: _Late answer — the agent took 42 min._');

@@ -1,0 +1,45 @@
+/**
+ * The sentence a person reads when they have used up their runs for the hour (DESIGN "Spending"):
+ * how many, and when they can ask again, on the clock they read (their Slack time zone, else UTC)
+ * and as a countdown.
+ */
+import type { RefusalDetail } from '../../conversation/ports.js';
+
+const MINUTE_MS = 60_000;
+
+/** "14:32" in `timeZone`; undefined for a zone this Node does not know. */
+function clockTime(at: number, timeZone: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "at 14:32" in the person's zone, else "at 14:32 UTC". */
+function atTime(at: number, timeZone: string | undefined): string {
+  const local = timeZone ? clockTime(at, timeZone) : undefined;
+  return local ? `at ${local}` : `at ${clockTime(at, 'UTC')} UTC`;
+}
+
+/**
+ * The over-limit refusal. The time is rounded up to the whole minute (asking at 14:31 when room
+ * comes back at 14:31:20 would be refused again), and the countdown counts clock minutes from
+ * now to that time, so both agree with the clock on the person's screen.
+ */
+export function overLimitText(detail: RefusalDetail & { retryAt: number }, now: number): string {
+  const limit = detail.limit;
+  const asked =
+    limit === undefined
+      ? "You've asked as many questions in the last hour as one person can."
+      : `You've asked ${limit} ${limit === 1 ? 'question' : 'questions'} in the last hour, the most one person can.`;
+  const shownAt = Math.ceil(detail.retryAt / MINUTE_MS) * MINUTE_MS;
+  const minutes = Math.max(1, (shownAt - Math.floor(now / MINUTE_MS) * MINUTE_MS) / MINUTE_MS);
+  const countdown = `in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return `${asked} You can ask again ${atTime(shownAt, detail.timeZone)} (${countdown}).`;
+}

@@ -108,6 +108,12 @@ const suggestedPrompts = z
   })
   .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
 
+/** Sent as `Authorization: Bearer <token>`: one header-safe word (visible ASCII, no spaces). */
+const metricsToken = optionalString.refine(
+  (value) => value === undefined || /^[\x21-\x7e]+$/.test(value),
+  'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
+);
+
 const required = (name: string) =>
   z
     .string({ error: `${name} is required` })
@@ -166,6 +172,7 @@ const variables = z.object({
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
   LEASE_TTL_MS: intFrom(15_000, 1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: metricsToken,
 });
 
 /** Every environment variable the bot reads (the README's configuration table lists them all). */
@@ -228,6 +235,8 @@ export interface Config {
   agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
+  /** Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`. */
+  ops: { metricsToken: string | undefined };
   /** Variables set to an empty value and so treated as unset (logged at start-up). */
   emptyVariables: string[];
 }
@@ -292,6 +301,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       leaseTtlMs: env.LEASE_TTL_MS,
     },
     logLevel: env.LOG_LEVEL,
+    ops: { metricsToken: env.METRICS_TOKEN },
     emptyVariables,
   };
 }

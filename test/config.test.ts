@@ -137,6 +137,17 @@ describe('loadConfig', () => {
     expect(config.agent.lateWatchMs).toBe(30_000);
   });
 
+  it('reads METRICS_TOKEN (unset: /metrics stays open) and refuses one that cannot be a bearer token', () => {
+    expect(loadConfig(minimal).ops.metricsToken).toBeUndefined();
+    expect(loadConfig({ ...minimal, METRICS_TOKEN: ' ' }).ops.metricsToken).toBeUndefined();
+    expect(loadConfig({ ...minimal, METRICS_TOKEN: ' test-metrics-token \n' }).ops.metricsToken).toBe(
+      'test-metrics-token',
+    );
+    expect(problems({ ...minimal, METRICS_TOKEN: 'two words' })).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN: must be one word/),
+    ]);
+  });
+
   it.each(['-1', 'soon', '100000'])('refuses LATE_ANSWER_WATCH_MINUTES=%s', (value) => {
     expect(problems({ ...minimal, LATE_ANSWER_WATCH_MINUTES: value })).toEqual([
       expect.stringMatching(/^LATE_ANSWER_WATCH_MINUTES: /),

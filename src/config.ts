@@ -1,3 +1,4 @@
+import net, { BlockList } from 'node:net';
 import os from 'node:os';
 import { z } from 'zod';
 
@@ -60,6 +61,26 @@ const slackApiUrl = z
   .refine((value) => URL.canParse(value), 'is not a URL')
   .transform((value) => (value.endsWith('/') ? value : `${value}/`));
 
+/** Addresses whose traffic never leaves the machine (IPv4-mapped IPv6 forms included). */
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** True for `localhost`, 127.0.0.0/8 and ::1, as a WHATWG URL spells its host (IPv6 in brackets). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
+  if (net.isIPv4(host)) return LOOPBACK.check(host, 'ipv4');
+  if (net.isIPv6(host)) return LOOPBACK.check(host, 'ipv6');
+  return false;
+}
+
+/**
+ * Base addresses that carry a token on every request (`x-api-token`, the Slack bot token): plain
+ * http:// is refused unless the host is loopback (tests, the sandbox) or listed in ALLOW_HTTP_HOSTS.
+ */
+const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
+
 /** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
 const redisUrl = optionalString.refine(
   (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
@@ -107,6 +128,12 @@ const suggestedPrompts = z
     }
   })
   .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
+
+/** Sent as `Authorization: Bearer <token>`: one header-safe word (visible ASCII, no spaces). */
+const metricsToken = optionalString.refine(
+  (value) => value === undefined || /^[\x21-\x7e]+$/.test(value),
+  'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
+);
 
 const required = (name: string) =>
   z
@@ -171,6 +198,8 @@ const variables = z.object({
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
   LEASE_TTL_MS: intFrom(15_000, 1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_TOKEN: metricsToken,
+  ALLOW_HTTP_HOSTS: csv,
 });
 
 /** Every environment variable the bot reads (the README's configuration table lists them all). */
@@ -185,6 +214,7 @@ const envSchema = variables.superRefine(
         message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
       });
     }
+    refusePlainHttp(env, ctx);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
     const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
     if (positive.some((emoji) => negative.includes(emoji))) {
@@ -200,6 +230,25 @@ const envSchema = variables.superRefine(
 );
 
 type Env = z.output<typeof envSchema>;
+
+/** Tokens would travel in clear text to a host that is not this machine: refuse http:// there. */
+function refusePlainHttp(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  // This runs even when other variables failed, so nothing here is known to be parsed.
+  const allowed = Array.isArray(env.ALLOW_HTTP_HOSTS)
+    ? env.ALLOW_HTTP_HOSTS.map((host) => String(host).toLowerCase())
+    : [];
+  for (const name of TOKEN_CARRYING_URLS) {
+    const value = env[name];
+    if (typeof value !== 'string' || !URL.canParse(value)) continue;
+    const url = new URL(value);
+    if (url.protocol !== 'http:' || isLoopbackHost(url.hostname) || allowed.includes(url.hostname)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: `${url.origin} is not on this machine, so the token would travel in clear text: use https:// (plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1, or a host listed in ALLOW_HTTP_HOSTS)`,
+    });
+  }
+}
 
 export interface Config {
   slack: {
@@ -243,6 +292,8 @@ export interface Config {
   spending: { runsPerPersonPerHour: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   logLevel: Env['LOG_LEVEL'];
+  /** Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`. */
+  ops: { metricsToken: string | undefined };
   /** Variables set to an empty value and so treated as unset (logged at start-up). */
   emptyVariables: string[];
 }
@@ -310,6 +361,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       leaseTtlMs: env.LEASE_TTL_MS,
     },
     logLevel: env.LOG_LEVEL,
+    ops: { metricsToken: env.METRICS_TOKEN },
     emptyVariables,
   };
 }

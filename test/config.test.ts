@@ -4,6 +4,7 @@ import {
   CONFIG_VARIABLES,
   ConfigError,
   DEFAULT_SUGGESTED_PROMPTS,
+  isLoopbackHost,
   loadConfig,
   normaliseBaseUrl,
 } from '../src/config.js';
@@ -141,6 +142,69 @@ describe('loadConfig', () => {
     expect(config.agent.lateWatchMs).toBe(30_000);
   });
 
+  it('reads METRICS_TOKEN (unset: /metrics stays open) and refuses one that cannot be a bearer token', () => {
+    expect(loadConfig(minimal).ops.metricsToken).toBeUndefined();
+    expect(loadConfig({ ...minimal, METRICS_TOKEN: ' ' }).ops.metricsToken).toBeUndefined();
+    expect(loadConfig({ ...minimal, METRICS_TOKEN: ' test-metrics-token \n' }).ops.metricsToken).toBe(
+      'test-metrics-token',
+    );
+    expect(problems({ ...minimal, METRICS_TOKEN: 'two words' })).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN: must be one word/),
+    ]);
+  });
+
+  it.each([
+    ['AGENT_API_URL', 'http://api.logz.io', 'http://api.logz.io'],
+    ['AGENT_API_URL', 'http://10.0.0.5:8787', 'http://10.0.0.5:8787'],
+    ['AGENT_API_URL', 'HTTP://[::2]:8787/', 'http://[::2]:8787'],
+    ['AGENT_API_URL', 'http://128.0.0.1', 'http://128.0.0.1'],
+    ['AGENT_API_URL', 'http://localhost.example.com', 'http://localhost.example.com'],
+    ['SLACK_API_URL', 'http://slack.com/api/', 'http://slack.com'],
+    ['SLACK_API_URL', 'http://slack-standin:3100/api/', 'http://slack-standin:3100'],
+  ])('refuses %s=%s: the token would travel in clear text', (name, value, origin) => {
+    expect(problems({ ...minimal, [name]: value })).toEqual([
+      `${name}: ${origin} is not on this machine, so the token would travel in clear text: use https:// (plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1, or a host listed in ALLOW_HTTP_HOSTS)`,
+    ]);
+  });
+
+  it('names both addresses when both are plain http:// elsewhere, beside other problems', () => {
+    const names = problems({
+      AGENT_API_URL: 'http://api.logz.io',
+      SLACK_API_URL: 'http://slack.com/api/',
+    }).map((line) => line.split(':')[0]);
+    expect(names).toEqual(expect.arrayContaining(['AGENT_API_URL', 'SLACK_API_URL', 'SLACK_BOT_TOKEN']));
+  });
+
+  it.each([
+    'http://127.0.0.1:8787',
+    'http://127.10.20.30',
+    'http://localhost:8787',
+    'http://LOCALHOST:8787',
+    'http://[::1]:8787',
+    'http://[::ffff:127.0.0.1]:8787',
+    'https://api.logz.io',
+  ])('accepts %s for both addresses (loopback, or https)', (value) => {
+    expect(problems({ ...minimal, AGENT_API_URL: value, SLACK_API_URL: `${value}/api/` })).toEqual([]);
+  });
+
+  it('accepts plain http:// to the hosts ALLOW_HTTP_HOSTS lists (a private network), and only those', () => {
+    const env = {
+      ...minimal,
+      AGENT_API_URL: 'http://simulator:8787',
+      SLACK_API_URL: 'http://slack-standin:3100/api/',
+    };
+    expect(problems({ ...env, ALLOW_HTTP_HOSTS: 'Simulator, slack-standin' })).toEqual([]);
+    expect(problems({ ...env, ALLOW_HTTP_HOSTS: 'simulator' }).map((line) => line.split(':')[0])).toEqual([
+      'SLACK_API_URL',
+    ]);
+  });
+
+  it('keeps a bare host https://, whatever the host', () => {
+    expect(loadConfig({ ...minimal, AGENT_API_URL: '10.0.0.5:8787' }).agent.baseUrl).toBe(
+      'https://10.0.0.5:8787',
+    );
+  });
+
   it.each(['-1', 'soon', '100000'])('refuses LATE_ANSWER_WATCH_MINUTES=%s', (value) => {
     expect(problems({ ...minimal, LATE_ANSWER_WATCH_MINUTES: value })).toEqual([
       expect.stringMatching(/^LATE_ANSWER_WATCH_MINUTES: /),
@@ -185,6 +249,24 @@ describe('loadConfig', () => {
     for (const bad of ['-1', '2.5', 'many']) {
       expect(problems({ ...minimal, RUNS_PER_PERSON_PER_HOUR: bad })[0]).toMatch(/^RUNS_PER_PERSON_PER_HOUR/);
     }
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it.each([
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['127.255.255.254', true],
+    ['[::1]', true],
+    ['[::ffff:7f00:1]', true],
+    ['128.0.0.1', false],
+    ['0.0.0.0', false],
+    ['[::]', false],
+    ['10.0.0.1', false],
+    ['localhost.localdomain', false],
+    ['app.localhost', false],
+  ])('%s → %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
   });
 });
 

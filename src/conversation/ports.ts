@@ -15,6 +15,17 @@ export interface RunStatusReport {
   totalSteps?: number | undefined;
 }
 
+/**
+ * What the stale rule remembers of a final report (see report-digest.ts): never the answer's text.
+ */
+export interface ReportDigest {
+  status: RunStatus;
+  /** `totalSteps`, 0 when the report had none. */
+  totalSteps: number;
+  /** SHA-256 (hex) of the message, of '' when the report had none. */
+  messageSha256: string;
+}
+
 /** What a turn sends to the service as `context`. */
 export interface RunInput {
   message: string;
@@ -79,8 +90,8 @@ export interface ThreadRecord {
   agentId: string;
   /** Set once the first run has started. */
   sessionId?: string | undefined;
-  /** The final status of the thread's last finished turn (for stale-status detection). */
-  lastFinal?: RunStatusReport | undefined;
+  /** The digest of the thread's last finished turn's final status (for stale-status detection). */
+  lastFinal?: ReportDigest | undefined;
   /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
   lastTurnTs?: string | undefined;
   /**
@@ -108,8 +119,8 @@ export interface TurnRecord {
   kind: 'start' | 'followUp';
   phase: TurnPhase;
   sessionId?: string | undefined;
-  /** For follow-ups: the previous turn's final status, which a poll may still report (stale). */
-  previousFinal?: RunStatusReport | undefined;
+  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report (stale). */
+  previousFinal?: ReportDigest | undefined;
   /** The progress message shown in the thread, if any. */
   progressTs?: string | undefined;
   /** The person's message carried files, which are not sent to the agent: the answer says so. */

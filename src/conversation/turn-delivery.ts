@@ -16,6 +16,7 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
+import { digestReport } from './report-digest.js';
 import { createThreadCheck } from './thread-check.js';
 import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
 import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
@@ -434,7 +435,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     if (thread && outcome?.kind === 'report') {
       await store.saveThread({
         ...thread,
-        lastFinal: outcome.report,
+        lastFinal: digestReport(outcome.report),
         runOpenSince: undefined,
         updatedAt: clock.now(),
       });

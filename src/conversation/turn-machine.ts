@@ -8,16 +8,17 @@
  * thread goes idle with its run left open. A message in a thread whose run was left open goes
  * through `checking` first: the seed's rule 2 allows a follow-up only after a terminal status.
  */
-import type { RunStatusReport } from './ports.js';
+import type { ReportDigest, RunStatusReport } from './ports.js';
 import { TERMINAL_STATUSES } from './ports.js';
+import { digestReport, sameReportDigest } from './report-digest.js';
 
 /** No turn in flight: the only state that accepts a new turn. */
 export interface IdleTurnState {
   phase: 'idle';
   /** The thread's agent session, once its first run has started. */
   sessionId?: string | undefined;
-  /** The final report of the thread's last finished turn (for the stale rule). */
-  lastFinal?: RunStatusReport | undefined;
+  /** The digest of the thread's last finished turn's final report (for the stale rule). */
+  lastFinal?: ReportDigest | undefined;
   /** The last turn ended without a terminal status (deadline, watch ended): its run may still work. */
   runOpen?: boolean | undefined;
 }
@@ -27,7 +28,7 @@ export interface CheckingTurnState {
   phase: 'checking';
   turnId: string;
   sessionId: string;
-  previousFinal?: RunStatusReport | undefined;
+  previousFinal?: ReportDigest | undefined;
 }
 
 /** The start (or follow-up) request is on its way; no run to poll yet. */
@@ -36,7 +37,7 @@ export interface StartingTurnState {
   turnId: string;
   /** Set for a follow-up: the session the turn continues. */
   sessionId?: string | undefined;
-  previousFinal?: RunStatusReport | undefined;
+  previousFinal?: ReportDigest | undefined;
 }
 
 /** The run is started and being polled, or its outcome is being delivered. */
@@ -44,15 +45,15 @@ export interface RunningTurnState {
   phase: 'running';
   turnId: string;
   sessionId: string;
-  previousFinal?: RunStatusReport | undefined;
+  previousFinal?: ReportDigest | undefined;
   /** True after a follow-up until a report shows the service has registered the new turn. */
   awaitingFresh: boolean;
   /** The highest `totalSteps` already shown as progress. */
   stepsShown: number;
   /** True once an outcome effect was emitted; the turn ends with `delivered`. */
   awaitingDelivery: boolean;
-  /** The terminal report this turn ended with, if it ended with one. */
-  final?: RunStatusReport | undefined;
+  /** The digest of the terminal report this turn ended with, if it ended with one. */
+  final?: ReportDigest | undefined;
   /** Past the turn deadline, watched at a slow pace for a late answer. */
   late?: boolean | undefined;
 }
@@ -109,16 +110,12 @@ const SCHEDULE_POLL: TurnEffect = { type: 'schedule-poll' };
 
 /**
  * True when `report` is only the previous turn's final status seen again (same status, message
- * and totalSteps): right after a follow-up the service may still show it until it registers the
- * new turn. Missing message / totalSteps compare as '' / 0.
+ * and totalSteps, compared by digest): right after a follow-up the service may still show it until
+ * it registers the new turn. Missing message / totalSteps compare as '' / 0.
  */
-export function isStaleReport(report: RunStatusReport, previousFinal: RunStatusReport | undefined): boolean {
+export function isStaleReport(report: RunStatusReport, previousFinal: ReportDigest | undefined): boolean {
   if (previousFinal === undefined) return false;
-  return (
-    report.status === previousFinal.status &&
-    (report.message ?? '') === (previousFinal.message ?? '') &&
-    (report.totalSteps ?? 0) === (previousFinal.totalSteps ?? 0)
-  );
+  return sameReportDigest(digestReport(report), previousFinal);
 }
 
 /**
@@ -164,7 +161,7 @@ function fromChecking(state: CheckingTurnState, event: TurnEvent): Transition {
   const { report } = event;
   // Could not read it: the follow-up itself will tell (the same error, said in the thread).
   if (report === undefined || TERMINAL_STATUSES.has(report.status)) {
-    const previousFinal = report ?? state.previousFinal;
+    const previousFinal = report ? digestReport(report) : state.previousFinal;
     const starting: StartingTurnState = {
       phase: 'starting',
       turnId: state.turnId,
@@ -248,7 +245,7 @@ function onReport(state: RunningTurnState, report: RunStatusReport): Transition 
   if (TERMINAL_STATUSES.has(report.status)) {
     const type = report.status === 'done' ? 'deliver-answer' : 'deliver-outcome';
     const effect: TurnEffect = state.late ? { type, report, late: true } : { type, report };
-    return { state: { ...fresh, awaitingDelivery: true, final: report }, effects: [effect] };
+    return { state: { ...fresh, awaitingDelivery: true, final: digestReport(report) }, effects: [effect] };
   }
   const steps = report.totalSteps ?? 0;
   // Past the deadline the thread was told the run goes on; no progress indicator is left to update.

@@ -13,6 +13,7 @@ import type {
   Logger,
   Refusal,
   RefusalDetail,
+  ReportDigest,
   RunInput,
   RunStatusReport,
   ThreadLocation,
@@ -297,13 +298,13 @@ export function createTurnStarter(deps: TurnStarterDeps) {
 
   /**
    * The thread's last run was left open (deadline, watch ended): read its status before anything
-   * is sent (the seed's rule 2). Returns the run's final report (the stale rule's reference),
-   * undefined when it could not be read (the follow-up then says what is wrong), or 'busy'.
+   * is sent (the seed's rule 2). Returns the digest of the run's final report (the stale rule's
+   * reference), undefined when it could not be read (the follow-up then says what is wrong), or 'busy'.
    */
   async function checkOpenRun(
     turn: TurnRecord,
     thread: ThreadRecord,
-  ): Promise<RunStatusReport | undefined | 'busy'> {
+  ): Promise<ReportDigest | undefined | 'busy'> {
     const sessionId = thread.sessionId ?? '';
     const report = await readStatusWithin(turn.agentId, sessionId);
     const checking = {
@@ -317,7 +318,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     if (report)
       await store.saveThread({
         ...thread,
-        lastFinal: report,
+        lastFinal: next.state.previousFinal,
         runOpenSince: undefined,
         updatedAt: clock.now(),
       });

@@ -45,7 +45,7 @@ export function createSlackApp(options: {
   let listening = false;
   let socketConnected = false;
   const ready = () => (config.slack.socketMode ? socketConnected : listening);
-  const routes = opsRoutes({ ...options.ops, ready });
+  const routes = opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken });
   const clientOptions = webClientOptions(config, slackLogger);
 
   const socketReceiver = config.slack.appToken
@@ -93,6 +93,12 @@ export function createSlackApp(options: {
   let opsServer: Server | undefined;
 
   async function start(): Promise<{ port: number }> {
+    const { port } = await listen();
+    warnIfMetricsOpen(config, port, logger);
+    return { port };
+  }
+
+  async function listen(): Promise<{ port: number }> {
     if (httpReceiver) {
       const server = (await httpReceiver.start({ port: config.http.port, host: config.http.host })) as Server;
       listening = true;
@@ -133,6 +139,18 @@ export function createSlackApp(options: {
   }
 
   return { app, start, stop, ready };
+}
+
+/**
+ * Without METRICS_TOKEN anyone who reaches PORT reads /metrics (error codes by method, traffic
+ * per replica): said once at start-up, so an operator who meant to close it notices.
+ */
+function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
+  if (config.ops.metricsToken) return;
+  logger.warn(
+    { port, host: config.http.host },
+    'GET /metrics is open to anyone who reaches PORT (the public port, beside /slack/events): set METRICS_TOKEN to require a bearer token',
+  );
 }
 
 /** Slack's answers to `apps.connections.open` that mean the app-level token itself is wrong. */

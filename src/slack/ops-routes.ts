@@ -1,16 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bearerTokenCheck } from '../http/bearer-token.js';
 
 /** What /healthz and /metrics read; filled in by the composition root. */
 export interface OpsState {
   /** True once the app serves Slack traffic (HTTP: listening; Socket Mode: socket connected). */
   ready(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
+  /**
+   * Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). /healthz
+   * stays open: probes carry no credentials and it says nothing but ready or not.
+   */
+  metricsToken?: string | undefined;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** GET /healthz and GET /metrics, as plain node:http handlers (Bolt custom routes or our own server). */
 export function opsRoutes(state: OpsState): Array<{ path: string; method: string; handler: Handler }> {
+  const authorised = state.metricsToken ? bearerTokenCheck(state.metricsToken) : () => true;
   return [
     {
       path: '/healthz',
@@ -24,7 +31,16 @@ export function opsRoutes(state: OpsState): Array<{ path: string; method: string
     {
       path: '/metrics',
       method: 'GET',
-      handler: (_req, res) => {
+      handler: (req, res) => {
+        if (!authorised(req.headers.authorization)) {
+          // RFC 6750 §3: a refused bearer token is answered with the scheme to use.
+          res.writeHead(401, {
+            'content-type': 'text/plain; charset=utf-8',
+            'www-authenticate': 'Bearer realm="metrics"',
+          });
+          res.end('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>\n');
+          return;
+        }
         state.metrics().then(
           ({ contentType, body }) => {
             res.writeHead(200, { 'content-type': contentType });

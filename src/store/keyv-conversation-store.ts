@@ -4,6 +4,7 @@ import type { ChannelBinding, ChannelBindingStore } from '../conversation/contex
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
 import { StoreClosedError } from './errors.js';
 import { storeKeys } from './keys.js';
+import { upgradeThread, upgradeTurn } from './legacy-records.js';
 import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
@@ -37,7 +38,7 @@ export function createKeyvConversationStore(
 
     async getThread(threadKey) {
       ensureOpen();
-      return keyv.get<ThreadRecord>(storeKeys.thread(threadKey));
+      return upgradeThread(await keyv.get<ThreadRecord>(storeKeys.thread(threadKey)));
     },
     async saveThread(thread) {
       ensureOpen();
@@ -53,7 +54,7 @@ export function createKeyvConversationStore(
     },
     async getTurn(turnId) {
       ensureOpen();
-      return keyv.get<TurnRecord>(storeKeys.turn(turnId));
+      return upgradeTurn(await keyv.get<TurnRecord>(storeKeys.turn(turnId)));
     },
     async deleteTurn(turnId) {
       ensureOpen();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunStatusReport } from '../../src/conversation/ports.js';
+import { digestReport } from '../../src/conversation/report-digest.js';
 import {
   initialTurnState,
   isStaleReport,
@@ -10,7 +11,9 @@ import {
   transition,
 } from '../../src/conversation/turn-machine.js';
 
-const previousFinal: RunStatusReport = { status: 'done', message: 'first answer', totalSteps: 3 };
+/** The previous turn's final report as the service sent it, and as the machine remembers it. */
+const previousReport: RunStatusReport = { status: 'done', message: 'first answer', totalSteps: 3 };
+const previousFinal = digestReport(previousReport);
 const failure = new Error('boom');
 
 const idle: TurnState = initialTurnState;
@@ -41,7 +44,7 @@ const runningFollowUp: RunningTurnState = {
 const delivering: RunningTurnState = {
   ...running,
   awaitingDelivery: true,
-  final: { status: 'done', message: 'answer', totalSteps: 4 },
+  final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
 };
 
 const report = (r: RunStatusReport): TurnEvent => ({ type: 'status-report', report: r });
@@ -60,7 +63,7 @@ const timeout = report({ status: 'timeout' });
 const done = report({ status: 'done', message: 'answer', totalSteps: 4 });
 const errored = report({ status: 'error', message: 'agent failed' });
 const canceled = report({ status: 'canceled' });
-const stale = report(previousFinal);
+const stale = report(previousReport);
 
 const POLL: TurnEffect = { type: 'schedule-poll' };
 const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
@@ -80,7 +83,7 @@ const idleEvents: TurnEvent[] = [
   pollFailed,
   deadline,
   watchEnded,
-  checked(previousFinal),
+  checked(previousReport),
   delivered,
 ];
 const deliveringEvents: TurnEvent[] = [
@@ -92,7 +95,7 @@ const deliveringEvents: TurnEvent[] = [
   pollFailed,
   deadline,
   watchEnded,
-  checked(previousFinal),
+  checked(previousReport),
 ];
 const checkingEvents: TurnEvent[] = [
   started,
@@ -156,7 +159,7 @@ const rows: Row[] = [
   ],
   ['starting ignores status-report', startingNew, loading3, 'same', []],
   ['starting ignores watch-ended', startingNew, watchEnded, 'same', []],
-  ['starting ignores previous-run-checked', startingNew, checked(previousFinal), 'same', []],
+  ['starting ignores previous-run-checked', startingNew, checked(previousReport), 'same', []],
   ['starting ignores poll-failed', startingNew, pollFailed, 'same', []],
   ['starting ignores delivered', startingNew, delivered, 'same', []],
 
@@ -184,21 +187,25 @@ const rows: Row[] = [
     'done → deliver the answer',
     running,
     done,
-    { ...running, awaitingDelivery: true, final: { status: 'done', message: 'answer', totalSteps: 4 } },
+    {
+      ...running,
+      awaitingDelivery: true,
+      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
+    },
     [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 } }],
   ],
   [
     'error → deliver the outcome',
     running,
     errored,
-    { ...running, awaitingDelivery: true, final: { status: 'error', message: 'agent failed' } },
+    { ...running, awaitingDelivery: true, final: digestReport({ status: 'error', message: 'agent failed' }) },
     [{ type: 'deliver-outcome', report: { status: 'error', message: 'agent failed' } }],
   ],
   [
     'canceled → deliver the outcome',
     running,
     canceled,
-    { ...running, awaitingDelivery: true, final: { status: 'canceled' } },
+    { ...running, awaitingDelivery: true, final: digestReport({ status: 'canceled' }) },
     [{ type: 'deliver-outcome', report: { status: 'canceled' } }],
   ],
   ['poll failed → poll again', running, pollFailed, 'same', [POLL]],
@@ -218,7 +225,7 @@ const rows: Row[] = [
   ],
   ['running ignores delivered before an outcome', running, delivered, 'same', []],
   ['running ignores watch-ended before a deadline', running, watchEnded, 'same', []],
-  ['running ignores previous-run-checked', running, checked(previousFinal), 'same', []],
+  ['running ignores previous-run-checked', running, checked(previousReport), 'same', []],
 
   // past the deadline, watched late
   [
@@ -236,14 +243,18 @@ const rows: Row[] = [
     'late: done → deliver the answer, marked late',
     late,
     done,
-    { ...late, awaitingDelivery: true, final: { status: 'done', message: 'answer', totalSteps: 4 } },
+    {
+      ...late,
+      awaitingDelivery: true,
+      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
+    },
     [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 }, late: true }],
   ],
   [
     'late: error → deliver the outcome, marked late',
     late,
     errored,
-    { ...late, awaitingDelivery: true, final: { status: 'error', message: 'agent failed' } },
+    { ...late, awaitingDelivery: true, final: digestReport({ status: 'error', message: 'agent failed' }) },
     [{ type: 'deliver-outcome', report: { status: 'error', message: 'agent failed' }, late: true }],
   ],
   [
@@ -285,7 +296,7 @@ const rows: Row[] = [
       phase: 'starting',
       turnId: 't9',
       sessionId: 's1',
-      previousFinal: { status: 'done', message: 'late answer', totalSteps: 9 },
+      previousFinal: digestReport({ status: 'done', message: 'late answer', totalSteps: 9 }),
     },
     [{ type: 'follow-up', sessionId: 's1' }],
   ],
@@ -330,7 +341,7 @@ const rows: Row[] = [
       ...runningFollowUp,
       awaitingFresh: false,
       awaitingDelivery: true,
-      final: { status: 'done', message: 'answer', totalSteps: 4 },
+      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
     },
     [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 } }],
   ],
@@ -339,7 +350,7 @@ const rows: Row[] = [
     { ...runningFollowUp, awaitingFresh: false },
     stale,
     { ...runningFollowUp, awaitingFresh: false, awaitingDelivery: true, final: previousFinal },
-    [{ type: 'deliver-answer', report: previousFinal }],
+    [{ type: 'deliver-answer', report: previousReport }],
   ],
 
   // delivering: waits for `delivered`, refuses turns
@@ -349,7 +360,11 @@ const rows: Row[] = [
     'delivered → idle with the final report',
     delivering,
     delivered,
-    { phase: 'idle', sessionId: 's1', lastFinal: { status: 'done', message: 'answer', totalSteps: 4 } },
+    {
+      phase: 'idle',
+      sessionId: 's1',
+      lastFinal: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
+    },
     [],
   ],
   [
@@ -394,11 +409,11 @@ describe('transition', () => {
       { type: 'message-received', turnId: 't1' },
       { type: 'run-started', sessionId: 's1' },
       report({ status: 'loading', totalSteps: 1 }),
-      report(previousFinal),
+      report(previousReport),
       { type: 'delivered' },
       { type: 'message-received', turnId: 't2' },
       { type: 'run-started', sessionId: 's1' },
-      report(previousFinal),
+      report(previousReport),
       report({ status: 'done', message: 'second answer', totalSteps: 5 }),
       { type: 'delivered' },
     ];
@@ -423,25 +438,47 @@ describe('transition', () => {
     expect(state).toEqual({
       phase: 'idle',
       sessionId: 's1',
-      lastFinal: { status: 'done', message: 'second answer', totalSteps: 5 },
+      lastFinal: digestReport({ status: 'done', message: 'second answer', totalSteps: 5 }),
     });
   });
 });
 
-describe('isStaleReport', () => {
+describe('isStaleReport (by digest)', () => {
   it.each<[string, RunStatusReport, RunStatusReport | undefined, boolean]>([
-    ['identical', { ...previousFinal }, previousFinal, true],
-    ['no previous final', previousFinal, undefined, false],
-    ['other status', { ...previousFinal, status: 'error' }, previousFinal, false],
-    ['other message', { ...previousFinal, message: 'new' }, previousFinal, false],
-    ['other totalSteps', { ...previousFinal, totalSteps: 4 }, previousFinal, false],
+    ['identical', { ...previousReport }, previousReport, true],
+    ['no previous final', previousReport, undefined, false],
+    ['other status', { ...previousReport, status: 'error' }, previousReport, false],
+    ['other message', { ...previousReport, message: 'new' }, previousReport, false],
+    [
+      'message differing in one trailing space',
+      { ...previousReport, message: 'first answer ' },
+      previousReport,
+      false,
+    ],
+    ['message differing in case', { ...previousReport, message: 'First answer' }, previousReport, false],
+    ['other totalSteps', { ...previousReport, totalSteps: 4 }, previousReport, false],
     [
       'missing fields equal empty ones',
       { status: 'canceled' },
       { status: 'canceled', message: '', totalSteps: 0 },
       true,
     ],
+    ['a message is not its absence', { status: 'error', message: 'x' }, { status: 'error' }, false],
   ])('%s', (_name, r, previous, expected) => {
-    expect(isStaleReport(r, previous)).toBe(expected);
+    expect(isStaleReport(r, previous && digestReport(previous))).toBe(expected);
+  });
+
+  it('compares with a digest that holds no text of the answer', () => {
+    const answer = 'The deploy at 12:04 broke the checkout service.';
+    const digest = digestReport({ status: 'done', message: answer, totalSteps: 7 });
+    expect(digest).toEqual({
+      status: 'done',
+      totalSteps: 7,
+      messageSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    for (const word of answer.split(/\W+/).filter((w) => w.length > 2)) {
+      expect(JSON.stringify(digest)).not.toContain(word);
+    }
+    expect(isStaleReport({ status: 'done', message: answer, totalSteps: 7 }, digest)).toBe(true);
   });
 });

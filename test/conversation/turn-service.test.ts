@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswerPlacement } from '../../src/conversation/answer-place.js';
 import { createManualClock, type ManualClock } from '../../src/conversation/clock.js';
 import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
+import { digestReport } from '../../src/conversation/report-digest.js';
 import { createSpending, HOUR_MS } from '../../src/conversation/spending.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
@@ -155,7 +156,7 @@ describe('turn starter', () => {
   it.each([
     ['still loading', { status: 'loading' as const }, 'busy', 0],
     ['nothing new yet (timeout)', { status: 'timeout' as const }, 'busy', 0],
-    ['done', { status: 'done' as const, message: 'late' }, 'started', 1],
+    ['done', { status: 'done' as const, message: 'the late answer' }, 'started', 1],
   ])('reads a run left open before a follow-up: %s → %s', async (_name, status, result, followUps) => {
     const clock = createManualClock(0);
     const store = createMemoryStore();
@@ -183,7 +184,13 @@ describe('turn starter', () => {
       expect(await store.lockOwner('thread:T1:C1:100.000001')).toBeUndefined();
     } else {
       expect(thread?.runOpenSince).toBeUndefined();
-      expect(thread?.lastFinal).toEqual(status);
+      // The stale rule's reference is the run's final report, kept as a digest: not its text.
+      expect(thread?.lastFinal).toEqual(digestReport(status));
+      expect(JSON.stringify(thread)).not.toContain('late answer');
+      const [turnId] = await store.listInFlightTurnIds();
+      const turn = await store.getTurn(turnId ?? '');
+      expect(turn?.previousFinal).toEqual(digestReport(status));
+      expect(JSON.stringify(turn)).not.toContain('late answer');
     }
   });
 

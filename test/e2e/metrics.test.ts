@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
 
 /**
  * GET /metrics and GET /healthz on the running bot: after real turns against the simulator
@@ -29,8 +30,8 @@ function parseExposition(text: string): Sample[] {
   return samples;
 }
 
-async function scrape(harness: Harness) {
-  const response = await fetch(`${harness.appUrl}/metrics`);
+async function scrape(harness: Harness, headers: Record<string, string> = {}) {
+  const response = await fetch(`${harness.appUrl}/metrics`, { headers });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
   const samples = parseExposition(await response.text());
@@ -46,11 +47,22 @@ async function scrape(harness: Harness) {
   return { samples, value, total };
 }
 
+const OPEN_METRICS_WARNING = /GET \/metrics is open to anyone who reaches PORT/;
+
 describe('GET /metrics and /healthz', () => {
   let harness: Harness;
+  const log = memoryLogger('warn');
 
   beforeAll(async () => {
-    harness = await startHarness();
+    harness = await startHarness({ logger: log.logger });
+  });
+
+  it('without METRICS_TOKEN serves /metrics to anyone, and says so once at start-up', async () => {
+    const response = await fetch(`${harness.appUrl}/metrics`);
+    expect(response.status).toBe(200);
+    const warnings = log.records().filter((record) => OPEN_METRICS_WARNING.test(String(record.msg)));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 'warn', port: harness.bridge.port });
   });
   afterAll(async () => harness?.stop());
 
@@ -128,5 +140,54 @@ describe('GET /metrics and /healthz', () => {
     ).toBe(1);
     expect(value('sab_turns_finished_total', { outcome: 'done' })).toBe(2);
     expect(value('sab_delivery_latency_seconds_count')).toBe(2);
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN', () => {
+  const token = 'test-metrics-token-not-secret';
+  let harness: Harness;
+  const log = memoryLogger('debug');
+
+  beforeAll(async () => {
+    harness = await startHarness({ env: { METRICS_TOKEN: token }, logger: log.logger });
+  });
+  afterAll(async () => harness?.stop());
+
+  it.each([
+    ['no Authorization header', {}],
+    ['a wrong token', { authorization: 'Bearer test-metrics-token-not-secreT' }],
+    ['the token with a longer tail', { authorization: `Bearer ${token}x` }],
+    ['a prefix of the token', { authorization: `Bearer ${token.slice(0, -1)}` }],
+    ['the token without the Bearer scheme', { authorization: token }],
+    [
+      'the token as Basic credentials',
+      { authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` },
+    ],
+  ])('refuses %s with 401 and a Bearer challenge, without metrics', async (_, headers) => {
+    const response = await fetch(`${harness.appUrl}/metrics`, { headers });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+    const body = await response.text();
+    expect(body).not.toMatch(/^sab_/m);
+    expect(body).toContain('METRICS_TOKEN');
+  });
+
+  it('serves the metrics to the right token (any case of "Bearer", as Prometheus sends it)', async () => {
+    for (const scheme of ['Bearer', 'bearer']) {
+      const { value } = await scrape(harness, { authorization: `${scheme} ${token}` });
+      expect(value('sab_turns_in_flight')).toBe(0);
+    }
+  });
+
+  it('keeps /healthz open: probes carry no credentials', async () => {
+    const response = await fetch(`${harness.appUrl}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('does not warn that /metrics is open, and never logs the token', () => {
+    expect(log.records().length).toBeGreaterThan(0);
+    expect(log.lines().filter((line) => OPEN_METRICS_WARNING.test(line))).toEqual([]);
+    expect(log.lines().join('\n')).not.toContain(token);
   });
 });

@@ -29,9 +29,10 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
   });
 
   /** Socket Mode: the app token set, no signing secret at all. */
-  async function startSocketBridge(): Promise<RunningBridge> {
+  async function startSocketBridge(extra: Record<string, string> = {}): Promise<RunningBridge> {
     const { SLACK_SIGNING_SECRET: _unused, ...env } = harnessEnv(sim, slack, {
       SLACK_APP_TOKEN: TEST_APP_TOKEN,
+      ...extra,
     });
     const config = loadConfig(env);
     expect(config.slack.socketMode).toBe(true);
@@ -82,6 +83,23 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer')).toHaveLength(1);
     expect(sim.runs()).toHaveLength(1);
+  });
+
+  it('asks for METRICS_TOKEN on /metrics of its own ops server too, and keeps /healthz open', async () => {
+    const token = 'test-metrics-token-not-secret';
+    const running = await startSocketBridge({ METRICS_TOKEN: token });
+    await slack.socket.waitForConnection();
+    const base = `http://127.0.0.1:${running.port}`;
+    const refused = await fetch(`${base}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer\b/);
+    await refused.body?.cancel();
+    const served = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toMatch(/^sab_turns_in_flight 0$/m);
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    await health.body?.cancel();
   });
 
   it('acks a slash command envelope and answers through its response URL', async () => {

@@ -59,6 +59,27 @@ describe('npm start as a process', () => {
     expect(bot.stderr()).toContain('npm run sandbox');
   });
 
+  it.each([
+    ['AGENT_API_URL', 'http://api.logz.io'],
+    ['SLACK_API_URL', 'http://slack.com/api/'],
+  ])(
+    'exits 1 on plain http:// to a host off this machine (%s=%s), saying why, before using a token',
+    async (name, value) => {
+      const bot = spawnBot(harnessEnv(sim, slack, { [name]: value }));
+      const exit = await bot.exited;
+      expect(exit.code, bot.describe()).toBe(1);
+      expect(bot.stderr()).toMatch(
+        new RegExp(
+          `^\\s*- ${name}: ${new URL(value).origin.replace(/\./g, '\\.')} is not on this machine, so the token would travel in clear text: use https://`,
+          'm',
+        ),
+      );
+      // Stopped at the configuration, before the token went anywhere.
+      expect(bot.stderr()).toContain('invalid configuration');
+      expect(bot.stderr()).not.toMatch(/could not verify SLACK_BOT_TOKEN|AGENT_API_TOKEN/);
+    },
+  );
+
   it('exits 1 within a bounded time with a clear message when Slack cannot be reached', async () => {
     const nowhere = await closedPortUrl();
     const started = Date.now();

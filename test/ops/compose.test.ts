@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES } from '../../src/config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
 import { SIM_AGENTS, SIM_TOKENS } from '../../src/simulator/index.js';
 
 /**
@@ -129,6 +129,8 @@ describe('compose.yaml', () => {
       expect(env.AGENT_ID, name).toBe(SIM_AGENTS.api);
       expect(env.SLACK_BOT_TOKEN, name).toMatch(/^xoxb-sandbox-not-a-real/);
       expect(commandOption(standin, 'signing-secret')).toEqual([env.SLACK_SIGNING_SECRET]);
+      // The bot starts with this environment: plain http:// to the stand-ins is allowed by name.
+      expect(() => loadConfig(env), name).not.toThrow();
       expect(Object.keys(service.depends_on ?? {}).sort(), name).toEqual([
         'redis',
         'simulator',

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
+import type { RunStatusReport, ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
+import { digestReport } from '../../src/conversation/report-digest.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
 import { describeAllowanceContract } from './allowance-contract.js';
 
@@ -66,7 +67,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
         expect(await store.getThread('T1:C1:nope')).toBeUndefined();
         const saved = thread({
           sessionId: 's-1',
-          lastFinal: { status: 'done', message: 'hi', totalSteps: 3 },
+          lastFinal: digestReport({ status: 'done', message: 'hi', totalSteps: 3 }),
         });
         await store.saveThread(saved);
         expect(await store.getThread(saved.threadKey)).toEqual(saved);
@@ -84,11 +85,39 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
       });
 
       it('round-trips a turn and deletes it', async () => {
-        const saved = turn({ kind: 'followUp', sessionId: 's-1', previousFinal: { status: 'done' } });
+        const saved = turn({
+          kind: 'followUp',
+          sessionId: 's-1',
+          previousFinal: digestReport({ status: 'done' }),
+        });
         await store.saveTurn(saved);
         expect(await store.getTurn(saved.turnId)).toEqual(saved);
         await store.deleteTurn(saved.turnId);
         expect(await store.getTurn(saved.turnId)).toBeUndefined();
+      });
+
+      it('reads a thread and a turn the previous version wrote (the whole final report) as digests', async () => {
+        // Before digests, a thread kept its last answer's text for the stale rule, and a follow-up's turn too.
+        const answer: RunStatusReport = {
+          status: 'done',
+          message: 'The deploy at noon broke it.',
+          totalSteps: 4,
+        };
+        const legacyThread = { ...thread({ sessionId: 's-1' }), lastFinal: answer };
+        const legacyTurn = { ...turn({ kind: 'followUp', sessionId: 's-1' }), previousFinal: answer };
+        await store.saveThread(legacyThread as unknown as ThreadRecord);
+        await store.saveTurn(legacyTurn as unknown as TurnRecord);
+
+        const readThread = await store.getThread(legacyThread.threadKey);
+        const readTurn = await store.getTurn(legacyTurn.turnId);
+        expect(readThread).toEqual({ ...legacyThread, lastFinal: digestReport(answer) });
+        expect(readTurn).toEqual({ ...legacyTurn, previousFinal: digestReport(answer) });
+        // Saved again by this version, no text is left.
+        if (!readThread || !readTurn) throw new Error('records missing');
+        await store.saveThread(readThread);
+        await store.saveTurn(readTurn);
+        expect(JSON.stringify(await store.getThread(legacyThread.threadKey))).not.toContain('deploy');
+        expect(JSON.stringify(await store.getTurn(legacyTurn.turnId))).not.toContain('deploy');
       });
 
       it('indexes answers by channel and ts', async () => {

@@ -34,10 +34,23 @@ const CONTENT = new Set([
   'no_text',
 ]);
 
+/**
+ * A 429 the Web client did not turn into a rate-limited error. After the last retry of a call whose
+ * Retry-After it waited out, it throws a request error around `A rate limit was exceeded (url: …,
+ * retry-after: …)`; for a 429 without a usable Retry-After, a plain `Retry header did not contain a
+ * valid timeout …`. web-api 8 gives neither a code of its own, only this text; the real client
+ * against the stand-in pins it (test/slack/web-client.test.ts).
+ */
+const WEB_CLIENT_RATE_LIMIT = /^(A rate limit was exceeded|Retry header did not contain a valid timeout)/;
+
+const isRateLimitText = (error: unknown) =>
+  error instanceof Error && WEB_CLIENT_RATE_LIMIT.test(error.message);
+
 interface SlackErrorShape {
   code?: unknown;
   statusCode?: unknown;
   data?: { error?: unknown };
+  original?: unknown;
 }
 
 /**
@@ -62,11 +75,12 @@ export function classifySlackError(error: unknown): { kind: OutputFailureKind; c
     case ErrorCode.RateLimitedError:
       return { kind: 'transient', code: 'ratelimited' };
     case ErrorCode.RequestError:
-      return { kind: 'transient', code: 'network' };
+      return { kind: 'transient', code: isRateLimitText(shape.original) ? 'ratelimited' : 'network' };
     case ErrorCode.FileUploadInvalidArgumentsError:
     case ErrorCode.FileUploadReadFileDataError:
       return { kind: 'content', code: String(shape.code) };
     default:
+      if (isRateLimitText(error)) return { kind: 'transient', code: 'ratelimited' };
       // An error of our own making or an unknown failure: trying again is the safe side.
       return { kind: 'transient', code: typeof shape.code === 'string' ? shape.code : 'unexpected' };
   }

@@ -28,6 +28,12 @@ const rateLimited = Object.assign(new Error('A rate limit was exceeded'), {
   retryAfter: 3,
 }) as WebAPIRateLimitedError;
 
+/** What the Web client throws when a call is still refused with a 429 after its last retry. */
+const stillLimited = Object.assign(new Error('A request error occurred: A rate limit was exceeded'), {
+  code: ErrorCode.RequestError,
+  original: new Error('A rate limit was exceeded (url: http://127.0.0.1/api/chat.update, retry-after: 1)'),
+}) as WebAPIRequestError;
+
 describe('classifySlackError', () => {
   it.each([
     // transient: Slack or the network having a moment
@@ -41,6 +47,13 @@ describe('classifySlackError', () => {
     ['HTTP 408', http(408), 'transient', 'http_408'],
     ['a network failure', network, 'transient', 'network'],
     ['a rejected rate-limited call', rateLimited, 'transient', 'ratelimited'],
+    ['still rate limited after the last retry', stillLimited, 'transient', 'ratelimited'],
+    [
+      'a 429 without a usable Retry-After',
+      new Error('Retry header did not contain a valid timeout (url: x, retry-after header: soon)'),
+      'transient',
+      'ratelimited',
+    ],
     ['an unknown error', new Error('bug'), 'transient', 'unexpected'],
     // permanent: the same answer however often it is asked
     ['not_in_channel', platform('not_in_channel'), 'permanent', 'not_in_channel'],

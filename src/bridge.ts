@@ -118,8 +118,12 @@ export async function startBridge(
     lookup: users.lookup,
     logger,
   });
+  // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
+  // only that client's queue, never an answer's.
+  const progressClient = createWebClient(config, logger);
   const output = createSlackThreadOutput({
     client: slackClient,
+    progressClient,
     identity,
     logger,
     metrics,
@@ -130,7 +134,7 @@ export async function startBridge(
     refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
     output,
-    status: createSlackThreadStatus({ client: slackClient, logger, metrics }),
+    status: createSlackThreadStatus({ client: progressClient, logger, metrics }),
     clock,
     logger,
     metrics,

@@ -27,7 +27,7 @@ export interface ProgressThrottleOptions<P> {
   burst?: number | undefined;
   /**
    * Refreshes under way at once, at most. Default 16: a quarter of the bot's connection pool to
-   * Slack (src/slack/slack-fetch.ts, 64), so an answer never queues behind a wave of refreshes.
+   * Slack (`SLACK_CONNECTIONS` in src/slack/web-client.ts, 64), so an answer never queues behind a wave of refreshes.
    */
   maxRefreshesInFlight?: number | undefined;
   clock: Clock;

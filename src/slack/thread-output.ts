@@ -73,12 +73,18 @@ function turnMessagesOf(messages: ThreadMessage[], turnId: string): TurnMessages
  */
 export function createSlackThreadOutput(deps: {
   client: WebClient;
+  /**
+   * The client progress messages go through. The Web client pauses its whole queue for a 429's
+   * Retry-After, so progress on a client of its own never holds back an answer. Default `client`.
+   */
+  progressClient?: WebClient | undefined;
   identity: SlackIdentity;
   logger: Logger;
   metrics: Pick<Metrics, 'slackApiError'>;
   fileThresholdChars: number;
 }): ThreadOutput {
   const { client, identity, logger, metrics } = deps;
+  const progressClient = deps.progressClient ?? client;
 
   /** Runs one Web API call; a failure is counted and rethrown classified (slack-errors.ts). */
   async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
@@ -121,7 +127,7 @@ export function createSlackThreadOutput(deps: {
     async postProgress(where: ThreadLocation, progress: Progress, turnId: string) {
       const view = renderProgress(progress);
       const result = await call('chat.postMessage', () =>
-        client.chat.postMessage({
+        progressClient.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
           ...view,
@@ -133,12 +139,12 @@ export function createSlackThreadOutput(deps: {
 
     async updateProgress(where, ts, progress) {
       await call('chat.update', () =>
-        client.chat.update({ channel: where.channel, ts, ...renderProgress(progress) }),
+        progressClient.chat.update({ channel: where.channel, ts, ...renderProgress(progress) }),
       );
     },
 
     async removeProgress(where, ts) {
-      await call('chat.delete', () => client.chat.delete({ channel: where.channel, ts }));
+      await call('chat.delete', () => progressClient.chat.delete({ channel: where.channel, ts }));
     },
 
     async postAnswer(where, answer, onPart) {

@@ -28,6 +28,10 @@ describe('parseInputLine', () => {
     ['/alert CPU above 90% on checkout', { kind: 'alert', text: 'CPU above 90% on checkout' }],
     ['/alert', { kind: 'alert', text: 'Error rate above 5% on checkout' }],
     ['/help', { kind: 'help' }],
+    ['/shared', { kind: 'toggle-shared' }],
+    ['/Shared ', { kind: 'toggle-shared' }],
+    ['/shared with acme', { kind: 'toggle-shared' }],
+    ['/share', { kind: 'unknown-command', name: '/share' }],
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],
     ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],
@@ -50,6 +54,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('hi'))).toBe('you   › hi');
     expect(echoOf(parseInputLine(':thumbsup:'))).toBe('you   › :+1:');
     expect(echoOf(parseInputLine('/agent whoami'))).toBe('you   › /agent whoami');
+    expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });

@@ -26,6 +26,11 @@ export function openBotLog(options: { verbose: boolean; level: string }): BotLog
   }
   const where = join(tmpdir(), `slack-agent-bridge-sandbox-${process.pid}.log`);
   const file = createWriteStream(where, { flags: 'a' });
+  // A bot handler still in flight at shutdown may log after the file closed: that line is lost,
+  // the sandbox must not crash on it.
+  file.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_STREAM_WRITE_AFTER_END') throw error;
+  });
   return {
     logger: createLogger({ level: options.level, destination: file }),
     where,

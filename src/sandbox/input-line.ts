@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/shared`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -15,6 +15,8 @@ export type InputLine =
   | { kind: 'new-thread' }
   /** A monitoring integration posts an alert: a new thread the next message asks about. */
   | { kind: 'alert'; text: string }
+  /** Shares the sandbox channel with another organisation (Slack Connect), or stops sharing it. */
+  | { kind: 'toggle-shared' }
   | { kind: 'help' }
   | { kind: 'quit' }
   | { kind: 'unknown-command'; name: string };
@@ -46,6 +48,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'new-thread' };
     case '/help':
       return { kind: 'help' };
+    case '/shared':
+      return { kind: 'toggle-shared' };
     case '/agent':
       return { kind: 'command', text: rest.join(' ') };
     case '/alert':

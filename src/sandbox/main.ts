@@ -18,7 +18,7 @@ const EXIT_CODES: Record<ChatResult['reason'], number> = {
 };
 
 async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseSandboxArgs(argv);
+  const parsed = parseSandboxArgs(argv, process.env);
   if (!parsed.ok) {
     process.stderr.write(`sandbox: ${parsed.error}\n\n${SANDBOX_USAGE}\n`);
     return 2;
@@ -30,7 +30,12 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const log = openBotLog({ verbose: args.verbose, level: args.logLevel });
   const script = { steps: args.steps, stepMs: args.stepMs, outcome: 'done' as const };
-  const stack = await startSandboxStack({ script, logger: log.logger, logLevel: args.logLevel });
+  const stack = await startSandboxStack({
+    script,
+    logger: log.logger,
+    logLevel: args.logLevel,
+    outsiderAudience: args.outsiderAudience,
+  });
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const chat = createTerminalChat({ input: process.stdin, output: process.stdout, interactive });
   const onSignal = () => chat.interrupt();

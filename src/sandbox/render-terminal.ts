@@ -18,6 +18,40 @@ export function unescapeSlack(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
+/**
+ * Slack's references as a person reads them (https://docs.slack.dev/messaging/formatting-message-text):
+ * `<#C…>` → `#name`, `<@U…>` → `@name` (names from `names`, else the id), `<url|label>` →
+ * `label (url)`; then the escapes undone.
+ */
+export function readableSlack(text: string, names: Readonly<Record<string, string>> = {}): string {
+  return unescapeSlack(
+    text
+      .replace(
+        /<#([A-Z0-9]+)(?:\|([^>]*))?>/g,
+        (_, id: string, label?: string) => `#${names[id] ?? (label || id)}`,
+      )
+      .replace(
+        /<@([A-Z0-9]+)(?:\|([^>]*))?>/g,
+        (_, id: string, label?: string) => `@${names[id] ?? (label || id)}`,
+      )
+      .replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2 ($1)'),
+  );
+}
+
+/**
+ * How the terminal names where something appeared. `placeOf` names a conversation in the speaker
+ * (undefined: the chat's own channel, said plainly); `names` reads Slack's `<@U…>` / `<#C…>`.
+ */
+export interface SeenView {
+  placeOf?: (channel: string) => string | undefined;
+  names?: Readonly<Record<string, string>>;
+}
+
+/** `agent ›`, or `agent (in your DM) ›` when the place is named. */
+function speakerIn(speaker: string, place: string | undefined): string {
+  return place ? speaker.replace(/ ›$/, ` (in ${place}) ›`) : speaker;
+}
+
 /** `label first line`, then every other line indented under the text. */
 export function speak(label: string, text: string): string {
   const pad = ' '.repeat(label.length + 1);
@@ -75,6 +109,7 @@ export const SANDBOX_HELP = [
   '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
+  '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
   '  /quit             leave (Ctrl-C and Ctrl-D too)',
   'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
   '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention,',
@@ -96,21 +131,26 @@ export function renderBanner(info: BannerInfo): string {
 }
 
 /** Something seen in Slack (see ThreadMonitor), as terminal lines. */
-export function renderSeen(item: SeenItem): string {
+export function renderSeen(item: SeenItem, view: SeenView = {}): string {
+  const readable = (text: string) => readableSlack(text, view.names);
+  if (item.kind === 'moved') {
+    const to = view.placeOf?.(item.to.channel) ?? 'your DM';
+    return `${SPEAKER.sandbox} the bot moved your question to ${to}, where only you read the answer: your next lines are replies in that thread`;
+  }
+  if (item.kind === 'ephemeral')
+    return speak(speakerIn(SPEAKER.onlyYou, view.placeOf?.(item.channel)), readable(item.text));
+  const place = view.placeOf?.(item.thread.channel);
+  const agent = speakerIn(SPEAKER.agent, place);
   switch (item.kind) {
     case 'progress':
-      return `${SPEAKER.sandbox} ${unescapeSlack(item.text)}`;
+      return `${SPEAKER.sandbox} ${place ? `(in ${place}) ` : ''}${readable(item.text)}`;
     case 'status':
-      return `${SPEAKER.sandbox} (status) agent ${item.text}`;
+      return `${SPEAKER.sandbox} (status${place ? ` in ${place}` : ''}) agent ${item.text}`;
     case 'answer':
-      return item.buttons
-        ? speak(SPEAKER.agent, `${item.text}\n${FEEDBACK_BUTTONS}`)
-        : speak(SPEAKER.agent, item.text);
+      return item.buttons ? speak(agent, `${item.text}\n${FEEDBACK_BUTTONS}`) : speak(agent, item.text);
     case 'notice':
-      return speak(SPEAKER.agent, unescapeSlack(item.text));
+      return speak(agent, readable(item.text));
     case 'file':
-      return speak(SPEAKER.agent, fileLine(item, 'uploaded in the thread'));
-    case 'ephemeral':
-      return speak(SPEAKER.onlyYou, unescapeSlack(item.text));
+      return speak(agent, fileLine(item, 'uploaded in the thread'));
   }
 }

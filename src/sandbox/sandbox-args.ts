@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { OutsiderPolicy } from '../conversation/answer-place.js';
 
 /** What `npm run sandbox -- …` was asked for. */
 export interface SandboxArgs {
@@ -10,6 +11,8 @@ export interface SandboxArgs {
   verbose: boolean;
   /** The bot's log level. Default `info` (`debug` with --verbose). */
   logLevel: string;
+  /** The bot's `OUTSIDER_AUDIENCE`: what it does once `/shared` makes the channel Slack Connect. Default `dm`. */
+  outsiderAudience: OutsiderPolicy;
   help: boolean;
 }
 
@@ -17,6 +20,7 @@ export interface SandboxArgs {
 export type SandboxArgsResult = { ok: true; args: SandboxArgs } | { ok: false; error: string };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const OUTSIDER_POLICIES: readonly OutsiderPolicy[] = ['dm', 'thread', 'refuse'];
 
 /** The `--help` text. */
 export const SANDBOX_USAGE = `Usage: npm run sandbox [-- options]
@@ -29,6 +33,9 @@ Options:
   --step-ms <ms>     milliseconds between steps (default 400)
   --verbose          show the bot's logs here (stderr) instead of in a file
   --log-level <lvl>  the bot's log level: ${LOG_LEVELS.join(', ')} (default info)
+  --outsider-audience <policy>
+                     the bot's OUTSIDER_AUDIENCE once /shared shares the channel with another
+                     organisation: ${OUTSIDER_POLICIES.join(', ')} (default: $OUTSIDER_AUDIENCE, else dm)
   -h, --help         this text`;
 
 function intOption(name: string, value: string | undefined, fallback: number, max: number) {
@@ -38,8 +45,14 @@ function intOption(name: string, value: string | undefined, fallback: number, ma
   return n;
 }
 
-/** Parses the sandbox's command line (without `node` and the script). Pure. */
-export function parseSandboxArgs(argv: readonly string[]): SandboxArgsResult {
+/**
+ * Parses the sandbox's command line (without `node` and the script). Pure: `env` is the sandbox's
+ * environment, read for `OUTSIDER_AUDIENCE` only (the bot's own variable; the flag wins).
+ */
+export function parseSandboxArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): SandboxArgsResult {
   try {
     const { values } = parseArgs({
       args: [...argv],
@@ -48,6 +61,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgsResult {
         'step-ms': { type: 'string' },
         verbose: { type: 'boolean', default: false },
         'log-level': { type: 'string' },
+        'outsider-audience': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -57,6 +71,12 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgsResult {
     const logLevel = values['log-level'] ?? (verbose ? 'debug' : 'info');
     if (!LOG_LEVELS.includes(logLevel))
       throw new RangeError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    const flag = values['outsider-audience'];
+    const outsiderAudience = (flag ?? env.OUTSIDER_AUDIENCE ?? 'dm') as OutsiderPolicy;
+    if (!OUTSIDER_POLICIES.includes(outsiderAudience))
+      throw new RangeError(
+        `${flag === undefined ? 'OUTSIDER_AUDIENCE' : '--outsider-audience'} must be one of ${OUTSIDER_POLICIES.join(', ')}`,
+      );
     return {
       ok: true,
       args: {
@@ -64,6 +84,7 @@ export function parseSandboxArgs(argv: readonly string[]): SandboxArgsResult {
         stepMs: intOption('step-ms', values['step-ms'], 400, 3_600_000),
         verbose,
         logLevel,
+        outsiderAudience,
         help: values.help === true,
       },
     };

@@ -1,6 +1,6 @@
 import { SPEAKER, speak } from './render-terminal.js';
 import { feedbackPosts, type ReactionContext, reportFeedback } from './sandbox-reaction.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import { SANDBOX_USER } from './sandbox-stack.js';
 import { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './slack-standin/index.js';
 
 /** The "Add a comment" button of the bot's thanks (src/slack/views/feedback.ts). */
@@ -13,15 +13,17 @@ const ADD_COMMENT_ACTION_ID = 'answer_feedback_comment';
  */
 export async function rateAnswer(ctx: ReactionContext, positive: boolean, comment?: string): Promise<void> {
   const { stack, out, thread } = ctx;
-  const answer = thread && ctx.monitor.lastRateableAnswer(thread.ts);
+  const answer = thread && ctx.monitor.lastRateableAnswer(thread);
   if (!thread || !answer) {
     out.line(speak(SPEAKER.sandbox, 'nothing to rate yet: there is no answer with buttons in this thread'));
     return;
   }
+  // The thread's conversation: the DM when the bot answered there; its thanks appear there too.
+  const { channel } = thread;
   const app = { appUrl: stack.appUrl, signingSecret: stack.signingSecret };
   const actor = { user: SANDBOX_USER.id };
   const sentBefore = feedbackPosts(stack.sim).length;
-  const ephemeralsBefore = stack.slack.ephemerals(SANDBOX_CHANNEL.id, SANDBOX_USER.id).length;
+  const ephemeralsBefore = stack.slack.ephemerals(channel, SANDBOX_USER.id).length;
   const clicked = await clickFeedbackButton(stack.slack, app, answer, positive, actor);
   if (clicked.status !== 200) throw new Error(`the bot answered HTTP ${clicked.status} to the click`);
   out.line(speak(SPEAKER.sandbox, `you clicked ${positive ? '👍' : '👎'} under the last answer`));
@@ -34,7 +36,7 @@ export async function rateAnswer(ctx: ReactionContext, positive: boolean, commen
   await shownEphemeral(ephemeralsBefore, 'the thanks with "Add a comment"');
   if (!comment) return;
   const viewsBefore = stack.slack.openedViews().length;
-  await clickEphemeralButton(stack.slack, app, SANDBOX_CHANNEL.id, ADD_COMMENT_ACTION_ID, actor);
+  await clickEphemeralButton(stack.slack, app, channel, ADD_COMMENT_ACTION_ID, actor);
   await stack.slack.waitFor(() => stack.slack.openedViews().length > viewsBefore, {
     description: 'the comment form',
   });
@@ -58,10 +60,9 @@ export async function rateAnswer(ctx: ReactionContext, positive: boolean, commen
 
   /** Waits for the bot's next ephemeral and prints it before the next line is read. */
   async function shownEphemeral(countBefore: number, description: string): Promise<void> {
-    await stack.slack.waitFor(
-      () => stack.slack.ephemerals(SANDBOX_CHANNEL.id, SANDBOX_USER.id).length > countBefore,
-      { description },
-    );
+    await stack.slack.waitFor(() => stack.slack.ephemerals(channel, SANDBOX_USER.id).length > countBefore, {
+      description,
+    });
     ctx.monitor.poll();
   }
 }

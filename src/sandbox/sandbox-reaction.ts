@@ -1,7 +1,7 @@
 import type { RunView, Simulator } from '../simulator/index.js';
 import { feedbackLine, SPEAKER, speak } from './render-terminal.js';
 import type { ChatOutput, SandboxThread } from './sandbox-session.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
+import { SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
 import { eventCallback, postEvent, reactionAddedEvent } from './slack-standin/index.js';
 import type { ThreadMonitor } from './thread-monitor.js';
 
@@ -45,20 +45,22 @@ export const feedbackPosts = (sim: Simulator) =>
  */
 export async function reactToAnswer(ctx: ReactionContext, name: string): Promise<void> {
   const { stack, out, thread } = ctx;
-  const answerTs = thread && ctx.monitor.lastAnswerTs(thread.ts);
+  const answerTs = thread && ctx.monitor.lastAnswerTs(thread);
   if (!thread || !answerTs) {
     out.line(speak(SPEAKER.sandbox, 'nothing to react to yet: there is no answer in this thread'));
     return;
   }
+  // The thread's conversation: the DM when the bot answered there.
+  const { channel } = thread;
   try {
-    stack.slack.addUserReaction(SANDBOX_CHANNEL.id, answerTs, name, SANDBOX_USER.id);
+    stack.slack.addUserReaction(channel, answerTs, name, SANDBOX_USER.id);
   } catch (error) {
     out.line(speak(SPEAKER.sandbox, `Slack did not add :${name}: (${(error as Error).message})`));
     return;
   }
   const sentBefore = feedbackPosts(stack.sim).length;
   const event = reactionAddedEvent({
-    channel: SANDBOX_CHANNEL.id,
+    channel,
     ts: answerTs,
     reaction: name,
     user: SANDBOX_USER.id,

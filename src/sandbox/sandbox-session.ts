@@ -2,6 +2,7 @@ import { parseDirective, type SimScript } from '../simulator/index.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
+import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
 import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
@@ -12,16 +13,19 @@ import {
   messageEvent,
   postEvent,
 } from './slack-standin/index.js';
-import { type SeenItem, ThreadMonitor } from './thread-monitor.js';
+import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
 
 /** Where the chat writes: one call per block of lines. */
 export interface ChatOutput {
   line(text: string): void;
 }
 
-/** A thread the person started, and what is needed to find its agent session later. */
-export interface SandboxThread {
-  ts: string;
+/**
+ * A thread the person started, and what is needed to find its agent session later. When the bot
+ * takes the turn to the person's DM, `channel` and `ts` become the DM thread's: the turn continues
+ * there.
+ */
+export interface SandboxThread extends ThreadRef {
   /** The first message's text: its run's first prompt contains it. */
   firstText: string;
   /** Sessions the simulator had before this thread's first turn. */
@@ -41,6 +45,8 @@ export interface SandboxSession {
   newThread(): void;
   /** A monitoring integration posts an alert as a new thread root; the next message asks about it. */
   alert(text: string): void;
+  /** Shares the channel with another organisation (Slack Connect), or stops sharing it. */
+  toggleShared(): Promise<void>;
   close(): void;
 }
 
@@ -66,15 +72,31 @@ export function turnTimeoutMs(text: string, script: SimScript): number {
 export function createSandboxSession(stack: SandboxStack, out: ChatOutput): SandboxSession {
   const { slack, sim } = stack;
   const scope = { channel: SANDBOX_CHANNEL.id, user: SANDBOX_USER.id, botUserId: slack.botUserId };
-  const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => out.line(renderSeen(item)));
+  const dm = slack.dmChannel(SANDBOX_USER.id);
+  let shared = false;
+  const view = sandboxView(dm, () => shared);
+  const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => {
+    if (item.kind === 'moved') follow(item);
+    out.line(renderSeen(item, view));
+  });
   const timer = setInterval(() => monitor.poll(), 100);
   let current: SandboxThread | undefined;
   const threads: SandboxThread[] = [];
 
-  const send = (event: object, what: string) =>
-    postEvent(stack.appUrl, stack.signingSecret, eventCallback(event as Record<string, unknown>)).then(
-      (result) => checkAck(result, what),
-    );
+  const send = (event: Record<string, unknown>, what: string) =>
+    postEvent(
+      stack.appUrl,
+      stack.signingSecret,
+      // In a Slack Connect channel Slack marks every event's envelope.
+      eventCallback(event, { isExtSharedChannel: shared && event.channel === scope.channel }),
+    ).then((result) => checkAck(result, what));
+
+  /** The bot took a thread's turn to the DM: the thread is the DM thread from now on. */
+  function follow(moved: Extract<SeenItem, { kind: 'moved' }>): void {
+    const thread = threads.find((t) => t.channel === moved.from.channel && t.ts === moved.from.ts);
+    const question = slack.messages(moved.from.channel, moved.from.ts).find((m) => m.ts === moved.questionTs);
+    if (thread) moveThread(thread, moved.to, question?.text);
+  }
 
   async function startThread(text: string, under?: SandboxThread): Promise<SandboxThread> {
     const full = `<@${slack.botUserId}> ${text}`;
@@ -86,11 +108,17 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       text: full,
       thread_ts: threadTs,
     });
-    const thread: SandboxThread = { ts: threadTs ?? stored.ts, firstText: text, sessionsBefore };
+    const thread: SandboxThread = {
+      channel: scope.channel,
+      ts: threadTs ?? stored.ts,
+      firstText: text,
+      sessionsBefore,
+    };
     if (under) threads.splice(threads.indexOf(under), 1);
     threads.push(thread);
     current = thread; // before any await: a line typed meanwhile is a reply in this thread
-    monitor.watch(thread.ts);
+    monitor.watch(thread);
+    monitor.followQuestion(thread, stored.ts);
     // Slack delivers a channel mention twice: as app_mention and as message.channels.
     const base = { channel: scope.channel, user: scope.user, text: full, ts: stored.ts, thread_ts: threadTs };
     await Promise.all([send(appMentionEvent(base), 'app_mention'), send(messageEvent(base), 'a message')]);
@@ -98,13 +126,15 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   }
 
   async function reply(thread: SandboxThread, text: string): Promise<void> {
-    const where = { channel: scope.channel, user: scope.user, text, thread_ts: thread.ts };
+    const where = { channel: thread.channel, user: scope.user, text, thread_ts: thread.ts };
     const stored = slack.recordUserMessage(where);
+    if (thread.channel !== dm) monitor.followQuestion(thread, stored.ts);
     await send(messageEvent({ ...where, ts: stored.ts }), 'a reply');
   }
 
   async function say(text: string): Promise<void> {
-    const before = current ? (monitor.endedTurns(current.ts)?.size ?? 0) : 0;
+    // Turn ids, not counts: the turn may end in another thread (the DM) than the one it began in.
+    const endedBefore = new Set(current ? monitor.endedTurns(current) : []);
     const refusalsBefore = monitor.ephemeralCount();
     const existing = current?.awaitingMention ? undefined : current;
     if (existing) await reply(existing, text);
@@ -112,8 +142,8 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     await slack.waitFor(
       () => {
         monitor.poll();
-        const ended = monitor.endedTurns(thread.ts);
-        return (ended !== undefined && ended.size > before) || monitor.ephemeralCount() > refusalsBefore;
+        const ended = [...(monitor.endedTurns(thread) ?? [])].some((turn) => !endedBefore.has(turn));
+        return ended || monitor.ephemeralCount() > refusalsBefore;
       },
       { timeoutMs: turnTimeoutMs(text, stack.script), description: `the answer to "${text}"` },
     );
@@ -132,6 +162,7 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     alert(text) {
       const root = slack.recordBotMessage(alertMessage(scope.channel, text));
       const thread: SandboxThread = {
+        channel: scope.channel,
         ts: root.ts,
         firstText: '',
         sessionsBefore: new Set(),
@@ -145,6 +176,12 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
           `Grafana posted an alert in #sandbox: [FIRING:1] ${text} — your next message asks the bot about it in its thread`,
         ),
       );
+    },
+    async toggleShared() {
+      shared = !shared;
+      await setSandboxSharing(slack, shared, send);
+      const policy = stack.config.audience.outsiderPolicy;
+      out.line(speak(SPEAKER.sandbox, sharingLines(shared, policy, current?.channel === dm)));
     },
     close: () => clearInterval(timer),
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startBridge } from '../bridge.js';
 import { type Config, loadConfig } from '../config.js';
+import type { OutsiderPolicy } from '../conversation/answer-place.js';
 import type { Logger } from '../conversation/ports.js';
 import {
   SIM_AGENTS,
@@ -37,6 +38,8 @@ export interface SandboxStackOptions {
   script: SimScript;
   logger: Logger;
   logLevel: string;
+  /** The bot's `OUTSIDER_AUDIENCE` (what `/shared` shows). Default `dm`, as the bot's own default. */
+  outsiderAudience?: OutsiderPolicy;
 }
 
 /**
@@ -48,6 +51,7 @@ export function sandboxEnv(
   slack: Pick<SlackStandin, 'apiUrl'>,
   signingSecret: string,
   logLevel: string,
+  outsiderAudience: OutsiderPolicy = 'dm',
 ): Record<string, string> {
   return {
     SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
@@ -62,6 +66,7 @@ export function sandboxEnv(
     ADMIN_USER_IDS: SANDBOX_USER.id,
     INSTANCE_ID: 'sandbox',
     LOG_LEVEL: logLevel,
+    OUTSIDER_AUDIENCE: outsiderAudience,
   };
 }
 
@@ -78,7 +83,7 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
   let config: Config;
   let bridge: Awaited<ReturnType<typeof startBridge>>;
   try {
-    config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel));
+    config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience));
     bridge = await startBridge(config, { logger: options.logger });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);

@@ -37,6 +37,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/new');
     case 'alert':
       return speak(SPEAKER.you, `/alert ${line.text}`);
+    case 'toggle-shared':
+      return speak(SPEAKER.you, '/shared');
     case 'rate':
       return speak(
         SPEAKER.you,
@@ -67,6 +69,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'alert':
       session.alert(line.text);
+      return true;
+    case 'toggle-shared':
+      await session.toggleShared();
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

@@ -4,17 +4,28 @@ import { type StandinView, type StoredMessage, visibleText } from './slack-stand
 const PROGRESS = 'agent_progress';
 const OUTCOMES = new Set(['agent_answer', 'agent_notice']);
 
-/** Something new a person would see in a watched thread (or as an ephemeral in the channel). */
-export type SeenItem =
-  | { kind: 'progress'; threadTs: string; text: string }
-  /** The bot's native thread status (Slack's "is working on it…" line). */
-  | { kind: 'status'; threadTs: string; text: string }
-  /** `buttons`: the message ends with 👍 / 👎 feedback buttons. */
-  | { kind: 'answer' | 'notice'; threadTs: string; ts: string; text: string; buttons?: boolean }
-  | { kind: 'file'; threadTs: string; name: string; length: number }
-  | { kind: 'ephemeral'; text: string };
+/** A thread: the conversation it is in and its parent's ts. */
+export interface ThreadRef {
+  channel: string;
+  ts: string;
+}
 
-/** Where the monitor looks and who is looking. */
+/** Something new a person would see in a watched thread (or as an ephemeral in a channel). */
+export type SeenItem =
+  | { kind: 'progress'; thread: ThreadRef; text: string }
+  /** The bot's native thread status (Slack's "is working on it…" line). */
+  | { kind: 'status'; thread: ThreadRef; text: string }
+  /** `buttons`: the message ends with 👍 / 👎 feedback buttons. */
+  | { kind: 'answer' | 'notice'; thread: ThreadRef; ts: string; text: string; buttons?: boolean }
+  | { kind: 'file'; thread: ThreadRef; name: string; length: number }
+  | { kind: 'ephemeral'; channel: string; text: string }
+  /**
+   * The bot took the question `questionTs` asked in `from` to the person's DM (DESIGN "Who reads
+   * the answer"): `to` is the thread its quote of the question roots there, where the turn continues.
+   */
+  | { kind: 'moved'; from: ThreadRef; questionTs: string; to: ThreadRef };
+
+/** Who is looking, and the channel whose ephemerals (with the person's DM's) count from the start. */
 export interface MonitorScope {
   channel: string;
   user: string;
@@ -22,6 +33,8 @@ export interface MonitorScope {
 }
 
 const stepOf = (text: string) => Number(/step (\d+)/.exec(text)?.[1] ?? 0);
+
+const keyOf = (thread: ThreadRef) => `${thread.channel}/${thread.ts}`;
 
 const hasFeedbackButtons = (message: StoredMessage) =>
   (message.blocks ?? []).some(
@@ -32,50 +45,77 @@ const hasFeedbackButtons = (message: StoredMessage) =>
   );
 
 /**
+ * Whether a root message of the person's DM is the bot's quote of the question `questionTs` asked
+ * in `channel`: the quote links to the question with its permalink (src/slack/views/private-answer.ts).
+ */
+const quotesQuestion = (message: StoredMessage, channel: string, questionTs: string) =>
+  (message.text ?? visibleText(message)).includes(`/archives/${channel}/p${questionTs.replace('.', '')}`);
+
+/**
  * Reads the stand-in the way a person reads Slack and reports each new thing once: the bot's
- * messages in the threads it watches, a progress message whenever its step count changes, files
- * uploaded there, and ephemerals for the person. `poll()` is synchronous and idempotent, so both a
- * timer and any waiting code may call it.
+ * messages in the threads it watches (in any conversation), a progress message whenever its step
+ * count changes, files uploaded there, ephemerals for the person in those conversations, and a
+ * question the bot took to the person's DM (from then on the DM thread is watched too). `poll()`
+ * is synchronous and idempotent, so both a timer and any waiting code may call it.
  */
 export class ThreadMonitor {
-  private readonly threads = new Set<string>();
+  private readonly threads = new Map<string, ThreadRef>();
   private readonly seenMessages = new Set<string>();
   private readonly seenFiles = new Set<string>();
   private readonly progressSteps = new Map<string, number>();
   private readonly statuses = new Map<string, string>();
-  private seenEphemerals = 0;
+  /** Ephemerals seen per conversation: Slack shows each where it was posted. */
+  private readonly seenEphemerals = new Map<string, number>();
+  /** The newest question asked in each watched non-DM thread, until the bot takes it to the DM. */
+  private readonly questions = new Map<string, { thread: ThreadRef; questionTs: string }>();
 
   constructor(
     private readonly slack: StandinView,
     private readonly scope: MonitorScope,
     private readonly report: (item: SeenItem) => void,
   ) {
-    this.seenEphemerals = slack.ephemerals(scope.channel, scope.user).length;
+    this.watchEphemerals(scope.channel);
+    // From the start: what the bot says there only for the person may precede the move it follows.
+    this.watchEphemerals(slack.dmChannel(scope.user));
   }
 
-  /** Starts watching a thread (by its parent's ts). */
-  watch(threadTs: string): void {
-    this.threads.add(threadTs);
+  /** Starts watching a thread (by its conversation and its parent's ts). */
+  watch(thread: ThreadRef): void {
+    this.threads.set(keyOf(thread), { ...thread });
+    this.watchEphemerals(thread.channel);
+  }
+
+  /**
+   * The person asked `questionTs` in `thread`: if the bot answers them privately, its quote of
+   * the question appears at the top of their DM, and the monitor follows the turn there.
+   */
+  followQuestion(thread: ThreadRef, questionTs: string): void {
+    this.questions.set(keyOf(thread), { thread: { ...thread }, questionTs });
   }
 
   /** Reports everything new since the last poll. */
   poll(): void {
-    for (const threadTs of this.threads) this.pollThread(threadTs);
-    const ephemerals = this.slack.ephemerals(this.scope.channel, this.scope.user);
-    for (const ephemeral of ephemerals.slice(this.seenEphemerals)) {
-      this.report({ kind: 'ephemeral', text: visibleText(ephemeral) });
+    this.followMoves();
+    for (const thread of this.threads.values()) this.pollThread(thread);
+    for (const [channel, seen] of this.seenEphemerals) {
+      const ephemerals = this.slack.ephemerals(channel, this.scope.user);
+      for (const ephemeral of ephemerals.slice(seen)) {
+        this.report({ kind: 'ephemeral', channel, text: visibleText(ephemeral) });
+      }
+      this.seenEphemerals.set(channel, ephemerals.length);
     }
-    this.seenEphemerals = ephemerals.length;
   }
 
-  /** How many ephemerals the person has seen (to tell a refusal from silence). */
+  /** How many ephemerals the person has seen, in every watched conversation (to tell a refusal from silence). */
   ephemeralCount(): number {
-    return this.seenEphemerals;
+    let count = 0;
+    for (const seen of this.seenEphemerals.values()) count += seen;
+    return count;
   }
 
   /** Turn ids that ended in this thread (an answer or a notice), once its progress message is gone. */
-  endedTurns(threadTs: string): Set<string> | undefined {
-    const messages = this.botMessages(threadTs);
+  endedTurns(thread: ThreadRef): Set<string> | undefined {
+    const messages = this.botMessages(thread);
     if (messages.some((m) => m.metadata?.event_type === PROGRESS)) return undefined;
     // A notice marked `final: false` ("still working past the deadline") does not end the turn.
     const ended = messages.filter(
@@ -85,55 +125,78 @@ export class ThreadMonitor {
   }
 
   /** The newest answer message in a thread that carries feedback buttons, if any. */
-  lastRateableAnswer(threadTs: string): StoredMessage | undefined {
-    return this.botMessages(threadTs)
+  lastRateableAnswer(thread: ThreadRef): StoredMessage | undefined {
+    return this.botMessages(thread)
       .filter((m) => m.metadata?.event_type === 'agent_answer' && hasFeedbackButtons(m))
       .at(-1);
   }
 
   /** The ts of the newest answer message in a thread, if any. */
-  lastAnswerTs(threadTs: string): string | undefined {
-    return this.botMessages(threadTs)
+  lastAnswerTs(thread: ThreadRef): string | undefined {
+    return this.botMessages(thread)
       .filter((m) => m.metadata?.event_type === 'agent_answer')
       .at(-1)?.ts;
   }
 
-  private botMessages(threadTs: string): StoredMessage[] {
+  private watchEphemerals(channel: string): void {
+    if (this.seenEphemerals.has(channel)) return;
+    this.seenEphemerals.set(channel, this.slack.ephemerals(channel, this.scope.user).length);
+  }
+
+  /** Finds the bot's quote of a pending question at the top of the person's DM. */
+  private followMoves(): void {
+    if (this.questions.size === 0) return;
+    const dm = this.slack.dmChannel(this.scope.user);
+    const quotes = this.slack.messages(dm).filter((m) => this.isTheBots(m) && (m.thread_ts ?? m.ts) === m.ts);
+    for (const [key, { thread, questionTs }] of this.questions) {
+      const quote = quotes.find((m) => quotesQuestion(m, thread.channel, questionTs));
+      if (!quote) continue;
+      this.questions.delete(key);
+      const to = { channel: dm, ts: quote.ts };
+      this.watch(to);
+      this.report({ kind: 'moved', from: thread, questionTs, to });
+    }
+  }
+
+  /** Other bots' posts (a /alert) are a thread's root, not the bot's output. */
+  private isTheBots(message: StoredMessage): boolean {
     return (
-      this.slack
-        .messages(this.scope.channel, threadTs)
-        // Other bots' posts (a /alert) are the thread's root, not the bot's output.
-        .filter(
-          (m) => m.user === this.scope.botUserId || (m.bot_id !== undefined && m.subtype !== 'bot_message'),
-        )
+      message.user === this.scope.botUserId ||
+      (message.bot_id !== undefined && message.subtype !== 'bot_message')
     );
   }
 
-  private pollThread(threadTs: string): void {
-    const status = this.slack.threadStatus(this.scope.channel, threadTs) ?? '';
-    if (status !== (this.statuses.get(threadTs) ?? '')) {
-      this.statuses.set(threadTs, status);
-      if (status !== '') this.report({ kind: 'status', threadTs, text: status });
+  private botMessages(thread: ThreadRef): StoredMessage[] {
+    return this.slack.messages(thread.channel, thread.ts).filter((m) => this.isTheBots(m));
+  }
+
+  private pollThread(thread: ThreadRef): void {
+    const key = keyOf(thread);
+    const status = this.slack.threadStatus(thread.channel, thread.ts) ?? '';
+    if (status !== (this.statuses.get(key) ?? '')) {
+      this.statuses.set(key, status);
+      if (status !== '') this.report({ kind: 'status', thread, text: status });
     }
-    for (const message of this.botMessages(threadTs)) {
+    for (const message of this.botMessages(thread)) {
       const text = visibleText(message);
+      const messageKey = `${thread.channel}/${message.ts}`;
       if (message.metadata?.event_type === PROGRESS) {
         const steps = stepOf(text);
-        if (this.progressSteps.get(message.ts) === steps) continue;
-        this.progressSteps.set(message.ts, steps);
-        this.report({ kind: 'progress', threadTs, text });
-      } else if (!this.seenMessages.has(message.ts)) {
-        this.seenMessages.add(message.ts);
+        if (this.progressSteps.get(messageKey) === steps) continue;
+        this.progressSteps.set(messageKey, steps);
+        this.report({ kind: 'progress', thread, text });
+      } else if (!this.seenMessages.has(messageKey)) {
+        this.seenMessages.add(messageKey);
         const kind = message.metadata?.event_type === 'agent_answer' ? 'answer' : 'notice';
         // A file share's own message has no text of its own; the file is reported below.
         if (text !== '')
-          this.report({ kind, threadTs, ts: message.ts, text, buttons: hasFeedbackButtons(message) });
+          this.report({ kind, thread, ts: message.ts, text, buttons: hasFeedbackButtons(message) });
       }
     }
-    for (const file of this.slack.files(this.scope.channel)) {
-      if (file.thread_ts !== threadTs || this.seenFiles.has(file.id)) continue;
+    for (const file of this.slack.files(thread.channel)) {
+      if (file.thread_ts !== thread.ts || this.seenFiles.has(file.id)) continue;
       this.seenFiles.add(file.id);
-      this.report({ kind: 'file', threadTs, name: file.name, length: file.length });
+      this.report({ kind: 'file', thread, name: file.name, length: file.length });
     }
   }
 }

@@ -28,6 +28,10 @@ describe('parseInputLine', () => {
     ['/alert CPU above 90% on checkout', { kind: 'alert', text: 'CPU above 90% on checkout' }],
     ['/alert', { kind: 'alert', text: 'Error rate above 5% on checkout' }],
     ['/help', { kind: 'help' }],
+    ['/shared', { kind: 'toggle-shared' }],
+    ['/Shared ', { kind: 'toggle-shared' }],
+    ['/shared with acme', { kind: 'toggle-shared' }],
+    ['/share', { kind: 'unknown-command', name: '/share' }],
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],
     ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],
@@ -50,6 +54,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('hi'))).toBe('you   › hi');
     expect(echoOf(parseInputLine(':thumbsup:'))).toBe('you   › :+1:');
     expect(echoOf(parseInputLine('/agent whoami'))).toBe('you   › /agent whoami');
+    expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });
@@ -58,7 +63,7 @@ describe('parseSandboxArgs', () => {
   it('defaults to a quick demo script with logs in a file', () => {
     expect(parseSandboxArgs([])).toEqual({
       ok: true,
-      args: { steps: 3, stepMs: 400, verbose: false, logLevel: 'info', help: false },
+      args: { steps: 3, stepMs: 400, verbose: false, logLevel: 'info', outsiderAudience: 'dm', help: false },
     });
   });
 
@@ -66,15 +71,33 @@ describe('parseSandboxArgs', () => {
     const parsed = parseSandboxArgs(['--steps', '5', '--step-ms=50', '--verbose']);
     expect(parsed).toEqual({
       ok: true,
-      args: { steps: 5, stepMs: 50, verbose: true, logLevel: 'debug', help: false },
+      args: { steps: 5, stepMs: 50, verbose: true, logLevel: 'debug', outsiderAudience: 'dm', help: false },
     });
     expect(parseSandboxArgs(['--log-level', 'warn'])).toMatchObject({ ok: true, args: { logLevel: 'warn' } });
+    expect(parseSandboxArgs(['--outsider-audience', 'refuse'])).toMatchObject({
+      ok: true,
+      args: { outsiderAudience: 'refuse' },
+    });
+  });
+
+  it('takes the bot’s OUTSIDER_AUDIENCE from its environment, the flag first', () => {
+    const env = { OUTSIDER_AUDIENCE: 'thread' };
+    expect(parseSandboxArgs([], env)).toMatchObject({ ok: true, args: { outsiderAudience: 'thread' } });
+    expect(parseSandboxArgs(['--outsider-audience=refuse'], env)).toMatchObject({
+      ok: true,
+      args: { outsiderAudience: 'refuse' },
+    });
+    expect(parseSandboxArgs([], { OUTSIDER_AUDIENCE: 'nowhere' })).toEqual({
+      ok: false,
+      error: 'OUTSIDER_AUDIENCE must be one of dm, thread, refuse',
+    });
   });
 
   it.each([
     [['--steps=-1'], '--steps must be an integer'],
     [['--step-ms', '1.5'], '--step-ms must be an integer'],
     [['--log-level', 'loud'], '--log-level must be one of'],
+    [['--outsider-audience', 'channel'], '--outsider-audience must be one of dm, thread, refuse'],
     [['--colour'], "Unknown option '--colour'"],
   ])('refuses %j', (argv, message) => {
     const parsed = parseSandboxArgs(argv);

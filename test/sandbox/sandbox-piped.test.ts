@@ -19,8 +19,11 @@ interface SandboxRun {
 
 function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Promise<SandboxRun> {
   return new Promise((resolve, reject) => {
+    // The bot's default audience policy, whatever the shell running the tests exported.
+    const { OUTSIDER_AUDIENCE: _policy, ...env } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', ...args], {
       cwd: repoRoot,
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -94,6 +97,43 @@ describe('npm run sandbox with piped input', () => {
     expect(run.stdout).toContain('only you › Thanks for your 👎');
     expect(run.stdout).toContain('comment recorded with score 0: "the numbers are wrong"');
   });
+
+  it('/shared makes #sandbox Slack Connect: the answer, a follow-up and /rate happen in your DM', async () => {
+    const quick = '[sim steps=1 stepms=50]';
+    const run = await runSandbox(
+      `/shared\nwhy are payments failing? ${quick}\nand since when? ${quick}\n/rate good\n`,
+      [],
+      50_000,
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('#sandbox is now a Slack Connect channel: Eve External (@ext)');
+    expect(run.stdout).toContain(
+      'With OUTSIDER_AUDIENCE=dm the bot answers your next question there in your DM',
+    );
+    expect(run.stdout).toContain('the bot moved your question to your DM');
+    // The note stays in the channel; the quote, both answers and the thanks are in the DM.
+    expect(run.stdout).toContain("agent (in #sandbox) › :lock: I've answered @you in a direct message");
+    expect(run.stdout).toMatch(
+      /agent \(in your DM\) › You asked in #sandbox \(https:\/\/\S+\/archives\/C0SANDBOX\/p\d+\):/,
+    );
+    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 1)**');
+    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 2)**');
+    expect(run.stdout).toContain('You asked: and since when?');
+    expect(run.stdout).not.toMatch(/agent (\(in #sandbox\) )?› \*\*Simulated answer/);
+    // One agent session: the follow-up continued it, and the rating reached the simulator for it.
+    expect(run.stdout).toContain('you clicked 👍 under the last answer');
+    expect(run.stdout).toMatch(/feedback recorded: 👍 score 100 for session [0-9a-f-]{36}/);
+    expect(run.stdout).toContain('only you (in your DM) › Thanks for your 👍');
+    const order = [
+      'is now a Slack Connect',
+      "I've answered @you",
+      '(turn 1)',
+      '(turn 2)',
+      'feedback recorded:',
+    ].map((text) => run.stdout.indexOf(text));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  }, 60_000);
 
   it('exits 2 with the usage on an unknown option, starting nothing', async () => {
     const run = await runSandbox('', ['--steps=lots']);

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   feedbackLine,
   formatBytes,
+  readableSlack,
   renderSeen,
   speak,
   unescapeSlack,
 } from '../../src/sandbox/render-terminal.js';
 import { findSession } from '../../src/sandbox/sandbox-reaction.js';
-import { turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
+import { type SandboxThread, turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
+import { moveThread, sandboxView, sharingLines } from '../../src/sandbox/sandbox-sharing.js';
 import { ackText } from '../../src/sandbox/sandbox-slash-command.js';
 import type { RunView } from '../../src/simulator/index.js';
 
@@ -28,23 +30,109 @@ describe('terminal rendering', () => {
     expect(feedbackLine(0, 's-1')).toBe('feedback recorded: 👎 score 0 for session s-1');
   });
 
+  const thread = { channel: 'C0SANDBOX', ts: '1' };
+
   it('shows what a person sees: progress, answers, notices, files, ephemerals', () => {
-    expect(renderSeen({ kind: 'progress', threadTs: '1', text: 'Working on it… step 2 · 1 s' })).toBe(
+    expect(renderSeen({ kind: 'progress', thread, text: 'Working on it… step 2 · 1 s' })).toBe(
       '  · Working on it… step 2 · 1 s',
     );
-    expect(renderSeen({ kind: 'notice', threadTs: '1', ts: '2', text: ':warning: a &lt;b&gt;' })).toBe(
+    expect(renderSeen({ kind: 'notice', thread, ts: '2', text: ':warning: a &lt;b&gt;' })).toBe(
       'agent › :warning: a <b>',
     );
-    expect(renderSeen({ kind: 'file', threadTs: '1', name: 'answer.md', length: 42_000 })).toBe(
+    expect(renderSeen({ kind: 'file', thread, name: 'answer.md', length: 42_000 })).toBe(
       'agent › 📎 answer.md (42.0 kB) uploaded in the thread',
     );
-    expect(renderSeen({ kind: 'ephemeral', text: "I'm still working" })).toBe("only you › I'm still working");
-    expect(renderSeen({ kind: 'status', threadTs: '1', text: 'is working on it… step 2 · 1 s' })).toBe(
+    expect(renderSeen({ kind: 'ephemeral', channel: 'C0SANDBOX', text: "I'm still working" })).toBe(
+      "only you › I'm still working",
+    );
+    expect(renderSeen({ kind: 'status', thread, text: 'is working on it… step 2 · 1 s' })).toBe(
       '  · (status) agent is working on it… step 2 · 1 s',
     );
-    expect(renderSeen({ kind: 'answer', threadTs: '1', ts: '2', text: 'Done.', buttons: true })).toBe(
+    expect(renderSeen({ kind: 'answer', thread, ts: '2', text: 'Done.', buttons: true })).toBe(
       'agent › Done.\n        [ 👍 ] [ 👎 ]   ← /rate good|bad [comment]',
     );
+  });
+
+  it('reads Slack references: channels, people, labelled links', () => {
+    const names = { USANDBOX: 'you', C0SANDBOX: 'sandbox' };
+    expect(readableSlack(":lock: I've answered <@USANDBOX> &amp; <@UBOB>", names)).toBe(
+      ":lock: I've answered @you & @UBOB",
+    );
+    expect(
+      readableSlack('You asked <https://w.slack.com/archives/C0SANDBOX/p1|in <#C0SANDBOX>>:', names),
+    ).toBe('You asked in #sandbox (https://w.slack.com/archives/C0SANDBOX/p1):');
+    expect(readableSlack('see <#C0OTHER|general> and &lt;not a link&gt;')).toBe(
+      'see #general and <not a link>',
+    );
+  });
+
+  it('names where the bot spoke once the turn left the plain channel', () => {
+    let shared = false;
+    const view = sandboxView('D00000001', () => shared);
+    const dm = { channel: 'D00000001', ts: '5' };
+    expect(renderSeen({ kind: 'notice', thread, ts: '2', text: 'Note.' }, view)).toBe('agent › Note.');
+    shared = true;
+    expect(renderSeen({ kind: 'notice', thread, ts: '2', text: 'I answered <@USANDBOX>.' }, view)).toBe(
+      'agent (in #sandbox) › I answered @you.',
+    );
+    expect(renderSeen({ kind: 'answer', thread: dm, ts: '6', text: 'Done.\nReally.' }, view)).toBe(
+      'agent (in your DM) › Done.\n                     Really.',
+    );
+    expect(renderSeen({ kind: 'status', thread: dm, text: 'is working on it… 0 s' }, view)).toBe(
+      '  · (status in your DM) agent is working on it… 0 s',
+    );
+    expect(renderSeen({ kind: 'ephemeral', channel: 'D00000001', text: 'Thanks' }, view)).toBe(
+      'only you (in your DM) › Thanks',
+    );
+    expect(renderSeen({ kind: 'moved', from: thread, questionTs: '1', to: dm }, view)).toBe(
+      '  · the bot moved your question to your DM, where only you read the answer: your next lines are replies in that thread',
+    );
+  });
+});
+
+describe('/shared', () => {
+  it.each([
+    [
+      'dm',
+      'the bot answers your next question there in your DM',
+      'OUTSIDER_AUDIENCE=thread|refuse npm run sandbox',
+    ],
+    ['thread', 'the bot still answers in the thread', 'OUTSIDER_AUDIENCE=dm|refuse npm run sandbox'],
+    [
+      'refuse',
+      'the bot answers no question there, and tells only you why',
+      'OUTSIDER_AUDIENCE=dm|thread npm run sandbox',
+    ],
+  ] as const)('says what the bot does with OUTSIDER_AUDIENCE=%s', (policy, does, others) => {
+    const lines = sharingLines(true, policy, false);
+    expect(lines).toContain('#sandbox is now a Slack Connect channel: Eve External (@ext)');
+    expect(lines).toContain(`With OUTSIDER_AUDIENCE=${policy} ${does}`);
+    expect(lines).toContain(others);
+  });
+
+  it('says the channel is internal again, and where the current thread stays', () => {
+    expect(sharingLines(false, 'dm', false)).toBe(
+      '#sandbox is internal again (the bot got channel_unshared): it answers in the thread there.',
+    );
+    expect(sharingLines(false, 'dm', true)).toContain('Your current thread is still in your DM: /new');
+  });
+
+  it('moves a thread to the DM thread, to be found again by the moved question', () => {
+    const moved: SandboxThread = {
+      channel: 'C0SANDBOX',
+      ts: '1',
+      firstText: 'why?',
+      sessionsBefore: new Set(),
+      sessionId: 's-channel',
+    };
+    moveThread(moved, { channel: 'D00000001', ts: '9' }, '<@UBOT> and now?');
+    expect(moved).toEqual({
+      channel: 'D00000001',
+      ts: '9',
+      firstText: 'and now?',
+      sessionsBefore: new Set(),
+      sessionId: undefined,
+    });
   });
 });
 
@@ -65,8 +153,14 @@ describe('turn and command helpers', () => {
 
   it('finds a thread’s session among the runs that started after it, by its first prompt', () => {
     const run = (sessionId: string, prompt: string) => ({ sessionId, prompts: [prompt] }) as RunView;
-    const older = { ts: '1', firstText: 'a', sessionsBefore: new Set<string>(), sessionId: 's-a' };
-    const thread = { ts: '2', firstText: 'why?', sessionsBefore: new Set(['s-old']) };
+    const older = {
+      channel: 'C',
+      ts: '1',
+      firstText: 'a',
+      sessionsBefore: new Set<string>(),
+      sessionId: 's-a',
+    };
+    const thread = { channel: 'C', ts: '2', firstText: 'why?', sessionsBefore: new Set(['s-old']) };
     const runs = [run('s-old', 'why?'), run('s-a', 'a'), run('s-other', 'else'), run('s-why', 'why? [sim]')];
     expect(findSession(thread, [older, thread], runs)).toBe('s-why');
     expect(thread).toMatchObject({ sessionId: 's-why' });

@@ -9,6 +9,7 @@ import {
 } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
 
 /**
  * DESIGN "Who reads the answer": asking is not reading. In a conversation people outside the
@@ -143,7 +144,8 @@ describe('who reads the answer', () => {
     });
 
     it('asks Slack again once the channel is shared, and not before', async () => {
-      harness = await start();
+      const log = memoryLogger('debug');
+      harness = await start({ logger: log.logger });
       const first = await harness.mention(`why? ${quick('Inside only.')}`, { channel: 'C0LATER' });
       await harness.waitForOutcome('C0LATER', first.threadTs);
       const second = await harness.mention(`and now? ${quick('Still inside.')}`, { channel: 'C0LATER' });
@@ -157,6 +159,8 @@ describe('who reads the answer', () => {
         members: [...INSIDERS, 'UEXTERNAL'],
       });
       await harness.send(channelSharedEvent('C0LATER'));
+      // Bolt acks before the listener runs: wait until the verdict is dropped.
+      await harness.slack.waitFor(() => log.records().some((record) => record.msg === 'audience dropped'));
       const third = await harness.mention(`after sharing? ${quick(SECRET)}`, { channel: 'C0LATER' });
       const { dm, quote } = await privateThread('UALICE');
       await harness.waitForOutcome(dm, quote.ts);

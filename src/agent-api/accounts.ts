@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newAccountProblems } from './account-checks.js';
 import {
   type AgentCallOptions,
   type CallContext,
@@ -6,13 +7,16 @@ import {
   requireAccountToken,
   segment,
 } from './call-context.js';
+import { AgentApiError, AgentApiErrorCode } from './errors.js';
 import { parseBody } from './parse-body.js';
 
 /**
  * Sub-account management: `<prefix>/account-management/time-based-accounts…`, main-account token.
  * Listing schemas are loose: the service returns fields the seed does not name (reservedDailyGB,
- * isFlexible, softLimitGB, …) and a PUT must send them back unchanged. The listing includes the
- * main account itself (`isOwner: true`), and an uncapped account has `maxDailyGB: null`.
+ * isFlexible, softLimitGB, snapSearchRetentionDays or, as the spec spells it,
+ * snapsearchRetentionDays, …) and a PUT must send them back unchanged, in the spelling they came
+ * in. The listing includes the main account itself (`isOwner: true`); `maxDailyGB: null` is an
+ * uncapped flexible account, or on a Consumption plan an account without a daily cap.
  */
 
 /** Listing fields the vendor's spec marks as response-only: never sent back in a PUT. */
@@ -24,49 +28,59 @@ export const DEFAULT_RETENTION_DAYS = 7;
 /** A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. */
 const sharingAccountSchema = z.union([
   z.number().int(),
-  z.looseObject({ accountId: z.number().int(), accountName: z.string().optional() }),
+  z.looseObject({ accountId: z.number().int(), accountName: z.string().nullish() }),
 ]);
 
 /**
- * One sub account as listed. Every field the seed's PUT needs is required here, so a listing
- * that lacks one fails before any full-replacement PUT could reset it to a default.
+ * One account as listed. Every member is optional in the vendor's spec, so none is required here:
+ * one incomplete row must not sink the whole listing. An absent (or null) member is shown as
+ * missing, and a row missing anything a full-replacement PUT needs never takes part in a move
+ * (account-completeness.ts). A member of the wrong type is still an invalid
+ * response: the spec allows leaving members out, not changing what they are.
  */
 export const subAccountSchema = z.looseObject({
-  accountId: z.number().int(),
+  accountId: z.number().int().nullish(),
   email: z.string().nullish(),
-  accountName: z.string(),
-  /** null: uncapped (a flexible account without a cap). */
-  maxDailyGB: z.number().nullable(),
-  retentionDays: z.number().int(),
-  searchable: z.boolean(),
-  accessible: z.boolean(),
-  docSizeSetting: z.boolean(),
-  sharingObjectsAccounts: z.array(sharingAccountSchema),
-  utilizationSettings: z.looseObject({
-    frequencyMinutes: z.number().int().nullable(),
-    utilizationEnabled: z.boolean(),
-  }),
+  accountName: z.string().nullish(),
+  /** null: no daily cap — uncapped (`isFlexible: true`) or a Consumption plan's account. */
+  maxDailyGB: z.number().nullish(),
+  retentionDays: z.number().int().nullish(),
+  searchable: z.boolean().nullish(),
+  accessible: z.boolean().nullish(),
+  docSizeSetting: z.boolean().nullish(),
+  sharingObjectsAccounts: z.array(sharingAccountSchema).nullish(),
+  utilizationSettings: z
+    .looseObject({
+      frequencyMinutes: z.number().int().nullish(),
+      utilizationEnabled: z.boolean().nullish(),
+    })
+    .nullish(),
   /** The main account itself. */
-  isOwner: z.boolean().optional(),
-  isFlexible: z.boolean().optional(),
+  isOwner: z.boolean().nullish(),
+  isFlexible: z.boolean().nullish(),
 });
 export type SubAccount = z.infer<typeof subAccountSchema>;
 
 const subAccountListSchema = z.array(subAccountSchema);
 
-/** The PUT body: a full replacement, sharing accounts as plain ids, unknown fields kept. */
-export const subAccountUpdateSchema = subAccountSchema
-  .omit({ accountId: true, email: true, isOwner: true })
-  .extend({ sharingObjectsAccounts: z.array(z.number().int()) });
-export type SubAccountUpdate = z.infer<typeof subAccountUpdateSchema>;
+/**
+ * The PUT body: a full replacement built from the listed account (capacity-plan.ts's
+ * buildUpdateBody): sharing accounts as plain ids, null members left out, unknown members kept.
+ */
+export interface SubAccountUpdate {
+  accountName: string;
+  maxDailyGB: number;
+  sharingObjectsAccounts: number[];
+  [member: string]: unknown;
+}
 
 export interface NewSubAccount {
-  /** Must belong to an admin user of the main account. */
+  /** Must belong to an admin user of the main account; must look like an address (the spec). */
   email: string;
   accountName: string;
-  /** Required by the service; the command fills in DEFAULT_RETENTION_DAYS. */
+  /** Required by the service (int32); the command fills in DEFAULT_RETENTION_DAYS. */
   retentionDays: number;
-  /** The service's default is 0 (accepts no logs). */
+  /** The service's default is 0 (accepts no logs); int32 range. */
   maxDailyGB?: number | undefined;
   /** Required by the service: `[]` when none (the default). */
   sharingObjectsAccounts?: number[] | undefined;
@@ -74,24 +88,35 @@ export interface NewSubAccount {
 
 /**
  * The creation answer. The vendor's spec lists only `accountId` (its cookbook shows the token
- * too): an answer without a token is still a created account.
+ * too), and both are optional there: any 2xx is a created account, `{}` and an empty body too —
+ * never a failure to retry (a retry would create a second account).
  */
-export const createdSubAccountSchema = z.looseObject({
-  accountId: z.number().int(),
-  accountToken: z.string().optional(),
-});
-export type CreatedSubAccount = z.infer<typeof createdSubAccountSchema>;
+export const createdSubAccountSchema = z
+  .looseObject({
+    accountId: z.number().int().nullish(),
+    accountToken: z.string().nullish(),
+  })
+  .transform(({ accountId, accountToken }) => ({
+    accountId: accountId ?? undefined,
+    accountToken: accountToken ?? undefined,
+  }));
+export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 
-const basePath = (context: CallContext) =>
+const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
   `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
-/** POST …/time-based-accounts. Not retried when it may have arrived: a retry could create two accounts. */
+/**
+ * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
+ * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
+ */
 export async function createSubAccount(
   context: CallContext,
   account: NewSubAccount,
   options?: AgentCallOptions,
 ): Promise<CreatedSubAccount> {
   const token = requireAccountToken(context, 'createSubAccount');
+  const problems = newAccountProblems(account);
+  if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
   const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
   const response = await context.send({
     endpoint: 'createSubAccount',
@@ -103,11 +128,19 @@ export async function createSubAccount(
     retry: 'unsent-only',
     ...callFields(options, context.requestTimeoutMs),
   });
-  const created = parseBody(response, createdSubAccountSchema);
-  return { accountId: created.accountId, accountToken: created.accountToken };
+  if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
+  return parseBody(response, createdSubAccountSchema);
 }
 
-/** GET …/time-based-accounts/ (the seed's trailing slash). */
+/**
+ * The listing's path. Without a prefix it is the seed's, with its trailing slash; under a prefix
+ * (the vendor's `/v1`) it is the published spec's, which has none — a server that follows the
+ * spec answers 404 to `/v1/account-management/time-based-accounts/`.
+ */
+export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
+  context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
+
+/** GET the listing (main account first, then its sub accounts). */
 export async function listSubAccounts(
   context: CallContext,
   options?: AgentCallOptions,
@@ -116,7 +149,7 @@ export async function listSubAccounts(
   const response = await context.send({
     endpoint: 'listSubAccounts',
     method: 'GET',
-    path: `${basePath(context)}/`,
+    path: listingPath(context),
     token,
     kind: 'other',
     retry: 'idempotent',

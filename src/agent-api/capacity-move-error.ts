@@ -7,8 +7,14 @@ export const CapacityMoveReason = {
   InsufficientCapacity: 'insufficient_capacity',
   /** The main account (`isOwner`) takes no part in a move: its PUT is restricted. */
   MainAccount: 'main_account',
-  /** An uncapped account (`maxDailyGB: null`) has no capacity to give or take. */
+  /** An uncapped flexible account (`maxDailyGB: null`) has no capacity to give or take. */
   UncappedAccount: 'uncapped_account',
+  /** A Consumption plan's account without a daily cap (`maxDailyGB: null`, not flexible). */
+  NoDailyCap: 'no_daily_cap',
+  /** The listing's row lacks members a full-replacement PUT must send back. */
+  IncompleteAccount: 'incomplete_account',
+  /** A new value past what the service accepts (int32). */
+  OutOfRange: 'out_of_range',
   /** Another move holds the lock. */
   Busy: 'busy',
   /** A PUT failed; the listing was re-read: `states` is what it showed (and `restored` what was done). */
@@ -23,6 +29,12 @@ export type CapacityMoveReason = (typeof CapacityMoveReason)[keyof typeof Capaci
 /** An account as a person can recognise it. */
 export interface AccountLabel {
   accountId: number;
+  accountName: string;
+}
+
+/** An account a name matched; a listing row may lack its id. */
+export interface AccountCandidate {
+  accountId?: number | undefined;
   accountName: string;
 }
 
@@ -43,11 +55,13 @@ export type CapacityMoveStep = 'lower-donor' | 'raise-recipient';
 
 export interface CapacityMoveErrorDetails {
   /** For ambiguous_account: every account the name matched. */
-  candidates?: AccountLabel[] | undefined;
+  candidates?: AccountCandidate[] | undefined;
   /** The name or id the person typed, for unknown/ambiguous accounts. */
   reference?: string | undefined;
   /** For update_failed and state_unknown: the step whose PUT failed first. */
   failedStep?: CapacityMoveStep | undefined;
+  /** For incomplete_account: the members the listing's row lacks. */
+  missing?: string[] | undefined;
   /** For update_failed: donor and recipient, before the move and as last read. */
   states?: AccountCapacityState[] | undefined;
   /** For update_failed: the donor was put back and the listing shows it back. */
@@ -64,7 +78,7 @@ export interface CapacityMoveErrorDetails {
 /** A refused or failed capacity move. Refusals are raised before any write. */
 export class CapacityMoveError extends Error {
   readonly reason: CapacityMoveReason;
-  readonly candidates: AccountLabel[] | undefined;
+  readonly candidates: AccountCandidate[] | undefined;
   readonly reference: string | undefined;
   readonly failedStep: CapacityMoveStep | undefined;
   readonly states: AccountCapacityState[] | undefined;
@@ -72,6 +86,7 @@ export class CapacityMoveError extends Error {
   readonly restoreError: unknown;
   readonly unknown: UnknownCapacity[] | undefined;
   readonly restoreSent: boolean | undefined;
+  readonly missing: string[] | undefined;
 
   constructor(reason: CapacityMoveReason, message: string, details: CapacityMoveErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -85,6 +100,7 @@ export class CapacityMoveError extends Error {
     this.restoreError = details.restoreError;
     this.unknown = details.unknown;
     this.restoreSent = details.restoreSent;
+    this.missing = details.missing;
   }
 }
 

@@ -151,8 +151,7 @@ function updateFailed(
   seen: Seen,
   restore: { restored?: boolean; restoreError?: unknown },
 ): CapacityMoveError {
-  const shown = (value: number | null | undefined) =>
-    value === undefined ? 'missing' : value === null ? 'uncapped' : `${value} GB`;
+  const shown = (value: number | null | undefined) => (value === undefined ? 'missing' : capacityText(value));
   return new CapacityMoveError(
     CapacityMoveReason.UpdateFailed,
     `${STEP_TEXT[failedStep](plan)}; the listing now shows ${plan.donor.accountName} at ${shown(seen.donor)} and ${plan.recipient.accountName} at ${shown(seen.recipient)}`,
@@ -219,8 +218,11 @@ async function verify(api: AccountsApi, plan: MovePlan): Promise<CapacityMoveRes
 
 const describe = (account: SubAccount | undefined) =>
   account
-    ? `${account.accountName} at ${account.maxDailyGB === null ? 'uncapped' : `${account.maxDailyGB} GB`}`
+    ? `${account.accountName ?? `account ${account.accountId}`} at ${capacityText(account.maxDailyGB)}`
     : 'an account missing';
+
+const capacityText = (value: number | null | undefined) =>
+  value === undefined ? 'no value' : value === null ? 'no daily cap' : `${value} GB`;
 
 const change = (before: MovePlan['donor'], after: number): AccountCapacityChange => ({
   accountId: before.accountId,

@@ -36,6 +36,11 @@ export const AgentApiErrorCode = {
   InvalidResponse: 'invalid_response',
   /** ACCOUNT_API_TOKEN is not set, so account endpoints cannot be called. */
   NotConfigured: 'not_configured',
+  /**
+   * A request the service's published spec would refuse (an email that is not an address, a
+   * number past int32), caught before sending: nothing was sent. The message names the value.
+   */
+  InvalidInput: 'invalid_input',
 } as const;
 export type AgentApiErrorCode = (typeof AgentApiErrorCode)[keyof typeof AgentApiErrorCode];
 

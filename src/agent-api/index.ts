@@ -1,6 +1,14 @@
 /** The agent service client: the public surface of agent-api/, listed explicitly. */
 
 export {
+  fitsInt32,
+  INT32_MAX,
+  isEmailAddress,
+  type NewAccountValues,
+  newAccountProblems,
+} from './account-checks.js';
+export { type CompleteSubAccount, isComplete, missingMembers } from './account-completeness.js';
+export {
   type CreatedSubAccount,
   DEFAULT_RETENTION_DAYS,
   type NewSubAccount,
@@ -18,6 +26,7 @@ export {
   moveCapacity,
 } from './capacity-move.js';
 export {
+  type AccountCandidate,
   type AccountCapacityState,
   type AccountLabel,
   CapacityMoveError,

@@ -49,7 +49,8 @@ export type CommandOutcome =
   | { kind: 'accounts'; accounts: SubAccount[] }
   | {
       kind: 'account-created';
-      accountId: number;
+      /** Undefined when the service answered `{}` (its spec makes every member optional). */
+      accountId?: number | undefined;
       accountName: string;
       /**
        * A secret: rendered only into the requester's ephemeral reply, never logged. Undefined when

@@ -65,7 +65,7 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     name: 'accounts',
     usage: '/agent accounts',
     description:
-      'List the main account and its sub accounts: name, id, max daily GB (or "uncapped"), retention days and flags.',
+      'List the main account and its sub accounts: name, id, max daily GB (or "uncapped" / "no daily cap"), retention days and flags.',
     example: '/agent accounts',
     adminOnly: true,
   },

@@ -1,4 +1,10 @@
-import { SAVED_OBJECT_TYPES, type SavedObjectType } from '../agent-api/index.js';
+import {
+  fitsInt32,
+  INT32_MAX,
+  isEmailAddress,
+  SAVED_OBJECT_TYPES,
+  type SavedObjectType,
+} from '../agent-api/index.js';
 import { isAgentId } from '../conversation/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
 
@@ -105,17 +111,27 @@ function parseActivation(kind: 'enable' | 'disable', args: string[]): AgentComma
   return args[0] ? { kind, agentId: args[0] } : { kind };
 }
 
+/**
+ * `accounts create <name> <email> [retention-days] [max-daily-GB]`. The vendor's spec wants a
+ * real-looking email and int32 numbers: a value it would refuse is named here, and nothing is sent.
+ */
 function parseCreate(args: string[]): AgentCommand {
   expectCount('accounts-create', args, 2, 4);
   const [name = '', email = '', retention, gb] = args;
   if (name.trim() === '') throw new UsageError('accounts-create', 'the account name is empty');
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new UsageError('accounts-create', `“${email}” is not an email address`);
+  if (!isEmailAddress(email)) {
+    throw new UsageError('accounts-create', `“${email}” is not an email address (like name@example.com)`);
   }
   const command: AgentCommand = { kind: 'accounts-create', name: name.trim(), email };
   if (retention !== undefined) {
     if (!/^\d+$/.test(retention) || Number(retention) < 1) {
       throw new UsageError('accounts-create', `retention-days must be a whole number of days (1 or more)`);
+    }
+    if (!fitsInt32(Number(retention))) {
+      throw new UsageError(
+        'accounts-create',
+        `retention-days ${retention} is more than the service accepts (at most ${INT32_MAX})`,
+      );
     }
     command.retentionDays = Number(retention);
   }
@@ -123,6 +139,12 @@ function parseCreate(args: string[]): AgentCommand {
     const value = parseGb(gb);
     if (value === undefined || value < 0) {
       throw new UsageError('accounts-create', `max-daily-GB must be a number of GB (0 or more)`);
+    }
+    if (!fitsInt32(value)) {
+      throw new UsageError(
+        'accounts-create',
+        `max-daily-GB ${gb} is more than the service accepts (at most ${INT32_MAX})`,
+      );
     }
     command.maxDailyGB = value;
   }

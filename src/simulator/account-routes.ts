@@ -1,5 +1,6 @@
 /** Sub-account endpoints (main-account token only) and the identity endpoint. */
 
+import { SPEC_SNAP_SPELLING, STORED_SNAP_SPELLING, shapeListed, specViolation } from './account-spec.js';
 import {
   type AccountSettings,
   defaultSettings,
@@ -49,15 +50,21 @@ const REQUIRED_ON = {
 
 /**
  * Settings from a request body: every omitted one falls back to its default; members no
- * document names are kept as they came. Response-only members and the token are refused.
+ * document names are kept as they came. Response-only members and the token are refused, and so
+ * is what the vendor's spec refuses (account-spec.ts). The snap-retention member is taken in the
+ * spec's spelling or the seed listings' one. `consumption`: the account is on a Consumption plan,
+ * where maxDailyGB may be null without the account being flexible.
  */
 function parseSettings(
   ctx: SimContext,
   body: Record<string, unknown>,
   use: keyof typeof REQUIRED_ON,
+  consumption = false,
 ): AccountSettings | string {
   const missing = REQUIRED_ON[use].filter((field) => body[field] === undefined);
   if (missing.length > 0) return `missing required field(s): ${missing.join(', ')}`;
+  const violation = specViolation(body);
+  if (violation) return violation;
   const readOnly = [...RESPONSE_ONLY_FIELDS, 'accountToken'].filter((field) => field in body);
   if (readOnly.length > 0) return `read-only field(s) in the request: ${readOnly.join(', ')}`;
   const { accountName } = body;
@@ -65,7 +72,8 @@ function parseSettings(
     return 'accountName must be a non-empty string';
   const settings: Record<string, unknown> = defaultSettings(accountName);
   const undocumented: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(body)) {
+  for (const [member, value] of Object.entries(body)) {
+    const field = member === SPEC_SNAP_SPELLING ? STORED_SNAP_SPELLING : member;
     if (NOT_SETTINGS.has(field)) continue;
     const check = SETTING_CHECKS[field as keyof typeof SETTING_CHECKS];
     if (!check) undocumented[field] = value;
@@ -83,7 +91,7 @@ function parseSettings(
     settings.utilizationSettings = { frequencyMinutes, utilizationEnabled };
   }
   const parsed = settings as AccountSettings;
-  if (parsed.maxDailyGB === null && !parsed.isFlexible)
+  if (parsed.maxDailyGB === null && !parsed.isFlexible && !consumption)
     return 'maxDailyGB may be null (uncapped) only for a flexible account';
   const unknown = parsed.sharingObjectsAccounts.find((id) => !ctx.accounts.get(id));
   if (unknown !== undefined) return `sharingObjectsAccounts: unknown account ${unknown}`;
@@ -110,19 +118,22 @@ export const createAccount: Handler = (ctx, req) => {
     return invalidBody('email must belong to an admin user of the main account');
   }
   const account = ctx.accounts.create(body.email, settings);
-  // The vendor's spec documents only accountId in this response; its cookbook shows the token too.
+  // The vendor's spec documents only accountId in this response, optional like every member; its
+  // cookbook shows the token too.
+  if (ctx.faults.createAnswersEmpty) return { status: 200, body: {} };
   if (ctx.faults.createWithoutToken) return { status: 200, body: { accountId: account.accountId } };
   return { status: 200, body: { accountId: account.accountId, accountToken: account.accountToken } };
 };
 
-/** GET /account-management/time-based-accounts/ */
+/** GET /account-management/time-based-accounts/ (or, under the prefix, without the slash). */
 export const listAccounts: Handler = (ctx) => {
   const limit = ctx.faults.failListingsAfter;
   ctx.counters.listings += 1;
   if (limit !== undefined && ctx.counters.listings > limit) {
     return errorResponse(500, 'INTERNAL_ERROR', 'Simulated failure listing accounts');
   }
-  return { status: 200, body: ctx.accounts.all().map((a) => ctx.accounts.listed(a)) };
+  const listed = ctx.accounts.all().map((a) => shapeListed(ctx.accounts.listed(a), ctx.faults));
+  return { status: 200, body: listed };
 };
 
 /** PUT /account-management/time-based-accounts/<account_id>: full replacement. */
@@ -139,7 +150,7 @@ export const putAccount: Handler = (ctx, req) => {
   }
   const body = jsonOf(req.body);
   if (!isObject(body)) return invalidBody('Request body must be a JSON object');
-  const settings = parseSettings(ctx, body, 'update');
+  const settings = parseSettings(ctx, body, 'update', ctx.faults.consumptionPlanAccount === accountId);
   if (typeof settings === 'string') return invalidBody(settings);
   const restricted = ownerRestriction(current, settings);
   if (restricted) return invalidBody(restricted);

@@ -16,6 +16,10 @@ export function clearFaults(faults: SimulatorFaults): void {
   faults.failPutAfterApplyForAccount = undefined;
   faults.failListingsAfter = undefined;
   faults.createWithoutToken = undefined;
+  faults.createAnswersEmpty = undefined;
+  faults.listingOmits = undefined;
+  faults.consumptionPlanAccount = undefined;
+  faults.specSpelling = undefined;
   faults.legacyExport = undefined;
   faults.errorBodyShape = undefined;
   faults.agentTokenAs = undefined;

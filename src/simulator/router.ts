@@ -12,6 +12,8 @@ interface Route {
   segments: string[];
   kind: EndpointKind;
   handler: Handler;
+  /** Served only without a trailing slash (the vendor's spec paths under a prefix). */
+  exact: boolean;
 }
 
 /** A matched route with its path parameters. */
@@ -21,14 +23,18 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-function route(method: string, path: string, kind: EndpointKind, handler: Handler): Route {
-  return { method, segments: path.split('/').filter(Boolean), kind, handler };
+function route(method: string, path: string, kind: EndpointKind, handler: Handler, exact = false): Route {
+  return { method, segments: path.split('/').filter(Boolean), kind, handler, exact };
 }
 
 /**
  * Every endpoint of the seed. Literal segments come before parameters (enable, disable and
  * feedback before a session id). Account-management and export paths carry no version prefix in
  * the seed; the vendor's published spec shows them under /v1, so a prefix can serve them there too.
+ * Without the prefix a trailing slash is ignored (the seed writes the listing `…/time-based-accounts/`
+ * and creation without the slash, on the same collection). Under the prefix the paths are the
+ * spec's, matched exactly as a server that follows the spec does: `/v1/…/time-based-accounts/`
+ * is a 404, `/v1/…/time-based-accounts` the listing.
  */
 export function buildRoutes(accountPathPrefix?: string): Route[] {
   const agent = '/v2/ai-agent/:agentId';
@@ -46,22 +52,25 @@ export function buildRoutes(accountPathPrefix?: string): Route[] {
   if (accountPathPrefix) prefixes.push(`/${accountPathPrefix.replace(/^\/+|\/+$/g, '')}`);
   for (const prefix of prefixes) {
     const accounts = `${prefix}/account-management/time-based-accounts`;
+    const exact = prefix !== '';
     routes.push(
-      route('POST', accounts, 'accounts', createAccount),
-      route('GET', accounts, 'accounts', listAccounts),
-      route('PUT', `${accounts}/:accountId`, 'accounts', putAccount),
-      route('POST', `${prefix}/kibana/export`, 'export', exportSavedObjects),
+      route('POST', accounts, 'accounts', createAccount, exact),
+      route('GET', accounts, 'accounts', listAccounts, exact),
+      route('PUT', `${accounts}/:accountId`, 'accounts', putAccount, exact),
+      route('POST', `${prefix}/kibana/export`, 'export', exportSavedObjects, exact),
     );
   }
   return routes;
 }
 
-/** The route serving method and path (a trailing slash is ignored), or undefined. */
+/** The route serving method and path (a trailing slash is ignored unless the route is exact), or undefined. */
 export function matchRoute(routes: Route[], method: string, path: string): RouteMatch | undefined {
   const parts = path.split('/').filter(Boolean);
   if (parts.some((p) => p === '.' || p === '..')) return undefined;
+  const trailingSlash = path.length > 1 && path.endsWith('/');
   for (const r of routes) {
     if (r.method !== method || r.segments.length !== parts.length) continue;
+    if (r.exact && trailingSlash) continue;
     const params: Record<string, string> = {};
     const matched = r.segments.every((segment, i) => {
       const part = parts[i] ?? '';

@@ -46,6 +46,24 @@ export interface SimulatorFaults {
   /** Creation answers `{accountId}` only, as the vendor's spec documents it (no accountToken). */
   createWithoutToken?: boolean | undefined;
   /**
+   * Creation answers `{}` (200): the account is created, but the answer names neither id nor
+   * token — every member of the spec's creation response is optional.
+   */
+  createAnswersEmpty?: boolean | undefined;
+  /**
+   * The listing shows this account without these members (top-level names, or
+   * `utilizationSettings.utilizationEnabled`): every listing member is optional in the spec.
+   */
+  listingOmits?: { accountId: number; members: readonly string[] } | undefined;
+  /**
+   * This sub account is on a Consumption plan: listed with `maxDailyGB: null` while not flexible
+   * (`isFlexible: false`, `isCapped: false`), as the spec allows there; its PUT may leave
+   * maxDailyGB out or null without being flexible.
+   */
+  consumptionPlanAccount?: number | undefined;
+  /** Listings spell `snapsearchRetentionDays` as the spec does (default: `snapSearchRetentionDays`). */
+  specSpelling?: boolean | undefined;
+  /**
    * Feedback records come back with drifted fields (a numeric id, the score and account id as
    * strings, epoch-ms createdAt, no agentId), as a record format change would bring them.
    */
@@ -85,7 +103,12 @@ export interface SimulatorOptions {
   quiet?: boolean;
   /** After a follow-up, the status endpoint keeps reporting the previous turn's final status this long; default 0. */
   staleAfterFollowUpMs?: number;
-  /** Account-management and export paths are also served under this prefix (e.g. '/v1'). */
+  /**
+   * Account-management and export paths are also served under this prefix (e.g. '/v1'), exactly
+   * as the vendor's spec writes them: no trailing slash there (the listing under `/v1` is
+   * `…/time-based-accounts`; `…/time-based-accounts/` is a 404). The unprefixed seed paths
+   * take a trailing slash or none (the seed writes the listing with one, creation without).
+   */
   accountPathPrefix?: string;
   /** Status of a successful sub-account PUT (the real service documents both); default 204. */
   putStatus?: 200 | 204;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubAccount } from '../../src/agent-api/index.js';
+import type { CompleteSubAccount, SubAccount } from '../../src/agent-api/index.js';
 import {
   buildUpdateBody,
   CapacityMoveError,
@@ -10,7 +10,12 @@ import {
 
 /** The pure half of a capacity move: table tests, no I/O. */
 
-function account(accountId: number, accountName: string, maxDailyGB: number, extra: object = {}): SubAccount {
+function account(
+  accountId: number,
+  accountName: string,
+  maxDailyGB: number | null,
+  extra: object = {},
+): CompleteSubAccount {
   return {
     accountId,
     email: null,
@@ -115,6 +120,58 @@ describe('planMove', () => {
   ])('%j → %s', (request, reason) => {
     expect(reasonOf(() => planMove(accounts, request))).toBe(reason);
   });
+
+  const odd: SubAccount[] = [
+    account(41, 'Capped', 10),
+    account(42, 'Flexible', null, { isFlexible: true }),
+    account(43, 'Consumption', null, { isFlexible: false }),
+    { accountId: 44, accountName: 'Partial', maxDailyGB: 5, searchable: true },
+    { accountName: 'No Id', maxDailyGB: 5 },
+    account(46, 'Huge', 2_147_483_640),
+    account(47, 'Owner', 100, { isOwner: true }),
+  ];
+
+  it.each([
+    [{ gb: 1, from: 'Flexible', to: 'Capped' }, 'uncapped_account', 'is uncapped (flexible'],
+    [{ gb: 1, from: 'Capped', to: 'Consumption' }, 'no_daily_cap', 'has no daily cap (consumption plan)'],
+    [
+      { gb: 1, from: 'Partial', to: 'Capped' },
+      'incomplete_account',
+      'without retentionDays, accessible, docSizeSetting, sharingObjectsAccounts, utilizationSettings',
+    ],
+    [{ gb: 1, from: 'Capped', to: 'no id' }, 'incomplete_account', 'No Id (no id) without accountId'],
+    [{ gb: 1, from: 'Owner', to: 'Capped' }, 'main_account', 'is the main account'],
+    [{ gb: 1000, from: 'Capped', to: 'Huge' }, 'insufficient_capacity', 'fewer than'],
+    [
+      { gb: 9, from: 'Capped', to: 'Huge' },
+      'out_of_range',
+      'Huge would have 2147483649 GB, more than the service accepts',
+    ],
+    [{ gb: 3_000_000_000, from: 'Capped', to: 'Huge' }, 'out_of_range', '3000000000 GB is more than'],
+  ])('%j → %s', (request, reason, words) => {
+    try {
+      planMove(odd, request);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as CapacityMoveError).reason).toBe(reason);
+      expect((error as CapacityMoveError).message).toContain(words);
+    }
+  });
+
+  it('names what an incomplete row lacks', () => {
+    try {
+      planMove(odd, { gb: 1, from: '44', to: 'Capped' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as CapacityMoveError).missing).toEqual([
+        'retentionDays',
+        'accessible',
+        'docSizeSetting',
+        'sharingObjectsAccounts',
+        'utilizationSettings',
+      ]);
+    }
+  });
 });
 
 describe('buildUpdateBody', () => {
@@ -132,7 +189,7 @@ describe('buildUpdateBody', () => {
   });
 
   it('sends back every listed field but accountId/email/accountToken, sharing accounts as ids', () => {
-    expect(buildUpdateBody({ ...listed, accountToken: 'x' } as SubAccount, 49.5)).toStrictEqual({
+    expect(buildUpdateBody({ ...listed, accountToken: 'x' } as CompleteSubAccount, 49.5)).toStrictEqual({
       accountName: 'Production',
       maxDailyGB: 49.5,
       retentionDays: 7,
@@ -143,11 +200,46 @@ describe('buildUpdateBody', () => {
       utilizationSettings: { frequencyMinutes: 15, utilizationEnabled: true },
       reservedDailyGB: 40,
       isFlexible: true,
-      softLimitGB: null,
+      // softLimitGB: null is not sent: null means "not set", and the spec types it as a number.
       snapSearchRetentionDays: 90,
       someFutureField: { nested: [1, 2] },
     });
   });
+
+  it('leaves out null members at any depth, unknown ones too, but keeps array elements', () => {
+    const body = buildUpdateBody(
+      account(31, 'QA', 8, {
+        reservedDailyGB: null,
+        softLimitGB: null,
+        snapSearchRetentionDays: null,
+        utilizationSettings: { frequencyMinutes: null, utilizationEnabled: false },
+        futureSetting: null,
+        futureObject: { limit: null, mode: 'x', list: [null, 1] },
+      }),
+      9,
+    );
+    expect(body).toStrictEqual({
+      accountName: 'QA',
+      maxDailyGB: 9,
+      retentionDays: 7,
+      searchable: true,
+      accessible: false,
+      docSizeSetting: true,
+      sharingObjectsAccounts: [],
+      utilizationSettings: { utilizationEnabled: false },
+      futureObject: { mode: 'x', list: [null, 1] },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/:null[,}]/);
+  });
+
+  it.each(['snapsearchRetentionDays', 'snapSearchRetentionDays'])(
+    'sends the snap retention back in the spelling the listing used (%s)',
+    (spelling) => {
+      const body = buildUpdateBody(account(32, 'Warm', 4, { [spelling]: 3 }), 5);
+      expect(body[spelling]).toBe(3);
+      expect(Object.keys(body).filter((key) => /^snap/i.test(key))).toEqual([spelling]);
+    },
+  );
 
   it('leaves the listed account untouched and rounds float noise', () => {
     const copy = structuredClone(listed);

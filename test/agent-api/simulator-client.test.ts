@@ -3,6 +3,7 @@ import {
   type AgentApi,
   AgentApiError,
   buildUpdateBody,
+  type CompleteSubAccount,
   InvalidResponseError,
   RegionMismatchError,
   SAVED_OBJECT_TYPES,
@@ -154,7 +155,7 @@ describe('sub accounts', () => {
     expect(created).toEqual({ accountId: expect.any(Number), accountToken: expect.any(String) });
     const listed = (await api.listSubAccounts()).find((account) => account.accountId === created.accountId);
     expect(listed).toMatchObject({ accountName: 'Sandbox', maxDailyGB: 1, email: null });
-    await api.updateSubAccount(created.accountId, buildUpdateBody(listed as NonNullable<typeof listed>, 2));
+    await api.updateSubAccount(created.accountId as number, buildUpdateBody(listed as CompleteSubAccount, 2));
     expect(sim.accounts().find((account) => account.accountId === created.accountId)?.maxDailyGB).toBe(2);
   });
 
@@ -163,7 +164,7 @@ describe('sub accounts', () => {
     try {
       const client = simClient(other).api;
       const [first] = await client.listSubAccounts();
-      const account = first as NonNullable<typeof first>;
+      const account = first as CompleteSubAccount;
       await client.updateSubAccount(account.accountId, buildUpdateBody(account, account.maxDailyGB ?? 0));
       expect(other.requests.at(-1)).toMatchObject({ method: 'PUT', status: 200 });
     } finally {
@@ -177,8 +178,9 @@ describe('sub accounts', () => {
       const client = simClient(other, { accountPathPrefix: '/v1' }).api;
       await expect(client.listSubAccounts()).resolves.not.toHaveLength(0);
       await client.exportSavedObjects('search');
+      // The vendor's spec path: no trailing slash under /v1 (with one, the simulator answers 404).
       expect(other.requests.map((request) => request.path)).toEqual([
-        '/v1/account-management/time-based-accounts/',
+        '/v1/account-management/time-based-accounts',
         '/v1/kibana/export',
       ]);
     } finally {

@@ -135,6 +135,54 @@ describe('renderCommandOutcome', () => {
     expect(reply.text).not.toContain(':warning:');
   });
 
+  it('names a Consumption-plan account without a cap correctly, apart from uncapped flexible ones', () => {
+    const reply = renderCommandOutcome({
+      kind: 'accounts',
+      accounts: [
+        account({ accountId: 2, accountName: 'Sec', maxDailyGB: null, isFlexible: true }),
+        account({ accountId: 3, accountName: 'Usage', maxDailyGB: null, isFlexible: false }),
+      ],
+    });
+    expect(reply.blocks[1]?.text.text).toBe(
+      [
+        '```',
+        'Name   ID  Max GB/day    Retention  Flags',
+        'Sec    2   uncapped      7 d        flexible',
+        'Usage  3   no daily cap  7 d        —',
+        '```',
+      ].join('\n'),
+    );
+    expect(reply.text).toContain(
+      'uncapped accounts and accounts with no daily cap (consumption plan) take no part',
+    );
+  });
+
+  it('shows an incomplete row as far as it goes and says what it lacks', () => {
+    const reply = renderCommandOutcome({
+      kind: 'accounts',
+      accounts: [
+        account({ accountId: 1, accountName: 'Prod', maxDailyGB: 50 }),
+        { accountId: 2, accountName: 'Partial', maxDailyGB: 5, searchable: true },
+        { accountName: 'Nameless id' },
+      ],
+    });
+    expect(reply.blocks[1]?.text.text).toBe(
+      [
+        '```',
+        'Name         ID  Max GB/day  Retention  Flags',
+        'Prod         1   50 GB       7 d        —',
+        'Partial      2   5 GB        ?          searchable',
+        'Nameless id  ?   ?           ?          —',
+        '```',
+      ].join('\n'),
+    );
+    expect(reply.text).toContain(
+      ':grey_question: *Partial* (2) came without retentionDays, accessible, docSizeSetting, sharingObjectsAccounts, utilizationSettings in the listing (shown as ? or left out of the flags): it takes no part in a capacity move until the listing shows it whole.',
+    );
+    expect(reply.text).toContain(':grey_question: *Nameless id* (no id) came without accountId, maxDailyGB,');
+    expect(reply.text).not.toContain(':grey_question: *Prod*');
+  });
+
   it('aligns the columns on what the reader sees, not on the escaped text', () => {
     const reply = renderCommandOutcome({
       kind: 'accounts',
@@ -183,6 +231,23 @@ describe('renderCommandOutcome', () => {
     expect(created(0, false)).toContain('max daily GB is 0, so');
     expect(created(2, false)).not.toContain('at least 1 GB');
     expect(created(2, false)).toContain('retention 7 days (the default)');
+  });
+
+  it('says a `{}` answer is a created account, and where to find its id and token', () => {
+    const reply = text({
+      kind: 'account-created',
+      accountName: 'Quiet',
+      retentionDays: 7,
+      retentionDefaulted: true,
+      maxDailyGB: 0,
+      maxDailyGBDefaulted: true,
+    });
+    expect(reply).toContain(
+      'Created sub account *Quiet* — the service did not say its id: `/agent accounts` lists it, retention 7 days (the default).',
+    );
+    expect(reply).toContain('its token is on the account page of the product');
+    expect(reply).toContain('/agent capacity move 1 from &lt;account&gt; to &lt;account&gt;');
+    expect(reply).not.toMatch(/fail|again|undefined/i);
   });
 
   it('says where the token is when the service created the account without sending one', () => {

@@ -61,6 +61,16 @@ describe('parseCommand', () => {
       { kind: 'accounts-create', name: 'Ops', email: 'ops@example.com', retentionDays: 7, maxDailyGB: 2.5 },
     ],
     [
+      'accounts create Big a@b.io 2147483647 2147483647',
+      {
+        kind: 'accounts-create',
+        name: 'Big',
+        email: 'a@b.io',
+        retentionDays: 2147483647,
+        maxDailyGB: 2147483647,
+      },
+    ],
+    [
       'capacity move 2.5 from "QA Team" to prod',
       { kind: 'capacity-move', gb: 2.5, from: 'QA Team', to: 'prod' },
     ],
@@ -82,6 +92,19 @@ describe('parseCommand', () => {
     ['accounts create Name a@b.io 0', 'accounts-create', 'retention-days must be a whole number'],
     ['accounts create Name a@b.io 7 -1', 'accounts-create', 'max-daily-GB must be a number'],
     ['accounts create Name a@b.io 7 1 extra', 'accounts-create', 'unexpected “extra”'],
+    // The vendor's spec: `format: email` and int32 numbers; the value is named, nothing is sent.
+    ['accounts create Name admin@localhost', 'accounts-create', '“admin@localhost” is not an email address'],
+    ['accounts create Name "ad min@example.com"', 'accounts-create', '“ad min@example.com” is not an email'],
+    [
+      'accounts create Name a@b.io 2147483648',
+      'accounts-create',
+      'retention-days 2147483648 is more than the service accepts (at most 2147483647)',
+    ],
+    [
+      'accounts create Name a@b.io 7 3000000000GB',
+      'accounts-create',
+      'max-daily-GB 3000000000GB is more than the service accepts (at most 2147483647)',
+    ],
     ['accounts delete x', 'accounts-create', 'unknown accounts command “delete”'],
     ['capacity shuffle', 'capacity-move', 'the only capacity command is `move`'],
     ['capacity move lots from a to b', 'capacity-move', '“lots” is not a number of GB'],

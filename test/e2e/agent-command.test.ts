@@ -205,8 +205,9 @@ describe('/agent with the default configuration', () => {
       const { text } = await run(harness, 'capacity move 2.5 from production to "qa team"');
       expect(harness.sim.putLog.map((p) => p.accountId)).toEqual([200001, 200004]);
       const [donorPut, recipientPut] = harness.sim.putLog;
-      // What the PUT carries: the listing minus ids, email, token and response-only fields, with
-      // the undocumented members as they were listed.
+      // What the PUT carries: the listing minus ids, email, token, response-only fields and the
+      // members it lists as null ("not set": the vendor's spec refuses null there), with the
+      // undocumented members as they were listed.
       const strip = ({
         accountId: _i,
         email: _e,
@@ -214,7 +215,10 @@ describe('/agent with the default configuration', () => {
         isOwner: _o,
         undocumented,
         ...rest
-      }: (typeof before)[number]) => ({ ...rest, ...undocumented });
+      }: (typeof before)[number]) =>
+        Object.fromEntries(
+          Object.entries({ ...rest, ...undocumented }).filter(([, value]) => value !== null),
+        );
       const production = before.find((a) => a.accountId === 200001) as (typeof before)[number];
       const qa = before.find((a) => a.accountId === 200004) as (typeof before)[number];
       // Full replacement: every field the listing had (the seed's unnamed ones too), ids for sharing.

@@ -16,9 +16,12 @@ const listAll = async (s = sim): Promise<any[]> => (await call(s, 'GET', `${base
 /** The sub accounts only (the listing starts with the main account). */
 const list = async (s = sim) => (await listAll(s)).filter((a) => !a.isOwner);
 
-/** A PUT body built the careful way: everything the listing gave, sharing accounts as ids. */
+/**
+ * A PUT body built the careful way: everything the listing gave but its null ("not set") members,
+ * sharing accounts as ids.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: listing entries are loose JSON
-function fullBody(listed: any) {
+function fullBody(listed: any): Record<string, unknown> {
   const {
     accountId: _id,
     email: _email,
@@ -28,8 +31,9 @@ function fullBody(listed: any) {
     totalTimeBasedDailyGB: _total,
     ...rest
   } = listed;
+  const set = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null));
   return {
-    ...rest,
+    ...set,
     sharingObjectsAccounts: listed.sharingObjectsAccounts.map((a: { accountId: number }) => a.accountId),
   };
 }
@@ -283,15 +287,169 @@ describe('PUT is a full replacement', () => {
 });
 
 describe('accountPathPrefix', () => {
-  it('serves account and export paths under the prefix as well', async () => {
+  it('serves account and export paths under the prefix as well, as the spec writes them', async () => {
     const v1 = await startSimulator({ quiet: true, accountPathPrefix: '/v1' });
     try {
-      expect((await call(v1, 'GET', `/v1${base}/`, main)).status).toBe(200);
+      expect((await call(v1, 'GET', `/v1${base}`, main)).status).toBe(200);
+      // The vendor's spec has no trailing slash under /v1: a server that follows it answers 404.
+      const slashed = await call(v1, 'GET', `/v1${base}/`, main);
+      expect(slashed.status).toBe(404);
+      expect(slashed.body).toEqual(errorBodyShape);
+      expect((await call(v1, 'PUT', `/v1${base}/200001/`, { ...main, body: {} })).status).toBe(404);
+      // The seed's unprefixed paths stay as they are: the listing with or without its slash.
       expect((await call(v1, 'GET', `${base}/`, main)).status).toBe(200);
+      expect((await call(v1, 'GET', base, main)).status).toBe(200);
       expect((await call(v1, 'POST', '/v1/kibana/export', { body: { type: 'search' } })).status).toBe(200);
       expect((await call(v1, 'GET', '/v1/whoami')).status).toBe(404);
     } finally {
       await v1.close();
     }
+  });
+});
+
+describe("the vendor's OpenAPI spec", () => {
+  it.each([
+    ['reservedDailyGB', 'Production'],
+    ['softLimitGB', 'Production'],
+    ['snapSearchRetentionDays', 'Production'],
+    ['reservedDailyGB', 'QA Team'],
+  ])('refuses %s: null in a PUT (%s) with 400 in the service error shape', async (member, name) => {
+    const listed = (await list()).find((a) => a.accountName === name);
+    const res = await call(sim, 'PUT', `${base}/${listed.accountId}`, {
+      ...main,
+      body: { ...fullBody(listed), [member]: null },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(errorBodyShape);
+    expect(res.body.message).toContain(`${member} should be number, not null`);
+    expect(sim.accounts().find((a) => a.accountId === listed.accountId)?.[member as 'softLimitGB']).toBe(
+      listed[member],
+    );
+  });
+
+  it('takes the same body with the unset members left out, and keeps them unset', async () => {
+    const qa = (await list()).find((a) => a.accountName === 'QA Team');
+    expect(qa).toMatchObject({ reservedDailyGB: null, softLimitGB: null, snapSearchRetentionDays: null });
+    const res = await call(sim, 'PUT', `${base}/200004`, {
+      ...main,
+      body: { ...fullBody(qa), maxDailyGB: 9 },
+    });
+    expect(res.status).toBe(204);
+    expect((await list()).find((a) => a.accountName === 'QA Team')).toEqual({
+      ...qa,
+      maxDailyGB: 9,
+      totalTimeBasedDailyGB: 9,
+    });
+  });
+
+  it('takes snapsearchRetentionDays in the spec’s spelling too, but not both spellings at once', async () => {
+    const [production] = await list();
+    const { snapSearchRetentionDays, ...rest } = fullBody(production);
+    const spec = await call(sim, 'PUT', `${base}/200001`, {
+      ...main,
+      body: { ...rest, snapsearchRetentionDays: 60 },
+    });
+    expect(spec.status).toBe(204);
+    expect(sim.accounts().find((a) => a.accountId === 200001)).toMatchObject({ snapSearchRetentionDays: 60 });
+    const both = await call(sim, 'PUT', `${base}/200001`, {
+      ...main,
+      body: { ...rest, snapsearchRetentionDays: 30, snapSearchRetentionDays },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.message).toContain('both snapsearchRetentionDays and snapSearchRetentionDays');
+  });
+
+  const creation = {
+    email: SIM_ADMIN_EMAILS[0],
+    accountName: 'Spec',
+    retentionDays: 7,
+    sharingObjectsAccounts: [],
+  };
+  it.each([
+    ['an email without a domain', { ...creation, email: 'admin' }],
+    ['an email without a top-level domain', { ...creation, email: 'admin@example' }],
+    ['an email with a space', { ...creation, email: 'ad min@example.com' }],
+    ['retentionDays past int32', { ...creation, retentionDays: 2_147_483_648 }],
+    ['maxDailyGB past int32', { ...creation, maxDailyGB: 2_147_483_648 }],
+  ])('refuses a creation with %s (400, nothing created)', async (_name, body) => {
+    const res = await call(sim, 'POST', base, { ...main, body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(errorBodyShape);
+    expect(res.body.message).toMatch(/^request\.body\.(email|retentionDays|maxDailyGB) should /);
+    expect(sim.accounts()).toHaveLength(5);
+  });
+
+  it('refuses a PUT whose maxDailyGB or retentionDays does not fit int32', async () => {
+    const [production] = await list();
+    for (const change of [{ maxDailyGB: 2_147_483_648 }, { retentionDays: 2_147_483_648 }]) {
+      const res = await call(sim, 'PUT', `${base}/200001`, {
+        ...main,
+        body: { ...fullBody(production), ...change },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('should fit int32');
+    }
+    const atLimit = await call(sim, 'PUT', `${base}/200001`, {
+      ...main,
+      body: { ...fullBody(production), maxDailyGB: 2_147_483_647 },
+    });
+    expect(atLimit.status).toBe(204);
+  });
+
+  it('can answer a creation with {}: the account exists all the same', async () => {
+    sim.faults.createAnswersEmpty = true;
+    const res = await call(sim, 'POST', base, { ...main, body: creation });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+    expect((await list()).map((a) => a.accountName)).toContain('Spec');
+  });
+
+  it('can list one row without some members, leaving the others whole', async () => {
+    const before = await listAll();
+    sim.faults.listingOmits = {
+      accountId: 200002,
+      members: ['retentionDays', 'searchable', 'utilizationSettings.utilizationEnabled'],
+    };
+    const after = await listAll();
+    const staging = after.find((a) => a.accountId === 200002);
+    expect(staging).not.toHaveProperty('retentionDays');
+    expect(staging).not.toHaveProperty('searchable');
+    expect(staging.utilizationSettings).toEqual({ frequencyMinutes: 60 });
+    expect(staging.maxDailyGB).toBe(20);
+    expect(after.filter((a) => a.accountId !== 200002)).toEqual(before.filter((a) => a.accountId !== 200002));
+    // Only the listing is shaped: the account itself is unchanged.
+    expect(sim.accounts().find((a) => a.accountId === 200002)?.retentionDays).toBe(14);
+  });
+
+  it('can list a Consumption-plan account: maxDailyGB null without being flexible', async () => {
+    sim.faults.consumptionPlanAccount = 200002;
+    const staging = (await list()).find((a) => a.accountId === 200002);
+    expect(staging).toMatchObject({ maxDailyGB: null, isFlexible: false, isCapped: false });
+    const { maxDailyGB: _cap, ...withoutCap } = fullBody(staging);
+    const res = await call(sim, 'PUT', `${base}/200002`, { ...main, body: withoutCap });
+    expect(res.status).toBe(204);
+  });
+
+  it('can spell snapsearchRetentionDays as the spec does in the listing', async () => {
+    sim.faults.specSpelling = true;
+    const [production] = await list();
+    expect(production.snapsearchRetentionDays).toBe(90);
+    expect(production).not.toHaveProperty('snapSearchRetentionDays');
+  });
+
+  it('forgets the switches on reset', async () => {
+    Object.assign(sim.faults, {
+      createAnswersEmpty: true,
+      listingOmits: { accountId: 200001, members: ['accountName'] },
+      consumptionPlanAccount: 200002,
+      specSpelling: true,
+    });
+    sim.reset();
+    expect(sim.faults).toMatchObject({
+      createAnswersEmpty: undefined,
+      listingOmits: undefined,
+      consumptionPlanAccount: undefined,
+      specSpelling: undefined,
+    });
   });
 });

@@ -3,14 +3,53 @@
  * why one was refused or failed. What a failed move reports is what the listing showed when the
  * bot read it back, never what it merely sent (DESIGN, "Sub-account updates are full replacements").
  */
-import type { AccountCapacityState, CapacityMoveError, SubAccount } from '../../agent-api/index.js';
+import {
+  type AccountCapacityState,
+  type CapacityMoveError,
+  missingMembers,
+  type SubAccount,
+} from '../../agent-api/index.js';
 import type { CommandOutcome } from '../../commands/command-outcome.js';
-import { accountsTable } from './accounts-table.js';
+import { accountsTable, MISSING_CELL } from './accounts-table.js';
 import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, gb, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
 
 const name = (account: { accountName: string }) => `*${escapeMrkdwn(account.accountName, 80)}*`;
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A listed account as a person recognises it, even from a row that lacks its name or id. */
+const labelOf = (account: SubAccount) =>
+  `${account.accountName == null ? '_an account without a name_' : name({ accountName: account.accountName })} (${account.accountId ?? 'no id'})`;
+
+/**
+ * Rows that came without members: the table shows what came (`?` for the rest), and this says
+ * what is missing. The spec makes every listing member optional; a capped sub account whose row
+ * is incomplete is not moved, because a full-replacement update would reset what the bot cannot see.
+ */
+function incompleteNotes(accounts: readonly SubAccount[]): string[] {
+  return accounts.flatMap((account) => {
+    const missing = missingMembers(account);
+    if (missing.length === 0) return [];
+    const movable = account.isOwner !== true && typeof account.maxDailyGB === 'number';
+    const why = movable ? ': it takes no part in a capacity move until the listing shows it whole' : '';
+    return [
+      `:grey_question: ${labelOf(account)} came without ${missing.join(', ')} in the listing (shown as ${MISSING_CELL} or left out of the flags)${why}.`,
+    ];
+  });
+}
+
+/** Which kinds of account in this listing a capacity move leaves alone, as one sentence. */
+function unmovableNote(accounts: readonly SubAccount[]): string {
+  const noCap = accounts.filter((a) => a.isOwner !== true && a.maxDailyGB === null);
+  const kinds = [
+    accounts.some((a) => a.isOwner === true) && 'the main account',
+    noCap.some((a) => a.isFlexible === true) && 'uncapped accounts',
+    noCap.some((a) => a.isFlexible !== true) && 'accounts with no daily cap (consumption plan)',
+  ].filter((kind): kind is string => typeof kind === 'string');
+  if (kinds.length === 0) return '';
+  const listed = kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  return `_Capacity moves are between capped sub accounts: ${listed} take no part._`;
+}
 
 /** `/agent accounts`: the table, then what a person should know about some rows. */
 export function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
@@ -19,29 +58,40 @@ export function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
   const hasMain = subs.length < accounts.length;
   const title = `*Accounts* (${hasMain ? 'the main account and ' : ''}${subs.length} sub account${subs.length === 1 ? '' : 's'})`;
   const empty = subs
-    .filter((a) => a.maxDailyGB !== null && a.maxDailyGB <= 0)
+    .filter((a) => typeof a.maxDailyGB === 'number' && a.maxDailyGB <= 0)
     .map(
       (a) =>
-        `:warning: ${name(a)} (${a.accountId}) is at 0 GB per day: it accepts no logs. ` +
-        `Give it capacity with \`${reserved(`/agent capacity move <GB> from <account> to ${a.accountId}`)}\`.`,
+        `:warning: ${labelOf(a)} is at 0 GB per day: it accepts no logs. ` +
+        `Give it capacity with \`${reserved(`/agent capacity move <GB> from <account> to ${a.accountId ?? '<account>'}`)}\`.`,
     );
-  const unmovable =
-    hasMain || accounts.some((a) => a.maxDailyGB === null)
-      ? '_Capacity moves are between capped sub accounts: the main account and uncapped accounts take no part._'
-      : '';
-  return reply(title, ...accountsTable(accounts), ...empty, unmovable);
+  return reply(
+    title,
+    ...accountsTable(accounts),
+    ...empty,
+    ...incompleteNotes(accounts),
+    unmovableNote(accounts),
+  );
 }
 
+/**
+ * A created account. The spec's creation answer may be `{}`: the account exists all the same,
+ * so the reply says it was created and where to find its id (`/agent accounts`) and token.
+ */
 export function renderCreated(outcome: Extract<CommandOutcome, { kind: 'account-created' }>): CommandReply {
-  const created = `Created sub account ${name(outcome)} (id ${outcome.accountId}), retention ${outcome.retentionDays} days${outcome.retentionDefaulted ? ' (the default)' : ''}.`;
+  const id =
+    outcome.accountId === undefined
+      ? ' — the service did not say its id: `/agent accounts` lists it'
+      : ` (id ${outcome.accountId})`;
+  const created = `Created sub account ${name(outcome)}${id}, retention ${outcome.retentionDays} days${outcome.retentionDefaulted ? ' (the default)' : ''}.`;
   // Only ever rendered into the requester's ephemeral reply: it is the new account's secret.
   const token = outcome.accountToken
     ? `Its API token, shown only to you — store it somewhere safe: \`${outcome.accountToken}\``
     : "The service did not send the new account's token here: its token is on the account page of the product.";
+  const target = outcome.accountId ?? '<account>';
   const note =
     outcome.maxDailyGB <= 0
       ? `:warning: Its max daily GB is 0${outcome.maxDailyGBDefaulted ? ' (the default)' : ''}, so it accepts no logs. ` +
-        `Give it at least 1 GB: \`${reserved(`/agent capacity move 1 from <account> to ${outcome.accountId}`)}\`.`
+        `Give it at least 1 GB: \`${reserved(`/agent capacity move 1 from <account> to ${target}`)}\`.`
       : '';
   return reply(created, token, note);
 }
@@ -101,7 +151,7 @@ export function renderCapacityFailure(
   switch (failure.reason) {
     case 'ambiguous_account': {
       const names = (failure.candidates ?? []).map(
-        (c) => `${escapeMrkdwn(c.accountName, 80)} (${c.accountId})`,
+        (c) => `${escapeMrkdwn(c.accountName, 80)} (${c.accountId ?? 'no id'})`,
       );
       return reply(
         `“${escapeMrkdwn(failure.reference ?? '', 80)}” names more than one account: ${names.join(', ')}. Use the id instead. ${NOTHING_CHANGED}`,

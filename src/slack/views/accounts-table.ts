@@ -13,25 +13,38 @@ const pad = (text: string, to: number) => text + ' '.repeat(Math.max(0, to - wid
 /** Column text: no backticks (they would end the code block). */
 const cell = (text: string, max: number) => flatText(text, max).replace(/`/g, "'");
 
+/** What the listing did not say, in a cell. */
+export const MISSING_CELL = '?';
+
 function flagsOf(account: SubAccount): string {
   const flags = [
-    account.searchable && 'searchable',
-    account.accessible && 'accessible',
-    account.docSizeSetting && 'doc-size',
+    account.searchable === true && 'searchable',
+    account.accessible === true && 'accessible',
+    account.docSizeSetting === true && 'doc-size',
     account.isFlexible === true && 'flexible',
-    account.utilizationSettings.utilizationEnabled && 'utilization',
+    account.utilizationSettings?.utilizationEnabled === true && 'utilization',
   ].filter((flag): flag is string => typeof flag === 'string');
   return flags.length > 0 ? flags.join(', ') : '—';
 }
 
+/**
+ * The daily capacity as a person should read it. `maxDailyGB: null` is "uncapped" on a flexible
+ * account, but on a Consumption plan an account that is not flexible has no daily cap either —
+ * it is not "uncapped (flexible)" (DESIGN, "Checked against the vendor's OpenAPI file").
+ */
+export function capacityCell(account: SubAccount): string {
+  if (account.maxDailyGB === undefined) return MISSING_CELL;
+  if (account.maxDailyGB !== null) return gb(account.maxDailyGB);
+  return account.isFlexible === true ? 'uncapped' : 'no daily cap';
+}
+
 function row(account: SubAccount): string[] {
-  const label =
-    account.isOwner === true ? `${cell(account.accountName, 40)} (main)` : cell(account.accountName, 40);
+  const name = account.accountName == null ? MISSING_CELL : cell(account.accountName, 40);
   return [
-    label,
-    String(account.accountId),
-    account.maxDailyGB === null ? 'uncapped' : gb(account.maxDailyGB),
-    `${account.retentionDays} d`,
+    account.isOwner === true ? `${name} (main)` : name,
+    account.accountId == null ? MISSING_CELL : String(account.accountId),
+    capacityCell(account),
+    account.retentionDays == null ? MISSING_CELL : `${account.retentionDays} d`,
     flagsOf(account),
   ];
 }

@@ -110,6 +110,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
     "The agent service sent a response the bot couldn't understand — please try again, and tell an admin if it keeps happening",
   not_configured: () =>
     "Account commands aren't set up — an admin needs to set ACCOUNT_API_TOKEN for the bot",
+  invalid_input: (error) =>
+    `The bot did not send this request, which the service would refuse: ${truncate(neutraliseSlackControls(error.message ?? ''), 300)}`,
 };
 
 const UNKNOWN =

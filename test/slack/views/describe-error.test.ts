@@ -93,6 +93,11 @@ describe('describeError', () => {
     ['timeout', error(AgentApiErrorCode.Timeout), 'took too long to respond'],
     ['invalid response', new InvalidResponseError(['sessionId: required']), "couldn't understand"],
     ['not configured', error(AgentApiErrorCode.NotConfigured), 'ACCOUNT_API_TOKEN'],
+    [
+      'invalid input, caught before sending: the message is the bot’s own and names the value',
+      new AgentApiError(AgentApiErrorCode.InvalidInput, '“admin@localhost” is not an email address'),
+      'The bot did not send this request, which the service would refuse: “admin@localhost” is not an email address',
+    ],
     ['look-alike from another module copy', { code: 'maintenance' }, 'down for maintenance'],
     ['plain Error', new Error('boom'), 'Something went wrong'],
     ['Node system error', Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'Something went wrong'],

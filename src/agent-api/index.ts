@@ -9,6 +9,7 @@ export {
   type SubAccountUpdate,
 } from './accounts.js';
 export type { AgentActivation } from './agent.js';
+export type { RequestInfo } from './attempts.js';
 export type { AgentCallOptions } from './call-context.js';
 export {
   type AccountCapacityChange,
@@ -47,6 +48,7 @@ export {
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
 export {
+  type BudgetSlot,
   createRequestBudget,
   type RequestBudget,
   type RequestBudgetOptions,
@@ -54,4 +56,3 @@ export {
 } from './request-budget.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
 export { messageAsMarkdown } from './structured-output.js';
-export type { RequestInfo } from './transport.js';

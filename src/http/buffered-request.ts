@@ -2,10 +2,11 @@ import { type Dispatcher, util } from 'undici';
 
 /**
  * One HTTP exchange on an undici pool, the whole body read into a string: the HTTP client under
- * both the agent-service transport and the Slack Web client's fetch. It talks to the pool's
- * dispatch handler directly, so an exchange costs no response stream, no AbortController and no
- * AbortSignal: the timeout is one timer that aborts the exchange itself, and a caller's signal
- * (when there is one) gets one listener.
+ * the Slack Web client's fetch (slack/slack-fetch.ts), its only user; it goes when that transport
+ * does. (The agent service is called through ky: agent-api/service-http.ts.) It talks to the
+ * pool's dispatch handler directly, so an exchange costs no response stream, no AbortController
+ * and no AbortSignal: the timeout is one timer that aborts the exchange itself, and a caller's
+ * signal (when there is one) gets one listener.
  */
 
 export interface BufferedResponse {

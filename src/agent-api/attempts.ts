@@ -33,6 +33,19 @@ export interface AttemptDeps {
   policy: RetryPolicy;
   logger?: Logger | undefined;
   onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Whether each attempt gets a debug line (see `logsDebug`). */
+  debug: boolean;
+}
+
+/**
+ * Whether `logger` writes debug lines: pino's level check when it has one (the production
+ * logger), else yes. With the level above debug no attempt builds a line nor reads the clock
+ * for one.
+ */
+export function logsDebug(logger: Logger | undefined): boolean {
+  if (logger === undefined) return false;
+  const levelCheck = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  return typeof levelCheck === 'function' ? levelCheck.call(logger, 'debug') : true;
 }
 
 const codeOf = (error: unknown) => (error instanceof AgentApiError ? error.code : undefined);
@@ -48,25 +61,25 @@ export class CallAttempts {
     private readonly deps: AttemptDeps,
   ) {}
 
-  /** ky's `beforeRequest` hook: waits for a slot (the timeout starts after it, as ky sends). */
-  readonly begin = async (): Promise<void> => {
+  /** From ky's `beforeRequest` hook: waits for a slot (ky's timeout starts after it, as ky sends). */
+  async begin(): Promise<void> {
     this.failure = undefined;
     this.slot = await this.deps.budget.acquire(this.call.kind, this.call.signal);
     this.startedAt = performance.now();
-  };
+  }
 
   /** ky's `retry.shouldRetry`: `false` stops ky, `undefined` lets it wait and send again. */
   readonly shouldRetry = async ({ error }: ShouldRetryState): Promise<false | undefined> =>
     mayRetry(await this.failed(error), this.call.retry, this.deps.policy);
 
-  /** ky's `beforeRetry` hook, after the wait. */
-  readonly logRetry = ({ retryCount }: { retryCount: number }): void => {
+  /** From ky's `beforeRetry` hook, after the wait. */
+  logRetry(retryCount: number): void {
     const { endpoint, method, path } = this.call;
     this.deps.logger?.warn(
       { endpoint, method, path, retryNumber: retryCount, code: codeOf(this.failure?.translated) },
       'agent service request failed; retrying',
     );
-  };
+  }
 
   /** Ends the current attempt as failed; resolves with our error (or the caller's abort reason). */
   async failed(error: unknown): Promise<unknown> {
@@ -90,9 +103,11 @@ export class CallAttempts {
     if (slot === undefined) return;
     this.slot = undefined;
     slot.release();
+    const { onRequest, debug, logger } = this.deps;
+    if (onRequest === undefined && !debug) return;
     const ms = Math.round(performance.now() - this.startedAt);
     const { endpoint, method, path } = this.call;
-    this.deps.onRequest?.({ endpoint, status, errorCode, ms });
-    this.deps.logger?.debug({ endpoint, method, path, status, errorCode, ms }, 'agent service request');
+    onRequest?.({ endpoint, status, errorCode, ms });
+    if (debug) logger?.debug({ endpoint, method, path, status, errorCode, ms }, 'agent service request');
   }
 }

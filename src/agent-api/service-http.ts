@@ -1,7 +1,7 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
 import { Agent } from 'undici';
 import type { Logger } from '../conversation/ports.js';
-import { type AttemptDeps, CallAttempts, type RequestInfo } from './attempts.js';
+import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
 import { AgentApiErrorCode } from './errors.js';
 import type { SuccessResponse } from './parse-body.js';
 import type { RequestBudget, RequestKind } from './request-budget.js';
@@ -65,35 +65,64 @@ function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch 
   return (input, init) => fetch(input, { ...init, dispatcher } as unknown as RequestInit);
 }
 
-/** The one ky instance of a client; each call gets its own attempts (budget slots, logs, metrics). */
-export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
-  const http: KyInstance = ky.create({
+const attemptsOf = (options: NormalizedOptions) => options.context.attempts as CallAttempts;
+
+/**
+ * The client's ky instance, and one extension of it per token. Options that never change per
+ * token (base address, fetch, headers, hooks) live on the instance: ky merges every option of a
+ * call into its defaults, so a call carries only what is its own. The hooks find the call's
+ * attempts in ky's `context`.
+ */
+function kyPerToken(options: ServiceHttpOptions): (token: string) => KyInstance {
+  const http = ky.create({
     prefixUrl: options.baseUrl,
     fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
+    headers: { accept: 'application/json' },
+    hooks: {
+      beforeRequest: [(_request, kyOptions) => attemptsOf(kyOptions).begin()],
+      beforeRetry: [({ options: kyOptions, retryCount }) => attemptsOf(kyOptions).logRetry(retryCount)],
+    },
   });
+  const byToken = new Map<string, KyInstance>();
+  return (token) => {
+    let instance = byToken.get(token);
+    if (instance === undefined) {
+      instance = http.extend({ headers: { 'x-api-token': token } });
+      byToken.set(token, instance);
+    }
+    return instance;
+  };
+}
+
+/** ky's options for one call: only what differs from the instance's. */
+function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['retry']): Options {
+  const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context: { attempts } };
+  if (spec.body !== undefined) options.json = spec.body;
+  if (spec.signal !== undefined) options.signal = spec.signal;
+  const accepted = spec.acceptStatuses;
+  if (accepted !== undefined) options.throwHttpErrors = (status) => !accepted.includes(status);
+  return options;
+}
+
+/** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
+export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
+  const httpFor = kyPerToken(options);
   const retrySettings = kyRetrySettings(options.retry, options.random);
   const deps: AttemptDeps = {
     budget: options.budget,
     policy: options.retry,
     logger: options.logger,
     onRequest: options.onRequest,
+    debug: logsDebug(options.logger),
   };
   return async (spec) => {
     const attempts = new CallAttempts(spec, deps);
     const limit = spec.retryLimit ?? options.retry.limit;
+    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
     let response: Response;
     let text: string;
     try {
-      response = await http(spec.path.slice(1), {
-        method: spec.method,
-        headers: { 'x-api-token': spec.token, accept: 'application/json' },
-        json: spec.body,
-        timeout: spec.timeoutMs,
-        signal: spec.signal,
-        throwHttpErrors: spec.acceptStatuses ? (status) => !spec.acceptStatuses?.includes(status) : true,
-        retry: limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0,
-        hooks: { beforeRequest: [attempts.begin], beforeRetry: [attempts.logRetry] },
-      });
+      response = await httpFor(spec.token)(spec.path.slice(1), callOptions(spec, attempts, retry));
       text = await response.text();
     } catch (error) {
       throw await attempts.failed(error);

@@ -33,15 +33,22 @@ describe('the folder tells the layer', () => {
     }
   });
 
-  it('only slack/ imports @slack/*, only store/ imports keyv, only agent-api/ imports ky (sandbox aside)', () => {
+  it('only slack/ imports @slack/*, only store/ imports keyv (sandbox aside)', () => {
     for (const source of all) {
       if (source.file.startsWith('src/sandbox/')) continue;
       for (const spec of source.imports) {
         if (spec.startsWith('@slack/')) expect(source.file, spec).toMatch(/^src\/slack\//);
         if (spec === 'keyv' || spec.startsWith('@keyv/')) expect(source.file, spec).toMatch(/^src\/store\//);
-        if (spec === 'ky') expect(source.file, spec).toMatch(/^src\/agent-api\//);
       }
     }
+  });
+
+  it('ky is the agent-service client: agent-api/ imports it, nothing else does', () => {
+    const kyImporters = all
+      .filter((source) => source.imports.some((spec) => spec === 'ky' || spec.startsWith('ky/')))
+      .map((source) => source.file);
+    expect(kyImporters.filter((file) => file.startsWith('src/agent-api/'))).not.toEqual([]);
+    expect(kyImporters.filter((file) => !file.startsWith('src/agent-api/'))).toEqual([]);
   });
 
   it('commands/ does not import Bolt or the Slack layer', () => {

@@ -1,6 +1,6 @@
 import type { CallOptions } from '../conversation/ports.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
-import type { Transport } from './transport.js';
+import type { SendRequest } from './service-http.js';
 
 /** Per-call options: the port's CallOptions plus a retry override for callers with their own loop. */
 export interface AgentCallOptions extends CallOptions {
@@ -8,9 +8,9 @@ export interface AgentCallOptions extends CallOptions {
   retryLimit?: number | undefined;
 }
 
-/** What every endpoint function needs: the transport and the client's settings. */
+/** What every endpoint function needs: ky's send and the client's settings. */
 export interface CallContext {
-  send: Transport;
+  send: SendRequest;
   agentToken: string;
   accountToken: string | undefined;
   /** '' or e.g. '/v1' for account-management and export paths. */

@@ -1,4 +1,4 @@
-import type { Clock, FeedbackInput, Logger, RunInput, RunStatusReport } from '../conversation/ports.js';
+import type { FeedbackInput, Logger, RunInput, RunStatusReport } from '../conversation/ports.js';
 import {
   type CreatedSubAccount,
   createSubAccount,
@@ -9,13 +9,14 @@ import {
   updateSubAccount,
 } from './accounts.js';
 import { type AgentActivation, followUp, getRunStatus, setAgentActive, startRun } from './agent.js';
+import type { RequestInfo } from './attempts.js';
 import type { AgentCallOptions, CallContext } from './call-context.js';
 import { type ExportResult, exportSavedObjects, type SavedObjectType } from './export.js';
 import { type FeedbackRecord, getFeedback, submitFeedback } from './feedback.js';
 import { type Identity, whoami } from './identity.js';
 import type { RequestBudget } from './request-budget.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
-import { createTransport, type RequestInfo } from './transport.js';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
+import { createServiceHttp } from './service-http.js';
 
 export interface AgentApiOptions {
   /** The account's region-specific base address, normalised (no trailing slash). */
@@ -28,7 +29,7 @@ export interface AgentApiOptions {
   accountPathPrefix?: string | undefined;
   /** The process-wide cap on requests in flight. */
   budget: RequestBudget;
-  /** Client-side timeout per request. Default 15000. */
+  /** Client-side timeout per request, until the response's headers (ky's `timeout`). Default 15000. */
   requestTimeoutMs?: number | undefined;
   /** Client-side timeout of a status long poll. Default 60000. */
   statusTimeoutMs?: number | undefined;
@@ -39,14 +40,12 @@ export interface AgentApiOptions {
     baseDelayMs?: number | undefined;
     /** Default 5000. */
     maxDelayMs?: number | undefined;
-    /** A longer `Retry-After` is not waited for. Default 60000. */
+    /** A longer `Retry-After` is not waited for: the error is returned. Default 60000. */
     maxRetryAfterMs?: number | undefined;
   };
   logger?: Logger | undefined;
   /** Metrics hook, called once per HTTP attempt. */
   onRequest?: ((info: RequestInfo) => void) | undefined;
-  /** Time source for backoff sleeps and `Retry-After` dates. Default: the real clock. */
-  clock?: Clock | undefined;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: (() => number) | undefined;
 }
@@ -78,39 +77,21 @@ export interface AgentApi {
   whoami(options?: AgentCallOptions): Promise<Identity>;
 }
 
-/** Sleeps `ms`, rejecting with the signal's reason when it aborts. */
-function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-const realClock: Clock = { now: () => Date.now(), sleep: realSleep };
-
 /** Builds the client. Makes no request until a method is called. */
 export function createAgentApi(options: AgentApiOptions): AgentApi {
-  const clock = options.clock ?? realClock;
   const retry = options.retry ?? {};
-  const send = createTransport({
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+  const statusTimeoutMs = options.statusTimeoutMs ?? 60_000;
+  const send = createServiceHttp({
     baseUrl: options.baseUrl,
     budget: options.budget,
+    bodyTimeoutMs: Math.max(requestTimeoutMs, statusTimeoutMs),
     retry: {
       limit: retry.limit ?? DEFAULT_RETRY_POLICY.limit,
       baseDelayMs: retry.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
       maxDelayMs: retry.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
       maxRetryAfterMs: retry.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
     },
-    sleep: (ms, signal) => clock.sleep(ms, signal),
-    now: () => clock.now(),
     random: options.random ?? Math.random,
     logger: options.logger,
     onRequest: options.onRequest,
@@ -120,8 +101,8 @@ export function createAgentApi(options: AgentApiOptions): AgentApi {
     agentToken: options.token,
     accountToken: options.accountToken,
     accountPathPrefix: options.accountPathPrefix ?? '',
-    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
-    statusTimeoutMs: options.statusTimeoutMs ?? 60_000,
+    requestTimeoutMs,
+    statusTimeoutMs,
   };
   return {
     startRun: (agentId, input, callOptions) => startRun(context, agentId, input, callOptions),

@@ -1,6 +1,7 @@
 /**
- * The agent service's failures as the project's own error classes: HTTP statuses and the HTTP
- * client's failures are translated here at the boundary, so nothing past agent-api/ knows undici.
+ * The agent service's failures as the project's own error classes: ky's HTTPError and
+ * TimeoutError and fetch's network failures are translated at one boundary (ky-failures.ts), so
+ * nothing past agent-api/ knows ky.
  * `describeError` in slack/views turns each code into one sentence a person can act on.
  */
 

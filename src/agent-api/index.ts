@@ -17,6 +17,7 @@ export {
   type SubAccountUpdate,
 } from './accounts.js';
 export type { AgentActivation } from './agent.js';
+export type { RequestInfo } from './attempts.js';
 export type { AgentCallOptions } from './call-context.js';
 export {
   type AccountCapacityChange,
@@ -56,6 +57,7 @@ export {
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
 export {
+  type BudgetSlot,
   createRequestBudget,
   type RequestBudget,
   type RequestBudgetOptions,
@@ -63,4 +65,3 @@ export {
 } from './request-budget.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
 export { messageAsMarkdown } from './structured-output.js';
-export type { RequestInfo } from './transport.js';

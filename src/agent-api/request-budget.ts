@@ -15,13 +15,19 @@ export interface RequestBudgetOptions {
   pollShare?: number;
 }
 
+/** A held slot of the budget: the handle its holder gives back. */
+export interface BudgetSlot {
+  /** Frees the slot for the next waiter. Releasing twice frees it once. */
+  release(): void;
+}
+
 export interface RequestBudget {
   /**
-   * Runs `fn` once a slot of this kind is free and holds the slot until `fn` settles. Waiters
-   * start in FIFO order per kind; a waiter whose `signal` aborts leaves the queue and rejects
-   * with the signal's reason.
+   * Resolves with a slot of this kind once one is free; the holder releases it when its request
+   * is over. Waiters start in FIFO order per kind; a waiter whose `signal` aborts leaves the queue
+   * and rejects with the signal's reason.
    */
-  run<T>(kind: RequestKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot>;
   readonly limit: number;
   /** floor(limit × pollShare), at least 1. */
   readonly pollSlots: number;
@@ -75,12 +81,15 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
     }
   };
 
-  const execute = async <T>(kind: RequestKind, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } finally {
-      release(kind);
-    }
+  const slotOf = (kind: RequestKind): BudgetSlot => {
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        release(kind);
+      },
+    };
   };
 
   const enqueue = (kind: RequestKind, signal: AbortSignal | undefined) =>
@@ -104,7 +113,7 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   return {
     limit,
     pollSlots,
-    async run<T>(kind: RequestKind, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    async acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot> {
       signal?.throwIfAborted();
       // Someone already waiting for this kind goes first (FIFO), even if a slot is free now.
       const queuedSameKind = waiting.some((waiter) => waiter.kind === kind);
@@ -113,7 +122,7 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
       } else {
         await enqueue(kind, signal);
       }
-      return execute(kind, fn);
+      return slotOf(kind);
     },
     inFlight: () => inFlight,
     inFlightPolls: () => inFlightPolls,

@@ -215,6 +215,20 @@ describe('failures without an HTTP answer', () => {
     expect(Date.now() - started).toBeLessThan(900);
   });
 
+  it('a body that stalls after the headers → timeout, once the body has been idle that long', async () => {
+    server = await startScriptedServer(
+      inOrder({ status: 200, body: { accountId: 1, accountName: 'a' }, stallBody: true }),
+    );
+    const { api } = testClient(server.url, {
+      retry: { limit: 0 },
+      requestTimeoutMs: 200,
+      statusTimeoutMs: 200,
+    });
+    const started = Date.now();
+    expect((await caught(api.whoami())).code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   it('a caller abort rejects with the caller’s reason, not a client error', async () => {
     const api = await clientFor(inOrder({ status: 200, body: { status: 'loading' }, delayMs: 1000 }));
     const controller = new AbortController();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestBudget } from '../../src/agent-api/request-budget.js';
+import {
+  createRequestBudget,
+  type RequestBudget,
+  type RequestKind,
+} from '../../src/agent-api/request-budget.js';
 
 /** A promise with its resolve exposed, to hold a slot until the test lets go. */
 function gate() {
@@ -11,6 +15,21 @@ function gate() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Holds a slot of `kind` while `fn` runs, as the client holds one for each attempt. */
+async function holding<T>(
+  budget: RequestBudget,
+  kind: RequestKind,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const slot = await budget.acquire(kind, signal);
+  try {
+    return await fn();
+  } finally {
+    slot.release();
+  }
+}
 
 describe('createRequestBudget', () => {
   it('has the documented defaults and keeps at least one poll slot', () => {
@@ -29,7 +48,7 @@ describe('createRequestBudget', () => {
     const held = gate();
     const started: number[] = [];
     const calls = [1, 2, 3, 4, 5].map((id) =>
-      budget.run('other', async () => {
+      holding(budget, 'other', async () => {
         started.push(id);
         await held.opened;
         return id;
@@ -47,29 +66,44 @@ describe('createRequestBudget', () => {
   it('lets other requests past polls that fill their share', async () => {
     const budget = createRequestBudget({ limit: 4, pollShare: 0.5 });
     const polls = gate();
-    const pollCalls = Array.from({ length: 6 }, () => budget.run('poll', () => polls.opened));
+    const pollCalls = Array.from({ length: 6 }, () => holding(budget, 'poll', () => polls.opened));
     await tick();
     expect([budget.inFlightPolls(), budget.queued()]).toEqual([2, 4]);
     // Two free slots remain for everything else, even with four polls queued ahead.
-    await expect(budget.run('other', async () => budget.inFlight())).resolves.toBe(3);
+    await expect(holding(budget, 'other', async () => budget.inFlight())).resolves.toBe(3);
     polls.open();
     await Promise.all(pollCalls);
     expect(budget.inFlightPolls()).toBe(0);
   });
 
-  it('releases the slot when the function throws', async () => {
+  it('hands a released slot to the next waiter', async () => {
     const budget = createRequestBudget({ limit: 1 });
-    await expect(budget.run('other', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(budget.run('other', async () => 'next')).resolves.toBe('next');
+    const first = await budget.acquire('other');
+    const second = budget.acquire('poll');
+    await tick();
+    expect([budget.inFlight(), budget.queued()]).toEqual([1, 1]);
+    first.release();
+    (await second).release();
+    expect([budget.inFlight(), budget.queued()]).toEqual([0, 0]);
+  });
+
+  it('frees a slot once, however often it is released', async () => {
+    const budget = createRequestBudget({ limit: 2 });
+    const first = await budget.acquire('other');
+    await budget.acquire('other');
+    first.release();
+    first.release();
+    expect(budget.inFlight()).toBe(1);
   });
 
   it('drops a queued request whose signal aborts, without running it', async () => {
     const budget = createRequestBudget({ limit: 1 });
     const held = gate();
-    const first = budget.run('other', () => held.opened);
+    const first = holding(budget, 'other', () => held.opened);
     const controller = new AbortController();
     let ran = false;
-    const second = budget.run(
+    const second = holding(
+      budget,
       'other',
       async () => {
         ran = true;
@@ -89,8 +123,8 @@ describe('createRequestBudget', () => {
 
   it('rejects at once when the signal is already aborted', async () => {
     const budget = createRequestBudget();
-    await expect(budget.run('poll', async () => 1, AbortSignal.abort(new Error('gone')))).rejects.toThrow(
-      'gone',
-    );
+    await expect(
+      holding(budget, 'poll', async () => 1, AbortSignal.abort(new Error('gone'))),
+    ).rejects.toThrow('gone');
   });
 });

@@ -12,6 +12,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Destroy the socket instead of answering (connection reset mid-request). */
   reset?: boolean;
+  /** Send the headers and the body's first byte, then nothing more until the client gives up. */
+  stallBody?: boolean;
   /** Answer only once this promise resolves. */
   until?: Promise<void>;
 }
@@ -21,6 +23,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: string;
+  /** When the request arrived (performance.now()), to measure the client's waits between attempts. */
+  at: number;
 }
 
 export type ReplyFor = (request: RecordedRequest, index: number) => ScriptedReply;
@@ -62,6 +66,11 @@ async function answer(response: ServerResponse, reply: ScriptedReply): Promise<v
     ...(isJson ? { 'content-type': 'application/json' } : {}),
     ...reply.headers,
   });
+  if (reply.stallBody) {
+    response.write(text.slice(0, 1));
+    await new Promise((resolve) => response.on('close', resolve));
+    return;
+  }
   response.end(text);
 }
 
@@ -75,7 +84,9 @@ export async function startScriptedServer(
   let maxInFlight = 0;
   const maxByGroup = new Map<string, number>();
   const server = createServer(async (request, response) => {
+    const at = performance.now();
     const recorded: RecordedRequest = {
+      at,
       method: request.method ?? '',
       path: request.url ?? '',
       headers: request.headers,

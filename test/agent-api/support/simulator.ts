@@ -5,27 +5,24 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../src/simulator/index.js';
-import { recordingClock } from './client.js';
 
 /** A quiet simulator with short long polls, so suites stay fast. */
 export function startTestSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return startSimulator({ port: 0, longPollMs: 150, quiet: true, ...options });
 }
 
-/** A client with the simulator's agent and main-account tokens and instant recorded backoff. */
+/** A client with the simulator's agent and main-account tokens and a fixed jitter draw. */
 export function simClient(sim: Simulator, overrides: Partial<AgentApiOptions> = {}) {
-  const { clock, sleeps } = recordingClock();
   const budget = overrides.budget ?? createRequestBudget({ limit: 20 });
   const api = createAgentApi({
     baseUrl: sim.url,
     token: SIM_TOKENS.agent,
     accountToken: SIM_TOKENS.main,
     budget,
-    clock,
     random: () => 0.5,
     requestTimeoutMs: 3000,
     statusTimeoutMs: 3000,
     ...overrides,
   });
-  return { api, budget, sleeps };
+  return { api, budget };
 }

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, AgentApiErrorCode } from '../../src/agent-api/errors.js';
 import {
-  backoffDelayMs,
   DEFAULT_RETRY_POLICY,
   isRetryable,
+  kyRetrySettings,
+  mayRetry,
   neverReachedServer,
   parseRetryAfter,
   type RetryMode,
-  withRetry,
-} from '../../src/agent-api/retry.js';
+} from '../../src/agent-api/retry-policy.js';
+
+/** The decisions ky's retry is configured with; client-retry.test.ts checks them over HTTP. */
 
 const refused = () => {
   const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
@@ -41,14 +43,16 @@ describe('parseRetryAfter', () => {
   });
 });
 
-describe('backoffDelayMs (full jitter)', () => {
+describe('the backoff ky is given (full jitter)', () => {
   it('grows exponentially up to the cap and scales with the random draw', () => {
-    const top = () => 0.999999;
-    expect([0, 1, 2, 3, 10].map((index) => backoffDelayMs(index, DEFAULT_RETRY_POLICY, top))).toEqual([
-      199, 399, 799, 1599, 4999,
-    ]);
-    expect(backoffDelayMs(3, DEFAULT_RETRY_POLICY, () => 0)).toBe(0);
-    expect(backoffDelayMs(1, DEFAULT_RETRY_POLICY, () => 0.5)).toBe(200);
+    const backoff = (retryCount: number, draw: number) => {
+      const settings = kyRetrySettings(DEFAULT_RETRY_POLICY, () => draw);
+      const jitter = settings.jitter as (delayMs: number) => number;
+      return jitter(settings.delay?.(retryCount) ?? Number.NaN);
+    };
+    expect([1, 2, 3, 4, 11].map((retry) => backoff(retry, 0.999999))).toEqual([199, 399, 799, 1599, 4999]);
+    expect(backoff(4, 0)).toBe(0);
+    expect(backoff(2, 0.5)).toBe(200);
   });
 });
 
@@ -78,6 +82,16 @@ describe('isRetryable', () => {
   });
 });
 
+describe('mayRetry', () => {
+  const limited = (retryAfterMs: number) =>
+    new AgentApiError(AgentApiErrorCode.RateLimited, 'x', { status: 429, retryAfterMs });
+  it('leaves a retryable failure to ky’s wait, unless the service asks for more than the cap', () => {
+    expect(mayRetry(limited(7000), 'unsent-only', DEFAULT_RETRY_POLICY)).toBeUndefined();
+    expect(mayRetry(limited(61_000), 'unsent-only', DEFAULT_RETRY_POLICY)).toBe(false);
+    expect(mayRetry(http(AgentApiErrorCode.HttpError, 500), 'idempotent', DEFAULT_RETRY_POLICY)).toBe(false);
+  });
+});
+
 describe('neverReachedServer', () => {
   it('finds the code deep in causes and inside AggregateError members', () => {
     const inner = Object.assign(new Error('x'), { code: 'ECONNREFUSED' });
@@ -85,48 +99,5 @@ describe('neverReachedServer', () => {
       true,
     );
     expect(neverReachedServer(new TypeError('fetch failed', { cause: new Error('other') }))).toBe(false);
-  });
-});
-
-describe('withRetry', () => {
-  const run = (mode: RetryMode, sleeps: number[]) => ({
-    mode,
-    policy: DEFAULT_RETRY_POLICY,
-    random: () => 0.5,
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-    },
-  });
-
-  it('stops after `limit` retries and returns the last error', async () => {
-    const sleeps: number[] = [];
-    let attempts = 0;
-    const failing = async () => {
-      attempts += 1;
-      throw http(AgentApiErrorCode.Maintenance, 503);
-    };
-    await expect(withRetry(failing, run('idempotent', sleeps))).rejects.toMatchObject({
-      code: 'maintenance',
-    });
-    expect(attempts).toBe(DEFAULT_RETRY_POLICY.limit + 1);
-    expect(sleeps).toEqual([100, 200, 400]);
-  });
-
-  it('waits at least Retry-After, and gives up on one above maxRetryAfterMs', async () => {
-    const sleeps: number[] = [];
-    let attempts = 0;
-    const limited = (retryAfterMs: number) => async () => {
-      attempts += 1;
-      if (attempts === 1)
-        throw new AgentApiError(AgentApiErrorCode.RateLimited, 'x', { status: 429, retryAfterMs });
-      return 'ok';
-    };
-    await expect(withRetry(limited(7000), run('unsent-only', sleeps))).resolves.toBe('ok');
-    expect(sleeps).toEqual([7000]);
-    attempts = 0;
-    await expect(withRetry(limited(61_000), run('unsent-only', sleeps))).rejects.toMatchObject({
-      code: 'rate_limited',
-    });
-    expect(attempts).toBe(1);
   });
 });

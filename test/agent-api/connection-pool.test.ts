@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testClient } from './support/client.js';
 
-/** How the client uses connections: one keep-alive pool per service, under the base address's path. */
+/** How ky's requests use connections: one keep-alive undici Agent per service, under the base address's path. */
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,0 +1,113 @@
+import type { ShouldRetryState } from 'ky';
+import type { Logger } from '../conversation/ports.js';
+import { AgentApiError } from './errors.js';
+import { asAgentApiFailure, type FailedCall } from './ky-failures.js';
+import type { BudgetSlot, RequestBudget, RequestKind } from './request-budget.js';
+import { mayRetry, type RetryMode, type RetryPolicy } from './retry-policy.js';
+
+/**
+ * The attempts of one call, as ky's hooks see them: each attempt holds a request-budget slot from
+ * `beforeRequest` until it ends, and ends with one metrics report and one debug line. A failed
+ * attempt ends in `shouldRetry` (before ky's backoff wait, so a wait never holds a slot) or at
+ * the boundary when ky gives up; a successful one once its body is read.
+ */
+
+/** What the metrics hook receives once per HTTP attempt. */
+export interface RequestInfo {
+  /** Endpoint name, e.g. `startRun`. */
+  endpoint: string;
+  status?: number | undefined;
+  errorCode?: string | undefined;
+  ms: number;
+}
+
+/** The call as its attempts need it. */
+export interface AttemptedCall extends FailedCall {
+  endpoint: string;
+  kind: RequestKind;
+  retry: RetryMode;
+}
+
+export interface AttemptDeps {
+  budget: RequestBudget;
+  policy: RetryPolicy;
+  logger?: Logger | undefined;
+  onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Whether each attempt gets a debug line (see `logsDebug`). */
+  debug: boolean;
+}
+
+/**
+ * Whether `logger` writes debug lines: pino's level check when it has one (the production
+ * logger), else yes. With the level above debug no attempt builds a line nor reads the clock
+ * for one.
+ */
+export function logsDebug(logger: Logger | undefined): boolean {
+  if (logger === undefined) return false;
+  const levelCheck = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
+  return typeof levelCheck === 'function' ? levelCheck.call(logger, 'debug') : true;
+}
+
+const codeOf = (error: unknown) => (error instanceof AgentApiError ? error.code : undefined);
+
+export class CallAttempts {
+  private slot: BudgetSlot | undefined;
+  private startedAt = 0;
+  /** The current attempt's failure, translated once (ky hands the same error to several places). */
+  private failure: { error: unknown; translated: unknown } | undefined;
+
+  constructor(
+    private readonly call: AttemptedCall,
+    private readonly deps: AttemptDeps,
+  ) {}
+
+  /** From ky's `beforeRequest` hook: waits for a slot (ky's timeout starts after it, as ky sends). */
+  async begin(): Promise<void> {
+    this.failure = undefined;
+    this.slot = await this.deps.budget.acquire(this.call.kind, this.call.signal);
+    this.startedAt = performance.now();
+  }
+
+  /** ky's `retry.shouldRetry`: `false` stops ky, `undefined` lets it wait and send again. */
+  readonly shouldRetry = async ({ error }: ShouldRetryState): Promise<false | undefined> =>
+    mayRetry(await this.failed(error), this.call.retry, this.deps.policy);
+
+  /** From ky's `beforeRetry` hook, after the wait. */
+  logRetry(retryCount: number): void {
+    const { endpoint, method, path } = this.call;
+    this.deps.logger?.warn(
+      { endpoint, method, path, retryNumber: retryCount, code: codeOf(this.failure?.translated) },
+      'agent service request failed; retrying',
+    );
+  }
+
+  /** Ends the current attempt as failed; resolves with our error (or the caller's abort reason). */
+  async failed(error: unknown): Promise<unknown> {
+    if (this.failure !== undefined && this.failure.error === error) return this.failure.translated;
+    const translated = await asAgentApiFailure(error, this.call);
+    this.failure = { error, translated };
+    this.end(
+      translated instanceof AgentApiError ? translated.status : undefined,
+      codeOf(translated) ?? 'aborted',
+    );
+    return translated;
+  }
+
+  /** Ends the current attempt with a response whose body has been read. */
+  succeeded(status: number): void {
+    this.end(status, undefined);
+  }
+
+  private end(status: number | undefined, errorCode: string | undefined): void {
+    const slot = this.slot;
+    if (slot === undefined) return;
+    this.slot = undefined;
+    slot.release();
+    const { onRequest, debug, logger } = this.deps;
+    if (onRequest === undefined && !debug) return;
+    const ms = Math.round(performance.now() - this.startedAt);
+    const { endpoint, method, path } = this.call;
+    onRequest?.({ endpoint, status, errorCode, ms });
+    if (debug) logger?.debug({ endpoint, method, path, status, errorCode, ms }, 'agent service request');
+  }
+}

@@ -1,0 +1,104 @@
+import type { RetryOptions } from 'ky';
+import { AgentApiErrorCode, isAgentApiError } from './errors.js';
+
+/**
+ * Which failed calls ky may repeat, and how long it waits: the settings of ky's `retry` option.
+ * ky retries by method; whether a call may be repeated here depends on the endpoint (a repeated
+ * run start could start a second run), so each call names its mode and `shouldRetry` decides on
+ * the failure already translated into our error classes.
+ */
+
+export interface RetryPolicy {
+  /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */
+  limit: number;
+  /** Backoff cap of the first retry; doubles per retry. Default 200. */
+  baseDelayMs: number;
+  /** Upper bound of one backoff. Default 5000. */
+  maxDelayMs: number;
+  /** A `Retry-After` longer than this is not waited for: the error is returned. Default 60000. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  limit: 3,
+  baseDelayMs: 200,
+  maxDelayMs: 5000,
+  maxRetryAfterMs: 60_000,
+};
+
+/**
+ * `idempotent`: reads and writes whose repetition is harmless (GET, PUT, feedback upsert,
+ * enable/disable, export).
+ * `unsent-only`: run start, follow-up and account creation. These are retried only when the
+ * service provably did not act on the request: the connection was never made (refused, DNS
+ * failure, connect timeout) or the service answered 429, i.e. turned the request away before
+ * handling it. A 503, a reset connection or a timeout may come after the run started, so they are
+ * returned to the caller.
+ */
+export type RetryMode = 'idempotent' | 'unsent-only';
+
+const RETRYABLE_STATUSES = [429, 502, 503, 504];
+/** Failures before any byte reached the service. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** True when some error in the `cause` chain (or an AggregateError's members) has a never-connected code. */
+export function neverReachedServer(error: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NEVER_CONNECTED.has(code)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => neverReachedServer(inner, depth + 1))) {
+    return true;
+  }
+  return neverReachedServer((error as { cause?: unknown }).cause, depth + 1);
+}
+
+/** Whether this failure may be retried under `mode`. Only AgentApiErrors are ever retried. */
+export function isRetryable(error: unknown, mode: RetryMode): boolean {
+  if (!isAgentApiError(error)) return false;
+  if (mode === 'unsent-only') {
+    if (error.code === AgentApiErrorCode.RateLimited) return true;
+    return error.code === AgentApiErrorCode.Network && neverReachedServer(error.cause);
+  }
+  if (error.code === AgentApiErrorCode.Network) return true;
+  return error.status !== undefined && RETRYABLE_STATUSES.includes(error.status);
+}
+
+/**
+ * ky may retry the failure when it is retryable under `mode` and the service did not ask for a
+ * wait longer than the policy allows (that would hold a Slack user for minutes: the error is
+ * returned instead). `undefined` leaves the wait to ky: `Retry-After` when sent, else the backoff.
+ */
+export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy): false | undefined {
+  if (!isRetryable(failure, mode)) return false;
+  const retryAfterMs = isAgentApiError(failure) ? failure.retryAfterMs : undefined;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return false;
+  return undefined;
+}
+
+/**
+ * ky's retry settings for a policy, without the per-call `limit` and `shouldRetry`. Every method
+ * may be retried (the call's mode decides); the backoff is exponential with full jitter: uniform
+ * in [0, min(maxDelayMs, baseDelayMs·2^(retry−1))).
+ */
+export function kyRetrySettings(policy: RetryPolicy, random: () => number): RetryOptions {
+  return {
+    methods: ['get', 'post', 'put'],
+    statusCodes: RETRYABLE_STATUSES,
+    afterStatusCodes: RETRYABLE_STATUSES,
+    maxRetryAfter: policy.maxRetryAfterMs,
+    delay: (retryCount) => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retryCount - 1)),
+    jitter: (delayMs) => Math.floor(random() * delayMs),
+    backoffLimit: policy.maxDelayMs,
+    retryOnTimeout: false,
+  };
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}

@@ -1,0 +1,141 @@
+import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
+import { Agent } from 'undici';
+import type { Logger } from '../conversation/ports.js';
+import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
+import { AgentApiErrorCode } from './errors.js';
+import type { SuccessResponse } from './parse-body.js';
+import type { RequestBudget, RequestKind } from './request-budget.js';
+import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
+import { kyRetrySettings, type RetryMode, type RetryPolicy } from './retry-policy.js';
+
+/**
+ * ky, configured for the agent service: one keep-alive undici Agent under it, ky's `retry` with
+ * the call's mode (retry-policy.ts), ky's `timeout` per call, its hooks holding a request-budget
+ * slot per attempt and logging (attempts.ts), and its errors turned into ours at one boundary
+ * (ky-failures.ts). Everything endpoint-specific (paths, schemas) lives in the resource files.
+ */
+
+export interface RequestSpec {
+  /** Endpoint name for metrics and logs. */
+  endpoint: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path from the base address, starting with `/`. */
+  path: string;
+  token: string;
+  body?: unknown;
+  kind: RequestKind;
+  retry: RetryMode;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  notFound?: NotFoundMeaning | undefined;
+  /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
+  acceptStatuses?: readonly number[] | undefined;
+  /** Overrides the client's retry limit for this call. */
+  retryLimit?: number | undefined;
+}
+
+/** Sends one call (with its retries) and resolves with the response whose body has been read. */
+export type SendRequest = (spec: RequestSpec) => Promise<SuccessResponse>;
+
+export interface ServiceHttpOptions {
+  /** The service's base address; request paths extend its path. */
+  baseUrl: string;
+  budget: RequestBudget;
+  /**
+   * The longest pause between two chunks of a response body. ky's `timeout` ends once the headers
+   * are in; this bounds a body that stalls after them (the Timeout error too).
+   */
+  bodyTimeoutMs: number;
+  retry: RetryPolicy;
+  /** Jitter source in [0, 1). */
+  random: () => number;
+  logger?: Logger | undefined;
+  onRequest?: ((info: RequestInfo) => void) | undefined;
+}
+
+/**
+ * The keep-alive connection pool handed to ky: one connection per slot of the budget (the budget
+ * already bounds requests in flight, so none waits in the pool). ky builds a global `Request`, which
+ * only the global fetch accepts (undici's own fetch is another copy of the classes on Node 20), so
+ * ky's `fetch` is the global one with this Agent as its dispatcher.
+ */
+function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch {
+  const dispatcher = new Agent({ connections, bodyTimeout });
+  // Node's fetch types name its bundled copy of undici's Dispatcher; this Agent is the package's.
+  return (input, init) => fetch(input, { ...init, dispatcher } as unknown as RequestInit);
+}
+
+const attemptsOf = (options: NormalizedOptions) => options.context.attempts as CallAttempts;
+
+/**
+ * The client's ky instance, and one extension of it per token. Options that never change per
+ * token (base address, fetch, headers, hooks) live on the instance: ky merges every option of a
+ * call into its defaults, so a call carries only what is its own. The hooks find the call's
+ * attempts in ky's `context`.
+ */
+function kyPerToken(options: ServiceHttpOptions): (token: string) => KyInstance {
+  const http = ky.create({
+    prefixUrl: options.baseUrl,
+    fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
+    headers: { accept: 'application/json' },
+    hooks: {
+      beforeRequest: [(_request, kyOptions) => attemptsOf(kyOptions).begin()],
+      beforeRetry: [({ options: kyOptions, retryCount }) => attemptsOf(kyOptions).logRetry(retryCount)],
+    },
+  });
+  const byToken = new Map<string, KyInstance>();
+  return (token) => {
+    let instance = byToken.get(token);
+    if (instance === undefined) {
+      instance = http.extend({ headers: { 'x-api-token': token } });
+      byToken.set(token, instance);
+    }
+    return instance;
+  };
+}
+
+/** ky's options for one call: only what differs from the instance's. */
+function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['retry']): Options {
+  const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context: { attempts } };
+  if (spec.body !== undefined) options.json = spec.body;
+  if (spec.signal !== undefined) options.signal = spec.signal;
+  const accepted = spec.acceptStatuses;
+  if (accepted !== undefined) options.throwHttpErrors = (status) => !accepted.includes(status);
+  return options;
+}
+
+/** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
+export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
+  const httpFor = kyPerToken(options);
+  const retrySettings = kyRetrySettings(options.retry, options.random);
+  const deps: AttemptDeps = {
+    budget: options.budget,
+    policy: options.retry,
+    logger: options.logger,
+    onRequest: options.onRequest,
+    debug: logsDebug(options.logger),
+  };
+  return async (spec) => {
+    const attempts = new CallAttempts(spec, deps);
+    const limit = spec.retryLimit ?? options.retry.limit;
+    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
+    let response: Response;
+    let text: string;
+    try {
+      response = await httpFor(spec.token)(spec.path.slice(1), callOptions(spec, attempts, retry));
+      text = await response.text();
+    } catch (error) {
+      throw await attempts.failed(error);
+    }
+    attempts.succeeded(response.status);
+    return accepted({ status: response.status, text, method: spec.method, path: spec.path }, spec);
+  };
+}
+
+/** A 2xx, or a status the call accepts (404 "no feedback") unless its body is a region mismatch. */
+function accepted(response: SuccessResponse, spec: RequestSpec): SuccessResponse {
+  if (response.status >= 200 && response.status < 300) return response;
+  const error = errorFromResponse({ ...response, notFound: spec.notFound ?? 'unknown-endpoint' });
+  if (error.code === AgentApiErrorCode.RegionMismatch) throw error;
+  return response;
+}

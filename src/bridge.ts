@@ -220,7 +220,7 @@ export async function startBridge(
     settings: { ...config.feedback, feedbackName: config.feedback.name },
     clock,
   });
-  const recovery = createTurnRecovery({ store, delivery, logger, settings });
+  const recovery = createTurnRecovery({ store, delivery, logger, settings, clock });
   const slack = createSlackApp({
     config,
     identity,

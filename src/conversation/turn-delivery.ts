@@ -18,7 +18,7 @@ import type {
 } from './ports.js';
 import { digestReport } from './report-digest.js';
 import { createThreadCheck } from './thread-check.js';
-import { clearTurn, DELIVERED_TTL_MS, DELIVERY_CLAIM_TTL_MS, lockNames } from './turn-lifecycle.js';
+import { createTurnLedger, DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
 import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 
@@ -115,6 +115,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const me = settings.instanceId;
   const lateWatchMs = settings.lateWatchMs ?? 0;
   const threadCheck = createThreadCheck({ output, logger });
+  const ledger = createTurnLedger({ store, clock, instanceId: me });
   /** The pure turn machine's state of every turn this instance polls or delivers. */
   const tracked = new Map<string, TrackedTurn>();
   /** Deliveries under way, so stop() can wait for them. */
@@ -260,7 +261,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   async function startLateWatch(entry: TrackedTurn): Promise<void> {
     entry.turn = { ...entry.turn, late: true, watchUntil: clock.now() + lateWatchMs };
     // The record lets a takeover keep watching; with the store down this instance watches on anyway.
-    await store
+    await ledger
       .saveTurn(entry.turn)
       .catch((error: unknown) =>
         logger.warn({ err: error, turnId: entry.turn.turnId }, 'late watch not recorded; watching on'),
@@ -286,7 +287,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       return;
     }
     entry.turn = { ...entry.turn, deadlineNoticed: true, progressTs: undefined };
-    if (tracked.get(turn.turnId) === entry) await store.saveTurn(entry.turn);
+    if (tracked.get(turn.turnId) === entry) await ledger.saveTurn(entry.turn);
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
@@ -313,11 +314,11 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     style: OutputStyle,
   ): Promise<boolean> {
     const { turn } = entry;
-    if (await store.lockOwner(lockNames.delivered(turn.turnId))) {
+    if (await ledger.isDelivered(turn.turnId)) {
       await finish(entry, undefined);
       return false;
     }
-    if (!(await store.tryLock(lockNames.delivery(turn.turnId), me, DELIVERY_CLAIM_TTL_MS))) {
+    if (!(await ledger.deliveryClaim(turn.turnId).take(DELIVERY_CLAIM_TTL_MS))) {
       throw new ClaimedElsewhere();
     }
     await progress.settle(turn.turnId);
@@ -381,7 +382,10 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       onRetry: async (error, attempts) => {
         entry.takenOver = true;
         // With the store down the claim stays ours: our next try takes it again, or it lapses.
-        await store.unlock(lockNames.delivery(turn.turnId), me).catch(() => undefined);
+        await ledger
+          .deliveryClaim(turn.turnId)
+          .release()
+          .catch(() => undefined);
         if (error instanceof ClaimedElsewhere) return;
         logger.warn(
           {
@@ -433,16 +437,11 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     const { turn } = entry;
     const thread = outcome ? await store.getThread(turn.threadKey) : undefined;
     if (thread && outcome?.kind === 'report') {
-      await store.saveThread({
-        ...thread,
-        lastFinal: digestReport(outcome.report),
-        runOpenSince: undefined,
-        updatedAt: clock.now(),
-      });
+      await ledger.saveFinal(thread, digestReport(outcome.report));
     } else if (thread && outcome?.kind === 'notice' && outcome.leavesRunOpen) {
-      await store.saveThread({ ...thread, runOpenSince: turn.startedAt, updatedAt: clock.now() });
+      await ledger.saveRunOpen(thread, turn.startedAt);
     }
-    await store.unlock(lockNames.thread(turn.threadKey), turn.turnId);
+    await ledger.threadLock(turn.threadKey, turn.turnId).release();
     entry.released = true;
   }
 
@@ -475,8 +474,8 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   /** Marks the turn delivered and clears its records, leases and progress indicator. */
   async function finish(entry: TrackedTurn, outcome: TurnOutcome | undefined): Promise<void> {
     const { turn } = entry;
-    await store.tryLock(lockNames.delivered(turn.turnId), me, DELIVERED_TTL_MS);
-    await clearTurn(store, turn, me);
+    await ledger.markDelivered(turn.turnId);
+    await ledger.clearTurn(turn);
     if (tracked.get(turn.turnId) === entry) tracked.delete(turn.turnId);
     poller.remove(turn.turnId);
     metrics.turnsInFlight(tracked.size);

@@ -25,7 +25,7 @@ import { type Spending, unlimitedSpending } from './spending.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
-import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
+import { createTurnLedger } from './turn-ledger.js';
 import { type TurnEffect, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
@@ -123,6 +123,7 @@ const newFlatId = (): string => randomUUID().toLowerCase();
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? newFlatId;
+  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
   /** Ends the retries of refusals still waiting for Slack (shutdown). */
   const stopping = new AbortController();
   const refusalsUnderWay = new Set<Promise<unknown>>();
@@ -232,7 +233,8 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
     const { turn, effect } = newTurn(request, key, thread, prepared);
     const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
-    if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
+    const threadLock = ledger.threadLock(key, turn.turnId);
+    if (!(await threadLock.take(lockTtl))) {
       await spent.giveBack();
       tell(where, request, 'busy', { workingForMs: await workingFor(key) });
       return 'busy';
@@ -240,16 +242,16 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     if (effect?.type === 'check-previous-run' && thread) {
       const checked = await checkOpenRun(turn, thread);
       if (checked === 'busy') {
-        await store.unlock(lockNames.thread(key), turn.turnId);
+        await threadLock.release();
         await spent.giveBack();
         tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
         return 'busy';
       }
       turn.previousFinal = checked;
     }
-    await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
-    if (!thread) await store.saveThread(newThread(request, key, turn.agentId));
-    await store.saveTurn(turn);
+    await ledger.lease(turn.turnId).take(settings.leaseTtlMs);
+    if (!thread) await ledger.createThread(newThread(request, key, turn.agentId));
+    await ledger.saveTurn(turn);
     return start(turn, where, { message: request.prompt, ...prepared.context });
   }
 
@@ -277,8 +279,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
 
   /** Slack delivers a mention twice and retries events: only the first sighting counts. */
   function firstDelivery(request: TurnRequest): Promise<boolean> {
-    // A unique owner per call: the same process seeing the same message twice must also lose.
-    return store.tryLock(lockNames.seen(request.channel, request.sourceTs), newId(), DEDUPE_TTL_MS);
+    return ledger.markSeen(request.channel, request.sourceTs, newId());
   }
 
   /** Tells the sender (once per message) why their message does not become a turn. */
@@ -291,7 +292,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
 
   /** How long the turn holding the thread has been at it (for the busy notice), if known. */
   async function workingFor(key: string): Promise<number | undefined> {
-    const owner = await store.lockOwner(lockNames.thread(key));
+    const owner = await ledger.threadHolder(key);
     const holder = owner ? await store.getTurn(owner) : undefined;
     return holder ? clock.now() - holder.startedAt : undefined;
   }
@@ -315,13 +316,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     } as const;
     const next = transition(checking, { type: 'previous-run-checked', report });
     if (next.state.phase !== 'starting') return 'busy';
-    if (report)
-      await store.saveThread({
-        ...thread,
-        lastFinal: next.state.previousFinal,
-        runOpenSince: undefined,
-        updatedAt: clock.now(),
-      });
+    if (report) await ledger.saveFinal(thread, next.state.previousFinal);
     return next.state.previousFinal;
   }
 
@@ -413,12 +408,12 @@ export function createTurnStarter(deps: TurnStarterDeps) {
           : await agent.startRun(turn.agentId, input);
       // The session id is stored at once: a crash from here on resumes the run instead of losing it.
       const running: TurnRecord = { ...turn, phase: 'running', sessionId };
-      await store.saveTurn(running);
-      await saveSession(turn, sessionId);
+      await ledger.saveTurn(running);
+      await ledger.saveSession(turn, sessionId);
       metrics.turnStarted(turn.kind);
       log.info({ sessionId, kind: turn.kind }, 'turn started');
       const withProgress = { ...running, progressTs: await progressWithin(progressTs, where) };
-      if (withProgress.progressTs) await store.saveTurn(withProgress);
+      if (withProgress.progressTs) await ledger.saveTurn(withProgress);
       delivery.track(withProgress, { takenOver: false });
       return 'started';
     } catch (error) {
@@ -460,22 +455,17 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   function holdLease(turnId: string): () => void {
     const done = new AbortController();
     const everyMs = Math.max(100, Math.floor(settings.leaseTtlMs / 3));
+    const lease = ledger.lease(turnId);
     void (async () => {
       while (!done.signal.aborted) {
         await clock.sleep(everyMs, done.signal).catch(() => undefined);
         if (done.signal.aborted) return;
-        await store
-          .renewLock(lockNames.lease(turnId), settings.instanceId, settings.leaseTtlMs)
+        await lease
+          .renew(settings.leaseTtlMs)
           .catch((error: unknown) => logger.warn({ err: error, turnId }, 'lease renewal failed'));
       }
     })();
     return () => done.abort(DONE_WAITING);
-  }
-
-  async function saveSession(turn: TurnRecord, sessionId: string): Promise<void> {
-    const thread = await store.getThread(turn.threadKey);
-    if (!thread) return;
-    await store.saveThread({ ...thread, sessionId, lastTurnTs: turn.sourceTs, updatedAt: clock.now() });
   }
 
   /** Ends the retries of refusals still waiting for Slack; resolves once they settled. */

@@ -4,7 +4,7 @@ import { ThreadOutputError } from '../../src/conversation/output-error.js';
 import type { PollHandlers } from '../../src/conversation/poll-scheduler.js';
 import type { ConversationStore, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
 import { createTurnDelivery } from '../../src/conversation/turn-delivery.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryStore } from '../../src/store/index.js';

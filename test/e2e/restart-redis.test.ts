@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TurnRecord } from '../../src/conversation/ports.js';
 import { threadKey } from '../../src/conversation/thread-key.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import {
   DEFAULT_TEAM_ID,
   type SlackStandin,

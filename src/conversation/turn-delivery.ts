@@ -16,10 +16,16 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
-import { digestReport } from './report-digest.js';
 import { createThreadCheck } from './thread-check.js';
 import { createTurnLedger, DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
-import { type TurnEffect, type TurnEvent, type TurnState, transition } from './turn-machine.js';
+import {
+  stateOfRecord,
+  storedPhase,
+  type TurnEffect,
+  type TurnEvent,
+  type TurnState,
+  transition,
+} from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 
 export interface TurnDeliveryDeps {
@@ -46,7 +52,7 @@ export interface TurnDeliveryDeps {
 /** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
 type FinalOutcome =
   | { kind: 'report'; report: RunStatusReport; late: boolean }
-  | { kind: 'notice'; notice: TurnNotice; outcome: TurnOutcome; leavesRunOpen: boolean };
+  | { kind: 'notice'; notice: TurnNotice; outcome: TurnOutcome };
 
 interface TrackedTurn {
   turn: TurnRecord;
@@ -67,20 +73,6 @@ class ClaimedElsewhere extends Error {
     super('delivery claimed by another instance');
     this.name = 'ClaimedElsewhere';
   }
-}
-
-/** The machine state of a turn whose run has started (fresh start, resume or takeover alike). */
-function runningState(turn: TurnRecord, sessionId: string): TurnState {
-  return {
-    phase: 'running',
-    turnId: turn.turnId,
-    sessionId,
-    previousFinal: turn.previousFinal,
-    awaitingFresh: turn.kind === 'followUp' && turn.previousFinal !== undefined,
-    stepsShown: 0,
-    awaitingDelivery: false,
-    late: turn.late,
-  };
 }
 
 const where = (turn: TurnRecord): ThreadLocation => ({
@@ -125,7 +117,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     const entry: TrackedTurn = {
       turn,
       takenOver,
-      state: runningState(turn, turn.sessionId ?? ''),
+      state: stateOfRecord(turn),
       abort: new AbortController(),
       released: false,
       noticeChain: Promise.resolve(),
@@ -139,7 +131,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   function track(turn: TurnRecord, options: { takenOver: boolean }): void {
     if (!turn.sessionId) return;
     const entry = newEntry(turn, options.takenOver);
-    if (turn.late) {
+    if (entry.state.phase === 'late') {
       // Resumed past its deadline: the thread was (or is being) told; keep watching slowly.
       if (!turn.deadlineNoticed) entry.noticeChain = background(postDeadlineNotice(entry));
       watchLate(entry);
@@ -213,7 +205,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
           'polling stopped',
         );
         const notice: TurnNotice = { kind: 'service-error', error: effect.error, referenceId };
-        deliverInBackground(entry, { kind: 'notice', notice, outcome: 'service_error', leavesRunOpen: true });
+        deliverInBackground(entry, { kind: 'notice', notice, outcome: 'service_error' });
         return 'stop';
       }
       case 'notify-deadline':
@@ -225,7 +217,6 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
           kind: 'notice',
           notice: { kind: 'deadline', waitedMs: clock.now() - turn.startedAt },
           outcome: 'deadline',
-          leavesRunOpen: true,
         });
         return 'stop';
       case 'watch-late':
@@ -236,8 +227,14 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
           kind: 'notice',
           notice: { kind: 'watch-ended', waitedMs: clock.now() - turn.startedAt },
           outcome: 'deadline',
-          leavesRunOpen: true,
         });
+        return 'stop';
+      case 'notify-start-failed':
+        notifyStartFailed(entry, effect.error);
+        return 'stop';
+      case 'notify-lost':
+        logger.warn({ threadKey: turn.threadKey, turnId: turn.turnId }, 'turn lost before its run started');
+        deliverInBackground(entry, { kind: 'notice', notice: { kind: 'lost-turn' }, outcome: 'lost' });
         return 'stop';
       default:
         // schedule-poll: the scheduler polls again by itself unless a handler says 'stop'.
@@ -259,7 +256,11 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
 
   /** Past the deadline with a late watch: record it (a takeover keeps watching), tell the thread. */
   async function startLateWatch(entry: TrackedTurn): Promise<void> {
-    entry.turn = { ...entry.turn, late: true, watchUntil: clock.now() + lateWatchMs };
+    entry.turn = {
+      ...entry.turn,
+      phase: storedPhase(entry.state) ?? 'late',
+      watchUntil: clock.now() + lateWatchMs,
+    };
     // The record lets a takeover keep watching; with the store down this instance watches on anyway.
     await ledger
       .saveTurn(entry.turn)
@@ -322,7 +323,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
       throw new ClaimedElsewhere();
     }
     await progress.settle(turn.turnId);
-    await releaseThread(entry, outcome);
+    await releaseThread(entry, true);
     const log = boundLogger(logger, {
       threadKey: turn.threadKey,
       sessionId: turn.sessionId,
@@ -421,24 +422,26 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poller.remove(turn.turnId);
     // The store may be down as well: the thread is freed and the turn cleared once it answers.
     await retrying(entry, async () => {
-      await releaseThread(entry, undefined);
+      await releaseThread(entry, false);
       // One try at the progress indicator (it fails too when the bot left the channel).
       await finish(entry, 'undeliverable');
     });
   }
 
   /**
-   * Frees the thread for its next turn (recording the final status the stale rule compares with,
-   * or that the run was left open) before the outcome shows: whoever reads it and replies at once
-   * is never refused. Only once per turn: by a retry a newer turn may own the thread.
+   * Frees the thread for its next turn (recording what the machine decided the thread keeps: the
+   * final status the stale rule compares with, or that the run was left open) before the outcome
+   * shows: whoever reads it and replies at once is never refused. Only once per turn: by a retry
+   * a newer turn may own the thread. `record`: false when the outcome is given up on.
    */
-  async function releaseThread(entry: TrackedTurn, outcome: FinalOutcome | undefined): Promise<void> {
+  async function releaseThread(entry: TrackedTurn, record: boolean): Promise<void> {
     if (entry.released) return;
-    const { turn } = entry;
-    const thread = outcome ? await store.getThread(turn.threadKey) : undefined;
-    if (thread && outcome?.kind === 'report') {
-      await ledger.saveFinal(thread, digestReport(outcome.report));
-    } else if (thread && outcome?.kind === 'notice' && outcome.leavesRunOpen) {
+    const { turn, state } = entry;
+    const change = record && state.phase === 'delivering' ? state.thread : undefined;
+    const thread = change ? await store.getThread(turn.threadKey) : undefined;
+    if (thread && change?.kind === 'final') {
+      await ledger.saveFinal(thread, change.lastFinal);
+    } else if (thread && change?.kind === 'run-open') {
       await ledger.saveRunOpen(thread, turn.startedAt);
     }
     await ledger.threadLock(turn.threadKey, turn.turnId).release();
@@ -474,6 +477,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   /** Marks the turn delivered and clears its records, leases and progress indicator. */
   async function finish(entry: TrackedTurn, outcome: TurnOutcome | undefined): Promise<void> {
     const { turn } = entry;
+    entry.state = transition(entry.state, { type: 'delivered' }).state;
     await ledger.markDelivered(turn.turnId);
     await ledger.clearTurn(turn);
     if (tracked.get(turn.turnId) === entry) tracked.delete(turn.turnId);
@@ -484,33 +488,30 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     await threadCheck.removeStrays(turn);
   }
 
-  /** Delivers a notice for a turn that never got polled (a failed start, a lost turn). */
-  function deliverNotice(
-    turn: TurnRecord,
-    notice: TurnNotice,
-    outcome: TurnOutcome,
-    takenOver: boolean,
-  ): void {
-    const entry = newEntry(turn, takenOver);
-    deliverInBackground(entry, { kind: 'notice', notice, outcome, leavesRunOpen: false });
-  }
-
-  /** The start or follow-up request failed: say why in the thread and free it. */
-  async function failStart(turn: TurnRecord, error: unknown): Promise<void> {
+  /** Says in the thread why the start or follow-up request failed, and frees it. */
+  function notifyStartFailed(entry: TrackedTurn, error: unknown): void {
+    const { turn } = entry;
     const referenceId = deps.newReferenceId();
     metrics.serviceError(deps.errorCode(error));
     logger.error(
       { err: error, threadKey: turn.threadKey, turnId: turn.turnId, referenceId },
       'run start failed',
     );
-    deliverNotice(turn, { kind: 'service-error', error, referenceId }, 'service_error', false);
+    const notice: TurnNotice = { kind: 'service-error', error, referenceId };
+    deliverInBackground(entry, { kind: 'notice', notice, outcome: 'service_error' });
   }
 
-  /** A turn found without a session id after a restart: its run may never have started. */
+  /** The start or follow-up request of a turn (still `starting`) failed. */
+  async function failStart(turn: TurnRecord, error: unknown): Promise<void> {
+    await step(newEntry(turn, false), { type: 'run-start-failed', error });
+  }
+
+  /**
+   * A turn found still starting (or without a session id) after a restart: its run may never
+   * have started. Another replica may have posted the notice before dying: look in the thread first.
+   */
   async function abandonLostTurn(turn: TurnRecord): Promise<void> {
-    logger.warn({ threadKey: turn.threadKey, turnId: turn.turnId }, 'turn lost before its run started');
-    // Another replica may have posted it before dying: look in the thread first.
-    deliverNotice(turn, { kind: 'lost-turn' }, 'lost', true);
+    await step(newEntry(turn, true), { type: 'start-lost' });
   }
 
   /** Stops polling and delivering a turn without touching its stored state (another instance took it). */

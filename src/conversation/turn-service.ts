@@ -26,7 +26,7 @@ import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger } from './turn-ledger.js';
-import { type TurnEffect, transition } from './turn-machine.js';
+import { stateOfRecord, storedPhase, type TurnEffect, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
@@ -407,7 +407,8 @@ export function createTurnStarter(deps: TurnStarterDeps) {
           ? await agent.followUp(turn.agentId, turn.sessionId, input)
           : await agent.startRun(turn.agentId, input);
       // The session id is stored at once: a crash from here on resumes the run instead of losing it.
-      const running: TurnRecord = { ...turn, phase: 'running', sessionId };
+      const started = transition(stateOfRecord(turn), { type: 'run-started', sessionId }).state;
+      const running: TurnRecord = { ...turn, phase: storedPhase(started) ?? 'polling', sessionId };
       await ledger.saveTurn(running);
       await ledger.saveSession(turn, sessionId);
       metrics.turnStarted(turn.kind);

@@ -17,7 +17,7 @@ const TURN: TurnRecord = {
   userId: 'U1',
   sourceTs: '100.000001',
   kind: 'start',
-  phase: 'running',
+  phase: 'polling',
   sessionId: 's1',
   startedAt: 0,
   deadlineAt: 60_000,

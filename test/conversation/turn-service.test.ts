@@ -121,7 +121,7 @@ describe('turn starter', () => {
     expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
     expect((delivery.track as sinon.SinonSpy).firstCall.args[0]).toMatchObject({
       sessionId: 's1',
-      phase: 'running',
+      phase: 'polling',
     });
   });
 

@@ -68,8 +68,11 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
   return {
     /** The thread's busy lock, held by the turn `turnId`. */
     threadLock: (threadKey: string, turnId: string) => lock(lockNames.thread(threadKey), turnId),
-    /** The turn id holding the thread, if any. */
-    threadHolder: (threadKey: string) => store.lockOwner(lockNames.thread(threadKey)),
+    /** The turn holding the thread, if any (and its record still there). */
+    async turnHolding(threadKey: string): Promise<TurnRecord | undefined> {
+      const turnId = await store.lockOwner(lockNames.thread(threadKey));
+      return turnId ? store.getTurn(turnId) : undefined;
+    },
     /** This instance's lease on a turn. */
     lease: (turnId: string) => lock(lockNames.lease(turnId), me),
     /** True when some instance holds the turn's lease. */

@@ -50,7 +50,9 @@ describe('turn ledger', () => {
     const { ledger } = setUp();
     expect(await ledger.threadLock(TURN.threadKey, 'turn-1').take(60_000)).toBe(true);
     expect(await ledger.threadLock(TURN.threadKey, 'turn-2').take(60_000)).toBe(false);
-    expect(await ledger.threadHolder(TURN.threadKey)).toBe('turn-1');
+    expect(await ledger.turnHolding(TURN.threadKey)).toBeUndefined();
+    await ledger.saveTurn(TURN);
+    expect(await ledger.turnHolding(TURN.threadKey)).toEqual(TURN);
   });
 
   it('counts a Slack message once, whoever asks', async () => {

@@ -11,7 +11,7 @@ import type {
   TurnOutcome,
   TurnRecord,
 } from './ports.js';
-import { createTurnLedger } from './turn-ledger.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, storedPhase, type TurnEffect, type TurnEvent, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
 
@@ -34,6 +34,8 @@ export interface TurnDeliveryDeps {
   errorCode: (error: unknown) => string;
   /** Default `Math.random` (the jitter of delivery retries). */
   random?: (() => number) | undefined;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
 }
 
 /**
@@ -45,7 +47,7 @@ export interface TurnDeliveryDeps {
 export function createTurnDelivery(deps: TurnDeliveryDeps) {
   const { store, output, poller, progress, clock, logger, metrics, settings } = deps;
   const lateWatchMs = settings.lateWatchMs ?? 0;
-  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
   /** Every turn this instance polls or delivers, with its machine state. */
   const tracked = new Map<string, TurnInFlight>();
   /** Deliveries under way, so stop() can wait for them. */

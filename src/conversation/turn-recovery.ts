@@ -1,7 +1,7 @@
 import { systemClock } from './clock.js';
 import type { Clock, ConversationStore, Logger } from './ports.js';
 import type { TurnDelivery } from './turn-delivery.js';
-import { createTurnLedger } from './turn-ledger.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 
 export interface TurnRecoveryDeps {
   store: ConversationStore;
@@ -10,6 +10,8 @@ export interface TurnRecoveryDeps {
   settings: { instanceId: string; leaseTtlMs: number };
   /** @default the system clock */
   clock?: Pick<Clock, 'now'> | undefined;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
 }
 
 /**
@@ -21,11 +23,13 @@ export interface TurnRecoveryDeps {
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, delivery, logger, settings } = deps;
-  const ledger = createTurnLedger({
-    store,
-    clock: deps.clock ?? systemClock,
-    instanceId: settings.instanceId,
-  });
+  const ledger =
+    deps.ledger ??
+    createTurnLedger({
+      store,
+      clock: deps.clock ?? systemClock,
+      instanceId: settings.instanceId,
+    });
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {

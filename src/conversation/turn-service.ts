@@ -19,7 +19,7 @@ import { type Spending, unlimitedSpending } from './spending.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
-import { createTurnLedger } from './turn-ledger.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
@@ -90,6 +90,8 @@ export interface TurnStarterDeps {
   placement: AnswerPlacement;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
 }
 
 /**
@@ -108,7 +110,7 @@ const newFlatId = (): string => randomUUID().toLowerCase();
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? newFlatId;
-  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const runStart = createRunStart({
     ledger,
     agent,

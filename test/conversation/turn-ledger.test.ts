@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
 import { createTurnLedger, lockNames } from '../../src/conversation/turn-ledger.js';
@@ -106,5 +108,16 @@ describe('turn ledger', () => {
     await ledger.restoreSession(THREAD.threadKey, 's9');
     await ledger.restoreSession(THREAD.threadKey, 's10');
     expect((await store.getThread(THREAD.threadKey))?.sessionId).toBe('s9');
+  });
+});
+
+describe('the ledger is the one writer', () => {
+  it('no other conversation module takes a lock or writes a thread or turn record', () => {
+    const dir = 'src/conversation';
+    const writes = /\bstore\s*\.\s*(tryLock|renewLock|unlock|lockOwner|saveThread|saveTurn|deleteTurn)\b/;
+    const offenders = readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && name !== 'turn-ledger.ts')
+      .filter((name) => writes.test(readFileSync(join(dir, name), 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });

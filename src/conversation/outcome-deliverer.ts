@@ -66,17 +66,13 @@ class ClaimedElsewhere extends Error {
   }
 }
 
-const where = (turn: TurnRecord): ThreadLocation => ({
-  teamId: turn.teamId,
-  channel: turn.channel,
-  threadTs: turn.threadTs,
-});
+const where = ({ teamId, channel, threadTs }: TurnRecord): ThreadLocation => ({ teamId, channel, threadTs });
 
-const answerRef = (turn: TurnRecord) => ({
-  threadKey: turn.threadKey,
-  agentId: turn.agentId,
-  sessionId: turn.sessionId ?? '',
-  turnId: turn.turnId,
+const answerRef = ({ threadKey, agentId, sessionId, turnId }: TurnRecord) => ({
+  threadKey,
+  agentId,
+  sessionId: sessionId ?? '',
+  turnId,
 });
 
 /**

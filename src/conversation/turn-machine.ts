@@ -27,7 +27,7 @@ export interface IdleTurnState {
   sessionId?: string | undefined;
   /** The digest of the thread's last finished turn's final report (for the stale rule). */
   lastFinal?: ReportDigest | undefined;
-  /** The last turn ended without a terminal status (deadline, watch ended): its run may still work. */
+  /** The last turn ended without a terminal status: its run may still work. */
   runOpen?: boolean | undefined;
 }
 
@@ -69,7 +69,7 @@ export type ThreadChange =
   /** The run never started: the thread keeps its previous session and final report. */
   | { kind: 'unchanged' };
 
-/** The outcome is decided and being posted; the turn ends with `delivered`. */
+/** The outcome is decided and being posted (outcome-deliverer.ts); the turn ends with `delivered`. */
 export interface DeliveringTurnState {
   phase: 'delivering';
   turnId: string;
@@ -292,10 +292,7 @@ function onReport(state: PollingTurnState, report: RunStatusReport): Transition 
   };
 }
 
-/**
- * After a deadline or a failed poll there is no final report to compare a later poll with, and
- * the run may still be working: the next message checks it first.
- */
+/** After a deadline or a failed poll the run may still be working: the next message checks it first. */
 function onDelivered(state: DeliveringTurnState): Transition {
   const { sessionId, thread } = state;
   if (thread.kind === 'final')

@@ -17,6 +17,7 @@ import { createReactionFeedback } from './conversation/reaction-feedback.js';
 import { createSpending } from './conversation/spending.js';
 import { createTurnContext } from './conversation/turn-context.js';
 import { createTurnDelivery } from './conversation/turn-delivery.js';
+import { createTurnLedger } from './conversation/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
@@ -146,7 +147,10 @@ export async function startBridge(
     lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
+  // The one writer of turn locks and records, shared by the starter, delivery and recovery.
+  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const delivery = createTurnDelivery({
+    ledger,
     store,
     output,
     poller: scheduler,
@@ -190,6 +194,7 @@ export async function startBridge(
     metrics,
   });
   const turns = createTurnStarter({
+    ledger,
     store,
     agent: agentApi,
     output,
@@ -220,7 +225,7 @@ export async function startBridge(
     settings: { ...config.feedback, feedbackName: config.feedback.name },
     clock,
   });
-  const recovery = createTurnRecovery({ store, delivery, logger, settings });
+  const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
   const slack = createSlackApp({
     config,
     identity,

@@ -103,7 +103,10 @@ export interface ThreadRecord {
   updatedAt: number;
 }
 
-export type TurnPhase = 'starting' | 'running';
+/** The phases of a turn, in memory (turn-machine.ts) and in its stored record alike. */
+export type TurnPhase = 'idle' | 'checking' | 'starting' | 'polling' | 'late' | 'delivering';
+/** The phases a turn record is stored in: from before its run starts until its outcome is posted. */
+export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'>;
 
 /** A turn in flight. Stored before its run starts, deleted once its outcome is delivered. */
 export interface TurnRecord {
@@ -117,7 +120,7 @@ export interface TurnRecord {
   /** The Slack message that started the turn. */
   sourceTs: string;
   kind: 'start' | 'followUp';
-  phase: TurnPhase;
+  phase: StoredTurnPhase;
   sessionId?: string | undefined;
   /** For follow-ups: the digest of the previous turn's final status, which a poll may still report (stale). */
   previousFinal?: ReportDigest | undefined;
@@ -129,8 +132,7 @@ export interface TurnRecord {
   timerange?: TimeRange | undefined;
   startedAt: number;
   deadlineAt: number;
-  /** Past the deadline and watched for a late answer until `watchUntil`. */
-  late?: boolean | undefined;
+  /** Phase `late`: watched for a late answer until then. */
   watchUntil?: number | undefined;
   /** The "still working past the deadline" notice is in the thread. */
   deadlineNoticed?: boolean | undefined;

@@ -1,14 +1,22 @@
 /**
- * The turn state machine of one thread: `idle → starting → running → idle`. Pure: it returns the
- * next state and the effects to carry out as data; the caller performs them and feeds the results
- * back as events. See the seed's "States and transitions" for the run statuses.
+ * The turn state machine of one thread, deciding every step of a turn:
+ * `idle → (checking →) starting → polling (→ late) → delivering → idle`. Pure: it returns the next
+ * state and the effects to carry out as data; the caller performs them and feeds the results back
+ * as events. See the seed's "States and transitions" for the run statuses.
  *
- * Past the turn deadline a running turn may go on `late`: the thread is told, the run is watched
+ * The phases are one vocabulary with the stored turn record's: a record is saved in `starting`,
+ * `polling` or `late` ({@link StoredTurnPhase}), and {@link stateOfRecord} reads it back as the
+ * machine's state (a takeover, a restart).
+ *
+ * Past the turn deadline a polled turn may go on `late`: the thread is told, the run is watched
  * at a slow pace, and a late answer is still delivered (marked late); when the watch ends too the
  * thread goes idle with its run left open. A message in a thread whose run was left open goes
  * through `checking` first: the seed's rule 2 allows a follow-up only after a terminal status.
+ *
+ * Only an idle thread takes a message: the thread's busy lock (turn-ledger.ts) refuses one while
+ * a turn runs, on whichever replica runs it, so the machine never sees a message in another phase.
  */
-import type { ReportDigest, RunStatusReport } from './ports.js';
+import type { ReportDigest, RunStatusReport, StoredTurnPhase, TurnRecord } from './ports.js';
 import { TERMINAL_STATUSES } from './ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';
 
@@ -19,7 +27,7 @@ export interface IdleTurnState {
   sessionId?: string | undefined;
   /** The digest of the thread's last finished turn's final report (for the stale rule). */
   lastFinal?: ReportDigest | undefined;
-  /** The last turn ended without a terminal status (deadline, watch ended): its run may still work. */
+  /** The last turn ended without a terminal status: its run may still work. */
   runOpen?: boolean | undefined;
 }
 
@@ -40,9 +48,9 @@ export interface StartingTurnState {
   previousFinal?: ReportDigest | undefined;
 }
 
-/** The run is started and being polled, or its outcome is being delivered. */
-export interface RunningTurnState {
-  phase: 'running';
+/** The run is started and being polled (`late`: past the deadline, watched at a slow pace). */
+export interface PollingTurnState {
+  phase: 'polling' | 'late';
   turnId: string;
   sessionId: string;
   previousFinal?: ReportDigest | undefined;
@@ -50,15 +58,32 @@ export interface RunningTurnState {
   awaitingFresh: boolean;
   /** The highest `totalSteps` already shown as progress. */
   stepsShown: number;
-  /** True once an outcome effect was emitted; the turn ends with `delivered`. */
-  awaitingDelivery: boolean;
-  /** The digest of the terminal report this turn ended with, if it ended with one. */
-  final?: ReportDigest | undefined;
-  /** Past the turn deadline, watched at a slow pace for a late answer. */
-  late?: boolean | undefined;
 }
 
-export type TurnState = IdleTurnState | CheckingTurnState | StartingTurnState | RunningTurnState;
+/** What the thread record keeps once a turn ends (written when the thread is freed). */
+export type ThreadChange =
+  /** The run ended with this final report: the next turn follows up, compared against it. */
+  | { kind: 'final'; lastFinal: ReportDigest }
+  /** No terminal status (deadline, watch ended, polling failed): the run may still be working. */
+  | { kind: 'run-open' }
+  /** The run never started: the thread keeps its previous session and final report. */
+  | { kind: 'unchanged' };
+
+/** The outcome is decided and being posted (outcome-deliverer.ts); the turn ends with `delivered`. */
+export interface DeliveringTurnState {
+  phase: 'delivering';
+  turnId: string;
+  sessionId?: string | undefined;
+  previousFinal?: ReportDigest | undefined;
+  thread: ThreadChange;
+}
+
+export type TurnState =
+  | IdleTurnState
+  | CheckingTurnState
+  | StartingTurnState
+  | PollingTurnState
+  | DeliveringTurnState;
 
 /** A thread that has never run a turn. */
 export const initialTurnState: IdleTurnState = { phase: 'idle' };
@@ -66,8 +91,12 @@ export const initialTurnState: IdleTurnState = { phase: 'idle' };
 export type TurnEvent =
   /** Someone asked for a new turn (a mention or a reply in the thread). */
   | { type: 'message-received'; turnId: string }
+  /** The status of a run left open, read before a follow-up; undefined when it could not be read. */
+  | { type: 'previous-run-checked'; report?: RunStatusReport | undefined }
   | { type: 'run-started'; sessionId: string }
   | { type: 'run-start-failed'; error: unknown }
+  /** A turn found still starting after its instance died: its run may never have started. */
+  | { type: 'start-lost' }
   | { type: 'status-report'; report: RunStatusReport }
   /** A status request failed; `permanent` when polling cannot succeed (e.g. the session is gone). */
   | { type: 'poll-failed'; error: unknown; permanent?: boolean | undefined }
@@ -75,9 +104,7 @@ export type TurnEvent =
   | { type: 'deadline-passed'; watchLate?: boolean | undefined }
   /** The late watch reached its limit too. */
   | { type: 'watch-ended' }
-  /** The status of a run left open, read before a follow-up; undefined when it could not be read. */
-  | { type: 'previous-run-checked'; report?: RunStatusReport | undefined }
-  /** The outcome effect was carried out (or given up on): the thread is free again. */
+  /** The outcome was posted (or given up on): the turn is over. */
   | { type: 'delivered' };
 
 export type TurnEffect =
@@ -93,6 +120,7 @@ export type TurnEffect =
   /** Status `error` or `canceled`: tell the thread how the run ended. */
   | { type: 'deliver-outcome'; report: RunStatusReport; late?: boolean }
   | { type: 'notify-start-failed'; error: unknown }
+  | { type: 'notify-lost' }
   | { type: 'notify-poll-failed'; error: unknown }
   /** `watching`: the thread is told the run is still watched; otherwise this ends the turn. */
   | { type: 'notify-deadline'; watching: boolean }
@@ -107,6 +135,8 @@ export interface Transition {
 }
 
 const SCHEDULE_POLL: TurnEffect = { type: 'schedule-poll' };
+const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
+const RUN_OPEN: ThreadChange = { kind: 'run-open' };
 
 /**
  * True when `report` is only the previous turn's final status seen again (same status, message
@@ -123,28 +153,45 @@ export function isStaleReport(report: RunStatusReport, previousFinal: ReportDige
  * (a late report, a duplicate `run-started`) leave it unchanged with no effects.
  */
 export function transition(state: TurnState, event: TurnEvent): Transition {
-  if (event.type === 'message-received') return onMessage(state, event.turnId);
   switch (state.phase) {
     case 'idle':
-      return unchanged(state);
+      return event.type === 'message-received' ? onMessage(state, event.turnId) : unchanged(state);
     case 'checking':
-      return fromChecking(state, event);
+      return event.type === 'previous-run-checked' ? onChecked(state, event.report) : unchanged(state);
     case 'starting':
       return fromStarting(state, event);
-    case 'running':
-      return state.awaitingDelivery ? fromDelivering(state, event) : fromRunning(state, event);
+    case 'polling':
+    case 'late':
+      return fromPolling(state, event);
+    case 'delivering':
+      return event.type === 'delivered' ? onDelivered(state) : unchanged(state);
   }
+}
+
+/** The machine's state of a stored turn record (the phases are the same words). */
+export function stateOfRecord(turn: TurnRecord): TurnState {
+  const starting: StartingTurnState = {
+    phase: 'starting',
+    turnId: turn.turnId,
+    sessionId: turn.kind === 'followUp' ? turn.sessionId : undefined,
+    previousFinal: turn.previousFinal,
+  };
+  if (turn.phase === 'starting' || turn.sessionId === undefined) return starting;
+  const { state } = transition(starting, { type: 'run-started', sessionId: turn.sessionId });
+  return { ...(state as PollingTurnState), phase: turn.phase };
+}
+
+/** The phase to store for a turn in `state`, or undefined when no record stands for it. */
+export function storedPhase(state: TurnState): StoredTurnPhase | undefined {
+  const { phase } = state;
+  return phase === 'starting' || phase === 'polling' || phase === 'late' ? phase : undefined;
 }
 
 function unchanged(state: TurnState): Transition {
   return { state, effects: [] };
 }
 
-const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
-
-function onMessage(state: TurnState, turnId: string): Transition {
-  // Rule 2 of the seed: a follow-up only after the previous turn is terminal; never queue it.
-  if (state.phase !== 'idle') return { state, effects: [BUSY] };
+function onMessage(state: IdleTurnState, turnId: string): Transition {
   const { sessionId, lastFinal } = state;
   if (state.runOpen && sessionId !== undefined) {
     const checking: CheckingTurnState = { phase: 'checking', turnId, sessionId, previousFinal: lastFinal };
@@ -156,111 +203,100 @@ function onMessage(state: TurnState, turnId: string): Transition {
   return { state: next, effects: [effect] };
 }
 
-function fromChecking(state: CheckingTurnState, event: TurnEvent): Transition {
-  if (event.type !== 'previous-run-checked') return unchanged(state);
-  const { report } = event;
+function onChecked(state: CheckingTurnState, report: RunStatusReport | undefined): Transition {
   // Could not read it: the follow-up itself will tell (the same error, said in the thread).
   if (report === undefined || TERMINAL_STATUSES.has(report.status)) {
     const previousFinal = report ? digestReport(report) : state.previousFinal;
-    const starting: StartingTurnState = {
-      phase: 'starting',
-      turnId: state.turnId,
-      sessionId: state.sessionId,
-      previousFinal,
-    };
-    return { state: starting, effects: [{ type: 'follow-up', sessionId: state.sessionId }] };
+    const { turnId, sessionId } = state;
+    const starting: StartingTurnState = { phase: 'starting', turnId, sessionId, previousFinal };
+    return { state: starting, effects: [{ type: 'follow-up', sessionId }] };
   }
   // Still working (`loading`, or `timeout`: nothing new yet): no follow-up may be sent.
-  const idle: IdleTurnState = {
-    phase: 'idle',
-    sessionId: state.sessionId,
-    lastFinal: state.previousFinal,
-    runOpen: true,
-  };
-  return { state: idle, effects: [BUSY] };
+  const { sessionId, previousFinal } = state;
+  return { state: { phase: 'idle', sessionId, lastFinal: previousFinal, runOpen: true }, effects: [BUSY] };
 }
 
 function fromStarting(state: StartingTurnState, event: TurnEvent): Transition {
-  // A turn that never started keeps the thread's previous session and final report.
-  const back: IdleTurnState = { phase: 'idle', sessionId: state.sessionId, lastFinal: state.previousFinal };
   switch (event.type) {
     case 'run-started': {
-      const running: RunningTurnState = {
-        phase: 'running',
+      const polling: PollingTurnState = {
+        phase: 'polling',
         turnId: state.turnId,
         sessionId: event.sessionId,
         previousFinal: state.previousFinal,
         awaitingFresh: state.sessionId !== undefined && state.previousFinal !== undefined,
         stepsShown: 0,
-        awaitingDelivery: false,
       };
-      return { state: running, effects: [SCHEDULE_POLL] };
+      return { state: polling, effects: [SCHEDULE_POLL] };
     }
+    // A turn that never started keeps the thread's previous session and final report.
     case 'run-start-failed':
-      return { state: back, effects: [{ type: 'notify-start-failed', error: event.error }] };
-    case 'deadline-passed':
-      return { state: back, effects: [{ type: 'notify-deadline', watching: false }] };
+      return ending(state, { kind: 'unchanged' }, { type: 'notify-start-failed', error: event.error });
+    case 'start-lost':
+      return ending(state, { kind: 'unchanged' }, { type: 'notify-lost' });
     default:
       return unchanged(state);
   }
 }
 
-function fromRunning(state: RunningTurnState, event: TurnEvent): Transition {
+/** The outcome is decided: `effect` posts it; the thread record takes `thread` once freed. */
+function ending(
+  state: StartingTurnState | PollingTurnState,
+  thread: ThreadChange,
+  effect: TurnEffect,
+): Transition {
+  const { turnId, sessionId, previousFinal } = state;
+  return { state: { phase: 'delivering', turnId, sessionId, previousFinal, thread }, effects: [effect] };
+}
+
+function fromPolling(state: PollingTurnState, event: TurnEvent): Transition {
   switch (event.type) {
     case 'status-report':
       return onReport(state, event.report);
     case 'poll-failed':
       if (!event.permanent) return { state, effects: [SCHEDULE_POLL] };
-      return {
-        state: { ...state, awaitingDelivery: true },
-        effects: [{ type: 'notify-poll-failed', error: event.error }],
-      };
+      return ending(state, RUN_OPEN, { type: 'notify-poll-failed', error: event.error });
     case 'deadline-passed':
-      if (state.late) return unchanged(state);
-      if (event.watchLate) {
-        return {
-          state: { ...state, late: true },
-          effects: [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
-        };
-      }
+      if (state.phase === 'late') return unchanged(state);
+      if (!event.watchLate) return ending(state, RUN_OPEN, { type: 'notify-deadline', watching: false });
       return {
-        state: { ...state, awaitingDelivery: true },
-        effects: [{ type: 'notify-deadline', watching: false }],
+        state: { ...state, phase: 'late' },
+        effects: [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
       };
     case 'watch-ended':
-      if (!state.late) return unchanged(state);
-      return { state: { ...state, awaitingDelivery: true }, effects: [{ type: 'notify-watch-ended' }] };
+      if (state.phase !== 'late') return unchanged(state);
+      return ending(state, RUN_OPEN, { type: 'notify-watch-ended' });
     default:
       return unchanged(state);
   }
 }
 
-function onReport(state: RunningTurnState, report: RunStatusReport): Transition {
+function onReport(state: PollingTurnState, report: RunStatusReport): Transition {
   if (state.awaitingFresh && isStaleReport(report, state.previousFinal)) {
     return { state, effects: [SCHEDULE_POLL] };
   }
   // `timeout` is the long poll saying "nothing new yet": it proves nothing about the new turn.
   if (report.status === 'timeout') return { state, effects: [SCHEDULE_POLL] };
-  const fresh: RunningTurnState = { ...state, awaitingFresh: false };
+  const fresh: PollingTurnState = { ...state, awaitingFresh: false };
   if (TERMINAL_STATUSES.has(report.status)) {
     const type = report.status === 'done' ? 'deliver-answer' : 'deliver-outcome';
-    const effect: TurnEffect = state.late ? { type, report, late: true } : { type, report };
-    return { state: { ...fresh, awaitingDelivery: true, final: digestReport(report) }, effects: [effect] };
+    const effect: TurnEffect = state.phase === 'late' ? { type, report, late: true } : { type, report };
+    return ending(fresh, { kind: 'final', lastFinal: digestReport(report) }, effect);
   }
   const steps = report.totalSteps ?? 0;
   // Past the deadline the thread was told the run goes on; no progress indicator is left to update.
-  if (steps <= state.stepsShown || state.late) return { state: fresh, effects: [SCHEDULE_POLL] };
+  if (steps <= state.stepsShown || state.phase === 'late') return { state: fresh, effects: [SCHEDULE_POLL] };
   return {
     state: { ...fresh, stepsShown: steps },
     effects: [{ type: 'show-progress', steps }, SCHEDULE_POLL],
   };
 }
 
-function fromDelivering(state: RunningTurnState, event: TurnEvent): Transition {
-  if (event.type !== 'delivered') return unchanged(state);
-  // After a deadline or a failed poll there is no final report to compare a later poll with, and
-  // the run may still be working: the next message checks it first.
-  if (state.final)
-    return { state: { phase: 'idle', sessionId: state.sessionId, lastFinal: state.final }, effects: [] };
-  return { state: { phase: 'idle', sessionId: state.sessionId, runOpen: true }, effects: [] };
+/** After a deadline or a failed poll the run may still be working: the next message checks it first. */
+function onDelivered(state: DeliveringTurnState): Transition {
+  const { sessionId, thread } = state;
+  if (thread.kind === 'final')
+    return { state: { phase: 'idle', sessionId, lastFinal: thread.lastFinal }, effects: [] };
+  if (thread.kind === 'run-open') return { state: { phase: 'idle', sessionId, runOpen: true }, effects: [] };
+  return { state: { phase: 'idle', sessionId, lastFinal: state.previousFinal }, effects: [] };
 }

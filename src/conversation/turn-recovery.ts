@@ -1,12 +1,17 @@
-import type { ConversationStore, Logger } from './ports.js';
+import { systemClock } from './clock.js';
+import type { Clock, ConversationStore, Logger } from './ports.js';
 import type { TurnDelivery } from './turn-delivery.js';
-import { lockNames } from './turn-lifecycle.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 
 export interface TurnRecoveryDeps {
   store: ConversationStore;
   delivery: TurnDelivery;
   logger: Logger;
   settings: { instanceId: string; leaseTtlMs: number };
+  /** @default the system clock */
+  clock?: Pick<Clock, 'now'> | undefined;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
 }
 
 /**
@@ -18,7 +23,13 @@ export interface TurnRecoveryDeps {
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, delivery, logger, settings } = deps;
-  const me = settings.instanceId;
+  const ledger =
+    deps.ledger ??
+    createTurnLedger({
+      store,
+      clock: deps.clock ?? systemClock,
+      instanceId: settings.instanceId,
+    });
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {
@@ -26,11 +37,12 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     let adopted = 0;
     for (const turnId of await store.listInFlightTurnIds()) {
       if (tracked.has(turnId)) continue;
-      if (await store.lockOwner(lockNames.lease(turnId))) continue;
-      if (!(await store.tryLock(lockNames.lease(turnId), me, settings.leaseTtlMs))) continue;
+      if (await ledger.leaseHeld(turnId)) continue;
+      const lease = ledger.lease(turnId);
+      if (!(await lease.take(settings.leaseTtlMs))) continue;
       const turn = await store.getTurn(turnId);
       if (!turn) {
-        await store.unlock(lockNames.lease(turnId), me);
+        await lease.release();
         continue;
       }
       adopted += 1;
@@ -39,19 +51,10 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
         continue;
       }
       logger.info({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId }, 'resuming turn');
-      await restoreThreadSession(turn.threadKey, turn.sessionId);
+      await ledger.restoreSession(turn.threadKey, turn.sessionId);
       delivery.track(turn, { takenOver: true });
     }
     return adopted;
-  }
-
-  /**
-   * The starter saves the running turn, then the thread's session id: a process that died in
-   * between left the session only on the turn. Without it the thread's next reply finds no session.
-   */
-  async function restoreThreadSession(threadKey: string, sessionId: string): Promise<void> {
-    const thread = await store.getThread(threadKey);
-    if (thread && !thread.sessionId) await store.saveThread({ ...thread, sessionId });
   }
 
   /**
@@ -70,14 +73,14 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
    * is atomic, so when another instance adopts the turn at the same moment only one of us has it.
    */
   async function renewLease(turnId: string): Promise<void> {
-    const lease = lockNames.lease(turnId);
-    if (await store.renewLock(lease, me, settings.leaseTtlMs)) return;
-    if (await store.lockOwner(lockNames.delivered(turnId))) {
+    const lease = ledger.lease(turnId);
+    if (await lease.renew(settings.leaseTtlMs)) return;
+    if (await ledger.isDelivered(turnId)) {
       logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
       delivery.untrack(turnId);
       return;
     }
-    if (await store.tryLock(lease, me, settings.leaseTtlMs)) {
+    if (await lease.take(settings.leaseTtlMs)) {
       logger.warn({ turnId }, 'lease had lapsed; taken again');
       await restoreRecord(turnId);
       return;
@@ -90,13 +93,13 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
   async function restoreRecord(turnId: string): Promise<void> {
     const turn = delivery.turnOf(turnId);
     if (!turn || (await store.getTurn(turnId))) return;
-    await store.saveTurn(turn);
+    await ledger.saveTurn(turn);
     logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
   }
 
   /** Gives up every lease at shutdown, so another replica takes the turns over at once. */
   async function releaseAll(): Promise<void> {
-    await Promise.all(delivery.tracking().map((turnId) => store.unlock(lockNames.lease(turnId), me)));
+    await Promise.all(delivery.tracking().map((turnId) => ledger.lease(turnId).release()));
   }
 
   return { adoptOrphans, renewLeases, releaseAll };

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnswerPlacement } from './answer-place.js';
 import type { OutsiderReason } from './audience.js';
-import { boundLogger } from './bound-logger.js';
-import { DONE_WAITING } from './clock.js';
 import type { IoGate } from './io-gate.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import type {
@@ -13,32 +11,18 @@ import type {
   Logger,
   Refusal,
   RefusalDetail,
-  ReportDigest,
-  RunInput,
-  RunStatusReport,
   ThreadLocation,
   ThreadOutput,
-  ThreadRecord,
-  TurnRecord,
 } from './ports.js';
+import { createRunStart } from './run-start.js';
 import { type Spending, unlimitedSpending } from './spending.js';
 import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
-import { DEDUPE_TTL_MS, lockNames } from './turn-lifecycle.js';
-import { type TurnEffect, transition } from './turn-machine.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
-type Ready = Extract<PreparedTurn, { kind: 'ready' }>;
-
-/** How long a started turn waits for Slack to accept its progress message before polling without it. */
-const PROGRESS_WAIT_MS = 2_000;
-/**
- * How long the status check of a run left open may take. The status request long-polls while the
- * run works; a finished run answers at once, so no answer by then means "still working".
- */
-const OPEN_RUN_CHECK_MS = 5_000;
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
 const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
@@ -106,6 +90,8 @@ export interface TurnStarterDeps {
   placement: AnswerPlacement;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
 }
 
 /**
@@ -116,13 +102,28 @@ export interface TurnStarterDeps {
 const newFlatId = (): string => randomUUID().toLowerCase();
 
 /**
- * Turns a classified Slack message into an agent turn: dedupe, the thread's busy lock, the
- * durable turn record (stored before the run starts), the start or follow-up request, and
- * hand-off to the poller. Exactly one turn results per Slack message.
+ * Turns a classified Slack message into an agent turn: dedupe, who may ask, the turn's agent and
+ * context, where the answer goes, the spending limit, then the run (run-start.ts: the thread's
+ * busy lock, the durable records, the start request, hand-off to the poller). Exactly one turn
+ * results per Slack message; every message not taken is told why.
  */
 export function createTurnStarter(deps: TurnStarterDeps) {
   const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? newFlatId;
+  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const runStart = createRunStart({
+    ledger,
+    agent,
+    output,
+    delivery,
+    progress: deps.progress,
+    clock,
+    logger,
+    metrics,
+    settings,
+    newId,
+    refuseBusy: (request, workingForMs) => tell(locationOf(request), request, 'busy', { workingForMs }),
+  });
   /** Ends the retries of refusals still waiting for Slack (shutdown). */
   const stopping = new AbortController();
   const refusalsUnderWay = new Set<Promise<unknown>>();
@@ -197,7 +198,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
       await spent.giveBack();
       return 'refused';
     }
-    return begin(placed.request, placed.thread, prepared, spent);
+    return runStart.begin(placed.request, placed.thread, prepared, spent);
   }
 
   /**
@@ -219,38 +220,6 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     }
     const { channel, threadTs } = moved.where;
     return { request: { ...asked, channel, threadTs, sourceTs: threadTs }, thread: undefined };
-  }
-
-  /** The thread's busy lock, the open-run check, the durable records, then the run. */
-  async function begin(
-    request: TurnRequest,
-    thread: ThreadRecord | undefined,
-    prepared: Ready,
-    spent: { giveBack(): Promise<void> },
-  ): Promise<TurnRequestResult> {
-    const where = locationOf(request);
-    const key = makeThreadKey(request.teamId, request.channel, request.threadTs);
-    const { turn, effect } = newTurn(request, key, thread, prepared);
-    const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
-    if (!(await store.tryLock(lockNames.thread(key), turn.turnId, lockTtl))) {
-      await spent.giveBack();
-      tell(where, request, 'busy', { workingForMs: await workingFor(key) });
-      return 'busy';
-    }
-    if (effect?.type === 'check-previous-run' && thread) {
-      const checked = await checkOpenRun(turn, thread);
-      if (checked === 'busy') {
-        await store.unlock(lockNames.thread(key), turn.turnId);
-        await spent.giveBack();
-        tell(where, request, 'busy', { workingForMs: clock.now() - (thread.runOpenSince ?? clock.now()) });
-        return 'busy';
-      }
-      turn.previousFinal = checked;
-    }
-    await store.tryLock(lockNames.lease(turn.turnId), settings.instanceId, settings.leaseTtlMs);
-    if (!thread) await store.saveThread(newThread(request, key, turn.agentId));
-    await store.saveTurn(turn);
-    return start(turn, where, { message: request.prompt, ...prepared.context });
   }
 
   /**
@@ -277,8 +246,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
 
   /** Slack delivers a mention twice and retries events: only the first sighting counts. */
   function firstDelivery(request: TurnRequest): Promise<boolean> {
-    // A unique owner per call: the same process seeing the same message twice must also lose.
-    return store.tryLock(lockNames.seen(request.channel, request.sourceTs), newId(), DEDUPE_TTL_MS);
+    return ledger.markSeen(request.channel, request.sourceTs, newId());
   }
 
   /** Tells the sender (once per message) why their message does not become a turn. */
@@ -287,195 +255,6 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
     tell(where, request, refusal);
     return 'refused';
-  }
-
-  /** How long the turn holding the thread has been at it (for the busy notice), if known. */
-  async function workingFor(key: string): Promise<number | undefined> {
-    const owner = await store.lockOwner(lockNames.thread(key));
-    const holder = owner ? await store.getTurn(owner) : undefined;
-    return holder ? clock.now() - holder.startedAt : undefined;
-  }
-
-  /**
-   * The thread's last run was left open (deadline, watch ended): read its status before anything
-   * is sent (the seed's rule 2). Returns the digest of the run's final report (the stale rule's
-   * reference), undefined when it could not be read (the follow-up then says what is wrong), or 'busy'.
-   */
-  async function checkOpenRun(
-    turn: TurnRecord,
-    thread: ThreadRecord,
-  ): Promise<ReportDigest | undefined | 'busy'> {
-    const sessionId = thread.sessionId ?? '';
-    const report = await readStatusWithin(turn.agentId, sessionId);
-    const checking = {
-      phase: 'checking',
-      turnId: turn.turnId,
-      sessionId,
-      previousFinal: thread.lastFinal,
-    } as const;
-    const next = transition(checking, { type: 'previous-run-checked', report });
-    if (next.state.phase !== 'starting') return 'busy';
-    if (report)
-      await store.saveThread({
-        ...thread,
-        lastFinal: next.state.previousFinal,
-        runOpenSince: undefined,
-        updatedAt: clock.now(),
-      });
-    return next.state.previousFinal;
-  }
-
-  /** The run's status, `timeout` when it keeps long-polling, undefined when the request failed. */
-  async function readStatusWithin(agentId: string, sessionId: string): Promise<RunStatusReport | undefined> {
-    const giveUp = new AbortController();
-    const timedOut = clock.sleep(OPEN_RUN_CHECK_MS, giveUp.signal).then(
-      (): RunStatusReport => ({ status: 'timeout' }),
-      (): RunStatusReport => ({ status: 'timeout' }),
-    );
-    try {
-      return await Promise.race([
-        agent
-          .getRunStatus(agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
-          .catch((error: unknown) => {
-            if (giveUp.signal.aborted) return { status: 'timeout' } as RunStatusReport;
-            logger.warn({ err: error, sessionId }, 'could not read the status of a run left open');
-            return undefined;
-          }),
-        timedOut,
-      ]);
-    } finally {
-      giveUp.abort(DONE_WAITING);
-    }
-  }
-
-  function newTurn(
-    request: TurnRequest,
-    key: string,
-    thread: ThreadRecord | undefined,
-    prepared: Ready,
-  ): { turn: TurnRecord; effect: TurnEffect | undefined } {
-    const now = clock.now();
-    const turnId = newId();
-    // The thread is idle here (its busy lock is taken next, atomically); the machine says
-    // whether the turn starts a run, follows up on the thread's session, or checks it first.
-    const idle = {
-      phase: 'idle',
-      sessionId: thread?.sessionId,
-      lastFinal: thread?.lastFinal,
-      runOpen: thread?.runOpenSince !== undefined,
-    } as const;
-    const [effect] = transition(idle, { type: 'message-received', turnId }).effects;
-    const turn: TurnRecord = {
-      turnId,
-      threadKey: key,
-      teamId: request.teamId,
-      channel: request.channel,
-      threadTs: request.threadTs,
-      agentId: prepared.agentId,
-      userId: request.userId,
-      sourceTs: request.sourceTs,
-      kind: effect?.type === 'start-run' ? 'start' : 'followUp',
-      phase: 'starting',
-      sessionId: thread?.sessionId,
-      previousFinal: thread?.lastFinal,
-      ...(request.hasFiles ? { filesNotSent: true } : {}),
-      timerange: prepared.context.timerange,
-      startedAt: now,
-      deadlineAt: now + settings.turnDeadlineMs,
-    };
-    return { turn, effect };
-  }
-
-  function newThread(request: TurnRequest, key: string, agentId: string): ThreadRecord {
-    const now = clock.now();
-    return {
-      threadKey: key,
-      teamId: request.teamId,
-      channel: request.channel,
-      threadTs: request.threadTs,
-      agentId,
-      createdAt: now,
-      updatedAt: now,
-    };
-  }
-
-  async function start(turn: TurnRecord, where: ThreadLocation, input: RunInput): Promise<TurnRequestResult> {
-    const log = boundLogger(logger, { threadKey: turn.threadKey, turnId: turn.turnId });
-    log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
-    // Progress shows beside the start request: a person sees the bot at work at once, and a slow
-    // Slack never delays the run.
-    const progressTs = deps.progress.begin(where, turn.turnId).catch(() => undefined);
-    const releaseLease = holdLease(turn.turnId);
-    try {
-      const { sessionId } =
-        turn.kind === 'followUp' && turn.sessionId
-          ? await agent.followUp(turn.agentId, turn.sessionId, input)
-          : await agent.startRun(turn.agentId, input);
-      // The session id is stored at once: a crash from here on resumes the run instead of losing it.
-      const running: TurnRecord = { ...turn, phase: 'running', sessionId };
-      await store.saveTurn(running);
-      await saveSession(turn, sessionId);
-      metrics.turnStarted(turn.kind);
-      log.info({ sessionId, kind: turn.kind }, 'turn started');
-      const withProgress = { ...running, progressTs: await progressWithin(progressTs, where) };
-      if (withProgress.progressTs) await store.saveTurn(withProgress);
-      delivery.track(withProgress, { takenOver: false });
-      return 'started';
-    } catch (error) {
-      await delivery.failStart({ ...turn, progressTs: await progressTs }, error);
-      return 'start-failed';
-    } finally {
-      releaseLease();
-    }
-  }
-
-  /**
-   * The progress message's ts, if Slack accepts it soon. A slow Slack (a 429 waited out) must not
-   * hold back polling: past the wait the turn goes on without it, and the message, once posted,
-   * is deleted — it would otherwise say "working" forever.
-   */
-  async function progressWithin(posted: Promise<string | undefined>, where: ThreadLocation) {
-    const late = new AbortController();
-    const ts = await Promise.race([
-      posted,
-      clock.sleep(PROGRESS_WAIT_MS, late.signal).then(
-        () => undefined,
-        () => undefined,
-      ),
-    ]);
-    late.abort(DONE_WAITING);
-    if (ts === undefined) {
-      void posted
-        .then((lateTs) => (lateTs ? output.removeProgress(where, lateTs) : undefined))
-        .catch(() => undefined);
-    }
-    return ts;
-  }
-
-  /**
-   * Renews the turn's lease while its start request is out (recovery renews it once the turn is
-   * tracked). Otherwise a service slower to start a run than the lease TTL would let a replica —
-   * this one included — take the turn for one whose process died, and call it lost.
-   */
-  function holdLease(turnId: string): () => void {
-    const done = new AbortController();
-    const everyMs = Math.max(100, Math.floor(settings.leaseTtlMs / 3));
-    void (async () => {
-      while (!done.signal.aborted) {
-        await clock.sleep(everyMs, done.signal).catch(() => undefined);
-        if (done.signal.aborted) return;
-        await store
-          .renewLock(lockNames.lease(turnId), settings.instanceId, settings.leaseTtlMs)
-          .catch((error: unknown) => logger.warn({ err: error, turnId }, 'lease renewal failed'));
-      }
-    })();
-    return () => done.abort(DONE_WAITING);
-  }
-
-  async function saveSession(turn: TurnRecord, sessionId: string): Promise<void> {
-    const thread = await store.getThread(turn.threadKey);
-    if (!thread) return;
-    await store.saveThread({ ...thread, sessionId, lastTurnTs: turn.sourceTs, updatedAt: clock.now() });
   }
 
   /** Ends the retries of refusals still waiting for Slack; resolves once they settled. */

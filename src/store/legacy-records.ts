@@ -13,7 +13,26 @@ export function upgradeThread(record: ThreadRecord | undefined): ThreadRecord | 
   return { ...record, lastFinal: asReportDigest(record.lastFinal) };
 }
 
-export function upgradeTurn(record: TurnRecord | undefined): TurnRecord | undefined {
-  if (record?.previousFinal === undefined) return record;
+/** A turn record as versions before the one phase vocabulary wrote it. */
+type LegacyTurnRecord = Omit<TurnRecord, 'phase'> & {
+  phase: TurnRecord['phase'] | 'running';
+  /** Past the deadline, watched for a late answer: now phase `late`. */
+  late?: boolean | undefined;
+};
+
+/**
+ * Besides the digest: turn records used to say `running` for a polled run, with a `late` flag
+ * once past the deadline; the machine and the record now share one vocabulary (`polling`, `late`).
+ */
+export function upgradeTurn(stored: TurnRecord | undefined): TurnRecord | undefined {
+  if (stored === undefined) return stored;
+  const legacy = stored as LegacyTurnRecord;
+  let record = stored;
+  if (legacy.phase === 'running' || 'late' in legacy) {
+    const { late, ...rest } = legacy;
+    const phase = rest.phase === 'running' ? (late ? 'late' : 'polling') : rest.phase;
+    record = { ...rest, phase };
+  }
+  if (record.previousFinal === undefined) return record;
   return { ...record, previousFinal: asReportDigest(record.previousFinal) };
 }

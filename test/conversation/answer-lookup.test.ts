@@ -14,7 +14,7 @@ const turn = (overrides: Partial<TurnRecord> = {}): TurnRecord => ({
   userId: 'UALICE',
   sourceTs: '100.1',
   kind: 'start',
-  phase: 'running',
+  phase: 'polling',
   sessionId: 'session-1',
   startedAt: 0,
   deadlineAt: 60_000,

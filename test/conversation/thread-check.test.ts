@@ -30,7 +30,7 @@ function setUp() {
     userId: 'UALICE',
     sourceTs: root.ts,
     kind: 'start',
-    phase: 'running',
+    phase: 'polling',
     sessionId: 's1',
     progressTs,
     startedAt: 0,

@@ -4,7 +4,7 @@ import { ThreadOutputError } from '../../src/conversation/output-error.js';
 import type { PollHandlers } from '../../src/conversation/poll-scheduler.js';
 import type { ConversationStore, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
 import { createTurnDelivery } from '../../src/conversation/turn-delivery.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryStore } from '../../src/store/index.js';
@@ -74,7 +74,7 @@ const TURN: TurnRecord = {
   userId: 'U1',
   sourceTs: '100.000001',
   kind: 'start',
-  phase: 'running',
+  phase: 'polling',
   sessionId: 's1',
   startedAt: 0,
   deadlineAt: 60_000,

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { RunStatusReport } from '../../src/conversation/ports.js';
+import type { RunStatusReport, TurnRecord } from '../../src/conversation/ports.js';
 import { digestReport } from '../../src/conversation/report-digest.js';
 import {
+  type DeliveringTurnState,
   initialTurnState,
   isStaleReport,
-  type RunningTurnState,
+  type PollingTurnState,
+  type StartingTurnState,
+  stateOfRecord,
+  storedPhase,
+  type ThreadChange,
   type TurnEffect,
   type TurnEvent,
   type TurnState,
@@ -15,42 +20,54 @@ import {
 const previousReport: RunStatusReport = { status: 'done', message: 'first answer', totalSteps: 3 };
 const previousFinal = digestReport(previousReport);
 const failure = new Error('boom');
+const answerReport: RunStatusReport = { status: 'done', message: 'answer', totalSteps: 4 };
 
 const idle: TurnState = initialTurnState;
 const idleWithSession: TurnState = { phase: 'idle', sessionId: 's1', lastFinal: previousFinal };
-const startingNew: TurnState = {
+const startingNew: StartingTurnState = {
   phase: 'starting',
   turnId: 't1',
   sessionId: undefined,
   previousFinal: undefined,
 };
-const startingFollowUp: TurnState = { phase: 'starting', turnId: 't2', sessionId: 's1', previousFinal };
-const running: RunningTurnState = {
-  phase: 'running',
+const startingFollowUp: StartingTurnState = {
+  phase: 'starting',
+  turnId: 't2',
+  sessionId: 's1',
+  previousFinal,
+};
+const polling: PollingTurnState = {
+  phase: 'polling',
   turnId: 't1',
   sessionId: 's1',
   previousFinal: undefined,
   awaitingFresh: false,
   stepsShown: 2,
-  awaitingDelivery: false,
 };
-const runningFollowUp: RunningTurnState = {
-  ...running,
+const pollingFollowUp: PollingTurnState = {
+  ...polling,
   turnId: 't2',
   previousFinal,
   awaitingFresh: true,
   stepsShown: 0,
 };
-const delivering: RunningTurnState = {
-  ...running,
-  awaitingDelivery: true,
-  final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
-};
+const late: PollingTurnState = { ...polling, phase: 'late' };
+
+/** The delivering state a turn in `from` ends in, the thread record to take `thread`. */
+function ending(from: StartingTurnState | PollingTurnState, thread: ThreadChange): DeliveringTurnState {
+  const { turnId, sessionId, previousFinal: previous } = from;
+  return { phase: 'delivering', turnId, sessionId, previousFinal: previous, thread };
+}
+const finalOf = (r: RunStatusReport): ThreadChange => ({ kind: 'final', lastFinal: digestReport(r) });
+const RUN_OPEN: ThreadChange = { kind: 'run-open' };
+const UNCHANGED: ThreadChange = { kind: 'unchanged' };
+const delivering = ending(polling, finalOf(answerReport));
 
 const report = (r: RunStatusReport): TurnEvent => ({ type: 'status-report', report: r });
 const message: TurnEvent = { type: 'message-received', turnId: 't9' };
 const started: TurnEvent = { type: 'run-started', sessionId: 's1' };
 const startFailed: TurnEvent = { type: 'run-start-failed', error: failure };
+const startLost: TurnEvent = { type: 'start-lost' };
 const pollFailed: TurnEvent = { type: 'poll-failed', error: failure };
 const pollFailedForGood: TurnEvent = { type: 'poll-failed', error: failure, permanent: true };
 const deadline: TurnEvent = { type: 'deadline-passed' };
@@ -60,7 +77,7 @@ const watchEnded: TurnEvent = { type: 'watch-ended' };
 const checked = (r?: RunStatusReport): TurnEvent => ({ type: 'previous-run-checked', report: r });
 const loading3 = report({ status: 'loading', totalSteps: 3 });
 const timeout = report({ status: 'timeout' });
-const done = report({ status: 'done', message: 'answer', totalSteps: 4 });
+const done = report(answerReport);
 const errored = report({ status: 'error', message: 'agent failed' });
 const canceled = report({ status: 'canceled' });
 const stale = report(previousReport);
@@ -71,42 +88,12 @@ const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
 /** [case, state, event, expected state ('same' = unchanged object), expected effects] */
 type Row = [string, TurnState, TurnEvent, TurnState | 'same', TurnEffect[]];
 
-const late: RunningTurnState = { ...running, late: true };
 const idleRunOpen: TurnState = { phase: 'idle', sessionId: 's1', lastFinal: previousFinal, runOpen: true };
 const checking: TurnState = { phase: 'checking', turnId: 't9', sessionId: 's1', previousFinal };
 
-const idleEvents: TurnEvent[] = [
-  started,
-  startFailed,
-  loading3,
-  done,
-  pollFailed,
-  deadline,
-  watchEnded,
-  checked(previousReport),
-  delivered,
-];
-const deliveringEvents: TurnEvent[] = [
-  started,
-  startFailed,
-  loading3,
-  done,
-  stale,
-  pollFailed,
-  deadline,
-  watchEnded,
-  checked(previousReport),
-];
-const checkingEvents: TurnEvent[] = [
-  started,
-  startFailed,
-  loading3,
-  done,
-  pollFailed,
-  deadline,
-  watchEnded,
-  delivered,
-];
+/** Events a phase does not act on: unchanged, no effects (a late report, a duplicate start…). */
+const ignored = (name: string, state: TurnState, events: TurnEvent[]): Row[] =>
+  events.map((e): Row => [`${name} ignores ${e.type}`, state, e, 'same', []]);
 
 const rows: Row[] = [
   // idle: only a new turn does anything
@@ -118,166 +105,170 @@ const rows: Row[] = [
     { phase: 'starting', turnId: 't9', sessionId: 's1', previousFinal },
     [{ type: 'follow-up', sessionId: 's1' }],
   ],
-  ...idleEvents.map((e): Row => [`idle ignores ${e.type}`, idleWithSession, e, 'same', []]),
+  ...ignored('idle', idleWithSession, [
+    started,
+    startFailed,
+    startLost,
+    loading3,
+    done,
+    pollFailed,
+    deadline,
+    watchEnded,
+    checked(previousReport),
+    delivered,
+  ]),
 
   // starting
-  ['starting + message → refused', startingNew, message, 'same', [BUSY]],
+  ['starting + run-started → polling', startingNew, started, { ...polling, stepsShown: 0 }, [POLL]],
   [
-    'starting + run-started → running',
-    startingNew,
+    'follow-up + run-started → polling, awaiting a fresh report',
+    startingFollowUp,
     started,
-    { ...running, stepsShown: 0, awaitingFresh: false },
+    pollingFollowUp,
     [POLL],
   ],
   [
-    'follow-up + run-started → running, awaiting a fresh report',
-    startingFollowUp,
-    started,
-    runningFollowUp,
-    [POLL],
-  ],
-  [
-    'starting + start failed → idle, notify',
+    'starting + start failed → delivering the notice, the thread unchanged',
     startingNew,
     startFailed,
-    { phase: 'idle', sessionId: undefined, lastFinal: undefined },
+    ending(startingNew, UNCHANGED),
     [{ type: 'notify-start-failed', error: failure }],
   ],
   [
-    'follow-up start failed → idle keeping the session',
+    'follow-up start failed → delivering, keeping the session',
     startingFollowUp,
     startFailed,
-    idleWithSession,
+    ending(startingFollowUp, UNCHANGED),
     [{ type: 'notify-start-failed', error: failure }],
   ],
   [
-    'starting + deadline → idle, notify',
+    'starting + start lost (found after a restart) → delivering the lost notice',
     startingFollowUp,
+    startLost,
+    ending(startingFollowUp, UNCHANGED),
+    [{ type: 'notify-lost' }],
+  ],
+  ...ignored('starting', startingNew, [
+    message,
+    loading3,
+    pollFailed,
     deadline,
-    idleWithSession,
-    [{ type: 'notify-deadline', watching: false }],
-  ],
-  ['starting ignores status-report', startingNew, loading3, 'same', []],
-  ['starting ignores watch-ended', startingNew, watchEnded, 'same', []],
-  ['starting ignores previous-run-checked', startingNew, checked(previousReport), 'same', []],
-  ['starting ignores poll-failed', startingNew, pollFailed, 'same', []],
-  ['starting ignores delivered', startingNew, delivered, 'same', []],
+    watchEnded,
+    checked(previousReport),
+    delivered,
+  ]),
 
-  // running
-  ['running + message → refused', running, message, 'same', [BUSY]],
-  ['running ignores run-started', running, started, 'same', []],
-  ['running ignores run-start-failed', running, startFailed, 'same', []],
+  // polling
   [
     'loading with more steps → progress + poll',
-    running,
+    polling,
     loading3,
-    { ...running, stepsShown: 3 },
+    { ...polling, stepsShown: 3 },
     [{ type: 'show-progress', steps: 3 }, POLL],
   ],
   [
     'loading without new steps → poll only',
-    running,
+    polling,
     report({ status: 'loading', totalSteps: 2 }),
-    running,
+    polling,
     [POLL],
   ],
-  ['loading without totalSteps → poll only', running, report({ status: 'loading' }), running, [POLL]],
-  ['timeout → poll again', running, timeout, 'same', [POLL]],
+  ['loading without totalSteps → poll only', polling, report({ status: 'loading' }), polling, [POLL]],
+  ['timeout → poll again', polling, timeout, 'same', [POLL]],
   [
     'done → deliver the answer',
-    running,
+    polling,
     done,
-    {
-      ...running,
-      awaitingDelivery: true,
-      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
-    },
-    [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 } }],
+    delivering,
+    [{ type: 'deliver-answer', report: answerReport }],
   ],
   [
     'error → deliver the outcome',
-    running,
+    polling,
     errored,
-    { ...running, awaitingDelivery: true, final: digestReport({ status: 'error', message: 'agent failed' }) },
+    ending(polling, finalOf({ status: 'error', message: 'agent failed' })),
     [{ type: 'deliver-outcome', report: { status: 'error', message: 'agent failed' } }],
   ],
   [
     'canceled → deliver the outcome',
-    running,
+    polling,
     canceled,
-    { ...running, awaitingDelivery: true, final: digestReport({ status: 'canceled' }) },
+    ending(polling, finalOf({ status: 'canceled' })),
     [{ type: 'deliver-outcome', report: { status: 'canceled' } }],
   ],
-  ['poll failed → poll again', running, pollFailed, 'same', [POLL]],
+  ['poll failed → poll again', polling, pollFailed, 'same', [POLL]],
   [
-    'poll failed for good → notify',
-    running,
+    'poll failed for good → notify, the run left open',
+    polling,
     pollFailedForGood,
-    { ...running, awaitingDelivery: true },
+    ending(polling, RUN_OPEN),
     [{ type: 'notify-poll-failed', error: failure }],
   ],
   [
-    'deadline → notify',
-    running,
+    'deadline → notify, the run left open',
+    polling,
     deadline,
-    { ...running, awaitingDelivery: true },
+    ending(polling, RUN_OPEN),
     [{ type: 'notify-deadline', watching: false }],
   ],
-  ['running ignores delivered before an outcome', running, delivered, 'same', []],
-  ['running ignores watch-ended before a deadline', running, watchEnded, 'same', []],
-  ['running ignores previous-run-checked', running, checked(previousReport), 'same', []],
-
-  // past the deadline, watched late
   [
-    'deadline with a late watch → notify, keep watching',
-    running,
+    'deadline with a late watch → late: notify, keep watching',
+    polling,
     deadlineWatching,
     late,
     [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
   ],
-  ['late + message → refused', late, message, 'same', [BUSY]],
-  ['late ignores a second deadline', late, deadlineWatching, 'same', []],
+  ...ignored('polling', polling, [
+    message,
+    started,
+    startFailed,
+    startLost,
+    watchEnded,
+    checked(previousReport),
+    delivered,
+  ]),
+
+  // late: past the deadline, watched at a slow pace
   ['late: new steps show no progress', late, loading3, late, [POLL]],
   ['late: timeout → poll again', late, timeout, 'same', [POLL]],
   [
     'late: done → deliver the answer, marked late',
     late,
     done,
-    {
-      ...late,
-      awaitingDelivery: true,
-      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
-    },
-    [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 }, late: true }],
+    ending(late, finalOf(answerReport)),
+    [{ type: 'deliver-answer', report: answerReport, late: true }],
   ],
   [
     'late: error → deliver the outcome, marked late',
     late,
     errored,
-    { ...late, awaitingDelivery: true, final: digestReport({ status: 'error', message: 'agent failed' }) },
+    ending(late, finalOf({ status: 'error', message: 'agent failed' })),
     [{ type: 'deliver-outcome', report: { status: 'error', message: 'agent failed' }, late: true }],
   ],
   [
-    'late: watch ended → notify, end the turn',
+    'late: watch ended → notify, end the turn with the run left open',
     late,
     watchEnded,
-    { ...late, awaitingDelivery: true },
+    ending(late, RUN_OPEN),
     [{ type: 'notify-watch-ended' }],
   ],
+  ['late: poll failed → poll again', late, pollFailed, 'same', [POLL]],
   [
     'late: poll failed for good → notify',
     late,
     pollFailedForGood,
-    { ...late, awaitingDelivery: true },
+    ending(late, RUN_OPEN),
     [{ type: 'notify-poll-failed', error: failure }],
   ],
-  [
-    'delivered after the watch ended → idle with the run left open',
-    { ...late, awaitingDelivery: true },
+  ...ignored('late', late, [
+    message,
+    started,
+    startFailed,
+    startLost,
+    deadlineWatching,
+    checked(),
     delivered,
-    { phase: 'idle', sessionId: 's1', runOpen: true },
-    [],
-  ],
+  ]),
 
   // a message in a thread whose run was left open: read its status first (rule 2)
   [
@@ -287,7 +278,6 @@ const rows: Row[] = [
     checking,
     [{ type: 'check-previous-run', sessionId: 's1' }],
   ],
-  ['checking + message → refused', checking, message, 'same', [BUSY]],
   [
     'checking: the run finished → follow-up, its final report is the stale one',
     checking,
@@ -321,59 +311,86 @@ const rows: Row[] = [
     { phase: 'starting', turnId: 't9', sessionId: 's1', previousFinal },
     [{ type: 'follow-up', sessionId: 's1' }],
   ],
-  ...checkingEvents.map((e): Row => [`checking ignores ${e.type}`, checking, e, 'same', []]),
+  ...ignored('checking', checking, [
+    message,
+    started,
+    startFailed,
+    startLost,
+    loading3,
+    done,
+    pollFailed,
+    deadline,
+    watchEnded,
+    delivered,
+  ]),
 
   // the stale rule, right after a follow-up
-  ['follow-up: previous final again → not the answer, poll', runningFollowUp, stale, 'same', [POLL]],
-  ['follow-up: timeout keeps waiting for a fresh report', runningFollowUp, timeout, 'same', [POLL]],
+  ['follow-up: previous final again → not the answer, poll', pollingFollowUp, stale, 'same', [POLL]],
+  ['follow-up: timeout keeps waiting for a fresh report', pollingFollowUp, timeout, 'same', [POLL]],
   [
     'follow-up: loading proves the new turn is registered',
-    runningFollowUp,
+    pollingFollowUp,
     loading3,
-    { ...runningFollowUp, awaitingFresh: false, stepsShown: 3 },
+    { ...pollingFollowUp, awaitingFresh: false, stepsShown: 3 },
     [{ type: 'show-progress', steps: 3 }, POLL],
   ],
   [
     'follow-up: a different done is the answer',
-    runningFollowUp,
+    pollingFollowUp,
     done,
-    {
-      ...runningFollowUp,
-      awaitingFresh: false,
-      awaitingDelivery: true,
-      final: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
-    },
-    [{ type: 'deliver-answer', report: { status: 'done', message: 'answer', totalSteps: 4 } }],
+    ending(pollingFollowUp, finalOf(answerReport)),
+    [{ type: 'deliver-answer', report: answerReport }],
   ],
   [
     'after a fresh report, a report equal to the previous final is the answer',
-    { ...runningFollowUp, awaitingFresh: false },
+    { ...pollingFollowUp, awaitingFresh: false },
     stale,
-    { ...runningFollowUp, awaitingFresh: false, awaitingDelivery: true, final: previousFinal },
+    ending(pollingFollowUp, { kind: 'final', lastFinal: previousFinal }),
     [{ type: 'deliver-answer', report: previousReport }],
   ],
 
-  // delivering: waits for `delivered`, refuses turns
-  ['delivering + message → refused', delivering, message, 'same', [BUSY]],
-  ...deliveringEvents.map((e): Row => [`delivering ignores ${e.type}`, delivering, e, 'same', []]),
+  // delivering: only `delivered` ends it; the thread becomes what the outcome decided
   [
     'delivered → idle with the final report',
     delivering,
     delivered,
-    {
-      phase: 'idle',
-      sessionId: 's1',
-      lastFinal: digestReport({ status: 'done', message: 'answer', totalSteps: 4 }),
-    },
+    { phase: 'idle', sessionId: 's1', lastFinal: digestReport(answerReport) },
     [],
   ],
   [
-    'delivered after a deadline → idle with no final report',
-    { ...running, awaitingDelivery: true },
+    'delivered after a deadline → idle with the run left open',
+    ending(polling, RUN_OPEN),
     delivered,
     { phase: 'idle', sessionId: 's1', runOpen: true },
     [],
   ],
+  [
+    'delivered after the watch ended → idle with the run left open',
+    ending(late, RUN_OPEN),
+    delivered,
+    { phase: 'idle', sessionId: 's1', runOpen: true },
+    [],
+  ],
+  [
+    'delivered after a failed follow-up → idle as before the turn',
+    ending(startingFollowUp, UNCHANGED),
+    delivered,
+    idleWithSession,
+    [],
+  ],
+  ...ignored('delivering', delivering, [
+    message,
+    started,
+    startFailed,
+    startLost,
+    loading3,
+    done,
+    stale,
+    pollFailed,
+    deadline,
+    watchEnded,
+    checked(previousReport),
+  ]),
 ];
 
 describe('transition', () => {
@@ -387,19 +404,18 @@ describe('transition', () => {
   it('covers every event type in every phase', () => {
     const eventTypes = new Set<TurnEvent['type']>([
       'message-received',
+      'previous-run-checked',
       'run-started',
       'run-start-failed',
+      'start-lost',
       'status-report',
       'poll-failed',
       'deadline-passed',
       'watch-ended',
-      'previous-run-checked',
       'delivered',
     ]);
-    const phaseOf = (s: TurnState): string =>
-      s.phase === 'running' && s.awaitingDelivery ? 'delivering' : s.phase;
-    const seen = new Set(rows.map(([, state, event]) => `${phaseOf(state)}:${event.type}`));
-    for (const phase of ['idle', 'checking', 'starting', 'running', 'delivering']) {
+    const seen = new Set(rows.map(([, state, event]) => `${state.phase}:${event.type}`));
+    for (const phase of ['idle', 'checking', 'starting', 'polling', 'late', 'delivering']) {
       for (const type of eventTypes) expect(seen, `${phase}:${type}`).toContain(`${phase}:${type}`);
     }
   });
@@ -440,6 +456,58 @@ describe('transition', () => {
       sessionId: 's1',
       lastFinal: digestReport({ status: 'done', message: 'second answer', totalSteps: 5 }),
     });
+  });
+});
+
+describe("the stored record speaks the machine's phases", () => {
+  const record: TurnRecord = {
+    turnId: 't2',
+    threadKey: 'T1:C1:1.000001',
+    teamId: 'T1',
+    channel: 'C1',
+    threadTs: '1.000001',
+    agentId: 'agent',
+    userId: 'U1',
+    sourceTs: '2.000001',
+    kind: 'followUp',
+    phase: 'starting',
+    sessionId: 's1',
+    previousFinal,
+    startedAt: 0,
+    deadlineAt: 60_000,
+  };
+
+  it.each<[string, TurnRecord, TurnState]>([
+    ['a follow-up still starting', record, startingFollowUp],
+    [
+      'a polled follow-up (a takeover waits for a fresh report)',
+      { ...record, phase: 'polling' },
+      pollingFollowUp,
+    ],
+    ['a late-watched follow-up', { ...record, phase: 'late' }, { ...pollingFollowUp, phase: 'late' }],
+    [
+      'a new run, polled',
+      { ...record, turnId: 't1', kind: 'start', phase: 'polling', previousFinal: undefined },
+      { ...polling, stepsShown: 0 },
+    ],
+    [
+      'a polled record without a session (its run never started)',
+      { ...record, kind: 'start', phase: 'polling', sessionId: undefined },
+      { ...startingFollowUp, sessionId: undefined },
+    ],
+  ])('%s', (_name, stored, state) => {
+    expect(stateOfRecord(stored)).toEqual(state);
+  });
+
+  it.each<[TurnState, string | undefined]>([
+    [idle, undefined],
+    [checking, undefined],
+    [startingNew, 'starting'],
+    [polling, 'polling'],
+    [late, 'late'],
+    [delivering, undefined],
+  ])('%o is stored as %s', (state, phase) => {
+    expect(storedPhase(state)).toBe(phase);
   });
 });
 

@@ -44,7 +44,7 @@ function turn(overrides: Partial<TurnRecord> = {}): TurnRecord {
     userId: 'U1',
     sourceTs: '1.1',
     kind: 'start',
-    phase: 'running',
+    phase: 'polling',
     sessionId: 's1',
     startedAt: 0,
     deadlineAt: 1_000_000,

@@ -2,7 +2,7 @@ import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnRecord } from '../../src/conversation/ports.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { createTurnRecovery } from '../../src/conversation/turn-recovery.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMemoryStore } from '../../src/store/index.js';
@@ -17,7 +17,7 @@ const TURN: TurnRecord = {
   userId: 'U1',
   sourceTs: '100.000001',
   kind: 'start',
-  phase: 'running',
+  phase: 'polling',
   sessionId: 's1',
   startedAt: 0,
   deadlineAt: 60_000,

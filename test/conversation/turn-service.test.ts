@@ -7,7 +7,7 @@ import { digestReport } from '../../src/conversation/report-digest.js';
 import { createSpending, HOUR_MS } from '../../src/conversation/spending.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
 import type { TurnDelivery } from '../../src/conversation/turn-delivery.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { createTurnStarter, type TurnRequest } from '../../src/conversation/turn-service.js';
 import { createInsideCheck, type PersonOrganisation } from '../../src/conversation/who-is-inside.js';
 import { silentLogger } from '../../src/logging.js';
@@ -121,7 +121,7 @@ describe('turn starter', () => {
     expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
     expect((delivery.track as sinon.SinonSpy).firstCall.args[0]).toMatchObject({
       sessionId: 's1',
-      phase: 'running',
+      phase: 'polling',
     });
   });
 

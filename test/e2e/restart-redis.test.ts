@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TurnRecord } from '../../src/conversation/ports.js';
 import { threadKey } from '../../src/conversation/thread-key.js';
-import { lockNames } from '../../src/conversation/turn-lifecycle.js';
+import { lockNames } from '../../src/conversation/turn-ledger.js';
 import {
   DEFAULT_TEAM_ID,
   type SlackStandin,
@@ -323,7 +323,7 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     // The run exists at the service; only the turn record knows its session id.
     const sessionId = await startSimRun(simDirective({ steps: 3, stepMs: 100, answer: 'Prod is fine.' }));
     const { channel, threadTs } = await leaveCrashedTurn({
-      phase: 'running',
+      phase: 'polling',
       sessionId,
       threadHasSession: false,
     });
@@ -358,7 +358,7 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
   it('a progress message its dead owner never recorded goes when the deadline notice takes over from it', async () => {
     const sessionId = await startSimRun(simDirective({ steps: 60, stepMs: 500, answer: 'Late but right.' }));
     const { channel, threadTs, turn } = await leaveCrashedTurn({
-      phase: 'running',
+      phase: 'polling',
       sessionId,
       threadHasSession: true,
       deadlineAt: Date.now() - 1_000,
@@ -400,7 +400,7 @@ describe.skipIf(!hasRedis)('durable turns across a restart (Redis, the bot as a 
     );
     await waitUntil(() => sim.run(sessionId)?.status === 'done', { description: 'the run done' });
     const { channel, threadTs, turn } = await leaveCrashedTurn({
-      phase: 'running',
+      phase: 'polling',
       sessionId,
       threadHasSession: true,
     });

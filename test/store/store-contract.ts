@@ -120,6 +120,27 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
         expect(JSON.stringify(await store.getTurn(legacyTurn.turnId))).not.toContain('deploy');
       });
 
+      it.each([
+        ['running', undefined, 'polling'],
+        ['running', true, 'late'],
+        ['starting', undefined, 'starting'],
+      ] as const)(
+        'reads a turn stored in phase %s (late: %s) by an earlier version as phase %s',
+        async (phase, late, upgraded) => {
+          // Before one phase vocabulary, a polled turn was `running`, with a `late` flag past its deadline.
+          const legacyTurn = {
+            ...turn({ sessionId: 's-1' }),
+            phase,
+            ...(late ? { late, watchUntil: 5 } : {}),
+          };
+          await store.saveTurn(legacyTurn as unknown as TurnRecord);
+          const read = await store.getTurn(legacyTurn.turnId);
+          expect(read?.phase).toBe(upgraded);
+          expect(read && 'late' in read).toBe(false);
+          if (late) expect(read?.watchUntil).toBe(5);
+        },
+      );
+
       it('indexes answers by channel and ts', async () => {
         const ref = { threadKey: 'T1:C1:1.1', agentId: 'a', sessionId: 's', turnId: 't' };
         await store.indexAnswer('C1', '1700000001.000100', ref);
@@ -169,7 +190,7 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
         expect(await store.listInFlightTurnIds()).toEqual([]);
         await store.saveTurn(turn({ turnId: 'a' }));
         await store.saveTurn(turn({ turnId: 'b' }));
-        await store.saveTurn(turn({ turnId: 'a', phase: 'running' })); // re-save: listed once
+        await store.saveTurn(turn({ turnId: 'a', phase: 'polling' })); // re-save: listed once
         expect((await store.listInFlightTurnIds()).sort()).toEqual(['a', 'b']);
 
         await store.deleteTurn('a');

@@ -8,6 +8,7 @@ import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryStore } from '../../src/store/index.js';
+import { POLLED_TURN } from '../support/turn-record.js';
 
 /**
  * Delivery with a store that goes down and comes back (Redis blinking): the memory store behind a
@@ -64,21 +65,7 @@ function recordingThread() {
   return { output, answers, notices, hooks, reads: () => reads };
 }
 
-const TURN: TurnRecord = {
-  turnId: 'turn-1',
-  threadKey: 'T1:C1:100.000001',
-  teamId: 'T1',
-  channel: 'C1',
-  threadTs: '100.000001',
-  agentId: 'agent',
-  userId: 'U1',
-  sourceTs: '100.000001',
-  kind: 'start',
-  phase: 'polling',
-  sessionId: 's1',
-  startedAt: 0,
-  deadlineAt: 60_000,
-};
+const TURN: TurnRecord = POLLED_TURN;
 
 async function setUp(options: { lateWatchMs?: number } = {}) {
   const clock = createManualClock(0);

@@ -4,21 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
 import { createTurnLedger, lockNames } from '../../src/conversation/turn-ledger.js';
 import { createMemoryStore } from '../../src/store/index.js';
+import { POLLED_TURN } from '../support/turn-record.js';
 
-const TURN: TurnRecord = {
-  turnId: 'turn-1',
-  threadKey: 'T1:C1:100.000001',
-  teamId: 'T1',
-  channel: 'C1',
-  threadTs: '100.000001',
-  agentId: 'agent',
-  userId: 'U1',
-  sourceTs: '100.000001',
-  kind: 'start',
-  phase: 'starting',
-  startedAt: 0,
-  deadlineAt: 60_000,
-};
+// A turn stored before its run started: no session yet.
+const TURN: TurnRecord = { ...POLLED_TURN, phase: 'starting', sessionId: undefined };
 const THREAD: ThreadRecord = {
   threadKey: TURN.threadKey,
   teamId: 'T1',

@@ -6,22 +6,9 @@ import { lockNames } from '../../src/conversation/turn-ledger.js';
 import { createTurnRecovery } from '../../src/conversation/turn-recovery.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMemoryStore } from '../../src/store/index.js';
+import { POLLED_TURN } from '../support/turn-record.js';
 
-const TURN: TurnRecord = {
-  turnId: 'turn-1',
-  threadKey: 'T1:C1:100.000001',
-  teamId: 'T1',
-  channel: 'C1',
-  threadTs: '100.000001',
-  agentId: 'agent',
-  userId: 'U1',
-  sourceTs: '100.000001',
-  kind: 'start',
-  phase: 'polling',
-  sessionId: 's1',
-  startedAt: 0,
-  deadlineAt: 60_000,
-};
+const TURN: TurnRecord = POLLED_TURN;
 const LEASE = lockNames.lease(TURN.turnId);
 
 /** Recovery on instance i1, which polls TURN (its delivery tracks it). */

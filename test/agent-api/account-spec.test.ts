@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentApi, CapacityMoveError, missingMembers, moveCapacity } from '../../src/agent-api/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { rejectionOf } from './support/rejection.js';
 import { simClient, startTestSimulator } from './support/simulator.js';
 
 /**
@@ -18,14 +19,7 @@ beforeAll(async () => {
 afterEach(() => sim.reset());
 afterAll(() => sim.close());
 
-async function refusal(promise: Promise<unknown>): Promise<CapacityMoveError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CapacityMoveError);
-  return error as CapacityMoveError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, CapacityMoveError);
 
 describe('PUT bodies carry no null the account did not set', () => {
   it('a move from and to accounts with unset members (null in the listing) goes through', async () => {

@@ -6,6 +6,7 @@ import {
   moveCapacity,
 } from '../../src/agent-api/index.js';
 import type { Simulator } from '../../src/simulator/index.js';
+import { rejectionOf } from './support/rejection.js';
 import { simClient, startTestSimulator } from './support/simulator.js';
 
 /**
@@ -31,14 +32,7 @@ const withoutCapacity = (id: number) => {
   return rest;
 };
 
-async function refusal(promise: Promise<unknown>): Promise<CapacityMoveError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(CapacityMoveError);
-  return error as CapacityMoveError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, CapacityMoveError);
 
 /** A lock that records its use. */
 function testLock(free = true) {

@@ -7,6 +7,7 @@ import {
   RegionMismatchError,
 } from '../../src/agent-api/index.js';
 import { FAKE_TOKEN, testClient } from './support/client.js';
+import { rejectionOf } from './support/rejection.js';
 import {
   closedPortUrl,
   inOrder,
@@ -35,14 +36,7 @@ const serviceError = {
   parameters: {},
 };
 
-async function caught(promise: Promise<unknown>): Promise<AgentApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(AgentApiError);
-  return error as AgentApiError;
-}
+const caught = (promise: Promise<unknown>) => rejectionOf(promise, AgentApiError);
 
 describe('status translation', () => {
   it('401 → token_rejected with the service body captured', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../../src/agent-api/index.js';
 import { TERMINAL_STATUSES } from '../../src/conversation/ports.js';
 import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective } from '../../src/simulator/index.js';
+import { rejectionOf } from './support/rejection.js';
 import { simClient, startTestSimulator } from './support/simulator.js';
 
 /** Every client method against the service simulator (a real HTTP server on port 0). */
@@ -31,14 +32,7 @@ async function pollUntilTerminal(sessionId: string, agentId: string = SIM_AGENTS
   throw new Error('run did not finish');
 }
 
-async function rejection(promise: Promise<unknown>): Promise<AgentApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(AgentApiError);
-  return error as AgentApiError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, AgentApiError);
 
 describe('runs', () => {
   it('starts a run, polls it to done, and follows up in the same session', async () => {

@@ -2,7 +2,13 @@ import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswerPlacement } from '../../src/conversation/answer-place.js';
 import { createManualClock, type ManualClock } from '../../src/conversation/clock.js';
-import type { AgentRunsPort, Refusal, ThreadOutput, TurnRecord } from '../../src/conversation/ports.js';
+import type {
+  AgentRunsPort,
+  Refusal,
+  ThreadOutput,
+  ThreadRecord,
+  TurnRecord,
+} from '../../src/conversation/ports.js';
 import { digestReport } from '../../src/conversation/report-digest.js';
 import { createSpending, HOUR_MS } from '../../src/conversation/spending.js';
 import { withoutContext } from '../../src/conversation/turn-context.js';
@@ -35,6 +41,19 @@ function recordingOutput() {
   };
   return { output, refusals };
 }
+
+/** The request's thread, whose last run was left open (deadline passed) at time 0. */
+const THREAD_WITH_RUN_OPEN: ThreadRecord = {
+  threadKey: 'T1:C1:100.000001',
+  teamId: 'T1',
+  channel: 'C1',
+  threadTs: '100.000001',
+  agentId: 'agent',
+  sessionId: 's1',
+  runOpenSince: 0,
+  createdAt: 0,
+  updatedAt: 0,
+};
 
 const request: TurnRequest = {
   teamId: 'T1',
@@ -160,17 +179,7 @@ describe('turn starter', () => {
   ])('reads a run left open before a follow-up: %s → %s', async (_name, status, result, followUps) => {
     const clock = createManualClock(0);
     const store = createMemoryStore();
-    await store.saveThread({
-      threadKey: 'T1:C1:100.000001',
-      teamId: 'T1',
-      channel: 'C1',
-      threadTs: '100.000001',
-      agentId: 'agent',
-      sessionId: 's1',
-      runOpenSince: 0,
-      createdAt: 0,
-      updatedAt: 0,
-    });
+    await store.saveThread(THREAD_WITH_RUN_OPEN);
     const { turns, agent, refusals } = starter(store, { clock });
     (agent.getRunStatus as sinon.SinonStub).resolves(status);
     clock.advance(40 * 60_000);
@@ -287,17 +296,7 @@ describe('turn starter', () => {
 
     it('gives the run back when the run left open in the thread is still working', async () => {
       const store = createMemoryStore();
-      await store.saveThread({
-        threadKey: 'T1:C1:100.000001',
-        teamId: 'T1',
-        channel: 'C1',
-        threadTs: '100.000001',
-        agentId: 'agent',
-        sessionId: 's1',
-        runOpenSince: 0,
-        createdAt: 0,
-        updatedAt: 0,
-      });
+      await store.saveThread(THREAD_WITH_RUN_OPEN);
       const { turns, agent } = starter(store, { runsPerHour: 1 });
       (agent.getRunStatus as sinon.SinonStub).resolves({ status: 'loading' });
       expect(await turns.handle({ ...request, sourceTs: '100.000009', mentioned: false })).toBe('busy');

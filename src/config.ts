@@ -1,6 +1,7 @@
 import net, { BlockList } from 'node:net';
 import os from 'node:os';
 import { z } from 'zod';
+import { decodeKey } from './secrets/secret-box.js';
 
 /**
  * The one place that reads the environment. Parsed once at start-up; a bad or missing value
@@ -135,6 +136,29 @@ const metricsToken = optionalString.refine(
   'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
 );
 
+/** STATE_ENCRYPTION_KEY: 32 bytes in base64 (`openssl rand -base64 32`). */
+const encryptionKey = optionalString.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  try {
+    return decodeKey(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+const encryptionKeys = csv.transform((values, ctx) => {
+  const keys: Buffer[] = [];
+  for (const value of values) {
+    try {
+      keys.push(decodeKey(value));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `each key ${(error as Error).message}` });
+      return z.NEVER;
+    }
+  }
+  return keys;
+});
+
 const required = (name: string) =>
   z
     .string({ error: `${name} is required` })
@@ -200,6 +224,8 @@ const variables = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_TOKEN: metricsToken,
   ALLOW_HTTP_HOSTS: csv,
+  STATE_ENCRYPTION_KEY: encryptionKey,
+  STATE_ENCRYPTION_PREVIOUS_KEYS: encryptionKeys,
 });
 
 /** Every environment variable the bot reads (the README's configuration table lists them all). */
@@ -291,6 +317,11 @@ export interface Config {
   /** DESIGN "Spending": turns per person per rolling hour (0: no limit). */
   spending: { runsPerPersonPerHour: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
+  /**
+   * DESIGN "Many accounts": the key secrets are sealed with in the store (unset: nothing secret may
+   * be kept), and older keys still accepted for opening after a rotation.
+   */
+  secrets: { encryptionKey: Buffer | undefined; previousKeys: Buffer[] };
   logLevel: Env['LOG_LEVEL'];
   /** Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`. */
   ops: { metricsToken: string | undefined };
@@ -359,6 +390,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       redisPrefix: env.REDIS_PREFIX,
       instanceId: env.INSTANCE_ID,
       leaseTtlMs: env.LEASE_TTL_MS,
+    },
+    secrets: {
+      encryptionKey: env.STATE_ENCRYPTION_KEY,
+      previousKeys: env.STATE_ENCRYPTION_PREVIOUS_KEYS,
     },
     logLevel: env.LOG_LEVEL,
     ops: { metricsToken: env.METRICS_TOKEN },

@@ -279,3 +279,25 @@ describe('README configuration table', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('STATE_ENCRYPTION_KEY', () => {
+  const key = Buffer.alloc(32, 7).toString('base64');
+  it('is unset by default, and decoded to 32 bytes when given with older keys', () => {
+    expect(loadConfig(minimal).secrets.encryptionKey).toBeUndefined();
+    const older = Buffer.alloc(32, 9).toString('base64');
+    const config = loadConfig({
+      ...minimal,
+      STATE_ENCRYPTION_KEY: key,
+      STATE_ENCRYPTION_PREVIOUS_KEYS: older,
+    });
+    expect(config.secrets.encryptionKey).toHaveLength(32);
+    expect(config.secrets.previousKeys.map((k) => k.toString('base64'))).toEqual([older]);
+  });
+
+  it('names a key of the wrong length without echoing it', () => {
+    const short = Buffer.alloc(16, 7).toString('base64');
+    const found = problems({ ...minimal, STATE_ENCRYPTION_KEY: short });
+    expect(found).toEqual([expect.stringMatching(/^STATE_ENCRYPTION_KEY: must be 32 bytes/)]);
+    expect(found.join('\n')).not.toContain(short);
+  });
+});

@@ -9,8 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appMentionEvent, eventCallback, messageEvent } from '../src/sandbox/slack-standin/event-builders.js';
-import { signSlackRequest } from '../src/sandbox/slack-standin/signing.js';
+import { appMentionEvent, eventCallback, messageEvent } from '../src/slack-standin/event-builders.js';
+import { signSlackRequest } from '../src/slack-standin/signing.js';
 import {
   BENCH_CHANNELS,
   BENCH_SIGNING_SECRET,

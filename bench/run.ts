@@ -14,8 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { TEST_BOT_TOKEN } from '../src/sandbox/slack-standin/defaults.js';
 import { SIM_AGENTS, SIM_TOKENS } from '../src/simulator/index.js';
+import { TEST_BOT_TOKEN } from '../src/slack-standin/defaults.js';
 import {
   formatHeap,
   type HeapSummary,

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from './conversation/ports.js';
+import type { Logger } from './runtime/logger.js';
 
 /**
  * JSON lines on stdout (pino). Token-shaped strings never reach a log line: the redaction

@@ -1,8 +1,8 @@
-import { startBridge } from './bridge.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logging.js';
+import { startBot } from './start-bot.js';
 
-/** Entry point: loadConfig → startBridge; exit 1 with a clear message on any start-up failure. */
+/** Entry point: loadConfig → startBot; exit 1 with a clear message on any start-up failure. */
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel });
   try {
-    const bridge = await startBridge(config, { logger });
+    const bridge = await startBot(config, { logger });
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down');
       bridge.stop().then(

@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { ConversationMetrics, TurnOutcome } from './conversation/ports.js';
+import type { ConversationMetrics } from './conversation/ports.js';
+import type { TurnOutcome } from './conversation/turn/turn-records.js';
 
 /** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
 const TURN_OUTCOMES: TurnOutcome[] = [

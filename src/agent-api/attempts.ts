@@ -1,5 +1,5 @@
 import type { ShouldRetryState } from 'ky';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { AgentApiError } from './errors.js';
 import { asAgentApiFailure, type FailedCall } from './ky-failures.js';
 import type { BudgetSlot, RequestBudget, RequestKind } from './request-budget.js';

@@ -1,4 +1,5 @@
-import type { FeedbackInput, Logger, RunInput, RunStatusReport } from '../conversation/ports.js';
+import type { FeedbackInput, RunInput, RunStatusReport } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import {
   type CreatedSubAccount,
   createSubAccount,

@@ -19,25 +19,6 @@ export {
 export type { AgentActivation } from './agent.js';
 export type { RequestInfo } from './attempts.js';
 export type { AgentCallOptions } from './call-context.js';
-export {
-  type AccountCapacityChange,
-  type CapacityMoveLock,
-  type CapacityMoveRequest,
-  type CapacityMoveResult,
-  moveCapacity,
-} from './capacity-move.js';
-export {
-  type AccountCandidate,
-  type AccountCapacityState,
-  type AccountLabel,
-  CapacityMoveError,
-  type CapacityMoveErrorDetails,
-  CapacityMoveReason,
-  type CapacityMoveStep,
-  isCapacityMoveError,
-  type UnknownCapacity,
-} from './capacity-move-error.js';
-export { buildUpdateBody, planMove, resolveAccount, roundGb } from './capacity-plan.js';
 export { type AgentApi, type AgentApiOptions, createAgentApi } from './client.js';
 export {
   AgentApiError,

@@ -1,6 +1,6 @@
 import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
 import { Agent } from 'undici';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
 import { AgentApiErrorCode } from './errors.js';
 import type { SuccessResponse } from './parse-body.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import type { AgentApi } from './client.js';
 import { isAgentApiError, RegionMismatchError } from './errors.js';
 import { type Identity, identityProblem } from './identity.js';

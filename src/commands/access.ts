@@ -2,7 +2,7 @@ import {
   type AppOrganisation,
   ofTheOrganisation,
   type PersonOrganisation,
-} from '../conversation/who-is-inside.js';
+} from '../conversation/access/who-is-inside.js';
 
 /**
  * Who may run admin commands: the ids in ADMIN_USER_IDS, plus Slack workspace admins and owners

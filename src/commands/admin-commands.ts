@@ -1,15 +1,17 @@
 import {
   type AgentApi,
-  type CapacityMoveLock,
-  CapacityMoveReason,
   DEFAULT_RETENTION_DAYS,
   identityProblem,
   isAgentApiError,
+} from '../agent-api/index.js';
+import {
+  type CapacityMoveLock,
+  CapacityMoveReason,
   isCapacityMoveError,
   moveCapacity,
-} from '../agent-api/index.js';
-import type { ChannelAgents } from '../conversation/channel-agents.js';
-import type { Logger } from '../conversation/ports.js';
+} from '../capacity/index.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';
 import { runChannelCommand } from './channel-command.js';
 import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CapacityMoveLock } from '../agent-api/index.js';
+import type { CapacityMoveLock } from '../capacity/index.js';
 import type { ConversationStore } from '../conversation/ports.js';
 
 /** The store lock's name: one capacity move at a time across every replica (DESIGN, "Decisions"). */

@@ -1,4 +1,4 @@
-import type { ChannelAgents } from '../conversation/channel-agents.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { usageOf } from './help-text.js';
 import type { AgentCommand } from './parse-command.js';

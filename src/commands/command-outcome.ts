@@ -1,10 +1,6 @@
-import type {
-  CapacityMoveError,
-  CapacityMoveResult,
-  SavedObjectType,
-  SubAccount,
-} from '../agent-api/index.js';
-import type { Logger } from '../conversation/ports.js';
+import type { SavedObjectType, SubAccount } from '../agent-api/index.js';
+import type { CapacityMoveError, CapacityMoveResult } from '../capacity/index.js';
+import type { Logger } from '../runtime/logger.js';
 
 /**
  * What running an `/agent` subcommand produced, as data. slack/views/command-replies.ts turns it

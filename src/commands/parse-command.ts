@@ -5,7 +5,7 @@ import {
   SAVED_OBJECT_TYPES,
   type SavedObjectType,
 } from '../agent-api/index.js';
-import { isAgentId } from '../conversation/channel-agents.js';
+import { isAgentId } from '../conversation/context/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox`: the simulator, a Slack stand-in, the real bot (startBridge, as `npm start`
+ * `npm run sandbox`: the simulator, a Slack stand-in, the real bot (startBot, as `npm start`
  * runs it, in HTTP mode on a free loopback port) and a chat in this terminal. No configuration.
  */
 import { openBotLog } from './bot-log.js';

@@ -1,7 +1,7 @@
+import { appHomeOpenedEvent, eventCallback, postEvent } from '../slack-standin/index.js';
 import { renderSuggestedPrompts } from './render-terminal.js';
 import type { ChatOutput } from './sandbox-session.js';
 import { SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
-import { appHomeOpenedEvent, eventCallback, postEvent } from './slack-standin/index.js';
 
 /**
  * The person opens the bot's agent view (its Messages tab): Slack sends `app_home_opened`, the

@@ -1,7 +1,7 @@
+import { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from '../slack-standin/index.js';
 import { SPEAKER, speak } from './render-terminal.js';
 import { feedbackPosts, type ReactionContext, reportFeedback } from './sandbox-reaction.js';
 import { SANDBOX_USER } from './sandbox-stack.js';
-import { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './slack-standin/index.js';
 
 /** The "Add a comment" button of the bot's thanks (src/slack/views/feedback.ts). */
 const ADD_COMMENT_ACTION_ID = 'answer_feedback_comment';

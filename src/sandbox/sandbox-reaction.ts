@@ -1,8 +1,8 @@
 import type { RunView, Simulator } from '../simulator/index.js';
+import { eventCallback, postEvent, reactionAddedEvent } from '../slack-standin/index.js';
 import { feedbackLine, SPEAKER, speak } from './render-terminal.js';
 import type { ChatOutput, SandboxThread } from './sandbox-session.js';
 import { SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
-import { eventCallback, postEvent, reactionAddedEvent } from './slack-standin/index.js';
 import type { ThreadMonitor } from './thread-monitor.js';
 
 /** What a reaction needs from the session. */

@@ -1,4 +1,11 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
+import {
+  alertMessage,
+  appMentionEvent,
+  eventCallback,
+  messageEvent,
+  postEvent,
+} from '../slack-standin/index.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
@@ -6,13 +13,6 @@ import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sand
 import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
-import {
-  alertMessage,
-  appMentionEvent,
-  eventCallback,
-  messageEvent,
-  postEvent,
-} from './slack-standin/index.js';
 import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
 
 /** Where the chat writes: one call per block of lines. */

@@ -1,14 +1,14 @@
-import type { OutsiderPolicy } from '../conversation/answer-place.js';
-import type { SeenView } from './render-terminal.js';
-import type { SandboxThread } from './sandbox-session.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
 import {
   channelSharedEvent,
   channelUnsharedEvent,
   defaultUsers,
   type SlackStandin,
   type StandinConversation,
-} from './slack-standin/index.js';
+} from '../slack-standin/index.js';
+import type { SeenView } from './render-terminal.js';
+import type { SandboxThread } from './sandbox-session.js';
+import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
 import type { ThreadRef } from './thread-monitor.js';
 
 /** The person of another organisation `/shared` lets into #sandbox (in the stand-in's default table). */

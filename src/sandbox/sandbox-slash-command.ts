@@ -1,7 +1,7 @@
+import { postSlashCommand, visibleText } from '../slack-standin/index.js';
 import { fileLine, SPEAKER, speak, unescapeSlack } from './render-terminal.js';
 import type { ChatOutput } from './sandbox-session.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
-import { postSlashCommand, visibleText } from './slack-standin/index.js';
 
 /** How long a command may take before the sandbox gives up (exports fetch a lot). */
 const COMMAND_TIMEOUT_MS = 30_000;

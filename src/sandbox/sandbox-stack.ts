@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { startBridge } from '../bridge.js';
 import { type Config, loadConfig } from '../config.js';
-import type { OutsiderPolicy } from '../conversation/answer-place.js';
-import type { Logger } from '../conversation/ports.js';
+import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
+import type { Logger } from '../runtime/logger.js';
 import {
   SIM_AGENTS,
   SIM_TOKENS,
@@ -10,7 +9,8 @@ import {
   type Simulator,
   startSimulator,
 } from '../simulator/index.js';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from './slack-standin/index.js';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../slack-standin/index.js';
+import { startBot } from '../start-bot.js';
 
 /** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
@@ -70,7 +70,7 @@ export function sandboxEnv(
   };
 }
 
-/** Starts the simulator, the Slack stand-in and the real bot (startBridge, as `npm start` does). */
+/** Starts the simulator, the Slack stand-in and the real bot (startBot, as `npm start` does). */
 export async function startSandboxStack(options: SandboxStackOptions): Promise<SandboxStack> {
   // A short long-poll keeps shutdown quick: stopping waits for the poll in flight.
   const sim = await startSimulator({ quiet: true, longPollMs: 1_000, defaultScript: options.script });
@@ -81,10 +81,10 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
   slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
   const signingSecret = randomBytes(24).toString('hex');
   let config: Config;
-  let bridge: Awaited<ReturnType<typeof startBridge>>;
+  let bridge: Awaited<ReturnType<typeof startBot>>;
   try {
     config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience));
-    bridge = await startBridge(config, { logger: options.logger });
+    bridge = await startBot(config, { logger: options.logger });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
     throw error;

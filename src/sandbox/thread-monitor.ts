@@ -1,4 +1,4 @@
-import { type StandinView, type StoredMessage, visibleText } from './slack-standin/index.js';
+import { type StandinView, type StoredMessage, visibleText } from '../slack-standin/index.js';
 
 /** Metadata types the bot tags its thread messages with (see src/slack/thread-output.ts). */
 const PROGRESS = 'agent_progress';

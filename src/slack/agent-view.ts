@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { threadTitleFrom } from './views/agent-view.js';
 
 /**

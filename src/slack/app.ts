@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config.js';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';

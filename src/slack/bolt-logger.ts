@@ -1,6 +1,6 @@
 import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import type { Logger } from '../conversation/ports.js';
 import { scrubSecrets } from '../logging.js';
+import type { Logger } from '../runtime/logger.js';
 
 /**
  * Bolt and the Web client log through this adapter, so their lines are JSON too. Their free

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { AudienceSource, ConversationFacts } from '../conversation/audience.js';
+import type { AudienceSource, ConversationFacts } from '../conversation/access/audience.js';
 
 /**
  * Who can read a conversation, from Slack (DESIGN "Who reads the answer"): `conversations.info`

@@ -1,4 +1,4 @@
-import { type PersonRef, senderWorkspace } from '../conversation/who-is-inside.js';
+import { type PersonRef, senderWorkspace } from '../conversation/access/who-is-inside.js';
 
 /**
  * The person behind each kind of Slack payload, as who-is-inside.ts wants them: the user id and

@@ -1,4 +1,4 @@
-import type { PeopleDirectory } from '../conversation/context-ports.js';
+import type { PeopleDirectory } from '../conversation/context/context-ports.js';
 import type { UserDirectory } from './user-directory.js';
 
 /**

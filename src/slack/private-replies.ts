@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { PrivateReplies } from '../conversation/answer-place.js';
-import type { Logger } from '../conversation/ports.js';
+import type { PrivateReplies } from '../conversation/access/answer-place.js';
+import type { Logger } from '../runtime/logger.js';
 import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
 
 /**

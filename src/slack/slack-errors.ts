@@ -6,7 +6,7 @@
  * each after its own retries (web-client.ts), so what reaches us has already been retried.
  */
 import { ErrorCode } from '@slack/web-api';
-import { type OutputFailureKind, ThreadOutputError } from '../conversation/output-error.js';
+import { type OutputFailureKind, ThreadOutputError } from '../conversation/turn/output-error.js';
 
 /** Slack's own "try again later" answers. */
 const TRANSIENT = new Set([

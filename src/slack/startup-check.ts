@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './app.js';
 import { toSlackLogger } from './bolt-logger.js';
 

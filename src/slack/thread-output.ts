@@ -1,14 +1,14 @@
 import type { WebClient } from '@slack/web-api';
 import type {
-  Logger,
   Progress,
   Refusal,
   ThreadLocation,
   ThreadOutput,
   TurnMessages,
   TurnNotice,
-} from '../conversation/ports.js';
+} from '../conversation/thread-output-port.js';
 import type { Metrics } from '../metrics.js';
+import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './app.js';
 import { toThreadOutputError } from './slack-errors.js';
 import {

@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { ThreadMessage, ThreadReader } from '../conversation/context-ports.js';
+import type { ThreadMessage, ThreadReader } from '../conversation/context/context-ports.js';
 
 /** Messages per `conversations.replies` page (Slack's advised maximum is 200). */
 const PAGE_SIZE = 200;

@@ -1,7 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger, Progress, ThreadLocation } from '../conversation/ports.js';
-import type { StatusResult, ThreadStatusPort } from '../conversation/turn-progress.js';
+import type { Progress, ThreadLocation } from '../conversation/thread-output-port.js';
+import type { StatusResult, ThreadStatusPort } from '../conversation/turn/turn-progress.js';
 import type { Metrics } from '../metrics.js';
+import type { Logger } from '../runtime/logger.js';
 import { renderThreadStatus } from './views/thread-status.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FetchFunction, RetryOptions, Logger as SlackLogger, WebClientOptio
 import { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
 import type { Config } from '../config.js';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
 
 /** Client-side timeout of one Web API call. */
@@ -10,7 +10,7 @@ const CALL_TIMEOUT_MS = 30_000;
 
 /**
  * Connections kept to the Slack API at most, shared by every client of one configuration. The
- * progress throttle keeps its refreshes to a quarter of this (conversation/progress-throttle.ts).
+ * progress throttle keeps its refreshes to a quarter of this (conversation/turn/progress-throttle.ts).
  */
 const SLACK_CONNECTIONS = 64;
 

@@ -2,7 +2,7 @@
  * Conversation state: keyv records plus the atomic operations keyv lacks, in memory or in Redis.
  * The only folder that imports keyv.
  */
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import type { StateStore } from './keyv-conversation-store.js';
 import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';

@@ -1,7 +1,8 @@
 import type { Keyv } from 'keyv';
-import type { Audience, AudienceCache } from '../conversation/audience.js';
-import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
-import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
+import type { Audience, AudienceCache } from '../conversation/access/audience.js';
+import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
+import type { ConversationStore } from '../conversation/ports.js';
+import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 import { StoreClosedError } from './errors.js';
 import { storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';

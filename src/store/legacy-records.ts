@@ -1,5 +1,5 @@
-import type { ThreadRecord, TurnRecord } from '../conversation/ports.js';
-import { asReportDigest } from '../conversation/report-digest.js';
+import { asReportDigest } from '../conversation/turn/report-digest.js';
+import type { ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 
 /**
  * Records as earlier versions wrote them, read as this version's. Until digests, a thread kept its

@@ -1,5 +1,5 @@
 import { createKeyv } from '@keyv/redis';
-import type { Logger } from '../conversation/ports.js';
+import type { Logger } from '../runtime/logger.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
 import { connectRedis, disconnectRedis } from './redis-connection.js';
 import { createRedisPrimitives } from './redis-primitives.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAdminCheck, isInsideAdmin, type SlackUserRoles } from '../../src/commands/access.js';
-import type { AppOrganisation } from '../../src/conversation/who-is-inside.js';
+import type { AppOrganisation } from '../../src/conversation/access/who-is-inside.js';
 
 const APP: AppOrganisation = { teamId: 'TAPP' };
 const GRID: AppOrganisation = { teamId: 'TAPP', enterpriseId: 'EORG' };

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AgentApiError,
-  type CapacityMoveLock,
-  RegionMismatchError,
-  type SubAccount,
-} from '../../src/agent-api/index.js';
+import { AgentApiError, RegionMismatchError, type SubAccount } from '../../src/agent-api/index.js';
+import type { CapacityMoveLock } from '../../src/capacity/index.js';
 import { createAdminCheck } from '../../src/commands/access.js';
 import {
   type CommandContext,
@@ -14,8 +10,8 @@ import {
 } from '../../src/commands/admin-commands.js';
 import { exportFileName } from '../../src/commands/export-command.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
-import { createChannelAgents } from '../../src/conversation/channel-agents.js';
-import type { Logger } from '../../src/conversation/ports.js';
+import { createChannelAgents } from '../../src/conversation/context/channel-agents.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { createMemoryStore } from '../../src/store/index.js';
 
 const seeded = (): SubAccount[] => [

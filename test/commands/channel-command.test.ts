@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createAdminCheck } from '../../src/commands/access.js';
 import { type CommandContext, runAgentCommand } from '../../src/commands/admin-commands.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
-import { createChannelAgents } from '../../src/conversation/channel-agents.js';
-import type { Logger } from '../../src/conversation/ports.js';
+import { createChannelAgents } from '../../src/conversation/context/channel-agents.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { renderCommandOutcome } from '../../src/slack/views/command-replies.js';
 import { createMemoryStore } from '../../src/store/index.js';
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AgentApiError,
-  CapacityMoveError,
-  CapacityMoveReason,
-  type SubAccount,
-} from '../../src/agent-api/index.js';
+import { AgentApiError, type SubAccount } from '../../src/agent-api/index.js';
+import { CapacityMoveError, CapacityMoveReason } from '../../src/capacity/index.js';
 import type { CommandOutcome } from '../../src/commands/command-outcome.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
 import {

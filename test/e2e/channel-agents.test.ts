@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
+import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import {
   appMentionEvent,
   DEFAULT_BOT_USER_ID,
@@ -8,8 +8,8 @@ import {
   eventCallback,
   type SlackStandin,
   startSlackStandin,
-} from '../../src/sandbox/slack-standin/index.js';
-import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+} from '../../src/slack-standin/index.js';
+import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
@@ -137,7 +137,7 @@ describe('channel agents', () => {
 describe.skipIf(!hasRedis)('channel agents with Redis', () => {
   let sim: Simulator;
   let slack: SlackStandin;
-  let bridge: RunningBridge | undefined;
+  let bridge: RunningBot | undefined;
   let prefix: string;
   afterEach(async () => {
     await bridge?.stop();
@@ -154,7 +154,7 @@ describe.skipIf(!hasRedis)('channel agents with Redis', () => {
     prefix = uniqueRedisPrefix('channel-agents');
     const config = loadConfig(harnessEnv(sim, slack, { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix }));
     const { silentLogger } = await import('../../src/logging.js');
-    bridge = await startBridge(config, { logger: silentLogger });
+    bridge = await startBot(config, { logger: silentLogger });
     const appUrl = () => `http://127.0.0.1:${bridge?.port}`;
     const responseUrl = slack.responseUrl('bind');
     await postSlashCommand(appUrl(), TEST_SIGNING_SECRET, {
@@ -168,7 +168,7 @@ describe.skipIf(!hasRedis)('channel agents with Redis', () => {
     await slack.waitFor(() => slack.responses('bind').length > 0, { description: 'the bind reply' });
 
     await bridge.stop();
-    bridge = await startBridge(config, { logger: silentLogger });
+    bridge = await startBot(config, { logger: silentLogger });
     const text = `<@${DEFAULT_BOT_USER_ID}> after restart ${quick('R.')}`;
     const stored = slack.recordUserMessage({ channel: PAYMENTS, user: 'UALICE', text });
     await postEvent(

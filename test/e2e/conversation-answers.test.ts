@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging.js';
-import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/sandbox/slack-standin/index.js';
 import { SIM_AGENTS, type SimulatorFaults, simDirective } from '../../src/simulator/index.js';
+import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const outcomeText = (harness: Harness, channel: string, threadTs: string) =>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoredMessage } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
 import { FEEDBACK_PROBLEMS } from '../../src/slack/views/feedback.js';
+import type { StoredMessage } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';
 

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
+import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import {
   eventCallback,
   reactionAddedEvent,
   type SlackStandin,
   startSlackStandin,
   visibleText,
-} from '../../src/sandbox/slack-standin/index.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+} from '../../src/slack-standin/index.js';
+import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType, replyEvent, waitUntil } from '../support/child-bot.js';
 import { memoryLogger } from '../support/memory-log.js';
@@ -20,7 +20,7 @@ import { postEvent } from '../support/slack-events.js';
  * Redis blinks while a run is under way: the bot's own redis-server (never the shared 6379) is
  * killed after the run started and started again on the same port once the run has finished. The
  * answer must land exactly once after Redis is back, and the thread must stay usable. The bots are
- * the real app (startBridge, as `npm start`) in this process, reached with signed events.
+ * the real app (startBot, as `npm start`) in this process, reached with signed events.
  */
 const installed = redisServerInstalled();
 const SHORT_LEASE_MS = 2_000;
@@ -56,9 +56,9 @@ describe.skipIf(!installed)('an answer survives a Redis blink (own redis-server,
     await Promise.all([sim.close(), slack.close()]);
   });
 
-  async function startBot(env: Record<string, string>): Promise<Bot> {
+  async function startBlinkBot(env: Record<string, string>): Promise<Bot> {
     const log = memoryLogger('info');
-    const bridge: RunningBridge = await startBridge(loadConfig(harnessEnv(sim, slack, env)), {
+    const bridge: RunningBot = await startBot(loadConfig(harnessEnv(sim, slack, env)), {
       logger: log.logger,
     });
     const appUrl = `http://127.0.0.1:${bridge.port}`;
@@ -129,7 +129,7 @@ describe.skipIf(!installed)('an answer survives a Redis blink (own redis-server,
   }
 
   it('the run finishes while Redis is down and Redis comes back empty: the answer lands once; a mention meanwhile is told to send again', async () => {
-    const bot = await startBot(envFor(plain, { LEASE_TTL_MS: String(SHORT_LEASE_MS) }));
+    const bot = await startBlinkBot(envFor(plain, { LEASE_TTL_MS: String(SHORT_LEASE_MS) }));
     const mention = await askAndWaitForTheRun(bot, 'The cache node ran out of memory.', 2_000);
 
     await plain.stop();
@@ -161,8 +161,8 @@ describe.skipIf(!installed)('an answer survives a Redis blink (own redis-server,
   it('two replicas, Redis (append-only) back with its data after the lease lapsed: the answer lands once and the thread goes on in the same session', async () => {
     const env = envFor(durable, { LEASE_TTL_MS: String(SHORT_LEASE_MS) });
     const [a, b] = await Promise.all([
-      startBot({ ...env, INSTANCE_ID: 'replica-a' }),
-      startBot({ ...env, INSTANCE_ID: 'replica-b' }),
+      startBlinkBot({ ...env, INSTANCE_ID: 'replica-a' }),
+      startBlinkBot({ ...env, INSTANCE_ID: 'replica-b' }),
     ]);
     const mention = await askAndWaitForTheRun(a, 'A full disk.', 1_500);
 
@@ -195,7 +195,7 @@ describe.skipIf(!installed)('an answer survives a Redis blink (own redis-server,
   }, 45_000);
 
   it('Redis goes down after Slack took the answer, before the delivered mark: the retry finds the answer in the thread and posts nothing twice', async () => {
-    const bot = await startBot(envFor(durable));
+    const bot = await startBlinkBot(envFor(durable));
     const mention = await askAndWaitForTheRun(bot, 'The certificate expired.', 1_000);
     // Slack takes the answer at once; the bot hears of it only once Redis is down.
     const release = slack.holdAnswerNext('chat.postMessage');

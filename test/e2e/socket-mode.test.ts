@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
+import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import {
   type SlackStandin,
   slashCommandFields,
   startSlackStandin,
   TEST_APP_TOKEN,
   visibleText,
-} from '../../src/sandbox/slack-standin/index.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+} from '../../src/slack-standin/index.js';
+import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType } from '../support/child-bot.js';
 import { eventCallback } from '../support/slack-events.js';
@@ -17,7 +17,7 @@ import { eventCallback } from '../support/slack-events.js';
 describe('Socket Mode end to end (the real bridge against the stand-in socket)', () => {
   let sim: Simulator;
   let slack: SlackStandin;
-  let bridge: RunningBridge | undefined;
+  let bridge: RunningBot | undefined;
 
   beforeEach(async () => {
     [sim, slack] = await Promise.all([startSimulator({ quiet: true, longPollMs: 500 }), startSlackStandin()]);
@@ -29,7 +29,7 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
   });
 
   /** Socket Mode: the app token set, no signing secret at all. */
-  async function startSocketBridge(extra: Record<string, string> = {}): Promise<RunningBridge> {
+  async function startSocketBridge(extra: Record<string, string> = {}): Promise<RunningBot> {
     const { SLACK_SIGNING_SECRET: _unused, ...env } = harnessEnv(sim, slack, {
       SLACK_APP_TOKEN: TEST_APP_TOKEN,
       ...extra,
@@ -37,7 +37,7 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
     const config = loadConfig(env);
     expect(config.slack.socketMode).toBe(true);
     expect(config.slack.signingSecret).toBeUndefined();
-    bridge = await startBridge(config, { logger: silentLogger });
+    bridge = await startBot(config, { logger: silentLogger });
     return bridge;
   }
 

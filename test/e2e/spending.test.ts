@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
-import {
-  type SlackStandin,
-  type StoredEphemeral,
-  startSlackStandin,
-} from '../../src/sandbox/slack-standin/index.js';
 import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { type SlackStandin, type StoredEphemeral, startSlackStandin } from '../../src/slack-standin/index.js';
+import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType } from '../support/child-bot.js';
@@ -114,7 +110,7 @@ describe.skipIf(!hasRedis)('runs per person per hour, two replicas on one Redis'
   let sim: Simulator;
   let slack: SlackStandin;
   let prefix: string;
-  let replicas: RunningBridge[] = [];
+  let replicas: RunningBot[] = [];
 
   afterEach(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
@@ -135,7 +131,7 @@ describe.skipIf(!hasRedis)('runs per person per hour, two replicas on one Redis'
       RUNS_PER_PERSON_PER_HOUR: runsPerHour,
     });
     for (const id of ['replica-a', 'replica-b']) {
-      replicas.push(await startBridge(loadConfig({ ...env, INSTANCE_ID: id }), { logger: silentLogger }));
+      replicas.push(await startBot(loadConfig({ ...env, INSTANCE_ID: id }), { logger: silentLogger }));
     }
     return replicas.map((replica) => {
       const url = `http://127.0.0.1:${replica.port}`;

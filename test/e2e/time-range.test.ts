@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { alertMessage, visibleText } from '../../src/sandbox/slack-standin/index.js';
 import { simDirective } from '../../src/simulator/index.js';
+import { alertMessage, visibleText } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /** DESIGN "Time range" end to end: the phrase, the asker's zone (users.info tz), the alert window. */

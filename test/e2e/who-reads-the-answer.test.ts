@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { simDirective } from '../../src/simulator/index.js';
 import {
   channelSharedEvent,
   DEFAULT_BOT_USER_ID,
@@ -6,8 +7,7 @@ import {
   type SlackStandinOptions,
   type StandinConversation,
   type StoredMessage,
-} from '../../src/sandbox/slack-standin/index.js';
-import { simDirective } from '../../src/simulator/index.js';
+} from '../../src/slack-standin/index.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

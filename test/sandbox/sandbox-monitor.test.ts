@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type SeenItem, ThreadMonitor } from '../../src/sandbox/thread-monitor.js';
 import { createSlackPrivateReplies } from '../../src/slack/private-replies.js';
 import { feedbackButtonsBlock } from '../../src/slack/views/feedback.js';
+import { useStandin } from '../slack-standin/standin-fixture.js';
 import { memoryLogger } from '../support/memory-log.js';
-import { useStandin } from './standin-fixture.js';
 
 /**
  * The sandbox's ThreadMonitor reads the stand-in as a person reads Slack. Here the bot's side is

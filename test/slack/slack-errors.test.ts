@@ -6,7 +6,7 @@ import {
   type WebAPIRequestError,
 } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { ThreadOutputError } from '../../src/conversation/output-error.js';
+import { ThreadOutputError } from '../../src/conversation/turn/output-error.js';
 import { classifySlackError, toThreadOutputError } from '../../src/slack/slack-errors.js';
 
 /** A platform error as the Web client throws it for `{ok:false, error}`. */

@@ -3,11 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode, WebClient, WebClientEvent } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
-import {
-  type SlackStandin,
-  startSlackStandin,
-  TEST_BOT_TOKEN,
-} from '../../src/sandbox/slack-standin/index.js';
 import { toSlackLogger } from '../../src/slack/bolt-logger.js';
 import { classifySlackError, toThreadOutputError } from '../../src/slack/slack-errors.js';
 import {
@@ -16,6 +11,7 @@ import {
   SLACK_RETRY_POLICY,
   webClientOptions,
 } from '../../src/slack/web-client.js';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 import { memoryLogger } from '../support/memory-log.js';
 
 function configFor(apiUrl: string): Config {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunStatusReport, ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
-import { digestReport } from '../../src/conversation/report-digest.js';
+import type { RunStatusReport } from '../../src/conversation/ports.js';
+import { digestReport } from '../../src/conversation/turn/report-digest.js';
+import type { ThreadRecord, TurnRecord } from '../../src/conversation/turn/turn-records.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
 import { describeAllowanceContract } from './allowance-contract.js';
 

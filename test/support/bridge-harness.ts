@@ -1,7 +1,13 @@
-import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
-import type { Logger } from '../../src/conversation/ports.js';
 import { silentLogger } from '../../src/logging.js';
+import type { Logger } from '../../src/runtime/logger.js';
+import {
+  SIM_AGENTS,
+  SIM_TOKENS,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import {
   appMentionEvent,
   clickEphemeralButton,
@@ -20,14 +26,8 @@ import {
   submitNewestForm,
   TEST_BOT_TOKEN,
   visibleText,
-} from '../../src/sandbox/slack-standin/index.js';
-import {
-  SIM_AGENTS,
-  SIM_TOKENS,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../src/slack-standin/index.js';
+import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { postEvent, postSlashCommand, type SlackPostResult } from './slack-events.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-not-real';
@@ -59,7 +59,7 @@ export function harnessEnv(sim: Simulator, slack: SlackStandin, extra: Record<st
 }
 
 /**
- * The real bot (the same startBridge as `npm start`) against the simulator and the Slack
+ * The real bot (the same startBot as `npm start`) against the simulator and the Slack
  * stand-in, reached over HTTP with signed requests. Tests assert on the stand-in's state.
  */
 export async function startHarness(options: HarnessOptions = {}) {
@@ -68,9 +68,9 @@ export async function startHarness(options: HarnessOptions = {}) {
   // The ADMIN_USER_IDS person is a member of the workspace: every person is looked up (is it a guest?).
   slack.addUser({ id: 'UADMINLIST' });
   const config = loadConfig(harnessEnv(sim, slack, options.env));
-  let bridge: RunningBridge;
+  let bridge: RunningBot;
   try {
-    bridge = await startBridge(config, { logger: options.logger ?? silentLogger });
+    bridge = await startBot(config, { logger: options.logger ?? silentLogger });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
     throw error;

@@ -1,4 +1,4 @@
-import { nextSlackTs } from '../../src/sandbox/slack-standin/index.js';
+import { nextSlackTs } from '../../src/slack-standin/index.js';
 
 /**
  * What Slack sends an app over HTTP, for end-to-end tests: signed events (with retries), slash
@@ -18,7 +18,7 @@ export type {
   MessageEventInput,
   ReactionAddedEventInput,
   SlashCommandInput,
-} from '../../src/sandbox/slack-standin/event-builders.js';
+} from '../../src/slack-standin/event-builders.js';
 export {
   appHomeOpenedEvent,
   appMentionEvent,
@@ -29,12 +29,8 @@ export {
   reactionAddedEvent,
   slashCommandFields,
   viewSubmissionPayload,
-} from '../../src/sandbox/slack-standin/event-builders.js';
-export type { DeliveryOptions, SlackPostResult } from '../../src/sandbox/slack-standin/signed-post.js';
-export {
-  postEvent,
-  postInteraction,
-  postSlashCommand,
-} from '../../src/sandbox/slack-standin/signed-post.js';
-export type { SlackSignatureHeaders } from '../../src/sandbox/slack-standin/signing.js';
-export { signSlackRequest } from '../../src/sandbox/slack-standin/signing.js';
+} from '../../src/slack-standin/event-builders.js';
+export type { DeliveryOptions, SlackPostResult } from '../../src/slack-standin/signed-post.js';
+export { postEvent, postInteraction, postSlashCommand } from '../../src/slack-standin/signed-post.js';
+export type { SlackSignatureHeaders } from '../../src/slack-standin/signing.js';
+export { signSlackRequest } from '../../src/slack-standin/signing.js';

@@ -1,4 +1,4 @@
-import type { TurnRecord } from '../../src/conversation/ports.js';
+import type { TurnRecord } from '../../src/conversation/turn/turn-records.js';
 
 /** A first turn of thread T1:C1:100.000001 whose run is being polled (session s1); spread to vary it. */
 export const POLLED_TURN: TurnRecord = {

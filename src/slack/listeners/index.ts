@@ -1,12 +1,13 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { Config } from '../../config.js';
-import type { ConversationAudience } from '../../conversation/audience.js';
-import type { ChannelAgents } from '../../conversation/channel-agents.js';
-import type { ConversationStore, Logger } from '../../conversation/ports.js';
-import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
-import type { TurnStarter } from '../../conversation/turn-service.js';
-import type { InsideCheck } from '../../conversation/who-is-inside.js';
+import type { ConversationAudience } from '../../conversation/access/audience.js';
+import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
+import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
+import type { Ratings } from '../../conversation/feedback/ratings.js';
+import type { ConversationStore } from '../../conversation/ports.js';
+import type { TurnStarter } from '../../conversation/turn/turn-starter.js';
+import type { Logger } from '../../runtime/logger.js';
 import type { AgentView } from '../agent-view.js';
 import type { SlackIdentity } from '../app.js';
 import type { UserDirectory } from '../user-directory.js';
@@ -18,7 +19,7 @@ import { registerViewListeners } from './views/index.js';
 /** What listeners may reach: conversation services and, for commands, the agent-api client. */
 export interface ListenerDeps {
   turns: TurnStarter;
-  reactions: ReactionFeedback;
+  reactions: Ratings;
   /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
   inside: InsideCheck;
   /** Cached users.info (admins, and what else needs to know a person). */

@@ -3,12 +3,9 @@
  * why one was refused or failed. What a failed move reports is what the listing showed when the
  * bot read it back, never what it merely sent (DESIGN, "Sub-account updates are full replacements").
  */
-import {
-  type AccountCapacityState,
-  type CapacityMoveError,
-  missingMembers,
-  type SubAccount,
-} from '../../agent-api/index.js';
+
+import { missingMembers, type SubAccount } from '../../agent-api/index.js';
+import type { AccountCapacityState, CapacityMoveError } from '../../capacity/index.js';
 import type { CommandOutcome } from '../../commands/command-outcome.js';
 import { accountsTable, MISSING_CELL } from './accounts-table.js';
 import { describeError } from './describe-error.js';

@@ -29,7 +29,7 @@ export interface ContextActionsBlock {
  * The `context_actions` block with the `feedback_buttons` element, for an answer's last message.
  * With `turnId`, each button's value also names the answer's turn (`positive:<turn id>`, about 45
  * characters, far under Slack's 2,000 for a button value): a click that arrives before the answer
- * is in the store's index still finds its run (reaction-feedback.ts, onButton).
+ * is in the store's index still finds its run (feedback/ratings.ts, onButton).
  */
 export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
   const buttonValue = (score: string) => (turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score);

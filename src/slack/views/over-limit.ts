@@ -3,7 +3,7 @@
  * how many, and when they can ask again, on the clock they read (their Slack time zone, else UTC)
  * and as a countdown.
  */
-import type { RefusalDetail } from '../../conversation/ports.js';
+import type { RefusalDetail } from '../../conversation/thread-output-port.js';
 
 const MINUTE_MS = 60_000;
 

@@ -1,4 +1,4 @@
-import type { OutsiderReason } from '../../conversation/audience.js';
+import type { OutsiderReason } from '../../conversation/access/audience.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';

@@ -3,7 +3,7 @@
  * and loading messages carrying the step count and the elapsed time.
  * https://docs.slack.dev/reference/methods/assistant.threads.setStatus
  */
-import type { Progress } from '../../conversation/ports.js';
+import type { Progress } from '../../conversation/thread-output-port.js';
 import { formatDuration } from './notices.js';
 
 /** Slack rotates through at most 10 loading messages. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, AgentApiErrorCode } from '../../../src/agent-api/errors.js';
-import type { Refusal, TurnNotice } from '../../../src/conversation/ports.js';
+import type { Refusal, TurnNotice } from '../../../src/conversation/thread-output-port.js';
 import {
   formatDuration,
   type NoticeView,

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { classifyMessage, type SlackMessageLike } from '../../../conversation/message-classifier.js';
-import { toAgentPrompt } from '../../../conversation/message-text.js';
-import type { TurnRequest } from '../../../conversation/turn-service.js';
+import { toAgentPrompt } from '../../../conversation/context/message-text.js';
+import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
+import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
 import { personOfMessage } from '../../payload-person.js';
 import type { ListenerDeps } from '../index.js';
 

@@ -5,7 +5,7 @@ import type { ListenerDeps } from '../index.js';
 type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
 
 /**
- * 👍/👎 on an answer → feedback on its session (see conversation/reaction-feedback.ts, which also
+ * 👍/👎 on an answer → feedback on its session (see conversation/feedback/ratings.ts, which also
  * checks that the person is inside the organisation).
  */
 export function reactionAddedListener(deps: ListenerDeps) {

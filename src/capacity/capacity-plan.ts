@@ -1,0 +1,197 @@
+import { fitsInt32, INT32_MAX } from '../agent-api/account-checks.js';
+import { type CompleteSubAccount, missingMembers } from '../agent-api/account-completeness.js';
+import { RESPONSE_ONLY_FIELDS, type SubAccount, type SubAccountUpdate } from '../agent-api/accounts.js';
+import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
+
+/**
+ * The pure half of a capacity move: which accounts, which new values, which PUT bodies.
+ * No I/O, so every refusal can be table-tested and is known before any write.
+ */
+
+/** GB values are decimals: round away float noise (0.1 + 0.2) to 6 places. */
+export const roundGb = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+/** Finds an account by numeric id, else by exact name ignoring case (and surrounding spaces). */
+export function resolveAccount(accounts: readonly SubAccount[], reference: string): SubAccount {
+  const wanted = reference.trim();
+  if (/^\d+$/.test(wanted)) {
+    const byId = accounts.find((account) => account.accountId === Number(wanted));
+    if (byId) return byId;
+  }
+  const lower = wanted.toLowerCase();
+  const byName = accounts.filter((account) => account.accountName?.toLowerCase() === lower);
+  if (byName.length === 1) return byName[0] as SubAccount;
+  if (byName.length === 0) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.UnknownAccount,
+      `no sub account is named or numbered "${wanted}"`,
+      {
+        reference: wanted,
+      },
+    );
+  }
+  throw new CapacityMoveError(
+    CapacityMoveReason.AmbiguousAccount,
+    `"${wanted}" names ${byName.length} sub accounts`,
+    {
+      reference: wanted,
+      candidates: byName.map(({ accountId, accountName }) => ({
+        accountId: accountId ?? undefined,
+        accountName: accountName ?? wanted,
+      })),
+    },
+  );
+}
+
+/** Refuses amounts that are not a positive finite number of GB (after rounding), or past int32. */
+export function validateAmount(gb: number): number {
+  const rounded = Number.isFinite(gb) ? roundGb(gb) : Number.NaN;
+  if (!(rounded > 0)) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.InvalidAmount,
+      `the amount must be a positive number of GB: ${gb}`,
+    );
+  }
+  if (!fitsInt32(rounded)) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.OutOfRange,
+      `${gb} GB is more than the service accepts for a daily capacity (at most ${INT32_MAX})`,
+    );
+  }
+  return rounded;
+}
+
+/** An account that can give or take capacity: a complete row of a capped sub account. */
+export type CappedSubAccount = CompleteSubAccount & { maxDailyGB: number };
+
+const labelOf = (account: SubAccount) =>
+  `${account.accountName ?? 'an account without a name'} (${account.accountId ?? 'no id'})`;
+
+/**
+ * Refuses, with the reason a person reads: the main account; an account without a daily cap
+ * (uncapped flexible, or a Consumption plan's); and a row missing members a full-replacement PUT
+ * must send back (the service would reset them).
+ */
+function movable(account: SubAccount): CappedSubAccount {
+  const label = labelOf(account);
+  const reference = account.accountName ?? String(account.accountId ?? '');
+  if (account.isOwner === true) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.MainAccount,
+      `${label} is the main account: its capacity is not moved by this command`,
+      { reference },
+    );
+  }
+  if (account.maxDailyGB === null && account.isFlexible === true) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.UncappedAccount,
+      `${label} is uncapped (flexible, no daily limit): it has no capacity to give or take`,
+      { reference },
+    );
+  }
+  if (account.maxDailyGB === null) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.NoDailyCap,
+      `${label} has no daily cap (consumption plan): it has no capacity to give or take`,
+      { reference },
+    );
+  }
+  const missing = missingMembers(account);
+  if (missing.length > 0) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.IncompleteAccount,
+      `the listing shows ${label} without ${missing.join(', ')}: an update replaces every setting, so the bot does not change an account it cannot see whole`,
+      { reference, missing },
+    );
+  }
+  return account as CappedSubAccount;
+}
+
+export interface MovePlan {
+  donor: CappedSubAccount;
+  recipient: CappedSubAccount;
+  gb: number;
+  donorAfter: number;
+  recipientAfter: number;
+}
+
+/** Resolves both accounts and the new values, or throws the refusal. */
+export function planMove(
+  accounts: readonly SubAccount[],
+  request: { gb: number; from: string; to: string },
+): MovePlan {
+  const gb = validateAmount(request.gb);
+  const donorFound = resolveAccount(accounts, request.from);
+  const recipientFound = resolveAccount(accounts, request.to);
+  if (donorFound.accountId === recipientFound.accountId) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.SameAccount,
+      `"${request.from}" and "${request.to}" are the same account`,
+    );
+  }
+  const donor = movable(donorFound);
+  const recipient = movable(recipientFound);
+  const donorAfter = roundGb(donor.maxDailyGB - gb);
+  if (donorAfter < 0) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.InsufficientCapacity,
+      `${donor.accountName} has ${donor.maxDailyGB} GB, fewer than the ${gb} GB to move`,
+    );
+  }
+  const recipientAfter = roundGb(recipient.maxDailyGB + gb);
+  if (!fitsInt32(recipientAfter)) {
+    throw new CapacityMoveError(
+      CapacityMoveReason.OutOfRange,
+      `${recipient.accountName} would have ${recipientAfter} GB, more than the service accepts (at most ${INT32_MAX})`,
+    );
+  }
+  return { donor, recipient, gb, donorAfter, recipientAfter };
+}
+
+/**
+ * Leaves out null members, at any depth of nested objects (array elements are values, not
+ * members, and stay). The rule: a null in the listing means "not set" (reservedDailyGB,
+ * softLimitGB, snapsearchRetentionDays, utilizationSettings.frequencyMinutes, …), the vendor's
+ * spec types those members as numbers, so `null` fails it, and leaving the member out is how its
+ * own Go client says "not set" (omitempty) — the account keeps it unset. The one null that means
+ * something else is `maxDailyGB` (uncapped when flexible, no daily cap on a Consumption plan), but
+ * such accounts never take part in a move (`movable`) and every body built here sets maxDailyGB
+ * to a number, so no null that the account did set is ever dropped.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [member, inner] of Object.entries(value)) {
+    if (inner !== null) kept[member] = withoutNulls(inner);
+  }
+  return kept;
+}
+
+/**
+ * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field
+ * but accountId, email, accountToken and the response-only ones goes back (unknown ones too, in
+ * the spelling they came in), null members left out (`withoutNulls`), and sharingObjectsAccounts
+ * as plain ids because the listing shows objects while the PUT takes ids.
+ */
+export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
+  const {
+    accountId: _id,
+    email: _email,
+    accountToken: _token,
+    ...rest
+  } = account as CompleteSubAccount & {
+    accountToken?: unknown;
+  };
+  for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
+  const sharingObjectsAccounts = account.sharingObjectsAccounts.map((entry) =>
+    typeof entry === 'number' ? entry : entry.accountId,
+  );
+  const kept = withoutNulls(rest) as Record<string, unknown>;
+  return {
+    ...kept,
+    accountName: account.accountName,
+    sharingObjectsAccounts,
+    maxDailyGB: roundGb(maxDailyGB),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Logger } from '../../runtime/logger.js';
+import type { ConversationMetrics } from '../ports.js';
+import type { ThreadLocation } from '../thread-output-port.js';
+import type { ConversationAudience, OutsiderReason } from './audience.js';
+
+/**
+ * Where a turn's answer goes (DESIGN "Who reads the answer", `OUTSIDER_AUDIENCE`). In a conversation
+ * people outside the organisation can read:
+ * - `dm` (default): the question is run, and the answer, its buttons and its file go to the asker
+ *   in a new DM thread that quotes the question; the original thread gets one note without log data;
+ * - `refuse`: nothing starts, and the asker is told why (ephemeral);
+ * - `thread`: the answer goes in the thread as before (an organisation that accepts it).
+ */
+export type OutsiderPolicy = 'dm' | 'thread' | 'refuse';
+
+/** Port: the asker's private thread, and the note left where they asked (src/slack/private-replies.ts). */
+export interface PrivateReplies {
+  /**
+   * Opens (or finds) the DM with `asker` and posts a message quoting their question with a link to
+   * it; that message is the root of the private thread.
+   */
+  openThread(
+    asker: string,
+    origin: QuestionOrigin,
+    question: string,
+    reason: OutsiderReason,
+  ): Promise<{ channel: string; ts: string }>;
+  /** The one note in the original thread: the answer went to the asker privately, and why. */
+  leaveNote(origin: ThreadLocation, asker: string, reason: OutsiderReason): Promise<void>;
+}
+
+/** Where a question was asked. */
+export interface QuestionOrigin extends ThreadLocation {
+  /** The asker's message. */
+  sourceTs: string;
+}
+
+/** What the policy decided for one question. */
+export type Placement =
+  | { kind: 'here' }
+  | { kind: 'private'; reason: OutsiderReason }
+  | { kind: 'refused'; reason: OutsiderReason };
+
+/** The private thread a question moved to. */
+export type PrivateThread = { moved: true; where: ThreadLocation } | { moved: false };
+
+export interface AnswerPlacementDeps {
+  audience: Pick<ConversationAudience, 'of'>;
+  policy: OutsiderPolicy;
+  replies: PrivateReplies;
+  logger: Logger;
+  metrics: Pick<ConversationMetrics, 'outsiderReadable'>;
+}
+
+export function createAnswerPlacement(deps: AnswerPlacementDeps) {
+  const { logger } = deps;
+
+  /** Asks who reads the conversation (no Slack call for a DM with the bot, none with `thread`). */
+  async function decide(channel: string): Promise<Placement> {
+    if (deps.policy === 'thread') return { kind: 'here' };
+    const audience = await deps.audience.of(channel);
+    if (!audience.outsiders) return { kind: 'here' };
+    const kind = deps.policy === 'refuse' ? 'refused' : 'private';
+    deps.metrics.outsiderReadable(kind, audience.reason);
+    return { kind, reason: audience.reason };
+  }
+
+  /**
+   * Opens the private thread and leaves the note. A DM that cannot be opened is `moved: false`
+   * (the caller tells the asker); a note that cannot be posted is only logged: the answer still
+   * goes where only the asker reads it.
+   */
+  async function moveToPrivate(
+    origin: QuestionOrigin,
+    asker: string,
+    question: string,
+    reason: OutsiderReason,
+  ): Promise<PrivateThread> {
+    let root: { channel: string; ts: string };
+    try {
+      root = await deps.replies.openThread(asker, origin, question, reason);
+    } catch (error) {
+      logger.warn({ err: error, channel: origin.channel, userId: asker }, 'could not open a private thread');
+      return { moved: false };
+    }
+    await deps.replies
+      .leaveNote(origin, asker, reason)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, channel: origin.channel }, 'note about the private answer not posted'),
+      );
+    logger.info(
+      { channel: origin.channel, ts: origin.sourceTs, privateChannel: root.channel, reason },
+      'answer moved to a direct message',
+    );
+    return { moved: true, where: { teamId: origin.teamId, channel: root.channel, threadTs: root.ts } };
+  }
+
+  return { decide, moveToPrivate };
+}
+
+export type AnswerPlacement = ReturnType<typeof createAnswerPlacement>;

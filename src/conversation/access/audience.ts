@@ -1,0 +1,137 @@
+import type { Logger } from '../../runtime/logger.js';
+import type { InsideCheck } from './who-is-inside.js';
+
+/**
+ * Who can read a conversation (DESIGN "Who reads the answer"). Asking is not reading: an answer
+ * exposes log data to everyone who can read where it is posted. A conversation that people outside
+ * the organisation (or guests, unless ALLOW_GUESTS) can read is *outsider-readable*; when Slack
+ * cannot say, it counts as outsider-readable (fail closed).
+ *
+ * The facts come from Slack through {@link AudienceSource} (`conversations.info` and, for small
+ * conversations, `conversations.members`); every member is judged by the one inside check. Verdicts
+ * are kept in the shared store, so every replica sees one, and any replica that hears a sharing or
+ * membership event drops it for all.
+ */
+
+/** What Slack says about a conversation, as far as who reads it. */
+export interface ConversationFacts {
+  /** A DM between one person and the bot. */
+  isIm: boolean;
+  /** Shared with another organisation, or an invitation to share is pending. */
+  externallyShared: boolean;
+  /** Every member's id; undefined when the conversation is bigger than the member limit. */
+  members?: string[] | undefined;
+}
+
+/** Port: the facts of one conversation. Throws when Slack cannot answer. */
+export interface AudienceSource {
+  describe(channel: string): Promise<ConversationFacts>;
+}
+
+/** Why a conversation is outsider-readable. */
+export type OutsiderReason =
+  /** Slack Connect: another organisation is in it (or invited). */
+  | 'shared'
+  /** A guest of the workspace is a member. */
+  | 'guest'
+  /** A member from outside the organisation (e.g. a group DM with an outside person). */
+  | 'outsider'
+  /** Slack could not say who reads it. */
+  | 'unknown';
+
+export type Audience = { outsiders: false } | { outsiders: true; reason: OutsiderReason };
+
+/** Port: cached verdicts, shared by the replicas (the state store). */
+export interface AudienceCache {
+  getAudience(channel: string): Promise<Audience | undefined>;
+  saveAudience(channel: string, audience: Audience, ttlMs: number): Promise<void>;
+  forgetAudience(channel: string): Promise<void>;
+}
+
+/** The one question the turn starter (and, later, alert investigations) ask. */
+export interface ConversationAudience {
+  of(channel: string): Promise<Audience>;
+  /** A sharing or membership event: the next question asks Slack again. */
+  forget(channel: string): Promise<void>;
+}
+
+export interface ConversationAudienceDeps {
+  source: AudienceSource;
+  cache: AudienceCache;
+  /** Judges each member, guests included (see who-is-inside.ts). */
+  inside: Pick<InsideCheck, 'check'>;
+  /** The bot's own user id: it is a member of every conversation it reads. */
+  botUserId: string;
+  logger: Logger;
+  /** How long a verdict is trusted when no event drops it. Default 15 minutes. */
+  ttlMs?: number | undefined;
+  /** Members judged at once (users.info is cached, but a first look at a big channel is not). Default 8. */
+  concurrency?: number | undefined;
+}
+
+const INSIDE: Audience = { outsiders: false };
+
+/** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
+export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
+
+export function createConversationAudience(deps: ConversationAudienceDeps): ConversationAudience {
+  const ttlMs = deps.ttlMs ?? 15 * 60_000;
+  const concurrency = Math.max(1, deps.concurrency ?? 8);
+  const { logger } = deps;
+
+  /** The first member who is not inside decides; undefined when all are inside. */
+  async function firstOutsider(members: string[]): Promise<OutsiderReason | undefined> {
+    const queue = members.filter((member) => member !== deps.botUserId);
+    let found: OutsiderReason | undefined;
+    const worker = async () => {
+      for (let member = queue.shift(); member !== undefined && !found; member = queue.shift()) {
+        const verdict = await deps.inside.check({ userId: member });
+        if (verdict.inside) continue;
+        found ??= verdictReason(verdict.reason);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+    return found;
+  }
+
+  async function judge(channel: string): Promise<Audience> {
+    const facts = await deps.source.describe(channel);
+    if (facts.isIm) return INSIDE;
+    if (facts.externallyShared) return { outsiders: true, reason: 'shared' };
+    // Bigger conversations are judged by external sharing alone (README says so).
+    if (facts.members === undefined) return INSIDE;
+    const reason = await firstOutsider(facts.members);
+    return reason ? { outsiders: true, reason } : INSIDE;
+  }
+
+  return {
+    async of(channel) {
+      if (isDirectMessage(channel)) return INSIDE;
+      const cached = await deps.cache.getAudience(channel);
+      if (cached) return cached;
+      let audience: Audience;
+      try {
+        audience = await judge(channel);
+      } catch (error) {
+        // Not kept: the next question asks again.
+        logger.warn(
+          { err: error, channel },
+          'could not tell who reads the conversation; treating it as shared',
+        );
+        return { outsiders: true, reason: 'unknown' };
+      }
+      await deps.cache.saveAudience(channel, audience, ttlMs);
+      return audience;
+    },
+    async forget(channel) {
+      await deps.cache.forgetAudience(channel);
+    },
+  };
+}
+
+/** A member the inside check refused: a guest, someone of another organisation, or unknown. */
+function verdictReason(reason: string): OutsiderReason {
+  if (reason === 'guest') return 'guest';
+  if (reason === 'lookup-failed') return 'unknown';
+  return 'outsider';
+}

@@ -1,0 +1,164 @@
+import type { Logger } from '../../runtime/logger.js';
+import type { Refusal } from '../thread-output-port.js';
+
+/**
+ * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"). Answers
+ * expose log data, so only people of the app's own organisation are answered, rated or served by
+ * `/agent` — and not its guests (`is_restricted` / `is_ultra_restricted`) unless ALLOW_GUESTS. The
+ * app's workspace and enterprise come from `auth.test`, never from an event's envelope: in a Slack
+ * Connect channel the envelope's `team_id` is the workspace that created the channel. No payload
+ * says whether a person is a guest, so unless guests are allowed everyone is looked up (the user
+ * directory caches the answer).
+ *
+ * Every entry path (messages, reactions, buttons, modals, slash commands) asks the same check:
+ * `await inside.check(person)`, with the person as its payload names them.
+ */
+
+/** The app's own organisation, from `auth.test`. */
+export interface AppOrganisation {
+  teamId: string;
+  /** Set when the app's workspace belongs to an Enterprise Grid org. */
+  enterpriseId?: string | undefined;
+}
+
+/** A person as a payload names them. */
+export interface PersonRef {
+  userId: string;
+  /**
+   * The workspace the payload gives for the person (for a message: `user_team`, else `team`,
+   * else `source_team`); undefined when it names none, and then the directory is asked.
+   */
+  workspaceId?: string | undefined;
+}
+
+/** What the user directory (`users.info`) says about a person's organisation and standing. */
+export interface PersonOrganisation {
+  teamId?: string | undefined;
+  enterpriseId?: string | undefined;
+  /** A guest: `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel). */
+  isGuest: boolean;
+  /** Another organisation's person seen through Slack Connect (`is_stranger`). */
+  isStranger: boolean;
+}
+
+/** Port: the person's organisation, undefined when Slack does not know them; throws when it cannot answer. */
+export type LookupOrganisation = (userId: string) => Promise<PersonOrganisation | undefined>;
+
+/**
+ * Why a person is outside. `lookup-failed`: Slack could not answer, so the person is refused (fail
+ * closed) and may try again; `guest`: of the organisation, but a guest (and ALLOW_GUESTS is off).
+ */
+export type OutsideReason = 'other-organisation' | 'unknown-user' | 'lookup-failed' | 'guest';
+
+/** What the person is told for each reason (the words live in slack/views/notices.ts). */
+const REFUSAL_OF: Record<OutsideReason, Refusal> = {
+  'other-organisation': 'external-user',
+  'unknown-user': 'external-user',
+  'lookup-failed': 'identity-unchecked',
+  guest: 'guest',
+};
+
+export type InsideVerdict =
+  | { inside: true }
+  | {
+      inside: false;
+      reason: OutsideReason;
+      /** The refusal the person sees when they addressed the bot (ephemeral). */
+      refusal: Refusal;
+    };
+
+const INSIDE: InsideVerdict = { inside: true };
+
+/** The verdict for a person outside, with what they are told. */
+export function outside(reason: OutsideReason): InsideVerdict {
+  return { inside: false, reason, refusal: REFUSAL_OF[reason] };
+}
+
+/** What the payload alone decides: `ask` means only the directory can tell. */
+export function judgeByWorkspace(
+  app: AppOrganisation,
+  workspaceId: string | undefined,
+): 'inside' | 'outside' | 'ask' {
+  if (workspaceId === undefined || workspaceId === '') return 'ask';
+  if (workspaceId === app.teamId) return 'inside';
+  // In a Grid org a sibling workspace is still the organisation: its enterprise decides.
+  return app.enterpriseId ? 'ask' : 'outside';
+}
+
+/**
+ * Whether the directory's person belongs to the app's organisation: the app's workspace, or (in
+ * Grid) the app's enterprise — never a Slack Connect stranger. Guests are not asked about here.
+ */
+export function ofTheOrganisation(app: AppOrganisation, person: PersonOrganisation): boolean {
+  if (person.isStranger) return false;
+  if (person.teamId !== undefined && person.teamId === app.teamId) return true;
+  return app.enterpriseId !== undefined && person.enterpriseId === app.enterpriseId;
+}
+
+/** What the rules allow besides the organisation's own members. */
+export interface AudienceRules {
+  /** ALLOW_GUESTS: guests of the app's organisation count as inside (other organisations' do not). */
+  allowGuests: boolean;
+}
+
+/**
+ * The pure judgement once the directory has answered. `workspaceIsApps`: the payload already named
+ * the app's workspace, so the directory is asked only for the guest and stranger flags (a Grid
+ * member's `users.info` team may be another workspace of the org).
+ */
+export function judgeByDirectory(
+  app: AppOrganisation,
+  rules: AudienceRules,
+  person: PersonOrganisation | undefined,
+  workspaceIsApps = false,
+): InsideVerdict {
+  // Slack does not know them: nobody can say they are not a guest (fail closed).
+  if (!person) return outside('unknown-user');
+  const ofOrganisation = workspaceIsApps ? !person.isStranger : ofTheOrganisation(app, person);
+  if (!ofOrganisation) return outside('other-organisation');
+  if (person.isGuest && !rules.allowGuests) return outside('guest');
+  return INSIDE;
+}
+
+/** The workspace a message event names for its sender; file shares and broadcasts may name none. */
+export function senderWorkspace(event: {
+  user_team?: string | undefined;
+  team?: string | undefined;
+  source_team?: string | undefined;
+}): string | undefined {
+  return event.user_team || event.team || event.source_team || undefined;
+}
+
+export interface InsideCheckDeps extends AudienceRules {
+  app: AppOrganisation;
+  /** ALLOW_EXTERNAL_USERS: everyone is answered (guests too), nobody is looked up. */
+  allowExternalUsers: boolean;
+  lookup: LookupOrganisation;
+  logger: Logger;
+}
+
+/** The one check every entry path calls. */
+export interface InsideCheck {
+  check(person: PersonRef): Promise<InsideVerdict>;
+}
+
+export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
+  const { app, logger } = deps;
+  return {
+    async check(person) {
+      if (deps.allowExternalUsers) return INSIDE;
+      const byWorkspace = judgeByWorkspace(app, person.workspaceId);
+      if (byWorkspace === 'outside') return outside('other-organisation');
+      // Only the guest flag is left to ask about, and guests are welcome: no look-up.
+      if (byWorkspace === 'inside' && deps.allowGuests) return INSIDE;
+      let organisation: PersonOrganisation | undefined;
+      try {
+        organisation = await deps.lookup(person.userId);
+      } catch (error) {
+        logger.warn({ err: error, userId: person.userId }, 'users.info failed; refusing the person');
+        return outside('lookup-failed');
+      }
+      return judgeByDirectory(app, deps, organisation, byWorkspace === 'inside');
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * Everything a turn sends besides the person's words, prepared in one call before the turn is
+ * taken: the agent (the thread's, else the channel's), the thread context (DESIGN "Thread
+ * context") and the time range (DESIGN "Time range"), or the refusal of a time phrase that
+ * cannot be a range. A thread that cannot be read never blocks the turn: it runs without context
+ * and the log says why. Messages by people outside the organisation never reach the agent (DESIGN
+ * "Thread context is quoted data"): each author is judged by the one inside check, and one it
+ * cannot judge is left out too. Prompt and context text stay out of `info` logs.
+ */
+
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { InsideCheck } from '../access/who-is-inside.js';
+import type { Refusal } from '../thread-output-port.js';
+import type { ThreadRecord } from '../turn/turn-records.js';
+import type { ChannelAgents } from './channel-agents.js';
+import type { PeopleDirectory, ThreadMessage, ThreadReader } from './context-ports.js';
+import { mentionedUserIds, messageMarkup } from './message-content.js';
+import { quotableMessages } from './thread-authors.js';
+import { buildThreadContext } from './thread-context.js';
+import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
+
+/** The part of a turn request context depends on. */
+export interface ContextRequest {
+  channel: string;
+  threadTs: string;
+  sourceTs: string;
+  userId: string;
+  prompt: string;
+}
+
+/** The run's `context` besides `message`. */
+export interface RunContext {
+  additionalContext?: string | undefined;
+  timerange?: TimeRange | undefined;
+}
+
+export type PreparedTurn =
+  | { kind: 'ready'; agentId: string; context: RunContext }
+  | { kind: 'refused'; refusal: Refusal };
+
+export interface TurnContextDeps {
+  threads: ThreadReader;
+  people: PeopleDirectory;
+  /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
+  inside: Pick<InsideCheck, 'check'>;
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  clock: Clock;
+  logger: Logger;
+  settings: {
+    /** THREAD_CONTEXT_MAX_CHARS; 0 turns thread context off. */
+    maxChars: number;
+    /** ALERT_LOOKBACK_MINUTES. */
+    alertLookbackMinutes: number;
+    /** The bot's own messages are never a follow-up's context (they are in the session already). */
+    botUserId: string;
+    botId?: string | undefined;
+  };
+}
+
+/** Most distinct people whose names one context looks up (users.info is cached, but bounded). */
+const MAX_NAME_LOOKUPS = 50;
+
+/** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
+export function compareTs(a: string, b: string): number {
+  const [as = '0', af = '0'] = a.split('.');
+  const [bs = '0', bf = '0'] = b.split('.');
+  return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
+}
+
+export function createTurnContext(deps: TurnContextDeps) {
+  const { threads, people, inside, clock, logger, settings } = deps;
+
+  async function prepare(request: ContextRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {
+    const now = clock.now();
+    const asker = await people.profile(request.userId).catch(() => undefined);
+    const phrase = parseTimeRange(request.prompt, now, asker?.tz);
+    if (phrase.kind === 'refused') return { kind: 'refused', refusal: `time-${phrase.reason}` };
+    const newSession = !thread?.sessionId;
+    const agentId = thread?.agentId ?? (await deps.channelAgents.agentFor(request.channel)).agentId;
+    const read = await readContext(request, thread);
+    const underOthersRoot =
+      newSession && request.threadTs !== request.sourceTs && read.rootUser !== request.userId;
+    const timerange =
+      phrase.kind === 'range'
+        ? phrase.range
+        : underOthersRoot
+          ? alertWindow(request.threadTs, now, settings.alertLookbackMinutes)
+          : undefined;
+    logger.info(
+      {
+        channel: request.channel,
+        ts: request.sourceTs,
+        contextMessages: read.included,
+        contextOmitted: read.omitted,
+        contextOutsiders: read.outsiders,
+        contextUnchecked: read.unchecked,
+        contextChars: read.text?.length ?? 0,
+        timerange: timerange ? (phrase.kind === 'range' ? 'phrase' : 'alert-window') : 'none',
+      },
+      'turn context prepared',
+    );
+    return { kind: 'ready', agentId, context: { additionalContext: read.text, timerange } };
+  }
+
+  /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
+  async function readContext(request: ContextRequest, thread: ThreadRecord | undefined) {
+    const none = {
+      text: undefined,
+      included: 0,
+      omitted: 0,
+      outsiders: 0,
+      unchecked: 0,
+      rootUser: undefined as string | undefined,
+    };
+    const followUp = thread?.sessionId !== undefined;
+    const since = followUp ? thread?.lastTurnTs : undefined;
+    if (settings.maxChars <= 0) return none;
+    if (followUp ? since === undefined : request.threadTs === request.sourceTs) return none;
+    let messages: ThreadMessage[];
+    let truncated: boolean;
+    try {
+      ({ messages, truncated } = await threads.read({
+        channel: request.channel,
+        threadTs: request.threadTs,
+      }));
+    } catch (error) {
+      logger.warn(
+        { channel: request.channel, ts: request.sourceTs, error: errorName(error) },
+        'could not read the thread; the turn runs without its context',
+      );
+      return none;
+    }
+    const root = messages.find((message) => message.ts === request.threadTs);
+    const candidates = messages.filter(
+      (message) =>
+        compareTs(message.ts, request.sourceTs) < 0 &&
+        (since === undefined || (compareTs(message.ts, since) > 0 && !isOwn(message))),
+    );
+    const { shown, outsiders, unchecked } = await quotableMessages(candidates, inside);
+    const names = await lookUpNames(shown);
+    const built = buildThreadContext({
+      messages: shown,
+      names,
+      outsiders,
+      unchecked,
+      maxChars: settings.maxChars,
+      heading: followUp
+        ? 'Posted in this Slack thread since the previous question'
+        : 'Earlier messages in this Slack thread',
+      unread: truncated ? Math.max(1, (root?.reply_count ?? 0) + 1 - messages.length) : 0,
+    });
+    return { ...(built ?? none), outsiders, unchecked, rootUser: root?.bot_id ? undefined : root?.user };
+  }
+
+  function isOwn(message: ThreadMessage): boolean {
+    return (
+      message.user === settings.botUserId ||
+      (settings.botId !== undefined && message.bot_id === settings.botId)
+    );
+  }
+
+  /** Names of the people who wrote or are mentioned in the messages (deleted or unknown: left out). */
+  async function lookUpNames(messages: ThreadMessage[]): Promise<Map<string, string>> {
+    const ids = new Set<string>();
+    for (const message of messages) {
+      if (message.user && !message.bot_id) ids.add(message.user);
+      for (const id of mentionedUserIds(messageMarkup(message))) ids.add(id);
+    }
+    const wanted = [...ids].slice(0, MAX_NAME_LOOKUPS);
+    const profiles = await Promise.all(wanted.map((id) => people.profile(id).catch(() => undefined)));
+    const names = new Map<string, string>();
+    for (const [index, id] of wanted.entries()) {
+      const name = profiles[index]?.name;
+      if (name) names.set(id, name);
+    }
+    return names;
+  }
+
+  return { prepare };
+}
+
+export type TurnContext = ReturnType<typeof createTurnContext>;
+
+function errorName(error: unknown): string {
+  const data = (error as { data?: { error?: unknown } }).data;
+  if (typeof data?.error === 'string') return data.error;
+  return (error as { code?: string }).code ?? (error as Error).message ?? 'unknown';
+}

@@ -1,0 +1,149 @@
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { InsideCheck, PersonRef } from '../access/who-is-inside.js';
+import type { AgentRunsPort, ConversationStore } from '../ports.js';
+import type { AnswerRef } from '../turn/turn-records.js';
+import { createAnswerLookup } from './answer-lookup.js';
+import { reactionToScore } from './feedback-mapping.js';
+
+export interface RatingsDeps {
+  store: ConversationStore;
+  agent: AgentRunsPort;
+  logger: Logger;
+  /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
+  inside: InsideCheck;
+  settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
+  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
+  clock?: Clock | undefined;
+}
+
+export interface Reaction {
+  channel: string;
+  /** The reacted-to message. */
+  ts: string;
+  reaction: string;
+  userId: string;
+  /** The reacting person's workspace, when the payload names one (`reaction_added` does not). */
+  workspaceId?: string | undefined;
+  /** The reacted-to message is the bot's (`item_user`): it may be an answer not yet indexed. */
+  onBotMessage?: boolean | undefined;
+}
+
+/** A click on an answer's 👍 / 👎 button. */
+export interface ButtonRating {
+  channel: string;
+  /** The answer message the buttons are on. */
+  ts: string;
+  score: boolean;
+  person: PersonRef;
+  /** The answer's turn, as the click carries it: finds the run before the answer is indexed. */
+  turnId?: string | undefined;
+}
+
+/** A comment written in the feedback form opened from the thanks after a click. */
+export interface RatingComment {
+  channel: string;
+  /** The rated answer message. */
+  ts: string;
+  comment: string;
+  person: PersonRef;
+}
+
+export type ReactionResult = 'submitted' | 'not-feedback-emoji' | 'not-an-answer' | 'outsider' | 'failed';
+export type ButtonResult = Exclude<ReactionResult, 'not-feedback-emoji'>;
+export type CommentResult = ButtonResult | 'no-rating';
+
+/** One rating of one answer, from any entry path (a reaction, a button, the comment form). */
+export interface Rating {
+  answer: AnswerRef;
+  score: boolean;
+  person: PersonRef;
+  comment?: string | undefined;
+}
+
+/**
+ * 👍/👎 on an answer — as a reaction or as its native feedback buttons — become boolean feedback
+ * on that run's session (DESIGN "Native feedback"). The service keeps one record per session, so
+ * the latest rating wins; the bot remembers it too, so a comment written later is sent with it.
+ * Removing a reaction changes nothing: the service has no way to delete a record, and guessing a
+ * replacement score would misreport.
+ */
+export function createRatings(deps: RatingsDeps) {
+  const { store, agent, logger, settings } = deps;
+  const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
+  const answers = createAnswerLookup({ store, clock: deps.clock });
+
+  /**
+   * Sends one rating, after checking that the person is inside the organisation: every way of
+   * rating goes through here, so none can skip the check.
+   */
+  async function rate(
+    rating: Rating,
+  ): Promise<Exclude<ReactionResult, 'not-feedback-emoji' | 'not-an-answer'>> {
+    const { answer, score, person } = rating;
+    const verdict = await deps.inside.check(person);
+    if (!verdict.inside) {
+      logger.info(
+        { threadKey: answer.threadKey, userId: person.userId, reason: verdict.reason },
+        'feedback from outside the organisation ignored',
+      );
+      return 'outsider';
+    }
+    try {
+      await agent.submitFeedback(answer.agentId, [
+        {
+          sessionId: answer.sessionId,
+          feedbackName: settings.feedbackName,
+          score,
+          ...(rating.comment !== undefined ? { comment: rating.comment } : {}),
+        },
+      ]);
+      await store.saveRating(answer.sessionId, score);
+      logger.info(
+        {
+          threadKey: answer.threadKey,
+          sessionId: answer.sessionId,
+          score,
+          userId: person.userId,
+          comment: rating.comment !== undefined,
+        },
+        'feedback submitted',
+      );
+      return 'submitted';
+    } catch (error) {
+      logger.error(
+        { err: error, threadKey: answer.threadKey, sessionId: answer.sessionId },
+        'feedback failed',
+      );
+      return 'failed';
+    }
+  }
+
+  async function onReaction(reaction: Reaction): Promise<ReactionResult> {
+    const score = reactionToScore(reaction.reaction, sets);
+    if (score === undefined) return 'not-feedback-emoji';
+    const answer = await answers.byReaction(reaction.channel, reaction.ts, reaction.onBotMessage === true);
+    if (!answer) return 'not-an-answer';
+    return rate({ answer, score, person: { userId: reaction.userId, workspaceId: reaction.workspaceId } });
+  }
+
+  /** A click rates the turn the clicked answer belongs to, however far the thread has moved on. */
+  async function onButton(click: ButtonRating): Promise<ButtonResult> {
+    const answer = await answers.byClick(click.channel, click.ts, click.turnId);
+    if (!answer) return 'not-an-answer';
+    return rate({ answer, score: click.score, person: click.person });
+  }
+
+  /** Sends the comment with the session's current rating (the service keeps one record per session). */
+  async function onComment(comment: RatingComment): Promise<CommentResult> {
+    const answer = await answers.byMessage(comment.channel, comment.ts);
+    if (!answer) return 'not-an-answer';
+    const score = await store.getRating(answer.sessionId);
+    if (score === undefined) return 'no-rating';
+    return rate({ answer, score, person: comment.person, comment: comment.comment });
+  }
+
+  return { onReaction, onButton, onComment, rate };
+}
+
+export type Ratings = ReturnType<typeof createRatings>;

@@ -1,0 +1,133 @@
+import type { OutsiderReason } from './access/audience.js';
+import type { TimeRange } from './ports.js';
+
+/**
+ * The thread as the conversation layer sees it: the port src/slack/ implements with the Web API
+ * and the views.
+ */
+
+/** Where in Slack a turn's output goes. */
+export interface ThreadLocation {
+  teamId: string;
+  channel: string;
+  threadTs: string;
+}
+
+export interface Progress {
+  steps: number;
+  elapsedMs: number;
+}
+
+/** Everything a turn can end with besides an answer. */
+export type TurnNotice =
+  | { kind: 'run-error'; reason: string }
+  | { kind: 'canceled' }
+  /** The turn deadline passed; `watchForMs` > 0: the run is still watched that much longer. */
+  | { kind: 'deadline'; waitedMs: number; watchForMs?: number | undefined }
+  /** The late watch ended too: nothing more is posted unless the person asks again. */
+  | { kind: 'watch-ended'; waitedMs: number }
+  | { kind: 'service-error'; error: unknown; referenceId: string }
+  | { kind: 'lost-turn' };
+
+/** What the answer's footer tells besides the answer itself. */
+export type AnswerNote = 'files-not-sent';
+
+/** Why a message did not become a turn, shown to its sender only. */
+export type Refusal =
+  | 'busy'
+  | 'external-user'
+  /** A guest of the workspace (ALLOW_GUESTS is off). */
+  | 'guest'
+  /** `users.info` did not answer, so the bot could not tell whether the sender is inside. */
+  | 'identity-unchecked'
+  | 'channel-not-allowed'
+  | 'empty-prompt'
+  | 'unavailable'
+  /** A time phrase that cannot be a range: wholly in the future, reversed, or over 31 days. */
+  | 'time-future'
+  | 'time-reversed'
+  | 'time-too-long'
+  /** `OUTSIDER_AUDIENCE=refuse` and people outside the organisation can read the conversation. */
+  | 'outsider-audience'
+  /** The answer had to go to a DM (`OUTSIDER_AUDIENCE=dm`), and Slack would not open one. */
+  | 'private-thread-failed'
+  /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
+  | 'over-limit';
+
+/**
+ * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
+ * and the views; rendering decisions (split, neutralise, files) live there.
+ */
+export interface ThreadOutput {
+  /**
+   * Posts the turn's progress message, tagged with the turn id (as answers and notices are), so a
+   * successor can find it when the turn record does not name it; returns its ts (undefined when
+   * Slack refused it).
+   */
+  postProgress(where: ThreadLocation, progress: Progress, turnId: string): Promise<string | undefined>;
+  updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
+  removeProgress(where: ThreadLocation, ts: string): Promise<void>;
+  /**
+   * Posts the whole answer (split, and as a file when long); returns the ts of every part.
+   * `onPart` is awaited after each part Slack accepted, before the next one is posted.
+   * Failures are {@link ThreadOutputError}s (src/conversation/output-error.ts), as for every method.
+   */
+  postAnswer(
+    where: ThreadLocation,
+    answer: AnswerToPost,
+    onPart?: (ts: string) => Promise<void>,
+  ): Promise<string[]>;
+  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string, style?: OutputStyle): Promise<void>;
+  /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
+  refuse(
+    where: ThreadLocation,
+    userId: string,
+    sourceTs: string,
+    refusal: Refusal,
+    detail?: RefusalDetail,
+  ): Promise<void>;
+  /**
+   * After a takeover or a failed post: what of this turn is already in the thread, found by the
+   * turn id in the messages' metadata. One thread read (`conversations.replies`) per call.
+   */
+  findTurnMessages(where: ThreadLocation, turnId: string): Promise<TurnMessages>;
+}
+
+/** A turn's messages found in its thread. */
+export interface TurnMessages {
+  /** The ts of every answer part; empty unless the answer is complete (a partial one is posted again). */
+  answer: string[];
+  /** The kinds of the turn's notices. */
+  notices: Array<TurnNotice['kind']>;
+  /** The ts of the turn's progress messages (normally one). */
+  progress: string[];
+}
+
+/** `plain`: the fallback rendering (text only) after Slack refused the rich one. */
+export type OutputStyle = 'rich' | 'plain';
+
+export interface AnswerToPost {
+  markdown: string;
+  turnId: string;
+  style?: OutputStyle | undefined;
+  /** Set when the answer came after the turn deadline: how long the agent took. */
+  lateAfterMs?: number | undefined;
+  /** Footer notes, e.g. that shared files were not sent to the agent. */
+  notes?: AnswerNote[] | undefined;
+  /** The time range the run looked at, stated in the footer. */
+  timerange?: TimeRange | undefined;
+}
+
+/** What a refusal can say besides its reason. */
+export interface RefusalDetail {
+  /** For `busy`: how long the agent has been working on the thread's turn. */
+  workingForMs?: number | undefined;
+  /** For `outsider-audience` and `private-thread-failed`: why the conversation is outsider-readable. */
+  audience?: OutsiderReason | undefined;
+  /** For `over-limit`: when the sender can ask again (epoch ms), … */
+  retryAt?: number | undefined;
+  /** … the runs one person may start in an hour, … */
+  limit?: number | undefined;
+  /** … and the sender's IANA time zone (`users.info` `tz`), when known; else the time is in UTC. */
+  timeZone?: string | undefined;
+}

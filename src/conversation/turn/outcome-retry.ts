@@ -1,0 +1,75 @@
+/**
+ * The one way anything a person must see reaches the thread: answers, notices and refusals are
+ * each tried until Slack takes them, waiting out transient failures (rate limits, 5xx, network)
+ * with jittered backoff; a refused rendering (`content`) is tried once more in the plain style; a
+ * permanent refusal ends the attempts at once. The Slack edge classifies its errors
+ * (output-error.ts), so this module knows no Slack error names.
+ *
+ * Anything that is not a classified Slack refusal counts as transient — a state store that does
+ * not answer (Redis down, reconnecting) included: an attempt carries the store calls of a
+ * delivery (claim, delivered mark, answer index), and a store that blinks must delay the outcome,
+ * never lose it. The caller makes a retry safe after a post that did land (it reads the thread
+ * first: turn-delivery.ts).
+ */
+
+import type { Clock } from '../../runtime/clock.js';
+import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay } from '../polling/backoff.js';
+import type { OutputStyle } from '../thread-output-port.js';
+import { outputFailureCode, outputFailureKind } from './output-error.js';
+
+export type RetryResult<T> =
+  | { ok: true; value: T; style: OutputStyle }
+  /** `permanent`: Slack will not take it; `aborted`: the process is stopping or gave up waiting. */
+  | { ok: false; reason: 'permanent' | 'aborted'; code: string; error: unknown };
+
+export interface OutcomeRetryOptions {
+  clock: Clock;
+  /** Aborting ends the waiting between attempts (shutdown, the turn taken by another replica). */
+  signal: AbortSignal;
+  backoff?: BackoffOptions | undefined;
+  random?: (() => number) | undefined;
+  /** Stop trying after this long (refusals: a notice an hour late only confuses). Default: never. */
+  giveUpAfterMs?: number | undefined;
+  /**
+   * Told about each transient failure before the wait (a log line, letting go of a claim). Its own
+   * failure does not end the attempts: it may need the very store that is down.
+   */
+  onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
+}
+
+/** Runs `attempt` (given the style to render in) until it lands, or the failure is final. */
+export async function deliverWhileTransient<T>(
+  attempt: (style: OutputStyle) => Promise<T>,
+  options: OutcomeRetryOptions,
+): Promise<RetryResult<T>> {
+  const { clock, signal } = options;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const random = options.random ?? Math.random;
+  const startedAt = clock.now();
+  let style: OutputStyle = 'rich';
+  for (let failures = 1; ; failures += 1) {
+    try {
+      return { ok: true, value: await attempt(style), style };
+    } catch (error) {
+      const kind = outputFailureKind(error);
+      const code = outputFailureCode(error);
+      if (kind === 'content' && style === 'rich') {
+        style = 'plain';
+        continue;
+      }
+      if (kind !== 'transient') return { ok: false, reason: 'permanent', code, error };
+      const waitMs = fullJitterDelay(failures, backoff, random);
+      const late =
+        options.giveUpAfterMs !== undefined && clock.now() + waitMs - startedAt > options.giveUpAfterMs;
+      if (signal.aborted || late) return { ok: false, reason: 'aborted', code, error };
+      await Promise.resolve()
+        .then(() => options.onRetry?.(error, failures))
+        .catch(() => undefined);
+      try {
+        await clock.sleep(waitMs, signal);
+      } catch {
+        return { ok: false, reason: 'aborted', code, error };
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { Logger } from '../../runtime/logger.js';
+import type { ThreadLocation, ThreadOutput, TurnMessages } from '../thread-output-port.js';
+import type { TurnRecord } from './turn-records.js';
+
+export interface ThreadCheckDeps {
+  output: Pick<ThreadOutput, 'findTurnMessages' | 'removeProgress'>;
+  logger: Logger;
+}
+
+const whereOf = (turn: TurnRecord): ThreadLocation => ({
+  teamId: turn.teamId,
+  channel: turn.channel,
+  threadTs: turn.threadTs,
+});
+
+/**
+ * The look at the thread that delivery takes after a takeover or a failed post, before posting
+ * (DESIGN "Durable turns": `chat.postMessage` has no idempotency key, so whatever already landed
+ * is found by the turn id in its metadata).
+ *
+ * The same read finds the turn's progress messages that its record does not name: a replica
+ * killed after Slack accepted the progress message but before it saved the message's ts left one
+ * that would say "working" forever. They are kept here and removed with the turn's own progress
+ * indicator — when the turn ends, or when the deadline notice takes over from it. No extra
+ * `conversations.replies` call: they come with the read delivery makes anyway.
+ */
+export function createThreadCheck(deps: ThreadCheckDeps) {
+  const { output, logger } = deps;
+  /** Per turn id: progress messages found in its thread that its record does not name. */
+  const strays = new Map<string, Set<string>>();
+
+  /** What of the turn is in its thread (one thread read); remembers its unrecorded progress messages. */
+  async function look(turn: TurnRecord): Promise<TurnMessages> {
+    const found = await output.findTurnMessages(whereOf(turn), turn.turnId);
+    const unnamed = found.progress.filter((ts) => ts !== turn.progressTs);
+    if (unnamed.length > 0)
+      strays.set(turn.turnId, new Set([...(strays.get(turn.turnId) ?? []), ...unnamed]));
+    return found;
+  }
+
+  /**
+   * Removes the turn's progress messages that {@link look} found unrecorded. Never rejects: a
+   * failure is logged, and the outcome (already posted, or on its way) does not wait on it.
+   */
+  async function removeStrays(turn: TurnRecord): Promise<void> {
+    const found = strays.get(turn.turnId);
+    if (!found) return;
+    strays.delete(turn.turnId);
+    const fields = { threadKey: turn.threadKey, turnId: turn.turnId };
+    for (const ts of found) {
+      try {
+        await output.removeProgress(whereOf(turn), ts);
+        logger.info({ ...fields, ts }, 'removed a progress message the turn record did not name');
+      } catch (error) {
+        logger.warn(
+          { ...fields, ts, err: error },
+          'could not remove a progress message the turn record did not name',
+        );
+      }
+    }
+  }
+
+  /** Another instance owns the turn now: what it finds and removes is its own business. */
+  function forget(turnId: string): void {
+    strays.delete(turnId);
+  }
+
+  return { look, removeStrays, forget };
+}
+
+export type ThreadCheck = ReturnType<typeof createThreadCheck>;

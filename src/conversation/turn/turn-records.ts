@@ -1,0 +1,79 @@
+import type { ReportDigest, TimeRange } from '../ports.js';
+
+/** The records of a thread and of its turn in flight, as the turn ledger stores them. */
+
+/** One Slack thread bound to one agent session. Key: `team:channel:thread_ts`. */
+export interface ThreadRecord {
+  threadKey: string;
+  teamId: string;
+  channel: string;
+  threadTs: string;
+  agentId: string;
+  /** Set once the first run has started. */
+  sessionId?: string | undefined;
+  /** The digest of the thread's last finished turn's final status (for stale-status detection). */
+  lastFinal?: ReportDigest | undefined;
+  /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
+  lastTurnTs?: string | undefined;
+  /**
+   * Set when the last turn ended without a terminal status (deadline, late watch ended, status
+   * unreadable): when that run started. The next message reads the run's status before a follow-up.
+   */
+  runOpenSince?: number | undefined;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The phases of a turn, in memory (turn-machine.ts) and in its stored record alike. */
+export type TurnPhase = 'idle' | 'checking' | 'starting' | 'polling' | 'late' | 'delivering';
+/** The phases a turn record is stored in: from before its run starts until its outcome is posted. */
+export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'>;
+
+/** A turn in flight. Stored before its run starts, deleted once its outcome is delivered. */
+export interface TurnRecord {
+  turnId: string;
+  threadKey: string;
+  teamId: string;
+  channel: string;
+  threadTs: string;
+  agentId: string;
+  userId: string;
+  /** The Slack message that started the turn. */
+  sourceTs: string;
+  kind: 'start' | 'followUp';
+  phase: StoredTurnPhase;
+  sessionId?: string | undefined;
+  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report (stale). */
+  previousFinal?: ReportDigest | undefined;
+  /** The progress message shown in the thread, if any. */
+  progressTs?: string | undefined;
+  /** The person's message carried files, which are not sent to the agent: the answer says so. */
+  filesNotSent?: boolean | undefined;
+  /** The time range the run was given, stated under the answer. */
+  timerange?: TimeRange | undefined;
+  startedAt: number;
+  deadlineAt: number;
+  /** Phase `late`: watched for a late answer until then. */
+  watchUntil?: number | undefined;
+  /** The "still working past the deadline" notice is in the thread. */
+  deadlineNoticed?: boolean | undefined;
+}
+
+/** What a reaction on an answer message needs to find its session. */
+export interface AnswerRef {
+  threadKey: string;
+  agentId: string;
+  sessionId: string;
+  turnId: string;
+}
+
+/** How a turn ended, for metrics and logs. */
+export type TurnOutcome =
+  | 'done'
+  | 'error'
+  | 'canceled'
+  | 'deadline'
+  | 'service_error'
+  | 'lost'
+  /** Slack refused the outcome for good (bot removed from the channel, token revoked…). */
+  | 'undeliverable';

@@ -1,0 +1,76 @@
+import sinon from 'sinon';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TurnDelivery } from '../../../src/conversation/turn/turn-delivery.js';
+import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
+import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
+import { createTurnRecovery } from '../../../src/conversation/turn/turn-recovery.js';
+import { silentLogger } from '../../../src/logging.js';
+import { createMemoryStore } from '../../../src/store/index.js';
+import { POLLED_TURN } from '../../support/turn-record.js';
+
+const TURN: TurnRecord = POLLED_TURN;
+const LEASE = lockNames.lease(TURN.turnId);
+
+/** Recovery on instance i1, which polls TURN (its delivery tracks it). */
+function setUp() {
+  const store = createMemoryStore();
+  const untrack = sinon.spy();
+  const delivery = {
+    tracking: () => [TURN.turnId],
+    untrack,
+    turnOf: (turnId: string) => (turnId === TURN.turnId ? TURN : undefined),
+  } as unknown as TurnDelivery;
+  const recovery = createTurnRecovery({
+    store,
+    delivery,
+    logger: silentLogger,
+    settings: { instanceId: 'i1', leaseTtlMs: 5_000 },
+  });
+  return { store, untrack, recovery };
+}
+
+describe('lease renewal', () => {
+  afterEach(() => sinon.restore());
+
+  it('renews a lease it holds', async () => {
+    const { store, untrack, recovery } = setUp();
+    await store.tryLock(LEASE, 'i1', 5_000);
+    await recovery.renewLeases();
+    expect(await store.lockOwner(LEASE)).toBe('i1');
+    expect(untrack.called).toBe(false);
+  });
+
+  it('takes again a lease that lapsed with nobody holding it, and saves again the turn Redis came back without', async () => {
+    // Redis was down longer than the lease, or restarted empty: no lease, no record, no in-flight entry.
+    const { store, untrack, recovery } = setUp();
+    await recovery.renewLeases();
+    expect(untrack.called).toBe(false);
+    expect(await store.lockOwner(LEASE)).toBe('i1');
+    expect(await store.getTurn(TURN.turnId)).toMatchObject({ turnId: TURN.turnId, sessionId: 's1' });
+    expect(await store.listInFlightTurnIds()).toEqual([TURN.turnId]);
+  });
+
+  it('stops polling a turn whose lease another instance took', async () => {
+    const { store, untrack, recovery } = setUp();
+    await store.tryLock(LEASE, 'i2', 5_000);
+    await recovery.renewLeases();
+    expect(untrack.calledOnceWith(TURN.turnId)).toBe(true);
+    expect(await store.lockOwner(LEASE)).toBe('i2');
+  });
+
+  it('stops polling, and takes nothing, when the outcome was delivered by another instance after the lease lapsed', async () => {
+    const { store, untrack, recovery } = setUp();
+    await store.tryLock(lockNames.delivered(TURN.turnId), 'i2', 60_000);
+    await recovery.renewLeases();
+    expect(untrack.calledOnceWith(TURN.turnId)).toBe(true);
+    expect(await store.lockOwner(LEASE)).toBeUndefined();
+    expect(await store.getTurn(TURN.turnId)).toBeUndefined();
+  });
+
+  it('with the store down, rejects (logged by its timer) and keeps every turn', async () => {
+    const { store, untrack, recovery } = setUp();
+    sinon.stub(store, 'renewLock').rejects(new Error('The client is offline'));
+    await expect(recovery.renewLeases()).rejects.toThrow('offline');
+    expect(untrack.called).toBe(false);
+  });
+});

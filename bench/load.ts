@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appMentionEvent, eventCallback, messageEvent } from '../src/slack-standin/event-builders.js';
-import { signSlackRequest } from '../src/slack-standin/signing.js';
+import { postEvent } from '../src/slack-standin/signed-post.js';
 import {
   BENCH_CHANNELS,
   BENCH_SIGNING_SECRET,
@@ -27,19 +27,12 @@ const POST_TIMEOUT_MS = 5_000;
 const send = (reply: LoadReply) => process.send?.(reply);
 
 /** POSTs one signed event; resolves with the round trip in ms, or undefined when it failed. */
-async function postEvent(appUrl: string, event: Record<string, unknown>): Promise<number | undefined> {
-  const body = JSON.stringify(eventCallback(event));
-  const started = performance.now();
+async function ackMs(appUrl: string, event: Record<string, unknown>): Promise<number | undefined> {
   try {
-    const response = await fetch(`${appUrl}/slack/events`, {
-      method: 'POST',
-      headers: { ...signSlackRequest(BENCH_SIGNING_SECRET, body) },
-      body,
-      signal: AbortSignal.timeout(POST_TIMEOUT_MS),
+    const result = await postEvent(appUrl, BENCH_SIGNING_SECRET, eventCallback(event), {
+      timeoutMs: POST_TIMEOUT_MS,
     });
-    await response.arrayBuffer();
-    const ms = performance.now() - started;
-    return response.status === 200 ? ms : undefined;
+    return result.status === 200 ? result.ms : undefined;
   } catch {
     return undefined;
   }
@@ -70,7 +63,7 @@ async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>)
         ts: mention.threadTs,
         text: promptFor(mention.id),
       });
-      const ms = await postEvent(appUrl, event);
+      const ms = await ackMs(appUrl, event);
       if (ms === undefined) failed += 1;
       else acks.push(ms);
     }
@@ -93,7 +86,7 @@ async function probe(request: Extract<LoadRequest, { type: 'probe' }>): Promise<
     // The same payload shape for both apps: an ordinary top-level message that addresses nobody.
     const ts = `${base}.${String(900_000 + (seq++ % 100_000)).padStart(6, '0')}`;
     const event = messageEvent({ channel: 'CPROBE', ts, text: 'anyone seen the deploy notes?' });
-    const ms = await postEvent(request.targets[target], event);
+    const ms = await ackMs(request.targets[target], event);
     if (ms === undefined) failed += 1;
     else samples[target].push(ms);
   };

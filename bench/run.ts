@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
+import { localBotEnv } from '../src/local-stack/bot-env.js';
 import { SIM_AGENTS, SIM_TOKENS } from '../src/simulator/index.js';
 import { TEST_BOT_TOKEN } from '../src/slack-standin/defaults.js';
 import {
@@ -90,20 +91,16 @@ function botEntry(): { args: string[]; runtime: 'compiled' | 'tsx' } {
 }
 
 function botEnv(simUrl: string, slackApiUrl: string, port: number): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
-    SLACK_API_URL: slackApiUrl,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    AGENT_API_URL: simUrl,
-    AGENT_API_TOKEN: SIM_TOKENS.agent,
-    AGENT_ID: SIM_AGENTS.api,
-    LOG_LEVEL: 'warn',
-    // Every bench mention comes from one person: the per-person limit would refuse all but 30.
-    RUNS_PER_PERSON_PER_HOUR: '0',
-  };
+  return localBotEnv(
+    { simUrl, slackApiUrl, signingSecret: BENCH_SIGNING_SECRET },
+    {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      // Every bench mention comes from one person: the per-person limit would refuse all but 30.
+      RUNS_PER_PERSON_PER_HOUR: '0',
+    },
+  );
 }
 
 interface Shared {

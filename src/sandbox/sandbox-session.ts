@@ -1,11 +1,6 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
-import {
-  alertMessage,
-  appMentionEvent,
-  eventCallback,
-  messageEvent,
-  postEvent,
-} from '../slack-standin/index.js';
+import { alertMessage, type SlackPostResult } from '../slack-standin/index.js';
+import { createPersonDriver } from '../slack-standin/person.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
@@ -83,13 +78,14 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   let current: SandboxThread | undefined;
   const threads: SandboxThread[] = [];
 
+  const person = createPersonDriver(stack.slack, stack, {
+    user: scope.user,
+    channel: scope.channel,
+    // In a Slack Connect channel Slack marks every event's envelope.
+    envelope: (event) => ({ isExtSharedChannel: shared && event.channel === scope.channel }),
+  });
   const send = (event: Record<string, unknown>, what: string) =>
-    postEvent(
-      stack.appUrl,
-      stack.signingSecret,
-      // In a Slack Connect channel Slack marks every event's envelope.
-      eventCallback(event, { isExtSharedChannel: shared && event.channel === scope.channel }),
-    ).then((result) => checkAck(result, what));
+    person.send(event).then((result) => checkAck(result, what));
 
   /** The bot took a thread's turn to the DM: the thread is the DM thread from now on. */
   function follow(moved: Extract<SeenItem, { kind: 'moved' }>): void {
@@ -99,37 +95,29 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   }
 
   async function startThread(text: string, under?: SandboxThread): Promise<SandboxThread> {
-    const full = `<@${slack.botUserId}> ${text}`;
     const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
-    const threadTs = under?.ts;
-    const stored = slack.recordUserMessage({
-      channel: scope.channel,
-      user: scope.user,
-      text: full,
-      thread_ts: threadTs,
-    });
-    const thread: SandboxThread = {
-      channel: scope.channel,
-      ts: threadTs ?? stored.ts,
-      firstText: text,
-      sessionsBefore,
-    };
     if (under) threads.splice(threads.indexOf(under), 1);
-    threads.push(thread);
-    current = thread; // before any await: a line typed meanwhile is a reply in this thread
-    monitor.watch(thread);
-    monitor.followQuestion(thread, stored.ts);
+    let thread: SandboxThread | undefined;
+    const sent = await person.mention(text, { threadTs: under?.ts }, (ts) => {
+      thread = { channel: scope.channel, ts: under?.ts ?? ts, firstText: text, sessionsBefore };
+      threads.push(thread);
+      current = thread; // before any await: a line typed meanwhile is a reply in this thread
+      monitor.watch(thread);
+      monitor.followQuestion(thread, ts);
+    });
     // Slack delivers a channel mention twice: as app_mention and as message.channels.
-    const base = { channel: scope.channel, user: scope.user, text: full, ts: stored.ts, thread_ts: threadTs };
-    await Promise.all([send(appMentionEvent(base), 'app_mention'), send(messageEvent(base), 'a message')]);
-    return thread;
+    const [mentionAck, messageAck] = sent.responses;
+    checkAck(mentionAck as SlackPostResult, 'app_mention');
+    checkAck(messageAck as SlackPostResult, 'a message');
+    return thread as SandboxThread;
   }
 
   async function reply(thread: SandboxThread, text: string): Promise<void> {
-    const where = { channel: thread.channel, user: scope.user, text, thread_ts: thread.ts };
-    const stored = slack.recordUserMessage(where);
-    if (thread.channel !== dm) monitor.followQuestion(thread, stored.ts);
-    await send(messageEvent({ ...where, ts: stored.ts }), 'a reply');
+    const where = { channel: thread.channel, threadTs: thread.ts };
+    const sent = await person.reply(text, where, (ts) => {
+      if (thread.channel !== dm) monitor.followQuestion(thread, ts);
+    });
+    checkAck(sent.response, 'a reply');
   }
 
   async function say(text: string): Promise<void> {

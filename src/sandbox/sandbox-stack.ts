@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Config, loadConfig } from '../config.js';
 import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
+import { localBotEnv } from '../local-stack/bot-env.js';
 import type { Logger } from '../runtime/logger.js';
 import {
   SIM_AGENTS,
@@ -53,21 +54,15 @@ export function sandboxEnv(
   logLevel: string,
   outsiderAudience: OutsiderPolicy = 'dm',
 ): Record<string, string> {
-  return {
-    SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    AGENT_API_URL: sim.url,
-    AGENT_API_TOKEN: SIM_TOKENS.agent,
-    AGENT_ID: SIM_AGENTS.api,
-    ACCOUNT_API_TOKEN: SIM_TOKENS.main,
-    ADMIN_USER_IDS: SANDBOX_USER.id,
-    INSTANCE_ID: 'sandbox',
-    LOG_LEVEL: logLevel,
-    OUTSIDER_AUDIENCE: outsiderAudience,
-  };
+  return localBotEnv(
+    { simUrl: sim.url, slackApiUrl: slack.apiUrl, signingSecret },
+    {
+      ADMIN_USER_IDS: SANDBOX_USER.id,
+      INSTANCE_ID: 'sandbox',
+      LOG_LEVEL: logLevel,
+      OUTSIDER_AUDIENCE: outsiderAudience,
+    },
+  );
 }
 
 /** Starts the simulator, the Slack stand-in and the real bot (startBot, as `npm start` does). */

@@ -6,7 +6,7 @@
  * URLs and every answer; SIGINT/SIGTERM close it.
  */
 import { parseArgs } from 'node:util';
-import { startDemoAsker } from '../sandbox/demo-asker.js';
+import { startDemoAsker } from './demo-asker.js';
 import { startSlackStandin, TEST_APP_TOKEN, TEST_BOT_TOKEN } from './index.js';
 
 function fail(message: string): never {

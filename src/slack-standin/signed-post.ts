@@ -21,6 +21,8 @@ export interface DeliveryOptions {
   retryNum?: number;
   /** Sets X-Slack-Retry-Reason, e.g. 'http_timeout'. */
   retryReason?: string;
+  /** Gives up (rejects) after this long; default: no limit. */
+  timeoutMs?: number;
 }
 
 async function postSigned(
@@ -28,12 +30,14 @@ async function postSigned(
   signingSecret: string,
   body: string,
   extraHeaders: Record<string, string> = {},
+  timeoutMs?: number,
 ): Promise<SlackPostResult> {
   const started = performance.now();
   const response = await fetch(`${appUrl.replace(/\/$/, '')}/slack/events`, {
     method: 'POST',
     headers: { ...signSlackRequest(signingSecret, body), ...extraHeaders },
     body,
+    signal: timeoutMs === undefined ? null : AbortSignal.timeout(timeoutMs),
   });
   const text = await response.text();
   return { status: response.status, body: text, ms: performance.now() - started };
@@ -49,7 +53,7 @@ export function postEvent(
   const headers: Record<string, string> = {};
   if (options.retryNum !== undefined) headers['x-slack-retry-num'] = String(options.retryNum);
   if (options.retryReason !== undefined) headers['x-slack-retry-reason'] = options.retryReason;
-  return postSigned(appUrl, signingSecret, JSON.stringify(eventCallbackBody), headers);
+  return postSigned(appUrl, signingSecret, JSON.stringify(eventCallbackBody), headers, options.timeoutMs);
 }
 
 /** POSTs a slash command to `${appUrl}/slack/events`, form-encoded and signed like Slack. */

@@ -1,34 +1,18 @@
 import { loadConfig } from '../../src/config.js';
+import { localBotEnv } from '../../src/local-stack/bot-env.js';
 import { silentLogger } from '../../src/logging.js';
 import type { Logger } from '../../src/runtime/logger.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import {
-  SIM_AGENTS,
-  SIM_TOKENS,
-  type Simulator,
-  type SimulatorOptions,
-  startSimulator,
-} from '../../src/simulator/index.js';
-import {
-  appMentionEvent,
-  clickEphemeralButton,
-  clickFeedbackButton,
   DEFAULT_BOT_USER_ID,
-  DEFAULT_TEAM_ID,
-  type EventCallbackOptions,
-  eventCallback,
-  type InteractionActorInput,
-  messageEvent,
-  reactionAddedEvent,
   type SlackStandin,
   type SlackStandinOptions,
   type StoredMessage,
   startSlackStandin,
-  submitNewestForm,
-  TEST_BOT_TOKEN,
   visibleText,
 } from '../../src/slack-standin/index.js';
+import { createPersonDriver } from '../../src/slack-standin/person.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
-import { postEvent, postSlashCommand, type SlackPostResult } from './slack-events.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-not-real';
 
@@ -42,20 +26,10 @@ export interface HarnessOptions {
 
 /** The environment the bot gets in tests: everything on loopback, port 0. */
 export function harnessEnv(sim: Simulator, slack: SlackStandin, extra: Record<string, string> = {}) {
-  return {
-    SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    AGENT_API_URL: sim.url,
-    AGENT_API_TOKEN: SIM_TOKENS.agent,
-    AGENT_ID: SIM_AGENTS.api,
-    ACCOUNT_API_TOKEN: SIM_TOKENS.main,
-    ADMIN_USER_IDS: 'UADMINLIST',
-    LOG_LEVEL: 'silent',
-    ...extra,
-  } satisfies Record<string, string>;
+  return localBotEnv(
+    { simUrl: sim.url, slackApiUrl: slack.apiUrl, signingSecret: TEST_SIGNING_SECRET },
+    { ADMIN_USER_IDS: 'UADMINLIST', LOG_LEVEL: 'silent', ...extra },
+  );
 }
 
 /**
@@ -81,17 +55,7 @@ export async function startHarness(options: HarnessOptions = {}) {
   const appUrl = `http://127.0.0.1:${bridge.port}`;
   const endpoint = { appUrl, signingSecret: TEST_SIGNING_SECRET };
 
-  /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */
-  const send = (
-    event: object,
-    delivery: { retryNum?: number; eventId?: string; envelope?: EventCallbackOptions } = {},
-  ) =>
-    postEvent(
-      appUrl,
-      TEST_SIGNING_SECRET,
-      eventCallback(event as never, { ...delivery.envelope, eventId: delivery.eventId }),
-      { retryNum: delivery.retryNum },
-    );
+  const person = createPersonDriver(slack, endpoint, { user: 'UALICE', channel: 'C0GENERAL' });
 
   return {
     sim,
@@ -100,64 +64,20 @@ export async function startHarness(options: HarnessOptions = {}) {
     config,
     appUrl,
     signingSecret: TEST_SIGNING_SECRET,
-    send,
-
+    /** Delivers an event; `envelope` sets the event_callback's fields (a shared channel's, a Grid org's). */
+    send: person.send,
     /** A person mentions the bot in a channel: Slack sends `app_mention` and `message`. */
-    async mention(text: string, where: { channel?: string; user?: string; threadTs?: string } = {}) {
-      const channel = where.channel ?? 'C0GENERAL';
-      const user = where.user ?? 'UALICE';
-      const full = `<@${DEFAULT_BOT_USER_ID}> ${text}`;
-      const stored = slack.recordUserMessage({ channel, user, text: full, thread_ts: where.threadTs });
-      const base = { channel, user, text: full, ts: stored.ts, thread_ts: where.threadTs };
-      const responses = await Promise.all([send(appMentionEvent(base)), send(messageEvent(base))]);
-      return { ts: stored.ts, threadTs: where.threadTs ?? stored.ts, channel, responses };
-    },
-
+    mention: person.mention,
     /** A reply in a thread, without a mention. */
-    async reply(text: string, where: { channel?: string; user?: string; threadTs: string }) {
-      const channel = where.channel ?? 'C0GENERAL';
-      const user = where.user ?? 'UALICE';
-      const stored = slack.recordUserMessage({ channel, user, text, thread_ts: where.threadTs });
-      const response = await send(
-        messageEvent({ channel, user, text, ts: stored.ts, thread_ts: where.threadTs }),
-      );
-      return { ts: stored.ts, threadTs: where.threadTs, channel, response };
-    },
-
-    /** A person reacts to a message. */
-    async react(channel: string, ts: string, reaction: string, user = 'UALICE'): Promise<SlackPostResult> {
-      slack.addUserReaction(channel, ts, reaction, user);
-      return send(reactionAddedEvent({ channel, ts, reaction, user }));
-    },
-
-    /** A person clicks 👍 (`true`) or 👎 under a bot message, as Slack sends it. */
-    clickFeedback(message: StoredMessage, positive: boolean, actor: InteractionActorInput = {}) {
-      return clickFeedbackButton(slack, endpoint, message, positive, actor);
-    },
-
-    /** The person clicks "Add a comment" in the newest thanks they were shown. */
-    clickAddComment(channel: string, actor: InteractionActorInput & { user: string } = { user: 'UALICE' }) {
-      return clickEphemeralButton(slack, endpoint, channel, 'answer_feedback_comment', actor);
-    },
-
-    /** The person writes `text` in the newest opened form and submits it. */
-    submitForm(text: string, actor: InteractionActorInput = {}) {
-      return submitNewestForm(slack, endpoint, text, actor);
-    },
-
-    /** `/agent <text>`; `teamId` is the payload's team_id (default the stand-in's workspace). */
-    command(text: string, input: { user?: string; channel?: string; teamId?: string } = {}) {
-      const responseUrl = slack.responseUrl();
-      const id = responseUrl.split('/').pop() ?? '';
-      return postSlashCommand(appUrl, TEST_SIGNING_SECRET, {
-        command: '/agent',
-        text,
-        user_id: input.user ?? 'UADMINLIST',
-        channel_id: input.channel ?? 'C0GENERAL',
-        team_id: input.teamId ?? DEFAULT_TEAM_ID,
-        response_url: responseUrl,
-      }).then((result) => ({ ...result, responseId: id }));
-    },
+    reply: (text: string, where: { channel?: string; user?: string; threadTs: string }) =>
+      person.reply(text, where),
+    react: person.react,
+    clickFeedback: person.clickFeedback,
+    clickAddComment: person.clickAddComment,
+    submitForm: person.submitForm,
+    /** `/agent <text>` (by default from the admin of ADMIN_USER_IDS). */
+    command: (text: string, input: { user?: string; channel?: string; teamId?: string } = {}) =>
+      person.command(text, { ...input, user: input.user ?? 'UADMINLIST' }),
 
     /** The bot's messages in a thread (not the person's), in order. */
     botMessages(channel: string, threadTs: string): StoredMessage[] {

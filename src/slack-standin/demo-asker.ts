@@ -5,7 +5,7 @@ import {
   postEvent,
   type SlackStandin,
   visibleText,
-} from '../slack-standin/index.js';
+} from './index.js';
 
 /** Options of {@link startDemoAsker}. */
 export interface DemoAskerOptions {

@@ -18,6 +18,7 @@ import { createThreadCheck } from './thread-check.js';
 import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
 import { type TurnState, transition } from './turn-machine.js';
 import type { TurnProgress } from './turn-progress.js';
+import { receiptOf } from './turn-receipt.js';
 
 /** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
 export type FinalOutcome =
@@ -37,6 +38,8 @@ export interface TurnInFlight {
   released: boolean;
   /** The deadline notice on its way: a late outcome waits for it, so the thread reads in order. */
   noticeChain: Promise<void>;
+  /** The latest step count the run reported (for the receipt of an outcome without a report). */
+  steps?: number | undefined;
 }
 
 export interface OutcomeDelivererDeps {
@@ -134,7 +137,9 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     }
     const notice = noticeOf(outcome);
     const posted = entry.takenOver && (await threadCheck.look(turn)).notices.includes(notice.kind);
-    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style);
+    const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
+    const receipt = receiptOf(turn, clock.now(), steps);
+    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
     logOf(turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
     await finish(entry, outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome);
     return true;
@@ -151,6 +156,7 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       timerange: turn.timerange,
       style,
       lateAfterMs: late ? clock.now() - turn.startedAt : undefined,
+      receipt: receiptOf(turn, clock.now(), report.totalSteps ?? entry.steps),
     };
     const parts =
       already.length > 0
@@ -185,7 +191,13 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     };
     const result = await retrying(entry, async (style) => {
       if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
-      await output.postNotice(where(turn), notice, turn.turnId, style);
+      await output.postNotice(
+        where(turn),
+        notice,
+        turn.turnId,
+        style,
+        receiptOf(turn, clock.now(), entry.steps),
+      );
     });
     if (!result.ok) {
       if (result.reason === 'permanent') await dropUndeliverable(entry, result.code);

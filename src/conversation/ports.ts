@@ -1,4 +1,5 @@
 import type { OutsiderReason } from './audience.js';
+import type { TurnReceipt } from './turn-receipt.js';
 
 /**
  * The ports the conversation layer talks through. Implementations live at the edges
@@ -306,7 +307,14 @@ export interface ThreadOutput {
     answer: AnswerToPost,
     onPart?: (ts: string) => Promise<void>,
   ): Promise<string[]>;
-  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string, style?: OutputStyle): Promise<void>;
+  /** `receipt`: the notice ends (or pauses) a turn, and begins with its receipt (a task card). */
+  postNotice(
+    where: ThreadLocation,
+    notice: TurnNotice,
+    turnId: string,
+    style?: OutputStyle,
+    receipt?: TurnReceipt,
+  ): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
   refuse(
     where: ThreadLocation,
@@ -345,6 +353,8 @@ export interface AnswerToPost {
   notes?: AnswerNote[] | undefined;
   /** The time range the run looked at, stated in the footer. */
   timerange?: TimeRange | undefined;
+  /** The steps, time taken and window, shown first as the answer's receipt (a task card). */
+  receipt?: TurnReceipt | undefined;
 }
 
 /** What a refusal can say besides its reason. */

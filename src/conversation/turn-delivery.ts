@@ -155,6 +155,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     const waitedMs = () => clock.now() - turn.startedAt;
     switch (effect.type) {
       case 'show-progress':
+        entry.steps = effect.steps;
         progress.step(turn, effect.steps);
         return undefined;
       case 'deliver-answer':

@@ -64,7 +64,10 @@ describe('npm run sandbox with piped input', () => {
     const run = await runSandbox('why are errors up?\n:+1:\n/agent whoami\n');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('agent › **Simulated answer (turn 1)**');
+    // The receipt (its task card's words) first, then the answer.
+    expect(run.stdout).toMatch(
+      /agent › Agent run complete — 3 steps · took \d+ s · time range: the agent's default\n\s+\*\*Simulated answer \(turn 1\)\*\*/,
+    );
     expect(run.stdout).toContain('You asked: why are errors up?');
     // The native status line, not a progress message; the answer ends with its buttons.
     expect(run.stdout).toMatch(/\(status\) agent is working on it… step 3/);
@@ -117,8 +120,12 @@ describe('npm run sandbox with piped input', () => {
     expect(run.stdout).toMatch(
       /agent \(in your DM\) › You asked in #sandbox \(https:\/\/\S+\/archives\/C0SANDBOX\/p\d+\):/,
     );
-    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 1)**');
-    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 2)**');
+    expect(run.stdout).toMatch(
+      /agent \(in your DM\) › Agent run complete — .*\n\s+\*\*Simulated answer \(turn 1\)\*\*/,
+    );
+    expect(run.stdout).toMatch(
+      /agent \(in your DM\) › Agent run complete — .*\n\s+\*\*Simulated answer \(turn 2\)\*\*/,
+    );
     expect(run.stdout).toContain('You asked: and since when?');
     expect(run.stdout).not.toMatch(/agent (\(in #sandbox\) )?› \*\*Simulated answer/);
     // One agent session: the follow-up continued it, and the rating reached the simulator for it.

@@ -3,6 +3,7 @@ import type { RunStatusReport, ThreadRecord, TurnRecord } from '../../src/conver
 import { digestReport } from '../../src/conversation/report-digest.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
 import { describeAllowanceContract } from './allowance-contract.js';
+import { describeHomeStoreContract } from './home-store-contract.js';
 
 /** How the contract suite reaches one implementation. */
 export interface StoreHarness {
@@ -295,6 +296,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
     });
 
     describeAllowanceContract(() => store);
+    describeHomeStoreContract(
+      () => store,
+      (ms) => harness.advance(ms),
+    );
 
     it('answers ping, closes idempotently, and refuses calls once closed', async () => {
       await store.ping();

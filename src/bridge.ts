@@ -5,6 +5,7 @@ import {
   createRequestBudget,
   isAgentApiError,
 } from './agent-api/index.js';
+import { createAdminCheck } from './commands/access.js';
 import type { Config } from './config.js';
 import { createAnswerPlacement } from './conversation/answer-place.js';
 import { createConversationAudience } from './conversation/audience.js';
@@ -22,9 +23,13 @@ import { createTurnProgress } from './conversation/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
+import { createHomeActivity } from './home/home-activity.js';
+import { createHomeData } from './home/home-data.js';
+import { defaultConnection } from './home/service-connections.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
+import { createAppHome } from './slack/app-home.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
@@ -147,6 +152,35 @@ export async function startBridge(
     lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
+  const appHome = createAppHome({
+    client: slackClient,
+    data: createHomeData({
+      store,
+      inside,
+      admins: createAdminCheck({
+        adminUserIds: config.access.adminUserIds,
+        app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+        lookupUser: users.lookup,
+      }),
+      // More connections (DESIGN "Many accounts") join here: combineConnections(default, theirs).
+      connections: defaultConnection({ baseUrl: config.agent.baseUrl, whoami: (o) => agentApi.whoami(o) }),
+      // Watched channels (alert investigations) plug in here as `watched`; none yet.
+      defaultAgentId: config.agent.agentId,
+      prompts: config.agentView.suggestedPrompts,
+      now: () => clock.now(),
+      logger,
+    }),
+    view: { workspaceUrl: identity.url, botUserId: identity.botUserId },
+    logger,
+    republishIntervalMs: config.home.republishMs,
+  });
+  // What turns and ratings write for App Home, and the re-publish of the asker's home.
+  const homeActivity = createHomeActivity({
+    store,
+    now: () => clock.now(),
+    logger,
+    onThreadsChanged: appHome.threadsChanged,
+  });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const delivery = createTurnDelivery({
@@ -162,6 +196,7 @@ export async function startBridge(
     newReferenceId,
     isPermanentPollError,
     errorCode,
+    observer: homeActivity,
   });
   const channelAgents = createChannelAgents({
     store,
@@ -216,6 +251,7 @@ export async function startBridge(
       metrics,
       people,
     }),
+    observer: homeActivity,
   });
   const reactions = createReactionFeedback({
     store,
@@ -224,6 +260,7 @@ export async function startBridge(
     inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
     clock,
+    onRated: homeActivity.rated,
   });
   const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
   const slack = createSlackApp({
@@ -237,6 +274,7 @@ export async function startBridge(
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
+      appHome,
       config,
       agentApi,
       store,
@@ -265,6 +303,7 @@ export async function startBridge(
     if (stopped) return;
     stopped = true;
     for (const timer of timers) clearInterval(timer);
+    appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
     await Promise.all([turns.stop(), delivery.stop()]);

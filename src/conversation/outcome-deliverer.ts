@@ -17,6 +17,7 @@ import type {
 import { createThreadCheck } from './thread-check.js';
 import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
 import { type TurnState, transition } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 
@@ -59,6 +60,8 @@ export interface OutcomeDelivererDeps {
   stopPolling(turnId: string): void;
   /** Default `Math.random` (the jitter of delivery retries). */
   random?: (() => number) | undefined;
+  /** Told when the outcome is posted. */
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
 }
 
 /** Another replica holds this turn's delivery claim: wait, then look again. */
@@ -300,7 +303,10 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     await ledger.markDelivered(turn.turnId);
     await ledger.clearTurn(turn);
     deps.onFinished(entry);
-    if (outcome) metrics.turnFinished(outcome);
+    if (outcome) {
+      metrics.turnFinished(outcome);
+      deps.observer?.finished(turn, outcome);
+    }
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
     await threadCheck.removeStrays(turn);
   }

@@ -13,6 +13,7 @@ import type {
 } from './ports.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, storedPhase, type TurnEffect, type TurnEvent, transition } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 
 export interface TurnDeliveryDeps {
@@ -36,6 +37,8 @@ export interface TurnDeliveryDeps {
   random?: (() => number) | undefined;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
+  /** Told when a turn's outcome is posted (App Home's recent threads and tallies). */
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     logger,
     metrics,
     random: deps.random,
+    observer: deps.observer,
     isCurrent: (entry) => tracked.get(entry.turn.turnId) === entry,
     onFinished(entry) {
       const { turnId } = entry.turn;

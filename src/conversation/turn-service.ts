@@ -20,6 +20,7 @@ import { threadKey as makeThreadKey } from './thread-key.js';
 import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { InsideCheck } from './who-is-inside.js';
 
@@ -92,6 +93,8 @@ export interface TurnStarterDeps {
   spending?: Spending;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
+  /** Told when a run starts (App Home's recent threads and tallies). */
+  observer?: Pick<TurnObserver, 'started'> | undefined;
 }
 
 /**
@@ -122,6 +125,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     metrics,
     settings,
     newId,
+    observer: deps.observer,
     refuseBusy: (request, workingForMs) => tell(locationOf(request), request, 'busy', { workingForMs }),
   });
   /** Ends the retries of refusals still waiting for Slack (shutdown). */

@@ -30,6 +30,7 @@ export {
   slashCommandFields,
   viewSubmissionPayload,
 } from '../../src/sandbox/slack-standin/event-builders.js';
+export { homeTabOpenedEvent } from '../../src/sandbox/slack-standin/home-events.js';
 export type { DeliveryOptions, SlackPostResult } from '../../src/sandbox/slack-standin/signed-post.js';
 export {
   postEvent,

@@ -9,6 +9,7 @@ import type { TurnStarter } from '../../conversation/turn-service.js';
 import type { InsideCheck } from '../../conversation/who-is-inside.js';
 import type { AgentView } from '../agent-view.js';
 import type { SlackIdentity } from '../app.js';
+import type { AppHome } from '../app-home.js';
 import type { UserDirectory } from '../user-directory.js';
 import { registerActionListeners } from './actions/index.js';
 import { registerCommandListeners } from './commands/index.js';
@@ -24,6 +25,8 @@ export interface ListenerDeps {
   /** Cached users.info (admins, and what else needs to know a person). */
   users: UserDirectory;
   agentView: AgentView;
+  /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
+  appHome?: Pick<AppHome, 'opened'> | undefined;
   agentApi: AgentApi;
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */

@@ -275,6 +275,7 @@ export async function startBridge(
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
+      agentStates: homeActivity,
       config,
       agentApi,
       store,

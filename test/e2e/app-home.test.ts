@@ -102,6 +102,19 @@ describe('App Home', () => {
     );
   });
 
+  it('shows an agent off once an admin disabled it with /agent', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const { responseId } = await h.command(`disable ${SIM_AGENTS.api}`, { user: 'UADMIN' });
+    await h.slack.waitFor(() => h.slack.responses(responseId).length >= 1, {
+      description: 'the command reply',
+    });
+    let text = await openHome(h, 'UADMIN');
+    for (let tries = 0; tries < 50 && !text.includes(':red_circle:'); tries++)
+      text = await openHome(h, 'UADMIN');
+    expect(text).toContain(`\`${SIM_AGENTS.api}\` (default) — :red_circle: off (set by /agent`);
+  });
+
   it('shows an outsider one sentence', async () => {
     harness = await startHarness();
     const h = harness;

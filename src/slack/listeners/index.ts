@@ -3,6 +3,7 @@ import type { AgentApi } from '../../agent-api/index.js';
 import type { Config } from '../../config.js';
 import type { ConversationAudience } from '../../conversation/audience.js';
 import type { ChannelAgents } from '../../conversation/channel-agents.js';
+import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
@@ -27,6 +28,8 @@ export interface ListenerDeps {
   agentView: AgentView;
   /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
   appHome?: Pick<AppHome, 'opened'> | undefined;
+  /** Told what `/agent enable|disable` left an agent at (the admins' App Home lists it). */
+  agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): void } | undefined;
   agentApi: AgentApi;
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */

@@ -1,5 +1,6 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
+import { showHome } from './sandbox-home.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
 import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
@@ -47,6 +48,8 @@ export interface SandboxSession {
   alert(text: string): void;
   /** Shares the channel with another organisation (Slack Connect), or stops sharing it. */
   toggleShared(): Promise<void>;
+  /** Opens the bot's Home tab and prints what the bot published there. */
+  home(): Promise<void>;
   close(): void;
 }
 
@@ -183,6 +186,7 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       const policy = stack.config.audience.outsiderPolicy;
       out.line(speak(SPEAKER.sandbox, sharingLines(shared, policy, current?.channel === dm)));
     },
+    home: () => showHome(stack, out),
     close: () => clearInterval(timer),
   };
 }

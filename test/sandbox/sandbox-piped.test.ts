@@ -48,6 +48,19 @@ function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Pro
 }
 
 describe('npm run sandbox with piped input', () => {
+  it('/home prints the Home tab the bot published: the thread just asked, and the admin part', async () => {
+    const run = await runSandbox('why are errors up? [sim steps=2 stepms=50]\n/home\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("your App Home (the bot's Home tab):");
+    expect(run.stdout).toMatch(
+      /Your recent threads\n\s+═+\n\s+\*why are errors up\? \[sim steps=2 stepms=50\] \(https:\/\/[^)]+\/archives\/C0SANDBOX\/p\d+\)\*\n\s+:white_check_mark: answered · #sandbox · \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
+    // The sandbox person is an admin: the connection to the simulator and this week.
+    expect(run.stdout).toMatch(/`default` — account \*Production\*/);
+    expect(run.stdout).toMatch(/Runs: \*1\* · Answers: \*1\*/);
+  });
+
   it('/alert posts an alert thread; the next message asks about it and the agent saw the alert', async () => {
     const run = await runSandbox(
       '/alert Disk full on db-1\nwhy is this firing? [sim steps=1 stepms=50 echo=context]\n',

@@ -214,6 +214,8 @@ const variables = z.object({
     z.number().max(119, 'must be under 120 (Slack clears a status after 2 minutes)'),
   ),
   SUGGESTED_PROMPTS: suggestedPrompts,
+  // App Home: least time between two publishes of one person's home after their threads changed.
+  HOME_REPUBLISH_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().min(0.1).max(3600).default(10)),
   // Turns one person may start in any rolling hour, across replicas; 0: no limit.
   RUNS_PER_PERSON_PER_HOUR: intFrom(30),
 
@@ -314,6 +316,8 @@ export interface Config {
   context: { maxChars: number; alertLookbackMinutes: number };
   progress: { style: 'status' | 'message'; statusRefreshMs: number };
   agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
+  /** DESIGN "App Home": a person's home is published again at most once per `republishMs`. */
+  home: { republishMs: number };
   /** DESIGN "Spending": turns per person per rolling hour (0: no limit). */
   spending: { runsPerPersonPerHour: number };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
@@ -384,6 +388,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     },
     progress: { style: env.PROGRESS_STYLE, statusRefreshMs: env.STATUS_REFRESH_SECONDS * 1000 },
     agentView: { suggestedPrompts: env.SUGGESTED_PROMPTS },
+    home: { republishMs: Math.round(env.HOME_REPUBLISH_SECONDS * 1000) },
     spending: { runsPerPersonPerHour: env.RUNS_PER_PERSON_PER_HOUR },
     state: {
       redisUrl: env.REDIS_URL,

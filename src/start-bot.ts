@@ -5,6 +5,7 @@ import {
   createRequestBudget,
   isAgentApiError,
 } from './agent-api/index.js';
+import { createAdminCheck } from './commands/access.js';
 import type { Config } from './config.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
 import { createConversationAudience } from './conversation/access/audience.js';
@@ -20,12 +21,16 @@ import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn/turn-starter.js';
+import { createHomeActivity } from './home/home-activity.js';
+import { createHomeData } from './home/home-data.js';
+import { defaultConnection } from './home/service-connections.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { Clock } from './runtime/clock.js';
 import { systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
+import { createAppHome } from './slack/app-home.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
@@ -148,6 +153,35 @@ export async function startBot(
     lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
+  const appHome = createAppHome({
+    client: slackClient,
+    data: createHomeData({
+      store,
+      inside,
+      admins: createAdminCheck({
+        adminUserIds: config.access.adminUserIds,
+        app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+        lookupUser: users.lookup,
+      }),
+      // More connections (DESIGN "Many accounts") join here: combineConnections(default, theirs).
+      connections: defaultConnection({ baseUrl: config.agent.baseUrl, whoami: (o) => agentApi.whoami(o) }),
+      // Watched channels (alert investigations) plug in here as `watched`; none yet.
+      defaultAgentId: config.agent.agentId,
+      prompts: config.agentView.suggestedPrompts,
+      now: () => clock.now(),
+      logger,
+    }),
+    view: { workspaceUrl: identity.url, botUserId: identity.botUserId },
+    logger,
+    republishIntervalMs: config.home.republishMs,
+  });
+  // What turns and ratings write for App Home, and the re-publish of the asker's home.
+  const homeActivity = createHomeActivity({
+    store,
+    now: () => clock.now(),
+    logger,
+    onThreadsChanged: appHome.threadsChanged,
+  });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const delivery = createTurnDelivery({
@@ -163,6 +197,7 @@ export async function startBot(
     newReferenceId,
     isPermanentPollError,
     errorCode,
+    observer: homeActivity,
   });
   const channelAgents = createChannelAgents({
     store,
@@ -217,6 +252,7 @@ export async function startBot(
       metrics,
       people,
     }),
+    observer: homeActivity,
   });
   const reactions = createRatings({
     store,
@@ -225,6 +261,7 @@ export async function startBot(
     inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
     clock,
+    onRated: homeActivity.rated,
   });
   const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
   const slack = createSlackApp({
@@ -238,6 +275,8 @@ export async function startBot(
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
+      appHome,
+      agentStates: homeActivity,
       config,
       agentApi,
       store,
@@ -266,6 +305,7 @@ export async function startBot(
     if (stopped) return;
     stopped = true;
     for (const timer of timers) clearInterval(timer);
+    appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
     await Promise.all([turns.stop(), delivery.stop()]);

@@ -102,6 +102,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   capacity: ['agent-api', 'runtime'],
   store: ['conversation', 'runtime', 'secrets'],
   commands: ['agent-api', 'capacity', 'conversation', 'runtime'],
+  // What a person's App Home shows, gathered from the service, the store and the commands' data.
+  home: ['agent-api', 'commands', 'conversation', 'runtime'],
   http: ['runtime'],
   slack: [
     'agent-api',
@@ -109,6 +111,7 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'commands',
     'config.ts',
     'conversation',
+    'home',
     'http',
     'logging.ts',
     'metrics.ts',
@@ -125,6 +128,7 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'commands',
     'config.ts',
     'conversation',
+    'home',
     'http',
     'metrics.ts',
     'runtime',

@@ -18,7 +18,11 @@ interface Manifest {
   display_information: { name: string; description?: string };
   features: {
     bot_user?: { display_name: string; always_online?: boolean };
-    app_home?: { messages_tab_enabled?: boolean; messages_tab_read_only_enabled?: boolean };
+    app_home?: {
+      home_tab_enabled?: boolean;
+      messages_tab_enabled?: boolean;
+      messages_tab_read_only_enabled?: boolean;
+    };
     agent_view?: { agent_description?: string; suggested_prompts?: { title: string; message: string }[] };
     assistant_view?: unknown;
     slash_commands?: { command: string; url?: string; description: string; should_escape?: boolean }[];
@@ -44,7 +48,7 @@ const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[
     scopes: ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
   },
   reaction_added: { botEvents: ['reaction_added'], scopes: ['reactions:read'] },
-  // The agent view's Messages tab opened: the moment for suggested prompts.
+  // The agent view's Messages tab opened (suggested prompts); the Home tab opened (views.publish).
   app_home_opened: { botEvents: ['app_home_opened'], scopes: [] },
   // Who can read a conversation changed (sharing, membership): the audience is asked again.
   channel_shared: { botEvents: ['channel_shared'], scopes: ['channels:read'] },
@@ -70,6 +74,8 @@ const METHOD_SCOPES: Record<string, string[]> = {
   'assistant.threads.setTitle': ['assistant:write'],
   // The comment form behind the feedback buttons (interactivity, no scope).
   'views.open': [],
+  // App Home (no scope: https://docs.slack.dev/reference/methods/views.publish).
+  'views.publish': [],
   'reactions.add': ['reactions:write'],
   // A thread can be in a public or private channel, a DM or a group DM.
   'conversations.replies': ['channels:history', 'groups:history', 'im:history', 'mpim:history'],
@@ -212,6 +218,10 @@ describe('manifest.yml', () => {
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: false,
     });
+    // The bot publishes a Home tab (src/slack/app-home.ts): Slack shows it only when enabled.
+    const publishes = [...(calledMethods.get('views.publish') ?? [])];
+    expect(publishes, 'views.publish in the source').not.toEqual([]);
+    expect(manifest.features.app_home?.home_tab_enabled).toBe(true);
     // agent_view is Slack's surface for AI apps; the older assistant_view is closed to new apps.
     expect(manifest.features.assistant_view).toBeUndefined();
     const agentView = manifest.features.agent_view;

@@ -1,5 +1,6 @@
 import type { OutsiderReason } from './access/audience.js';
 import type { TimeRange } from './ports.js';
+import type { TurnReceipt } from './turn/turn-receipt.js';
 
 /**
  * The thread as the conversation layer sees it: the port src/slack/ implements with the Web API
@@ -77,7 +78,14 @@ export interface ThreadOutput {
     answer: AnswerToPost,
     onPart?: (ts: string) => Promise<void>,
   ): Promise<string[]>;
-  postNotice(where: ThreadLocation, notice: TurnNotice, turnId: string, style?: OutputStyle): Promise<void>;
+  /** `receipt`: the notice ends (or pauses) a turn, and begins with its receipt (a task card). */
+  postNotice(
+    where: ThreadLocation,
+    notice: TurnNotice,
+    turnId: string,
+    style?: OutputStyle,
+    receipt?: TurnReceipt,
+  ): Promise<void>;
   /** Tells only `userId` why their message was not taken, next to `sourceTs`. */
   refuse(
     where: ThreadLocation,
@@ -116,6 +124,8 @@ export interface AnswerToPost {
   notes?: AnswerNote[] | undefined;
   /** The time range the run looked at, stated in the footer. */
   timerange?: TimeRange | undefined;
+  /** The steps, time taken and window, shown first as the answer's receipt (a task card). */
+  receipt?: TurnReceipt | undefined;
 }
 
 /** What a refusal can say besides its reason. */

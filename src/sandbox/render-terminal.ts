@@ -110,6 +110,7 @@ export const SANDBOX_HELP = [
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
   '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
+  "  /home             open the bot's Home tab: your recent threads, and (you are an admin) the agent's health",
   '  /quit             leave (Ctrl-C and Ctrl-D too)',
   'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
   '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention,',

@@ -2,6 +2,7 @@ import { parseDirective, type SimScript } from '../simulator/index.js';
 import { alertMessage, type SlackPostResult } from '../slack-standin/index.js';
 import { createPersonDriver } from '../slack-standin/person.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
+import { showHome } from './sandbox-home.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
 import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
@@ -42,6 +43,8 @@ export interface SandboxSession {
   alert(text: string): void;
   /** Shares the channel with another organisation (Slack Connect), or stops sharing it. */
   toggleShared(): Promise<void>;
+  /** Opens the bot's Home tab and prints what the bot published there. */
+  home(): Promise<void>;
   close(): void;
 }
 
@@ -171,6 +174,7 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       const policy = stack.config.audience.outsiderPolicy;
       out.line(speak(SPEAKER.sandbox, sharingLines(shared, policy, current?.channel === dm)));
     },
+    home: () => showHome(stack, out),
     close: () => clearInterval(timer),
   };
 }

@@ -39,6 +39,7 @@ export {
   viewSubmissionPayload,
 } from './event-builders.js';
 export type { Outage } from './faults.js';
+export { homeTabOpenedEvent } from './home-events.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';

@@ -148,6 +148,17 @@ export class StandinView {
     return this.state.dmChannelFor(user);
   }
 
+  /** The Home tab `user` sees now (the last views.publish for them), if any. */
+  homeOf(user: string): { blocks: Block[] } | undefined {
+    const home = this.state.homes.get(user);
+    return home ? (structuredClone(home.view) as { blocks: Block[] }) : undefined;
+  }
+
+  /** How many times the bot published `user`'s Home tab. */
+  homePublishes(user: string): number {
+    return this.state.homes.get(user)?.publishes ?? 0;
+  }
+
   /** Modals opened with views.open, oldest first. */
   openedViews(): StoredView[] {
     return structuredClone(this.state.views);

@@ -1,3 +1,4 @@
+import { taskCardProblem } from './task-card-rules.js';
 import type { Block, MessageMetadata, SlackResult } from './types.js';
 
 /**
@@ -88,6 +89,7 @@ function blockProblem(block: Block, i: number): string | undefined {
     return `must provide a string ${at}/text]`;
   }
   if (block.type === 'context_actions') return contextActionsProblem(block, at);
+  if (block.type === 'task_card') return taskCardProblem(block, at);
   return undefined;
 }
 

@@ -6,6 +6,7 @@ import type {
   StandinUser,
   StoredEphemeral,
   StoredFile,
+  StoredHome,
   StoredMessage,
   StoredResponse,
   StoredStatus,
@@ -50,6 +51,8 @@ export class StandinState {
   readonly triggers = new Map<string, number>();
   /** Modals opened with views.open, in order. */
   readonly views: StoredView[] = [];
+  /** user id → their Home tab, as views.publish left it. */
+  readonly homes = new Map<string, StoredHome>();
   readonly responses = new Map<string, StoredResponse[]>();
   readonly calls: StandinCall[] = [];
 

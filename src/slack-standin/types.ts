@@ -158,6 +158,13 @@ export interface StoredStatus {
 }
 
 /** A modal opened with views.open. */
+/** A person's Home tab as the last views.publish left it, and how many publishes it took. */
+export interface StoredHome {
+  view: Record<string, unknown>;
+  publishes: number;
+  at: number;
+}
+
 export interface StoredView {
   id: string;
   trigger_id: string;

@@ -34,14 +34,19 @@ function blockText(block: Block): string {
       return Array.isArray(block.elements) ? block.elements.map(textField).filter(Boolean).join(' ') : '';
     case 'rich_text':
       return richText(block.elements);
+    case 'task_card': {
+      // The card's title, then its details: "Agent run complete — 3 steps · took 4 s · …".
+      const details = richText((block.details as { elements?: unknown } | undefined)?.elements);
+      return [typeof block.title === 'string' ? block.title : '', details].filter(Boolean).join(' — ');
+    }
     default:
       return '';
   }
 }
 
 /**
- * What a person reads in a message: the text of its markdown, section, header, context and
- * rich_text blocks, one block per line; the fallback `text` when no block shows any text (Slack
+ * What a person reads in a message: the text of its markdown, section, header, context,
+ * rich_text and task_card blocks, one block per line; the fallback `text` when no block shows any text (Slack
  * shows `text` only as the notification fallback when blocks are present).
  */
 export function visibleText(message: { text?: string; blocks?: Block[] }): string {

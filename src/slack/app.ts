@@ -18,6 +18,8 @@ export interface SlackIdentity {
   teamId: string;
   /** The app's Enterprise Grid org (`enterprise_id`); undefined outside Grid. */
   enterpriseId?: string | undefined;
+  /** The workspace's address (`url`, `https://x.slack.com/`): links to threads. */
+  url?: string | undefined;
 }
 
 export interface SlackApp {

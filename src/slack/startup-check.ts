@@ -49,6 +49,7 @@ export async function checkSlackToken(
     teamId: result.team_id,
     // Empty outside Enterprise Grid in some answers; absent in others.
     enterpriseId: result.enterprise_id || undefined,
+    url: result.url || undefined,
   };
 }
 

@@ -18,6 +18,7 @@ import {
   renderProgress,
   renderRefusal,
 } from './views/notices.js';
+import { noticeWithReceipt, renderReceipt } from './views/receipt.js';
 import { renderAnswer, renderPlainAnswer } from './views/render-answer.js';
 import { describeTimeRange } from './views/time-range-footer.js';
 
@@ -156,6 +157,13 @@ export function createSlackThreadOutput(deps: {
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
         feedbackTurnId: answer.turnId,
         note: answer.lateAfterMs === undefined ? undefined : renderLateNote(answer.lateAfterMs),
+        receipt: answer.receipt
+          ? renderReceipt(
+              { kind: 'answer', late: answer.lateAfterMs !== undefined },
+              answer.receipt,
+              answer.turnId,
+            )
+          : undefined,
       });
       const parts: string[] = [];
       // In order, one at a time: Slack allows about one message a second per channel, and the
@@ -168,7 +176,13 @@ export function createSlackThreadOutput(deps: {
             text: message.text,
             // The plain rendering (after Slack refused the rich one) is its text alone.
             ...(message.blocks.length > 0
-              ? { blocks: [...message.blocks, ...(message.feedback ? [message.feedback] : [])] as never }
+              ? {
+                  blocks: [
+                    ...(message.receipt ? [message.receipt] : []),
+                    ...message.blocks,
+                    ...(message.feedback ? [message.feedback] : []),
+                  ] as never,
+                }
               : {}),
             ...(message.metadata ? { metadata: message.metadata } : {}),
             unfurl_links: false,
@@ -194,8 +208,11 @@ export function createSlackThreadOutput(deps: {
       return parts;
     },
 
-    async postNotice(where, notice: TurnNotice, turnId, style = 'rich') {
-      const view = renderNotice(notice);
+    async postNotice(where, notice: TurnNotice, turnId, style = 'rich', receipt) {
+      const plainView = renderNotice(notice);
+      const view = receipt
+        ? noticeWithReceipt(plainView, renderReceipt({ kind: 'notice', notice }, receipt, turnId))
+        : plainView;
       await call('chat.postMessage', () =>
         client.chat.postMessage({
           channel: where.channel,

@@ -1,16 +1,19 @@
 import type { Keyv } from 'keyv';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
+import type { HomeStore } from '../conversation/home-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 import { StoreClosedError } from './errors.js';
+import type { HomePrimitives } from './home-primitives.js';
+import { createHomeRecords, homeKeys } from './home-records.js';
 import { storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
 import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache {
+export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache, HomeStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -26,6 +29,7 @@ export function createKeyvConversationStore(
   keyv: Keyv,
   primitives: StorePrimitives,
   ttls: StoreTtls,
+  homePrimitives: HomePrimitives,
 ): StateStore {
   let closed: Promise<void> | undefined;
   // After close, @keyv/redis would silently reconnect a closed client on the next call (and keep the
@@ -34,8 +38,11 @@ export function createKeyvConversationStore(
     if (closed) throw new StoreClosedError();
   };
 
+  const home = createHomeRecords(homePrimitives);
   return {
     kind,
+    // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
+    ...home,
 
     async getThread(threadKey) {
       ensureOpen();
@@ -94,10 +101,13 @@ export function createKeyvConversationStore(
     async saveChannelBinding(channel, binding) {
       ensureOpen();
       await keyv.set(storeKeys.channelAgent(channel), binding);
+      // Listed on the admins' App Home.
+      await homePrimitives.addMember(homeKeys.boundChannels, channel);
     },
     async deleteChannelBinding(channel) {
       ensureOpen();
       await keyv.delete(storeKeys.channelAgent(channel));
+      await homePrimitives.removeMember(homeKeys.boundChannels, channel);
     },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {

@@ -2,6 +2,7 @@ import { Keyv } from 'keyv';
 import { ExpiringMap } from './expiring-map.js';
 import { storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
+import { createMemoryHomePrimitives } from './memory-home-primitives.js';
 import { createMemoryPrimitives } from './memory-primitives.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
@@ -32,5 +33,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     deserialize: (text) => JSON.parse(text),
   });
   const primitives = createMemoryPrimitives(clock, (turnId) => records.has(storeKeys.turn(turnId)));
-  return createKeyvConversationStore('memory', keyv, primitives, resolveTtls(options.ttl));
+  return createKeyvConversationStore(
+    'memory',
+    keyv,
+    primitives,
+    resolveTtls(options.ttl),
+    createMemoryHomePrimitives(clock),
+  );
 }

@@ -2,6 +2,7 @@ import { createKeyv } from '@keyv/redis';
 import type { Logger } from '../runtime/logger.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
 import { connectRedis, disconnectRedis } from './redis-connection.js';
+import { createRedisHomePrimitives } from './redis-home-primitives.js';
 import { createRedisPrimitives } from './redis-primitives.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
@@ -41,5 +42,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stat
     keyv,
     { ...primitives, close: () => disconnectRedis(client) },
     ttls,
+    createRedisHomePrimitives(client, options.prefix),
   );
 }

@@ -32,6 +32,7 @@ describe('parseInputLine', () => {
     ['/Shared ', { kind: 'toggle-shared' }],
     ['/shared with acme', { kind: 'toggle-shared' }],
     ['/share', { kind: 'unknown-command', name: '/share' }],
+    ['/home', { kind: 'home' }],
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],
     ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],
@@ -55,6 +56,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine(':thumbsup:'))).toBe('you   › :+1:');
     expect(echoOf(parseInputLine('/agent whoami'))).toBe('you   › /agent whoami');
     expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
+    expect(echoOf(parseInputLine('/home'))).toBe('you   › /home');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });

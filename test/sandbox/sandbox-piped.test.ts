@@ -48,6 +48,19 @@ function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Pro
 }
 
 describe('npm run sandbox with piped input', () => {
+  it('/home prints the Home tab the bot published: the thread just asked, and the admin part', async () => {
+    const run = await runSandbox('why are errors up? [sim steps=2 stepms=50]\n/home\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("your App Home (the bot's Home tab):");
+    expect(run.stdout).toMatch(
+      /Your recent threads\n\s+═+\n\s+\*why are errors up\? \[sim steps=2 stepms=50\] \(https:\/\/[^)]+\/archives\/C0SANDBOX\/p\d+\)\*\n\s+:white_check_mark: answered · #sandbox · \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+    );
+    // The sandbox person is an admin: the connection to the simulator and this week.
+    expect(run.stdout).toMatch(/`default` — account \*Production\*/);
+    expect(run.stdout).toMatch(/Runs: \*1\* · Answers: \*1\*/);
+  });
+
   it('/alert posts an alert thread; the next message asks about it and the agent saw the alert', async () => {
     const run = await runSandbox(
       '/alert Disk full on db-1\nwhy is this firing? [sim steps=1 stepms=50 echo=context]\n',
@@ -64,7 +77,10 @@ describe('npm run sandbox with piped input', () => {
     const run = await runSandbox('why are errors up?\n:+1:\n/agent whoami\n');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('agent › **Simulated answer (turn 1)**');
+    // The receipt (its task card's words) first, then the answer.
+    expect(run.stdout).toMatch(
+      /agent › Agent run complete — 3 steps · took \d+ s · time range: the agent's default\n\s+\*\*Simulated answer \(turn 1\)\*\*/,
+    );
     expect(run.stdout).toContain('You asked: why are errors up?');
     // The native status line, not a progress message; the answer ends with its buttons.
     expect(run.stdout).toMatch(/\(status\) agent is working on it… step 3/);
@@ -117,8 +133,12 @@ describe('npm run sandbox with piped input', () => {
     expect(run.stdout).toMatch(
       /agent \(in your DM\) › You asked in #sandbox \(https:\/\/\S+\/archives\/C0SANDBOX\/p\d+\):/,
     );
-    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 1)**');
-    expect(run.stdout).toContain('agent (in your DM) › **Simulated answer (turn 2)**');
+    expect(run.stdout).toMatch(
+      /agent \(in your DM\) › Agent run complete — .*\n\s+\*\*Simulated answer \(turn 1\)\*\*/,
+    );
+    expect(run.stdout).toMatch(
+      /agent \(in your DM\) › Agent run complete — .*\n\s+\*\*Simulated answer \(turn 2\)\*\*/,
+    );
     expect(run.stdout).toContain('You asked: and since when?');
     expect(run.stdout).not.toMatch(/agent (\(in #sandbox\) )?› \*\*Simulated answer/);
     // One agent session: the follow-up continued it, and the rating reached the simulator for it.

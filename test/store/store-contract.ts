@@ -4,6 +4,7 @@ import { digestReport } from '../../src/conversation/turn/report-digest.js';
 import type { ThreadRecord, TurnRecord } from '../../src/conversation/turn/turn-records.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
 import { describeAllowanceContract } from './allowance-contract.js';
+import { describeHomeStoreContract } from './home-store-contract.js';
 
 /** How the contract suite reaches one implementation. */
 export interface StoreHarness {
@@ -296,6 +297,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
     });
 
     describeAllowanceContract(() => store);
+    describeHomeStoreContract(
+      () => store,
+      (ms) => harness.advance(ms),
+    );
 
     it('answers ping, closes idempotently, and refuses calls once closed', async () => {
       await store.ping();

@@ -30,6 +30,7 @@ export {
   slashCommandFields,
   viewSubmissionPayload,
 } from '../../src/slack-standin/event-builders.js';
+export { homeTabOpenedEvent } from '../../src/slack-standin/home-events.js';
 export type { DeliveryOptions, SlackPostResult } from '../../src/slack-standin/signed-post.js';
 export { postEvent, postInteraction, postSlashCommand } from '../../src/slack-standin/signed-post.js';
 export type { SlackSignatureHeaders } from '../../src/slack-standin/signing.js';

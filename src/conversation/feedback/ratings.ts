@@ -15,6 +15,8 @@ export interface RatingsDeps {
   settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
   /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
   clock?: Clock | undefined;
+  /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
+  onRated?: ((answer: AnswerRef) => void) | undefined;
 }
 
 export interface Reaction {
@@ -99,6 +101,7 @@ export function createRatings(deps: RatingsDeps) {
         },
       ]);
       await store.saveRating(answer.sessionId, score);
+      deps.onRated?.(answer);
       logger.info(
         {
           threadKey: answer.threadKey,

@@ -8,7 +8,9 @@ import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
 import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
 import { type TurnState, transition } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
+import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
 
 /** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
@@ -29,6 +31,8 @@ export interface TurnInFlight {
   released: boolean;
   /** The deadline notice on its way: a late outcome waits for it, so the thread reads in order. */
   noticeChain: Promise<void>;
+  /** The latest step count the run reported (for the receipt of an outcome without a report). */
+  steps?: number | undefined;
 }
 
 export interface OutcomeDelivererDeps {
@@ -48,6 +52,8 @@ export interface OutcomeDelivererDeps {
   stopPolling(turnId: string): void;
   /** Default `Math.random` (the jitter of delivery retries). */
   random?: (() => number) | undefined;
+  /** Told when the outcome is posted. */
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
 }
 
 /** Another replica holds this turn's delivery claim: wait, then look again. */
@@ -126,7 +132,9 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     }
     const notice = noticeOf(outcome);
     const posted = entry.takenOver && (await threadCheck.look(turn)).notices.includes(notice.kind);
-    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style);
+    const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
+    const receipt = receiptOf(turn, clock.now(), steps);
+    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
     logOf(turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
     await finish(entry, outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome);
     return true;
@@ -143,6 +151,7 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       timerange: turn.timerange,
       style,
       lateAfterMs: late ? clock.now() - turn.startedAt : undefined,
+      receipt: receiptOf(turn, clock.now(), report.totalSteps ?? entry.steps),
     };
     const parts =
       already.length > 0
@@ -177,7 +186,13 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     };
     const result = await retrying(entry, async (style) => {
       if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
-      await output.postNotice(where(turn), notice, turn.turnId, style);
+      await output.postNotice(
+        where(turn),
+        notice,
+        turn.turnId,
+        style,
+        receiptOf(turn, clock.now(), entry.steps),
+      );
     });
     if (!result.ok) {
       if (result.reason === 'permanent') await dropUndeliverable(entry, result.code);
@@ -280,7 +295,10 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     await ledger.markDelivered(turn.turnId);
     await ledger.clearTurn(turn);
     deps.onFinished(entry);
-    if (outcome) metrics.turnFinished(outcome);
+    if (outcome) {
+      metrics.turnFinished(outcome);
+      deps.observer?.finished(turn, outcome);
+    }
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
     await threadCheck.removeStrays(turn);
   }

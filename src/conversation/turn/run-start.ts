@@ -15,6 +15,7 @@ import type { ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import type { TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, storedPhase, type TurnEffect, transition } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord, TurnRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-starter.js';
@@ -47,6 +48,8 @@ export interface RunStartDeps {
   newId: () => string;
   /** Tells the sender the thread is busy (how long its turn has been at it, if known). */
   refuseBusy(request: TurnRequest, workingForMs: number | undefined): void;
+  /** Told when the run started (App Home). */
+  observer?: Pick<TurnObserver, 'started'> | undefined;
 }
 
 /**
@@ -216,6 +219,7 @@ export function createRunStart(deps: RunStartDeps) {
       await ledger.saveTurn(running);
       await ledger.saveSession(turn, sessionId);
       metrics.turnStarted(turn.kind);
+      deps.observer?.started(running, input.message);
       log.info({ sessionId, kind: turn.kind }, 'turn started');
       const withProgress = { ...running, progressTs: await progressWithin(progressTs, where) };
       if (withProgress.progressTs) await ledger.saveTurn(withProgress);

@@ -7,6 +7,7 @@ import type { ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { createOutcomeDeliverer, type FinalOutcome, type TurnInFlight } from './outcome-deliverer.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, storedPhase, type TurnEffect, type TurnEvent, transition } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
 
@@ -31,6 +32,8 @@ export interface TurnDeliveryDeps {
   random?: (() => number) | undefined;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
+  /** Told when a turn's outcome is posted (App Home's recent threads and tallies). */
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
 }
 
 /**
@@ -56,6 +59,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     logger,
     metrics,
     random: deps.random,
+    observer: deps.observer,
     isCurrent: (entry) => tracked.get(entry.turn.turnId) === entry,
     onFinished(entry) {
       const { turnId } = entry.turn;
@@ -150,6 +154,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     const waitedMs = () => clock.now() - turn.startedAt;
     switch (effect.type) {
       case 'show-progress':
+        entry.steps = effect.steps;
         progress.step(turn, effect.steps);
         return undefined;
       case 'deliver-answer':

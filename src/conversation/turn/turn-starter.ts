@@ -14,6 +14,7 @@ import { deliverWhileTransient } from './outcome-retry.js';
 import { createRunStart } from './run-start.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
@@ -85,6 +86,8 @@ export interface TurnStarterDeps {
   spending?: Spending;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
+  /** Told when a run starts (App Home's recent threads and tallies). */
+  observer?: Pick<TurnObserver, 'started'> | undefined;
 }
 
 /**
@@ -115,6 +118,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     metrics,
     settings,
     newId,
+    observer: deps.observer,
     refuseBusy: (request, workingForMs) => tell(locationOf(request), request, 'busy', { workingForMs }),
   });
   /** Ends the retries of refusals still waiting for Slack (shutdown). */

@@ -26,6 +26,7 @@ export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
   'assistant.threads.setSuggestedPrompts': assistant.setSuggestedPrompts,
   'assistant.threads.setTitle': assistant.setTitle,
   'views.open': views.open,
+  'views.publish': views.publish,
   'files.getUploadURLExternal': files.getUploadURLExternal,
   'files.completeUploadExternal': files.completeUploadExternal,
 };

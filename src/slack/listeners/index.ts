@@ -5,11 +5,13 @@ import type { ConversationAudience } from '../../conversation/access/audience.js
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
 import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
 import type { Ratings } from '../../conversation/feedback/ratings.js';
+import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore } from '../../conversation/ports.js';
 import type { TurnStarter } from '../../conversation/turn/turn-starter.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentView } from '../agent-view.js';
 import type { SlackIdentity } from '../app.js';
+import type { AppHome } from '../app-home.js';
 import type { UserDirectory } from '../user-directory.js';
 import { registerActionListeners } from './actions/index.js';
 import { registerCommandListeners } from './commands/index.js';
@@ -25,6 +27,10 @@ export interface ListenerDeps {
   /** Cached users.info (admins, and what else needs to know a person). */
   users: UserDirectory;
   agentView: AgentView;
+  /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
+  appHome?: Pick<AppHome, 'opened'> | undefined;
+  /** Told what `/agent enable|disable` left an agent at (the admins' App Home lists it). */
+  agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): void } | undefined;
   agentApi: AgentApi;
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */

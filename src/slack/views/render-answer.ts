@@ -3,10 +3,11 @@
  * showing its host), split to fit, each part in a `markdown` block with a plain-text fallback,
  * and past a size the whole answer as a file (raw text: a file shows addresses, not labels).
  */
-import type { ContextBlock, MarkdownBlock, MessageMetadata } from '@slack/types';
+import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
 import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
 import { neutraliseAgentMarkdown } from './neutralise.js';
-import { fallbackText } from './plain-text.js';
+import { FALLBACK_MAX_CHARS, fallbackText } from './plain-text.js';
+import type { ReceiptView } from './receipt.js';
 import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
 
@@ -25,6 +26,8 @@ export interface AnswerMessage {
   blocks: [] | [MarkdownBlock, ...ContextBlock[]];
   /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
   feedback?: ContextActionsBlock;
+  /** The receipt (a `task_card`), on the first part only; posted before `blocks`. */
+  receipt?: TaskCardBlock;
   /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
   metadata?: AnswerMetadata;
 }
@@ -53,6 +56,11 @@ export interface RenderAnswerOptions {
   feedbackTurnId?: string;
   /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
   note?: string;
+  /**
+   * The receipt (receipt.ts): its card is the first block of the first part, and its words begin
+   * that part's fallback `text` (within the same 3,000 characters).
+   */
+  receipt?: ReceiptView;
 }
 
 /** Plain-text parts stay under Slack's advice of 4,000 characters of `text` per message. */
@@ -86,7 +94,14 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
         elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
       });
     }
-    const message: AnswerMessage = { text: fallbackText(`${lead}${part.body}`, marker), blocks };
+    const receipt = index === 0 ? options.receipt : undefined;
+    const message: AnswerMessage = receipt
+      ? {
+          text: `${receipt.text}\n\n${fallbackText(`${lead}${part.body}`, marker, FALLBACK_MAX_CHARS - receipt.text.length - 2)}`,
+          blocks,
+          receipt: receipt.block,
+        }
+      : { text: fallbackText(`${lead}${part.body}`, marker), blocks };
     if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock(options.feedbackTurnId);
     return withMetadata(message, metadata, index, parts.length);
   });
@@ -99,7 +114,9 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
  * 3,900 characters, the same metadata and the same file. Plainer to read, but it lands.
  */
 export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { fileThresholdChars = 20_000, metadata, note } = options;
+  const { fileThresholdChars = 20_000, metadata } = options;
+  // The receipt's words lead the first part, like the note (the plain rendering has no card).
+  const note = [options.receipt?.text, options.note].filter(Boolean).join('\n\n') || undefined;
   const footer = (options.footer ?? []).join('\n');
   const room = PLAIN_PART_CHARS - (note ? note.length + 2 : 0) - (footer ? footer.length + 2 : 0);
   const parts = answerParts(markdown, room);

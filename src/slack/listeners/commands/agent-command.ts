@@ -60,6 +60,9 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
         context,
       );
       answer = renderCommandOutcome(outcome);
+      if (outcome.kind === 'agent-state') {
+        deps.agentStates?.agentSeen({ agentId: outcome.agentId, active: outcome.active, source: 'command' });
+      }
     } catch (error) {
       const referenceId = newReferenceId();
       logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');

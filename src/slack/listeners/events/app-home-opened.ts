@@ -3,9 +3,16 @@ import type { ListenerDeps } from '../index.js';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
-/** The bot's Messages tab (its agent view) opened → suggested prompts to start from. */
+/**
+ * The bot's Messages tab (its agent view) opened → suggested prompts to start from; its Home tab
+ * opened → the person's home is published (app-home.ts).
+ */
 export function appHomeOpenedListener(deps: ListenerDeps) {
   return async ({ event, client }: Args): Promise<void> => {
+    if (event.tab === 'home') {
+      await deps.appHome?.opened(event.user);
+      return;
+    }
     if (event.tab !== 'messages') return;
     await deps.agentView.offerSuggestedPrompts(client, event.channel);
   };

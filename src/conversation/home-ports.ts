@@ -1,0 +1,60 @@
+/**
+ * What App Home reads and the turns write (DESIGN "App Home"): each person's recent threads with
+ * the bot, this week's tallies, the channels bound to an agent and the agents' last known state.
+ * The state store implements it (src/store/home-records.ts), in memory or in Redis.
+ */
+
+/** Where a person's thread stands, as their home shows it. */
+export type RecentThreadStatus = 'working' | 'answered' | 'failed' | 'canceled' | 'no-answer';
+
+/** One of a person's recent threads with the bot. */
+export interface RecentThread {
+  threadKey: string;
+  channel: string;
+  threadTs: string;
+  /** The thread's first question, shortened; kept when a later write has none. */
+  title?: string | undefined;
+  status: RecentThreadStatus;
+  /** Epoch ms of the last change: the list is newest first. */
+  updatedAt: number;
+}
+
+/**
+ * What is counted per ISO week, each as distinct ids (a retry or a second replica counts nothing
+ * twice): runs started and answers posted (turn ids), sessions answered and sessions rated
+ * (session ids: feedback coverage is rated ÷ answered sessions).
+ */
+export type WeeklyTallyKind = 'runs' | 'answers' | 'answered-sessions' | 'rated-sessions';
+export type WeeklyTallies = Record<WeeklyTallyKind, number>;
+
+/** An agent's state as the bot last saw it: no service endpoint lists agents or their state. */
+export interface AgentSeen {
+  agentId: string;
+  active: boolean;
+  /** `command`: `/agent enable|disable`; `run`: a run started on it. */
+  source: 'command' | 'run';
+  at: number;
+}
+
+/** Bounds of a person's recent-thread list. */
+export interface RecentThreadLimits {
+  /** Entries kept per person (the oldest go). */
+  max: number;
+  /** The list is forgotten this long after its last write. */
+  ttlMs: number;
+}
+
+export interface HomeStore {
+  /** Adds or replaces the thread in the person's list (by thread key), keeping the newest `max`. */
+  noteRecentThread(userId: string, thread: RecentThread, limits: RecentThreadLimits): Promise<void>;
+  /** The person's recent threads, newest first. */
+  recentThreads(userId: string): Promise<RecentThread[]>;
+  /** Counts `id` once in `week` (e.g. `2026-W48`) for `kind`; the week's tally expires after `ttlMs`. */
+  tally(week: string, kind: WeeklyTallyKind, id: string, ttlMs: number): Promise<void>;
+  weeklyTallies(week: string): Promise<WeeklyTallies>;
+  /** Channels bound with `/agent channel use` (kept beside the bindings themselves). */
+  listBoundChannels(): Promise<string[]>;
+  noteAgentSeen(seen: AgentSeen): Promise<void>;
+  /** Every agent the bot has seen, most recently seen first. */
+  agentsSeen(): Promise<AgentSeen[]>;
+}

@@ -1,0 +1,25 @@
+/**
+ * What a turn's receipt says (DESIGN "Answer receipt"): the facts the first block of an answer or
+ * a failure notice carries — how many steps the agent took, how long the turn took and the window
+ * it looked at. The Slack layer renders it (slack/views/receipt.ts); this layer only gathers it.
+ */
+import type { TimeRange } from '../ports.js';
+import type { TurnRecord } from './turn-records.js';
+
+export interface TurnReceipt {
+  /** The agent's `totalSteps` (or the last count seen), when known. */
+  steps?: number | undefined;
+  /** From the turn's start to its outcome. */
+  tookMs: number;
+  /** The time range the run was given; undefined: the agent's saved payload decided. */
+  timerange?: TimeRange | undefined;
+}
+
+/** The receipt of `turn` at `now`, with the steps from the final report or the last progress. */
+export function receiptOf(turn: TurnRecord, now: number, steps: number | undefined): TurnReceipt {
+  return {
+    ...(steps !== undefined && steps > 0 ? { steps } : {}),
+    tookMs: Math.max(0, now - turn.startedAt),
+    ...(turn.timerange ? { timerange: turn.timerange } : {}),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * What turns and ratings write for App Home (DESIGN "App Home"): the asker's recent-thread entry
+ * when a run starts and when its outcome lands, this week's distinct runs, answers, answered and
+ * rated sessions, and the agent seen running. Then the person's home is published again (bounded
+ * by the republish throttle). Beside the turn: a failure is logged, never felt by the turn.
+ */
+import type { AgentSeen, HomeStore, RecentThreadStatus } from '../conversation/home-ports.js';
+import type { TurnObserver } from '../conversation/turn/turn-observer.js';
+import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
+import type { Logger } from '../runtime/logger.js';
+import { isoWeekOf } from './iso-week.js';
+
+/** A person's list: their ten newest threads, forgotten a month after the last. */
+export const RECENT_THREADS = { max: 10, ttlMs: 30 * 24 * 3_600_000 } as const;
+/** A week's tallies outlive it by a week (the home shows the current one). */
+export const TALLY_TTL_MS = 15 * 24 * 3_600_000;
+const TITLE_MAX_CHARS = 80;
+
+const STATUS_OF: Record<TurnOutcome, RecentThreadStatus> = {
+  done: 'answered',
+  error: 'failed',
+  canceled: 'canceled',
+  deadline: 'no-answer',
+  service_error: 'failed',
+  lost: 'failed',
+  undeliverable: 'failed',
+};
+
+/** The question's first line, without the simulator's or Slack's markup, shortened. */
+export function threadTitle(question: string): string {
+  const line = question.trim().split('\n')[0]?.replace(/\s+/g, ' ').trim() ?? '';
+  return line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…` : line;
+}
+
+export interface HomeActivityDeps {
+  store: HomeStore;
+  now: () => number;
+  logger: Logger;
+  /** The person's own threads changed: publish their home again (rate-bounded by the caller). */
+  onThreadsChanged(userId: string): void;
+}
+
+export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
+  rated(answer: AnswerRef): void;
+  agentSeen(seen: Omit<AgentSeen, 'at'>): void;
+} {
+  const { store, logger } = deps;
+  const week = () => isoWeekOf(deps.now());
+
+  function beside(what: string, work: () => Promise<unknown>, then?: () => void): void {
+    work().then(then, (error: unknown) => logger.warn({ err: error }, `App Home: ${what} not recorded`));
+  }
+
+  function noteThread(turn: TurnRecord, status: RecentThreadStatus, title?: string): Promise<void> {
+    const { threadKey, channel, threadTs } = turn;
+    const entry = {
+      threadKey,
+      channel,
+      threadTs,
+      status,
+      updatedAt: deps.now(),
+      ...(title ? { title } : {}),
+    };
+    return store.noteRecentThread(turn.userId, entry, RECENT_THREADS);
+  }
+
+  return {
+    started(turn, question) {
+      const title = threadTitle(question);
+      beside(
+        'thread start',
+        () => noteThread(turn, 'working', title || undefined),
+        () => deps.onThreadsChanged(turn.userId),
+      );
+      beside('run', () => store.tally(week(), 'runs', turn.turnId, TALLY_TTL_MS));
+      beside('agent state', () =>
+        store.noteAgentSeen({ agentId: turn.agentId, active: true, source: 'run', at: deps.now() }),
+      );
+    },
+    finished(turn, outcome) {
+      beside(
+        'thread outcome',
+        () => noteThread(turn, STATUS_OF[outcome]),
+        () => deps.onThreadsChanged(turn.userId),
+      );
+      if (outcome !== 'done') return;
+      beside('answer', () => store.tally(week(), 'answers', turn.turnId, TALLY_TTL_MS));
+      if (turn.sessionId) {
+        const sessionId = turn.sessionId;
+        beside('answered session', () => store.tally(week(), 'answered-sessions', sessionId, TALLY_TTL_MS));
+      }
+    },
+    rated(answer) {
+      beside('rating', () => store.tally(week(), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
+    },
+    agentSeen(seen) {
+      beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));
+    },
+  };
+}

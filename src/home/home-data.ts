@@ -1,0 +1,131 @@
+/**
+ * What a person's App Home shows (DESIGN "App Home"), gathered for the pure view
+ * (slack/views/home-view.ts): for everyone inside, how to ask, the suggested prompts and their
+ * recent threads; for admins also the service connections, the agents, channel agents, watched
+ * channels and this week's tallies. Outsiders get nothing but a sentence.
+ */
+import type { AdminCheck } from '../commands/access.js';
+import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
+import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from '../conversation/home-ports.js';
+import type { Logger } from '../runtime/logger.js';
+import { isoWeekOf } from './iso-week.js';
+import type { ConnectionStatus, ServiceConnections } from './service-connections.js';
+import type { WatchedChannels } from './watched-channels.js';
+
+/** An agent as the admins' home lists it. */
+export interface AgentRow {
+  agentId: string;
+  /** AGENT_ID, the agent of every channel without a binding. */
+  isDefault: boolean;
+  /** Channels bound to it. */
+  channels: string[];
+  /** Its state as last seen; undefined: never seen since the store was new. */
+  seen?: AgentSeen | undefined;
+}
+
+export interface AdminHome {
+  /** undefined: the connections could not be listed. */
+  connections: ConnectionStatus[] | undefined;
+  agents: AgentRow[];
+  channelAgents: Array<{ channel: string; agentId: string }>;
+  /** undefined: no source of watched channels is wired. */
+  watched: string[] | undefined;
+  week: { label: string } & WeeklyTallies;
+}
+
+export type PersonHome =
+  | { kind: 'outsider' }
+  | {
+      kind: 'member';
+      prompts: ReadonlyArray<{ title: string; message: string }>;
+      threads: RecentThread[];
+      admin?: AdminHome | undefined;
+    };
+
+export interface HomeDataDeps {
+  store: HomeStore & Pick<ChannelBindingStore, 'getChannelBinding'>;
+  inside: Pick<InsideCheck, 'check'>;
+  admins: AdminCheck;
+  connections: ServiceConnections;
+  /** Not wired yet: see watched-channels.ts. */
+  watched?: WatchedChannels | undefined;
+  defaultAgentId: string;
+  prompts: ReadonlyArray<{ title: string; message: string }>;
+  now: () => number;
+  logger: Logger;
+}
+
+export function createHomeData(deps: HomeDataDeps) {
+  const { store, logger } = deps;
+
+  /** A part of the admins' home that failed is shown as unknown; the rest still shows. */
+  async function orUndefined<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      logger.warn({ err: error }, `App Home: ${what} unavailable`);
+      return undefined;
+    }
+  }
+
+  async function channelAgents(): Promise<Array<{ channel: string; agentId: string }>> {
+    const channels = await store.listBoundChannels();
+    const bindings = await Promise.all(channels.map((channel) => store.getChannelBinding(channel)));
+    return channels.flatMap((channel, index) => {
+      const agentId = bindings[index]?.agentId;
+      return agentId ? [{ channel, agentId }] : [];
+    });
+  }
+
+  function agentRows(bound: Array<{ channel: string; agentId: string }>, seen: AgentSeen[]): AgentRow[] {
+    const ids = [deps.defaultAgentId, ...bound.map((row) => row.agentId), ...seen.map((row) => row.agentId)];
+    return [...new Set(ids)].map((agentId) => ({
+      agentId,
+      isDefault: agentId === deps.defaultAgentId,
+      channels: bound.filter((row) => row.agentId === agentId).map((row) => row.channel),
+      seen: seen.find((row) => row.agentId === agentId),
+    }));
+  }
+
+  async function adminHome(): Promise<AdminHome> {
+    const label = isoWeekOf(deps.now());
+    const [connections, bound, seen, watched, tallies] = await Promise.all([
+      orUndefined('connections', () => deps.connections.list()),
+      orUndefined('channel agents', channelAgents),
+      orUndefined('agents', () => store.agentsSeen()),
+      deps.watched
+        ? orUndefined('watched channels', () => deps.watched?.list() ?? Promise.resolve([]))
+        : undefined,
+      orUndefined('weekly tallies', () => store.weeklyTallies(label)),
+    ]);
+    const channelRows = bound ?? [];
+    return {
+      connections,
+      agents: agentRows(channelRows, seen ?? []),
+      channelAgents: channelRows,
+      watched,
+      week: { label, runs: 0, answers: 0, 'answered-sessions': 0, 'rated-sessions': 0, ...tallies },
+    };
+  }
+
+  /** The home of `userId`; the inside check asks Slack about the person when it must. */
+  async function forPerson(userId: string): Promise<PersonHome> {
+    const verdict = await deps.inside.check({ userId });
+    if (!verdict.inside) return { kind: 'outsider' };
+    const [threads, isAdmin] = await Promise.all([
+      orUndefined('recent threads', () => store.recentThreads(userId)),
+      deps.admins.isAdmin(userId),
+    ]);
+    return {
+      kind: 'member',
+      prompts: deps.prompts,
+      threads: threads ?? [],
+      ...(isAdmin ? { admin: await adminHome() } : {}),
+    };
+  }
+
+  return { forPerson };
+}
+
+export type HomeData = ReturnType<typeof createHomeData>;

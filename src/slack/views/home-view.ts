@@ -1,0 +1,179 @@
+/**
+ * A person's App Home (DESIGN "App Home") as a `home` view for `views.publish`. Pure: what
+ * home-data.ts gathered in, Block Kit out, within Slack's limits (100 blocks per view, 3,000
+ * characters per section). https://docs.slack.dev/surfaces/app-home
+ */
+import type { HomeView, KnownBlock } from '@slack/types';
+import type { RecentThread, RecentThreadStatus } from '../../conversation/home-ports.js';
+import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
+import type { ConnectionStatus } from '../../home/service-connections.js';
+import { escapeSlackText } from './slack-escape.js';
+import { truncate } from './text-cut.js';
+
+/** Slack's limit of blocks in a view. */
+export const HOME_MAX_BLOCKS = 100;
+const SECTION_MAX_CHARS = 3_000;
+/** Rows per admin list; the rest is counted. */
+const LIST_MAX_ROWS = 20;
+
+/** The one sentence an outsider reads. */
+export const OUTSIDER_HOME =
+  'This agent answers people of its own organisation only, so there is nothing to show you here.';
+
+export interface HomeViewOptions {
+  /** The workspace's address from `auth.test` (`https://x.slack.com/`): thread links. */
+  workspaceUrl?: string | undefined;
+  /** The bot's user id: `<@U…>` in "how to ask". */
+  botUserId: string;
+}
+
+const header = (text: string): KnownBlock => ({
+  type: 'header',
+  text: { type: 'plain_text', text, emoji: true },
+});
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: truncate(text, SECTION_MAX_CHARS) },
+});
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const divider: KnownBlock = { type: 'divider' };
+
+const STATUS_WORDS: Record<RecentThreadStatus, string> = {
+  working: ':hourglass_flowing_sand: working',
+  answered: ':white_check_mark: answered',
+  failed: ':warning: failed',
+  canceled: ':no_entry_sign: canceled',
+  'no-answer': ':zzz: no answer',
+};
+
+/** Slack's permalink shape, `…/archives/C123/p1700000000000100`, else a redirect to the channel. */
+export function threadLink(
+  thread: Pick<RecentThread, 'channel' | 'threadTs'>,
+  workspaceUrl?: string,
+): string {
+  if (!workspaceUrl) return `https://slack.com/app_redirect?channel=${thread.channel}`;
+  const base = workspaceUrl.endsWith('/') ? workspaceUrl : `${workspaceUrl}/`;
+  return `${base}archives/${thread.channel}/p${thread.threadTs.replace('.', '')}`;
+}
+
+/** "<!date^1700000000^{date_short_pretty} {time}|2023-11-14 22:13 UTC>": shown in the reader's zone. */
+function when(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const fallback = `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+}
+
+function howToAsk(botUserId: string): KnownBlock[] {
+  return [
+    header('Ask the agent'),
+    section(
+      `Mention <@${botUserId}> in a channel, or write to me under *Messages*: I start an agent run in a thread, show its progress and post the answer there. Reply in the thread to follow up. Say a time (“in the last 2 hours”, “since 14:00”) to set the window the agent looks at, and rate answers with 👍 / 👎.`,
+    ),
+  ];
+}
+
+function prompts(list: ReadonlyArray<{ title: string; message: string }>): KnownBlock[] {
+  if (list.length === 0) return [];
+  const lines = list.map(
+    (prompt) => `• *${escapeSlackText(prompt.title)}* — ${escapeSlackText(prompt.message)}`,
+  );
+  return [section(`*Try asking*\n${lines.join('\n')}`)];
+}
+
+function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
+  const title = escapeSlackText(thread.title || 'Your question').replace(/[|>]/g, ' ');
+  const link = `<${threadLink(thread, options.workspaceUrl)}|${title}>`;
+  return section(
+    `*${link}*\n${STATUS_WORDS[thread.status]} · <#${thread.channel}> · ${when(thread.updatedAt)}`,
+  );
+}
+
+function recentThreads(threads: RecentThread[], options: HomeViewOptions): KnownBlock[] {
+  const rows =
+    threads.length === 0
+      ? [context('Nothing yet — the threads where you ask me show here, newest first.')]
+      : threads.map((thread) => threadRow(thread, options));
+  return [divider, header('Your recent threads'), ...rows];
+}
+
+const HEALTH_WORDS: Record<ConnectionStatus['health'], string> = {
+  ok: ':white_check_mark: healthy',
+  'token-rejected': ':x: token rejected',
+  'region-mismatch': ':x: wrong region',
+  'not-the-service': ':x: not the agent service',
+  unavailable: ':warning: not answering',
+};
+
+function connectionLine(connection: ConnectionStatus): string {
+  const account = connection.account
+    ? ` — account *${escapeSlackText(connection.account.name)}* (${connection.account.id})`
+    : '';
+  return `• \`${escapeSlackText(connection.alias)}\`${account} · ${escapeSlackText(connection.host)} · ${HEALTH_WORDS[connection.health]}`;
+}
+
+function agentLine(agent: AgentRow): string {
+  const role = [agent.isDefault ? 'default' : undefined, ...agent.channels.map((channel) => `<#${channel}>`)]
+    .filter(Boolean)
+    .join(', ');
+  const state = agent.seen
+    ? `${agent.seen.active ? ':large_green_circle: on' : ':red_circle: off'} (${agent.seen.source === 'command' ? 'set by /agent' : 'ran'} ${when(agent.seen.at)})`
+    : ':white_circle: not seen yet';
+  return `• \`${escapeSlackText(agent.agentId)}\`${role ? ` (${role})` : ''} — ${state}`;
+}
+
+/** At most LIST_MAX_ROWS lines, then how many more; `empty` when there are none. */
+function listOf(lines: string[], empty: string): string {
+  if (lines.length === 0) return empty;
+  const more = lines.length > LIST_MAX_ROWS ? [`…and ${lines.length - LIST_MAX_ROWS} more`] : [];
+  return [...lines.slice(0, LIST_MAX_ROWS), ...more].join('\n');
+}
+
+/** "40% (4 of 10 answered sessions rated)", or a dash before any answer. */
+export function coverageText(week: AdminHome['week']): string {
+  const answered = week['answered-sessions'];
+  if (answered === 0) return '— (no answers yet)';
+  const rated = Math.min(week['rated-sessions'], answered);
+  return `${Math.round((rated / answered) * 100)}% (${rated} of ${answered} answered sessions rated)`;
+}
+
+function adminBlocks(admin: AdminHome): KnownBlock[] {
+  const connections = admin.connections
+    ? listOf(admin.connections.map(connectionLine), '_none_')
+    : '_could not be listed just now_';
+  const channelAgents = listOf(
+    admin.channelAgents.map((row) => `• <#${row.channel}> → \`${escapeSlackText(row.agentId)}\``),
+    '_none bound_ — `/agent channel use <agent-id>` in a channel binds it',
+  );
+  const watched = admin.watched
+    ? listOf(
+        admin.watched.map((channel) => `• <#${channel}>`),
+        '_none_ — `/agent channel investigate on` in a channel',
+      )
+    : '_not available in this version_';
+  const { week } = admin;
+  return [
+    divider,
+    header('For admins'),
+    section(`*Service connections*\n${connections}`),
+    section(
+      `*Agents* (as the bot last saw them: the service lists none)\n${listOf(admin.agents.map(agentLine), '_none_')}`,
+    ),
+    section(`*Channel agents*\n${channelAgents}`),
+    section(`*Watched channels*\n${watched}`),
+    section(
+      `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
+    ),
+  ];
+}
+
+/** The home view of one person. */
+export function renderHome(home: PersonHome, options: HomeViewOptions): HomeView {
+  if (home.kind === 'outsider') return { type: 'home', blocks: [section(OUTSIDER_HOME)] };
+  const blocks = [
+    ...howToAsk(options.botUserId),
+    ...prompts(home.prompts),
+    ...recentThreads(home.threads, options),
+    ...(home.admin ? adminBlocks(home.admin) : []),
+  ];
+  return { type: 'home', blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
+}

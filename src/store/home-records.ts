@@ -1,0 +1,80 @@
+import type {
+  AgentSeen,
+  HomeStore,
+  RecentThread,
+  WeeklyTallies,
+  WeeklyTallyKind,
+} from '../conversation/home-ports.js';
+import type { HomePrimitives } from './home-primitives.js';
+
+/** App Home's key names, relative to the store's namespace (as in keys.ts). */
+export const homeKeys = {
+  recentThreads: (userId: string) => `home:threads:${userId}`,
+  tally: (week: string, kind: WeeklyTallyKind) => `home:tally:${week}:${kind}`,
+  boundChannels: 'channel-agents:bound',
+  agentsSeen: 'home:agents-seen',
+} as const;
+
+/** Agents remembered; more than a deployment binds, few enough to show. */
+const AGENTS_SEEN_MAX = 50;
+const TALLY_KINDS: readonly WeeklyTallyKind[] = ['runs', 'answers', 'answered-sessions', 'rated-sessions'];
+
+function parsed<T>(value: string): T | undefined {
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The HomeStore on either backend's primitives; records are JSON. */
+export function createHomeRecords(primitives: HomePrimitives): HomeStore {
+  return {
+    async noteRecentThread(userId, thread, limits) {
+      const name = homeKeys.recentThreads(userId);
+      // A write without a title (an outcome) keeps the title its start wrote. One thread's writes
+      // never race: its turns run one at a time.
+      const title =
+        thread.title ??
+        (await primitives.ranked(name))
+          .map((entry) => parsed<RecentThread>(entry.value))
+          .find((old) => old?.threadKey === thread.threadKey)?.title;
+      const value = JSON.stringify({ ...thread, ...(title ? { title } : {}) });
+      await primitives.putRanked(
+        name,
+        { field: thread.threadKey, value, rank: thread.updatedAt },
+        limits.max,
+        limits.ttlMs,
+      );
+    },
+    async recentThreads(userId) {
+      const entries = await primitives.ranked(homeKeys.recentThreads(userId));
+      return entries.flatMap((entry) => parsed<RecentThread>(entry.value) ?? []);
+    },
+    async tally(week, kind, id, ttlMs) {
+      await primitives.addMember(homeKeys.tally(week, kind), id, ttlMs);
+    },
+    async weeklyTallies(week) {
+      const counts = await Promise.all(
+        TALLY_KINDS.map((kind) => primitives.memberCount(homeKeys.tally(week, kind))),
+      );
+      return Object.fromEntries(
+        TALLY_KINDS.map((kind, index) => [kind, counts[index] ?? 0]),
+      ) as WeeklyTallies;
+    },
+    async listBoundChannels() {
+      return (await primitives.members(homeKeys.boundChannels)).sort();
+    },
+    async noteAgentSeen(seen) {
+      await primitives.putRanked(
+        homeKeys.agentsSeen,
+        { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at },
+        AGENTS_SEEN_MAX,
+      );
+    },
+    async agentsSeen() {
+      const entries = await primitives.ranked(homeKeys.agentsSeen);
+      return entries.flatMap((entry) => parsed<AgentSeen>(entry.value) ?? []);
+    },
+  };
+}

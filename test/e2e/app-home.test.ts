@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config.js';
+import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
+import { OUTSIDER_HOME } from '../../src/slack/views/home-view.js';
+import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { homeTabOpenedEvent } from '../support/slack-events.js';
+
+/** What the person reads on their Home tab now. */
+function homeText(h: Harness, user: string): string {
+  const home = h.slack.homeOf(user);
+  return home ? h.visibleText({ blocks: home.blocks }) : '';
+}
+
+async function openHome(h: Harness, user: string) {
+  const before = h.slack.homePublishes(user);
+  await h.send(homeTabOpenedEvent({ user }));
+  await h.slack.waitFor(() => h.slack.homePublishes(user) > before, {
+    description: `${user}'s home published`,
+  });
+  return homeText(h, user);
+}
+
+describe('App Home', () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.stop();
+    harness = undefined;
+  });
+
+  it('shows a person how to ask, the suggested prompts and their threads — nothing for admins', async () => {
+    harness = await startHarness({ env: { HOME_REPUBLISH_SECONDS: '0.5' } });
+    const h = harness;
+    const empty = await openHome(h, 'UALICE');
+    expect(empty).toContain('Ask the agent');
+    for (const prompt of DEFAULT_SUGGESTED_PROMPTS) expect(empty).toContain(prompt.title);
+    expect(empty).toContain('Nothing yet');
+    expect(empty).not.toContain('For admins');
+
+    const { channel, threadTs } = await h.mention(
+      `why is checkout slow? ${simDirective({ steps: 1, stepMs: 20, answer: 'Locks.' })}`,
+    );
+    await h.waitForOutcome(channel, threadTs);
+    const text = await h.slack.waitFor(
+      () => {
+        const now = homeText(h, 'UALICE');
+        return now.includes('answered') ? now : undefined;
+      },
+      { description: 'the home showing the answered thread', timeoutMs: 15_000 },
+    );
+    expect(text).toContain('why is checkout slow?');
+    expect(text).toContain(`<#${channel}>`);
+    // The thread links to its root message (Slack's permalink shape, from auth.test's url).
+    expect(text).toContain(
+      `https://standin-workspace.slack.com/archives/${channel}/p${threadTs.replace('.', '')}`,
+    );
+    // Bob asked nothing: his home has no thread of Alice's.
+    expect(await openHome(h, 'UBOB')).toContain('Nothing yet');
+  });
+
+  it('publishes again after a thread changes, at most once per interval, coalescing changes', async () => {
+    harness = await startHarness({ env: { HOME_REPUBLISH_SECONDS: '2' } });
+    const h = harness;
+    await openHome(h, 'UALICE');
+    // Start and answer both come within an interval of the opening (or of the publish after the
+    // start, on a slow machine): each publish after a change waits out the person's interval.
+    const { channel, threadTs } = await h.mention(
+      `quick one ${simDirective({ steps: 1, stepMs: 20, answer: 'Done.' })}`,
+    );
+    await h.waitForOutcome(channel, threadTs);
+    await h.slack.waitFor(() => homeText(h, 'UALICE').includes('answered'), {
+      description: 'the republished home',
+      timeoutMs: 15_000,
+    });
+    const times = h.slack.calls
+      .filter((call) => call.method === 'views.publish' && call.args.user_id === 'UALICE')
+      .map((call) => call.at);
+    // The opening, then one or two coalesced publishes (two only if the run outlived the interval).
+    expect(times.length).toBeGreaterThanOrEqual(2);
+    expect(times.length).toBeLessThanOrEqual(3);
+    // The bot spaces its publishes 2 s apart when it sends them; the stand-in sees them after each
+    // request's own trip, which on a loaded machine differs by tens of milliseconds. Unthrottled,
+    // they would come milliseconds apart.
+    for (const [index, at] of times.slice(1).entries()) {
+      expect(at - (times[index] ?? 0)).toBeGreaterThanOrEqual(1_500);
+    }
+  });
+
+  it('shows an admin the connection, the agents, channel agents, watched channels and this week', async () => {
+    harness = await startHarness();
+    const h = harness;
+    await h.command('channel use ops-agent', { user: 'UADMIN', channel: 'C0OPS' });
+    const { channel, threadTs } = await h.mention(
+      `disk? ${simDirective({ steps: 2, stepMs: 20, answer: 'Full.' })}`,
+      { user: 'UADMIN' },
+    );
+    const [answer] = await h.waitForOutcome(channel, threadTs);
+    if (!answer) throw new Error('no answer');
+    await h.clickFeedback(answer, true, { user: 'UADMIN' });
+    // The rating is counted beside the click: open the home until it shows (bounded).
+    let text = await openHome(h, 'UADMIN');
+    for (let tries = 0; tries < 50 && !text.includes('1 of 1'); tries++) text = await openHome(h, 'UADMIN');
+    expect(text).toContain('For admins');
+    expect(text).toMatch(
+      /`default` — account \*Production\* \(\d+\) · 127\.0\.0\.1:\d+ · :white_check_mark: healthy/,
+    );
+    expect(text).toContain(`\`${SIM_AGENTS.api}\` (default) — :large_green_circle: on`);
+    expect(text).toContain('`ops-agent` (<#C0OPS>) — :white_circle: not seen yet');
+    expect(text).toContain('<#C0OPS> → `ops-agent`');
+    expect(text).toContain('*Watched channels*\n_not available in this version_');
+    expect(text).toMatch(
+      /Runs: \*1\* · Answers: \*1\* · Feedback coverage: \*100% \(1 of 1 answered sessions rated\)\*/,
+    );
+  });
+
+  it('shows an agent off once an admin disabled it with /agent', async () => {
+    harness = await startHarness();
+    const h = harness;
+    const { responseId } = await h.command(`disable ${SIM_AGENTS.api}`, { user: 'UADMIN' });
+    await h.slack.waitFor(() => h.slack.responses(responseId).length >= 1, {
+      description: 'the command reply',
+    });
+    let text = await openHome(h, 'UADMIN');
+    for (let tries = 0; tries < 50 && !text.includes(':red_circle:'); tries++)
+      text = await openHome(h, 'UADMIN');
+    expect(text).toContain(`\`${SIM_AGENTS.api}\` (default) — :red_circle: off (set by /agent`);
+  });
+
+  it('shows an outsider one sentence', async () => {
+    harness = await startHarness();
+    const h = harness;
+    await openHome(h, 'UEXTERNAL');
+    expect(h.slack.homeOf('UEXTERNAL')?.blocks).toEqual([
+      { type: 'section', text: { type: 'mrkdwn', text: OUTSIDER_HOME } },
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   createRequestBudget,
   isAgentApiError,
 } from './agent-api/index.js';
+import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
 import type { Config } from './config.js';
 import { createAnswerPlacement } from './conversation/answer-place.js';
 import { createConversationAudience } from './conversation/audience.js';
@@ -24,6 +25,7 @@ import { createTurnStarter } from './conversation/turn-service.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createAgentView } from './slack/agent-view.js';
+import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
@@ -122,14 +124,18 @@ export async function startBridge(
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
   const progressClient = createWebClient(config, logger);
-  const output = createSlackThreadOutput({
-    client: slackClient,
-    progressClient,
-    identity,
-    logger,
-    metrics,
-    fileThresholdChars: config.answers.fileThresholdChars,
-  });
+  // Answers to alert investigations stop their time-to-verdict clock (alerts/verdict-clock.ts).
+  const verdicts = createVerdictClock({ clock, metrics });
+  const output = verdicts.observe(
+    createSlackThreadOutput({
+      client: slackClient,
+      progressClient,
+      identity,
+      logger,
+      metrics,
+      fileThresholdChars: config.answers.fileThresholdChars,
+    }),
+  );
   const progress = createTurnProgress({
     style: config.progress.style,
     refreshMs: config.progress.statusRefreshMs,
@@ -217,6 +223,29 @@ export async function startBridge(
       people,
     }),
   });
+  const alerts = createAlertInvestigations({
+    store,
+    ledger,
+    agent: agentApi,
+    output,
+    delivery,
+    progress,
+    settings,
+    alertOutput: createSlackAlertOutput(slackClient, identity.botUserId),
+    placement,
+    channelAgents,
+    verdicts,
+    metrics,
+    clock,
+    logger,
+    config: {
+      ...config.alerts,
+      outsiderPolicy: config.audience.outsiderPolicy,
+      maxChars: config.context.maxChars,
+      lookbackMinutes: config.context.alertLookbackMinutes,
+    },
+    identity,
+  });
   const reactions = createReactionFeedback({
     store,
     agent: agentApi,
@@ -231,6 +260,7 @@ export async function startBridge(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
+    routes: [alerts.route],
     listeners: {
       turns,
       reactions,
@@ -242,6 +272,7 @@ export async function startBridge(
       store,
       channelAgents,
       audience,
+      alerts,
     },
   });
 
@@ -267,7 +298,7 @@ export async function startBridge(
     for (const timer of timers) clearInterval(timer);
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
-    await Promise.all([turns.stop(), delivery.stop()]);
+    await Promise.all([turns.stop(), delivery.stop(), alerts.intake.settle()]);
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();

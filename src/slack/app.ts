@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../conversation/ports.js';
+import type { HttpRoute } from '../http/http-route.js';
 import { toSlackLogger } from './bolt-logger.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
@@ -38,6 +39,8 @@ export function createSlackApp(options: {
   identity: SlackIdentity;
   logger: Logger;
   ops: Omit<OpsState, 'ready'>;
+  /** More routes on PORT in both modes, beside /healthz and /metrics (POST /alerts). */
+  routes?: HttpRoute[];
   listeners: Omit<ListenerDeps, 'identity' | 'logger'>;
 }): SlackApp {
   const { config, identity, logger } = options;
@@ -45,7 +48,10 @@ export function createSlackApp(options: {
   let listening = false;
   let socketConnected = false;
   const ready = () => (config.slack.socketMode ? socketConnected : listening);
-  const routes = opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken });
+  const routes = [
+    ...opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken }),
+    ...(options.routes ?? []),
+  ];
   const clientOptions = webClientOptions(config, slackLogger);
 
   const socketReceiver = config.slack.appToken

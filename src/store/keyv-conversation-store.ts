@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
 import type { Audience, AudienceCache } from '../conversation/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
@@ -9,7 +10,12 @@ import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache {
+export interface StateStore
+  extends ConversationStore,
+    ChannelBindingStore,
+    AudienceCache,
+    ClaimStore,
+    ChannelWatchStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -98,6 +104,19 @@ export function createKeyvConversationStore(
       ensureOpen();
       await keyv.delete(storeKeys.channelAgent(channel));
     },
+    // Watched channels (alert investigations) never expire either.
+    async getChannelWatch(channel) {
+      ensureOpen();
+      return keyv.get<ChannelWatch>(storeKeys.channelWatch(channel));
+    },
+    async saveChannelWatch(channel, watch) {
+      ensureOpen();
+      await keyv.set(storeKeys.channelWatch(channel), watch);
+    },
+    async deleteChannelWatch(channel) {
+      ensureOpen();
+      await keyv.delete(storeKeys.channelWatch(channel));
+    },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {
       ensureOpen();
@@ -145,6 +164,23 @@ export function createKeyvConversationStore(
     async returnAllowance(name, id) {
       ensureOpen();
       await primitives.returnAllowance(name, id);
+    },
+
+    async claim(name, value, ttlMs) {
+      ensureOpen();
+      return primitives.claim(name, value, ttlMs);
+    },
+    async readClaim(name) {
+      ensureOpen();
+      return primitives.readClaim(name);
+    },
+    async settleClaim(name, from, to) {
+      ensureOpen();
+      return primitives.settleClaim(name, from, to);
+    },
+    async releaseClaim(name, value) {
+      ensureOpen();
+      await primitives.releaseClaim(name, value);
     },
 
     async ping() {

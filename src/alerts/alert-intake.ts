@@ -1,0 +1,302 @@
+/**
+ * One alert → at most one investigation (DESIGN "Alert investigations"), whether it came from the
+ * webhook or as an integration's post in a watched channel:
+ * 1. dedupe — an atomic claim per alert event (kept 25 h), so retries and replicas start it once;
+ * 2. cooldown — a claim per title per channel (ALERT_COOLDOWN_MINUTES): a repeat goes into the
+ *    earlier alert's thread as "fired again";
+ * 3. who reads — a channel outsiders can read is not investigated unless OUTSIDER_AUDIENCE=thread;
+ * 4. the limit — ALERT_RUNS_PER_HOUR investigations per channel per rolling hour, across replicas;
+ * 5. the card (or, for an integration's post, the post itself), then the run in its thread,
+ *    through the same run start as a mention: answers, follow-ups and ratings work as anywhere.
+ * The asker of an investigation is the bot itself: no person's RUNS_PER_PERSON_PER_HOUR is spent,
+ * and nothing goes to anyone's DM. A card Slack refuses gives every claim back, so a retry works.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AnswerPlacement } from '../conversation/answer-place.js';
+import type { ChannelAgents } from '../conversation/channel-agents.js';
+import type { Clock, ConversationStore, Logger } from '../conversation/ports.js';
+import type { RunStart } from '../conversation/run-start.js';
+import type { TurnRequest } from '../conversation/turn-service.js';
+import { cooldownClaimName, dedupeClaimName } from './alert-keys.js';
+import type { Alert } from './alert-payload.js';
+import { exploreUrl } from './alert-payload.js';
+import type {
+  AlertMetrics,
+  AlertOutcome,
+  AlertOutput,
+  AlertSource,
+  ClaimStore,
+  NotInvestigatedReason,
+} from './alert-ports.js';
+import { alertRunInput } from './alert-run-input.js';
+import type { VerdictClock } from './verdict-clock.js';
+
+/** Kept past a day: vendors retry for hours, and the same event must not start twice. */
+const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+/** How long a repeat waits for the first alert's card ts (a concurrent first is still posting). */
+const PENDING_WAIT_MS = 3_000;
+const PENDING_STEP_MS = 100;
+
+/** Where an alert goes and how it is known. */
+export interface AlertTarget {
+  channel: string;
+  /** `?agent=`: else the channel's agent, else AGENT_ID. */
+  agentId?: string | undefined;
+  source: AlertSource;
+  /** An integration's post already in the channel: the investigation goes in its thread, no card. */
+  postedTs?: string | undefined;
+  /** Dedupe key (default: the alert's event id, trigger id, or title and window). */
+  eventKey: string;
+  /** What the cooldown compares (default: the title). */
+  cooldownText?: string | undefined;
+}
+
+/** What POST /alerts answers. */
+export interface AlertReceipt {
+  outcome: AlertOutcome;
+  channel: string;
+  /** The card (or the earlier alert's card, for a duplicate or a repeat), when known. */
+  ts?: string | undefined;
+  /** For `limited`: why. */
+  reason?: NotInvestigatedReason['kind'] | undefined;
+}
+
+/** Slack would not take the card: nothing was started, and every claim was given back. */
+export class AlertCardError extends Error {
+  constructor(readonly original: unknown) {
+    super('the alert card could not be posted', { cause: original });
+    this.name = 'AlertCardError';
+  }
+}
+
+export interface AlertIntakeDeps {
+  store: ClaimStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
+  output: AlertOutput;
+  placement: Pick<AnswerPlacement, 'decide'>;
+  policy: 'dm' | 'thread' | 'refuse';
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  runStart: Pick<RunStart, 'begin'>;
+  verdicts: Pick<VerdictClock, 'expect'>;
+  metrics: AlertMetrics;
+  clock: Clock;
+  logger: Logger;
+  settings: {
+    /** The app's own workspace (the thread key's team). */
+    teamId: string;
+    /** The asker of every investigation. */
+    botUserId: string;
+    cooldownMs: number;
+    /** 0: no limit. */
+    runsPerHour: number;
+    maxChars: number;
+    lookbackMinutes: number;
+  };
+  newId?: () => string;
+}
+
+const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
+
+export function createAlertIntake(deps: AlertIntakeDeps) {
+  const { store, output, clock, logger, settings, metrics } = deps;
+  const newId = deps.newId ?? (() => randomUUID());
+  const background = new Set<Promise<unknown>>();
+
+  async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
+    const claim = JSON.stringify({ id: newId(), ts: target.postedTs });
+    const dedupe = dedupeClaimName(target.channel, target.eventKey);
+    const first = await store.claim(dedupe, claim, DEDUPE_TTL_MS);
+    if (!first.claimed) {
+      return done(
+        { outcome: 'duplicate', channel: target.channel, ts: await settled(dedupe, first.value) },
+        target,
+      );
+    }
+    const cooldown =
+      settings.cooldownMs > 0
+        ? cooldownClaimName(target.channel, target.cooldownText ?? alert.title)
+        : undefined;
+    const claims = { dedupe, cooldown, claim };
+    try {
+      if (cooldown) {
+        const held = await store.claim(cooldown, claim, settings.cooldownMs);
+        if (!held.claimed) return done(await firedAgain(alert, target, claims, held.value), target);
+      }
+      return done(await investigateOrNot(alert, target, claims), target);
+    } catch (error) {
+      // Nothing is in Slack yet (a card Slack took is never given back): a retry may take it all.
+      if (!(error instanceof GivenBackError)) await giveBack(claims);
+      throw error instanceof GivenBackError ? error.original : error;
+    }
+  }
+
+  async function firedAgain(
+    alert: Alert,
+    target: AlertTarget,
+    claims: Claims,
+    held: string,
+  ): Promise<AlertReceipt> {
+    const earlier = await settled(claims.cooldown as string, held);
+    await store.settleClaim(claims.dedupe, claims.claim, JSON.stringify({ ts: earlier }));
+    if (earlier) {
+      const where = { teamId: settings.teamId, channel: target.channel, threadTs: earlier };
+      await output
+        .postFiredAgain(where, alert.title, clock.now())
+        .catch((error: unknown) =>
+          logger.warn({ err: error, channel: target.channel }, 'fired-again reply not posted'),
+        );
+    }
+    return { outcome: 'cooldown', channel: target.channel, ts: earlier };
+  }
+
+  async function investigateOrNot(alert: Alert, target: AlertTarget, claims: Claims): Promise<AlertReceipt> {
+    const allowanceId = newId();
+    const reason = await whyNotInvestigate(target.channel, allowanceId);
+    if (reason && claims.cooldown) await store.releaseClaim(claims.cooldown, claims.claim);
+    const ts = await place(alert, target, reason, claims, allowanceId);
+    const settledClaim = JSON.stringify({ ts });
+    await store.settleClaim(claims.dedupe, claims.claim, settledClaim);
+    if (!reason && claims.cooldown) await store.settleClaim(claims.cooldown, claims.claim, settledClaim);
+    if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
+    track(investigate(alert, target, ts));
+    return { outcome: 'investigating', channel: target.channel, ts };
+  }
+
+  /** Who reads the channel first (it costs no allowance), then the hourly limit. */
+  async function whyNotInvestigate(
+    channel: string,
+    allowanceId: string,
+  ): Promise<NotInvestigatedReason | undefined> {
+    const placement = await deps.placement.decide(channel);
+    if (placement.kind !== 'here')
+      return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
+    if (settings.runsPerHour <= 0) return undefined;
+    const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: clock.now() };
+    const verdict = await store.takeAllowance(allowanceName(channel), use);
+    return verdict.ok ? undefined : { kind: 'hourly-limit', limit: settings.runsPerHour };
+  }
+
+  /** The card (webhook), or a note under the integration's post when it is not investigated. */
+  async function place(
+    alert: Alert,
+    target: AlertTarget,
+    reason: NotInvestigatedReason | undefined,
+    claims: Claims,
+    allowanceId: string,
+  ): Promise<string> {
+    if (target.postedTs) {
+      if (reason) {
+        const where = { teamId: settings.teamId, channel: target.channel, threadTs: target.postedTs };
+        await output
+          .postNotInvestigated(where, reason)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, channel: target.channel }, 'alert note not posted'),
+          );
+      }
+      return target.postedTs;
+    }
+    try {
+      return await output.postCard(target.channel, {
+        ...alert,
+        exploreUrl: exploreUrl(alert),
+        notInvestigated: reason,
+      });
+    } catch (error) {
+      if (!reason)
+        await store.returnAllowance(allowanceName(target.channel), allowanceId).catch(() => undefined);
+      await giveBack(claims);
+      throw new GivenBackError(new AlertCardError(error));
+    }
+  }
+
+  async function investigate(alert: Alert, target: AlertTarget, ts: string): Promise<void> {
+    const receivedAt = clock.now();
+    const agentId = target.agentId ?? (await deps.channelAgents.agentFor(target.channel)).agentId;
+    const { message, ...context } = alertRunInput(alert, settings, receivedAt);
+    const request: TurnRequest = {
+      teamId: settings.teamId,
+      channel: target.channel,
+      threadTs: ts,
+      sourceTs: ts,
+      userId: settings.botUserId,
+      prompt: message,
+      mentioned: true,
+    };
+    deps.verdicts.expect(target.channel, ts, receivedAt);
+    const result = await deps.runStart.begin(
+      request,
+      undefined,
+      { kind: 'ready', agentId, context },
+      NOTHING_TO_GIVE_BACK,
+    );
+    if (result === 'started') metrics.investigationStarted(target.source);
+    logger.info(
+      { channel: target.channel, ts, agentId, source: target.source, result },
+      'alert investigation',
+    );
+  }
+
+  /** The ts a claim settled on; a claim still pending (its card being posted) is waited for, briefly. */
+  async function settled(name: string, held: string): Promise<string | undefined> {
+    let value: string | undefined = held;
+    for (let waited = 0; ; waited += PENDING_STEP_MS) {
+      const ts = tsOf(value);
+      if (ts || value === undefined || waited >= PENDING_WAIT_MS) return ts;
+      await clock.sleep(PENDING_STEP_MS);
+      value = await store.readClaim(name);
+    }
+  }
+
+  async function giveBack(claims: Claims): Promise<void> {
+    const releases = [claims.dedupe, claims.cooldown].filter((name): name is string => name !== undefined);
+    await Promise.all(releases.map((name) => store.releaseClaim(name, claims.claim).catch(() => undefined)));
+  }
+
+  function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
+    metrics.alertReceived(receipt.outcome, target.source);
+    logger.info({ ...receipt, source: target.source }, 'alert received');
+    return receipt;
+  }
+
+  function track(work: Promise<void>): void {
+    const handled = work.catch((error: unknown) =>
+      logger.error({ err: error }, 'alert investigation failed to start'),
+    );
+    background.add(handled);
+    void handled.finally(() => background.delete(handled));
+  }
+
+  /** Resolves once every investigation being started has been handed over (shutdown, tests). */
+  async function settle(): Promise<void> {
+    await Promise.all([...background]);
+  }
+
+  return { receive, settle };
+}
+
+export type AlertIntake = ReturnType<typeof createAlertIntake>;
+
+interface Claims {
+  dedupe: string;
+  cooldown: string | undefined;
+  claim: string;
+}
+
+/** Thrown past the point where the claims were already given back. */
+class GivenBackError extends Error {
+  constructor(readonly original: unknown) {
+    super('given back');
+  }
+}
+
+const allowanceName = (channel: string) => `alerts:${channel}`;
+
+function tsOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const ts = (JSON.parse(value) as { ts?: unknown }).ts;
+    return typeof ts === 'string' ? ts : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -56,7 +56,11 @@ export function watchedAlert(
     eventKey: `message:${message.ts}`,
     cooldownText: title,
     alert: {
-      title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
+      // Bold markers (`*Triggered:*`) are formatting, not words of the title.
+      title: title
+        .replace(/\*([^*\n]+)\*/g, '$1')
+        .replace(/\s+/g, ' ')
+        .slice(0, MAX_TITLE),
       description: `Posted in Slack by ${author}:\n${text}`,
       windowStart: Math.floor(Number(message.ts) * 1000) || undefined,
       tags: [],

@@ -28,6 +28,8 @@ export interface SandboxStack {
   appUrl: string;
   /** Random per run; the sandbox signs every request it sends the bot with it. */
   signingSecret: string;
+  /** Random per run: ALERT_WEBHOOK_TOKEN, which `/webhook` sends to POST /alerts. */
+  alertToken: string;
   /** Stops the bot, then the simulator and the stand-in. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export function sandboxEnv(
   signingSecret: string,
   logLevel: string,
   outsiderAudience: OutsiderPolicy = 'dm',
+  alertToken = randomBytes(24).toString('hex'),
 ): Record<string, string> {
   return {
     SLACK_BOT_TOKEN: TEST_BOT_TOKEN,
@@ -67,6 +70,8 @@ export function sandboxEnv(
     INSTANCE_ID: 'sandbox',
     LOG_LEVEL: logLevel,
     OUTSIDER_AUDIENCE: outsiderAudience,
+    ALERT_WEBHOOK_TOKEN: alertToken,
+    ALERT_CHANNEL_ID: SANDBOX_CHANNEL.id,
   };
 }
 
@@ -80,10 +85,13 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
   });
   slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
   const signingSecret = randomBytes(24).toString('hex');
+  const alertToken = randomBytes(24).toString('hex');
   let config: Config;
   let bridge: Awaited<ReturnType<typeof startBridge>>;
   try {
-    config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience));
+    config = loadConfig(
+      sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience, alertToken),
+    );
     bridge = await startBridge(config, { logger: options.logger });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
@@ -97,6 +105,7 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     script: options.script,
     appUrl: `http://127.0.0.1:${bridge.port}`,
     signingSecret,
+    alertToken,
     stop() {
       stopping ??= (async () => {
         await bridge.stop();

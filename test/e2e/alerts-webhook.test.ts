@@ -3,6 +3,7 @@ import { DEFAULT_BOT_USER_ID, type StoredMessage } from '../../src/sandbox/slack
 import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
+import { blockActionsPayload, postInteraction } from '../support/slack-events.js';
 
 /**
  * DESIGN "Alert investigations", the webhook end to end: the real bot over HTTP with a real
@@ -97,6 +98,33 @@ describe('POST /alerts', () => {
     expect(metrics).toMatch(/sab_alerts_received_total\{outcome="investigating",source="webhook"\} [1-9]/);
     expect(metrics).toMatch(/sab_alert_investigations_started_total\{source="webhook"\} [1-9]/);
     expect(metrics).toMatch(/sab_alert_time_to_verdict_seconds_count [1-9]/);
+  });
+
+  it('acks a click on View in Explore (the browser opens the link; Slack still sends the click)', async () => {
+    const posted = await postAlert(harness.appUrl, { body: alertBody({ alert_title: `Click ${quick}` }) });
+    // What Slack puts in the payload: the message as shown (no channel member, no stand-in flags).
+    const {
+      channel: _channel,
+      deleted: _deleted,
+      ...card
+    } = harness.slack.messages(ALERTS, posted.json.ts)[0] as StoredMessage;
+    const click = blockActionsPayload({
+      channel: ALERTS,
+      user: 'UALICE',
+      message: card,
+      triggerId: harness.slack.issueTriggerId(),
+      action: {
+        type: 'button',
+        action_id: 'alert_view_in_explore',
+        text: { type: 'plain_text', text: 'View in Explore' },
+      },
+    });
+    const started = Date.now();
+    const acked = await postInteraction(harness.appUrl, harness.signingSecret, click);
+    expect(acked.status).toBe(200);
+    // Bolt answers an unacknowledged action only after its 3-second wait.
+    expect(Date.now() - started).toBeLessThan(2_500);
+    await harness.waitForOutcome(ALERTS, posted.json.ts);
   });
 
   it.each([

@@ -11,6 +11,8 @@ import { truncate } from './text-cut.js';
 
 /** `metadata.event_type` of alert cards, so a thread's root can be told apart from other posts. */
 export const ALERT_EVENT_TYPE = 'agent_alert';
+/** The card's link button (its clicks are only acked: the browser opens the URL). */
+export const VIEW_IN_EXPLORE_ACTION_ID = 'alert_view_in_explore';
 
 type Block = Record<string, unknown>;
 export interface AlertView {
@@ -68,7 +70,7 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
           elements: [
             {
               type: 'button',
-              action_id: 'alert_view_in_explore',
+              action_id: VIEW_IN_EXPLORE_ACTION_ID,
               text: { type: 'plain_text', text: 'View in Explore' },
               url: explore,
             },

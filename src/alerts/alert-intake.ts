@@ -17,6 +17,7 @@ import type { ChannelAgents } from '../conversation/channel-agents.js';
 import type { Clock, ConversationStore, Logger } from '../conversation/ports.js';
 import type { RunStart } from '../conversation/run-start.js';
 import type { TurnRequest } from '../conversation/turn-service.js';
+import { type AlertClaimHandle, type ClaimTaken, createAlertClaims } from './alert-claims.js';
 import { cooldownClaimName, dedupeClaimName } from './alert-keys.js';
 import type { Alert } from './alert-payload.js';
 import { exploreUrl } from './alert-payload.js';
@@ -34,9 +35,6 @@ import type { VerdictClock } from './verdict-clock.js';
 /** Kept past a day: vendors retry for hours, and the same event must not start twice. */
 const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
-/** How long a repeat waits for the first alert's card ts (a concurrent first is still posting). */
-const PENDING_WAIT_MS = 3_000;
-const PENDING_STEP_MS = 100;
 
 /** Where an alert goes and how it is known. */
 export interface AlertTarget {
@@ -100,44 +98,38 @@ const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
 export function createAlertIntake(deps: AlertIntakeDeps) {
   const { store, output, clock, logger, settings, metrics } = deps;
   const newId = deps.newId ?? (() => randomUUID());
+  const claims = createAlertClaims({ store, clock, newId });
   const background = new Set<Promise<unknown>>();
 
   async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
-    const claim = JSON.stringify({ id: newId(), ts: target.postedTs });
-    const dedupe = dedupeClaimName(target.channel, target.eventKey);
-    const first = await store.claim(dedupe, claim, DEDUPE_TTL_MS);
-    if (!first.claimed) {
-      return done(
-        { outcome: 'duplicate', channel: target.channel, ts: await settled(dedupe, first.value) },
-        target,
-      );
-    }
+    const claim = claims.open(target.postedTs);
+    const first = await claim.take(dedupeClaimName(target.channel, target.eventKey), DEDUPE_TTL_MS);
+    if (!first.taken) return done({ outcome: 'duplicate', channel: target.channel, ts: first.ts }, target);
     const cooldown =
       settings.cooldownMs > 0
         ? cooldownClaimName(target.channel, target.cooldownText ?? alert.title)
         : undefined;
-    const claims = { dedupe, cooldown, claim };
     try {
-      if (cooldown) {
-        const held = await store.claim(cooldown, claim, settings.cooldownMs);
-        if (!held.claimed) return done(await firedAgain(alert, target, claims, held.value), target);
-      }
-      return done(await investigateOrNot(alert, target, claims), target);
+      const earlier: ClaimTaken = cooldown
+        ? await claim.take(cooldown, settings.cooldownMs)
+        : { taken: true };
+      if (!earlier.taken) return done(await firedAgain(alert, target, claim, earlier.ts), target);
+      return done(await investigateOrNot(alert, target, claim, cooldown), target);
     } catch (error) {
-      // Nothing is in Slack yet (a card Slack took is never given back): a retry may take it all.
-      if (!(error instanceof GivenBackError)) await giveBack(claims);
-      throw error instanceof GivenBackError ? error.original : error;
+      // Nothing is in Slack (a card Slack took is never given back): a retry may take it all.
+      await claim.giveBack();
+      throw error;
     }
   }
 
+  /** The same title within the cooldown: "fired again" in the earlier thread, nothing new. */
   async function firedAgain(
     alert: Alert,
     target: AlertTarget,
-    claims: Claims,
-    held: string,
+    claim: AlertClaimHandle,
+    earlier: string | undefined,
   ): Promise<AlertReceipt> {
-    const earlier = await settled(claims.cooldown as string, held);
-    await store.settleClaim(claims.dedupe, claims.claim, JSON.stringify({ ts: earlier }));
+    await claim.settle(earlier);
     if (earlier) {
       const where = { teamId: settings.teamId, channel: target.channel, threadTs: earlier };
       await output
@@ -149,14 +141,18 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     return { outcome: 'cooldown', channel: target.channel, ts: earlier };
   }
 
-  async function investigateOrNot(alert: Alert, target: AlertTarget, claims: Claims): Promise<AlertReceipt> {
+  async function investigateOrNot(
+    alert: Alert,
+    target: AlertTarget,
+    claim: AlertClaimHandle,
+    cooldown: string | undefined,
+  ): Promise<AlertReceipt> {
     const allowanceId = newId();
     const reason = await whyNotInvestigate(target.channel, allowanceId);
-    if (reason && claims.cooldown) await store.releaseClaim(claims.cooldown, claims.claim);
-    const ts = await place(alert, target, reason, claims, allowanceId);
-    const settledClaim = JSON.stringify({ ts });
-    await store.settleClaim(claims.dedupe, claims.claim, settledClaim);
-    if (!reason && claims.cooldown) await store.settleClaim(claims.cooldown, claims.claim, settledClaim);
+    // Only an investigation starts a cooldown: a limited alert's repeat gets a card of its own.
+    if (reason && cooldown) await claim.giveBack([cooldown]);
+    const ts = await place(alert, target, reason, allowanceId);
+    await claim.settle(ts);
     if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
     track(investigate(alert, target, ts));
     return { outcome: 'investigating', channel: target.channel, ts };
@@ -168,8 +164,9 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     allowanceId: string,
   ): Promise<NotInvestigatedReason | undefined> {
     const placement = await deps.placement.decide(channel);
-    if (placement.kind !== 'here')
+    if (placement.kind !== 'here') {
       return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
+    }
     if (settings.runsPerHour <= 0) return undefined;
     const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: clock.now() };
     const verdict = await store.takeAllowance(allowanceName(channel), use);
@@ -181,7 +178,6 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     alert: Alert,
     target: AlertTarget,
     reason: NotInvestigatedReason | undefined,
-    claims: Claims,
     allowanceId: string,
   ): Promise<string> {
     if (target.postedTs) {
@@ -196,16 +192,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       return target.postedTs;
     }
     try {
-      return await output.postCard(target.channel, {
-        ...alert,
-        exploreUrl: exploreUrl(alert),
-        notInvestigated: reason,
-      });
+      const card = { ...alert, exploreUrl: exploreUrl(alert), notInvestigated: reason };
+      return await output.postCard(target.channel, card);
     } catch (error) {
-      if (!reason)
+      if (!reason) {
         await store.returnAllowance(allowanceName(target.channel), allowanceId).catch(() => undefined);
-      await giveBack(claims);
-      throw new GivenBackError(new AlertCardError(error));
+      }
+      throw new AlertCardError(error);
     }
   }
 
@@ -223,33 +216,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       mentioned: true,
     };
     deps.verdicts.expect(target.channel, ts, receivedAt);
-    const result = await deps.runStart.begin(
-      request,
-      undefined,
-      { kind: 'ready', agentId, context },
-      NOTHING_TO_GIVE_BACK,
-    );
+    const prepared = { kind: 'ready', agentId, context } as const;
+    const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     if (result === 'started') metrics.investigationStarted(target.source);
     logger.info(
       { channel: target.channel, ts, agentId, source: target.source, result },
       'alert investigation',
     );
-  }
-
-  /** The ts a claim settled on; a claim still pending (its card being posted) is waited for, briefly. */
-  async function settled(name: string, held: string): Promise<string | undefined> {
-    let value: string | undefined = held;
-    for (let waited = 0; ; waited += PENDING_STEP_MS) {
-      const ts = tsOf(value);
-      if (ts || value === undefined || waited >= PENDING_WAIT_MS) return ts;
-      await clock.sleep(PENDING_STEP_MS);
-      value = await store.readClaim(name);
-    }
-  }
-
-  async function giveBack(claims: Claims): Promise<void> {
-    const releases = [claims.dedupe, claims.cooldown].filter((name): name is string => name !== undefined);
-    await Promise.all(releases.map((name) => store.releaseClaim(name, claims.claim).catch(() => undefined)));
   }
 
   function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
@@ -276,27 +249,4 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
 
 export type AlertIntake = ReturnType<typeof createAlertIntake>;
 
-interface Claims {
-  dedupe: string;
-  cooldown: string | undefined;
-  claim: string;
-}
-
-/** Thrown past the point where the claims were already given back. */
-class GivenBackError extends Error {
-  constructor(readonly original: unknown) {
-    super('given back');
-  }
-}
-
 const allowanceName = (channel: string) => `alerts:${channel}`;
-
-function tsOf(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const ts = (JSON.parse(value) as { ts?: unknown }).ts;
-    return typeof ts === 'string' ? ts : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -292,6 +292,21 @@ describe('POST /alerts, other settings', () => {
     expect(posted.status).toBe(404);
   });
 
+  it('answers 400 for an alert with no channel (no ?channel=, no ALERT_CHANNEL_ID), posting nothing', async () => {
+    harness = await startHarness({ env: { ALERT_WEBHOOK_TOKEN: TEST_ALERT_TOKEN } });
+    const posted = await postAlert(harness.appUrl, { body: alertBody() });
+    expect(posted).toEqual({ status: 400, json: { error: expect.stringContaining('no channel') } });
+    const routed = await postAlert(harness.appUrl, {
+      body: alertBody({ alert_title: `Routed ${quick}` }),
+      query: { channel: 'C0ROUTED' },
+    });
+    expect(routed.json.outcome).toBe('investigating');
+    await harness.waitForOutcome('C0ROUTED', routed.json.ts);
+    expect(
+      harness.slack.allMessages().filter((message) => message.metadata?.event_type === 'agent_alert'),
+    ).toHaveLength(1);
+  });
+
   it('past ALERT_RUNS_PER_HOUR the card says it was not investigated and how to ask', async () => {
     harness = await start({ env: { ALERT_RUNS_PER_HOUR: '1' } });
     const app = harness.appUrl;

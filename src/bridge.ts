@@ -232,7 +232,7 @@ export async function startBridge(
     progress,
     settings,
     alertOutput: createSlackAlertOutput(slackClient, identity.botUserId),
-    placement,
+    audience,
     channelAgents,
     verdicts,
     metrics,

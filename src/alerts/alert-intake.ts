@@ -12,7 +12,7 @@
  * and nothing goes to anyone's DM. A card Slack refuses gives every claim back, so a retry works.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerPlacement } from '../conversation/answer-place.js';
+import type { ConversationAudience } from '../conversation/audience.js';
 import type { ChannelAgents } from '../conversation/channel-agents.js';
 import type { Clock, ConversationStore, Logger } from '../conversation/ports.js';
 import type { RunStart } from '../conversation/run-start.js';
@@ -71,7 +71,8 @@ export class AlertCardError extends Error {
 export interface AlertIntakeDeps {
   store: ClaimStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
   output: AlertOutput;
-  placement: Pick<AnswerPlacement, 'decide'>;
+  /** Who can read the channel (audience.ts): asked unless OUTSIDER_AUDIENCE=thread. */
+  audience: Pick<ConversationAudience, 'of'>;
   policy: 'dm' | 'thread' | 'refuse';
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   runStart: Pick<RunStart, 'begin'>;
@@ -163,8 +164,8 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     channel: string,
     allowanceId: string,
   ): Promise<NotInvestigatedReason | undefined> {
-    const placement = await deps.placement.decide(channel);
-    if (placement.kind !== 'here') {
+    // Not the answer placement: an alert has no asker whose DM could take the answer.
+    if (deps.policy !== 'thread' && (await deps.audience.of(channel)).outsiders) {
       return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
     }
     if (settings.runsPerHour <= 0) return undefined;

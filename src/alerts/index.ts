@@ -4,7 +4,7 @@
  * a run start of their own over the same ledger, delivery and progress as mentions.
  */
 import { randomUUID } from 'node:crypto';
-import type { AnswerPlacement } from '../conversation/answer-place.js';
+import type { ConversationAudience } from '../conversation/audience.js';
 import type { ChannelAgents } from '../conversation/channel-agents.js';
 import type { Clock, ConversationStore, Logger } from '../conversation/ports.js';
 import { createRunStart, type RunStartDeps } from '../conversation/run-start.js';
@@ -26,7 +26,7 @@ export interface AlertInvestigationsDeps
   extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
   store: ClaimStore & ChannelWatchStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
   alertOutput: AlertOutput;
-  placement: Pick<AnswerPlacement, 'decide'>;
+  audience: Pick<ConversationAudience, 'of'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   verdicts: Pick<VerdictClock, 'expect'>;
   metrics: AlertMetrics & RunStartDeps['metrics'];
@@ -58,7 +58,7 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
   const intake = createAlertIntake({
     store: deps.store,
     output: deps.alertOutput,
-    placement: deps.placement,
+    audience: deps.audience,
     policy: config.outsiderPolicy,
     channelAgents: deps.channelAgents,
     runStart,

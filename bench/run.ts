@@ -15,8 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { localBotEnv } from '../src/local-stack/bot-env.js';
-import { SIM_AGENTS, SIM_TOKENS } from '../src/simulator/index.js';
-import { TEST_BOT_TOKEN } from '../src/slack-standin/defaults.js';
 import {
   formatHeap,
   type HeapSummary,

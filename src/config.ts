@@ -136,6 +136,15 @@ const metricsToken = optionalString.refine(
   'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
 );
 
+/**
+ * Sent in a header, or in the JSON body a vendor's template holds: one word of visible ASCII, long
+ * enough not to be guessed.
+ */
+const alertToken = optionalString.refine(
+  (value) => value === undefined || /^[\x21-\x7e]{16,}$/.test(value),
+  'must be one word of at least 16 visible ASCII characters (e.g. openssl rand -hex 32)',
+);
+
 /** STATE_ENCRYPTION_KEY: 32 bytes in base64 (`openssl rand -base64 32`). */
 const encryptionKey = optionalString.transform((value, ctx) => {
   if (value === undefined) return undefined;
@@ -218,6 +227,12 @@ const variables = z.object({
   HOME_REPUBLISH_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().min(0.1).max(3600).default(10)),
   // Turns one person may start in any rolling hour, across replicas; 0: no limit.
   RUNS_PER_PERSON_PER_HOUR: intFrom(30),
+  // DESIGN "Alert investigations": POST /alerts is served only with a token set.
+  ALERT_WEBHOOK_TOKEN: alertToken,
+  ALERT_CHANNEL_ID: optionalString,
+  ALERT_COOLDOWN_MINUTES: intFrom(30).pipe(z.number().max(7 * 24 * 60)),
+  // Investigations per channel in any rolling hour, across replicas; 0: no limit.
+  ALERT_RUNS_PER_HOUR: intFrom(20),
 
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
@@ -320,6 +335,13 @@ export interface Config {
   home: { republishMs: number };
   /** DESIGN "Spending": turns per person per rolling hour (0: no limit). */
   spending: { runsPerPersonPerHour: number };
+  /** DESIGN "Alert investigations"; `webhookToken` unset ⇒ POST /alerts answers 404. */
+  alerts: {
+    webhookToken: string | undefined;
+    defaultChannelId: string | undefined;
+    cooldownMs: number;
+    runsPerHour: number;
+  };
   state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
   /**
    * DESIGN "Many accounts": the key secrets are sealed with in the store (unset: nothing secret may
@@ -390,6 +412,12 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     agentView: { suggestedPrompts: env.SUGGESTED_PROMPTS },
     home: { republishMs: Math.round(env.HOME_REPUBLISH_SECONDS * 1000) },
     spending: { runsPerPersonPerHour: env.RUNS_PER_PERSON_PER_HOUR },
+    alerts: {
+      webhookToken: env.ALERT_WEBHOOK_TOKEN,
+      defaultChannelId: env.ALERT_CHANNEL_ID,
+      cooldownMs: env.ALERT_COOLDOWN_MINUTES * 60_000,
+      runsPerHour: env.ALERT_RUNS_PER_HOUR,
+    },
     state: {
       redisUrl: env.REDIS_URL,
       redisPrefix: env.REDIS_PREFIX,

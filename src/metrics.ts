@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { AlertMetrics } from './alerts/alert-ports.js';
 import type { ConversationMetrics } from './conversation/ports.js';
 import type { TurnOutcome } from './conversation/turn/turn-records.js';
 
@@ -13,7 +14,7 @@ const TURN_OUTCOMES: TurnOutcome[] = [
   'undeliverable',
 ];
 
-export interface Metrics extends ConversationMetrics {
+export interface Metrics extends ConversationMetrics, AlertMetrics {
   registry: Registry;
   slackApiError(method: string, error: string): void;
   /** Prometheus text exposition of every series. */
@@ -87,6 +88,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const alerts = createAlertSeries(registry);
   // Known label values start at 0, so dashboards and rate() see a series before the first event.
   for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
   for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
@@ -103,7 +105,40 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     progressStatusLapsed: () => statusLapsed.inc(),
     outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
     turnOverLimit: () => overLimit.inc(),
+    ...alerts,
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
+  };
+}
+
+/** DESIGN "Alert investigations": alerts by outcome and source, investigations, time to verdict. */
+function createAlertSeries(registry: Registry): AlertMetrics {
+  const received = new Counter({
+    name: 'sab_alerts_received_total',
+    help: 'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',
+    labelNames: ['outcome', 'source'],
+    registers: [registry],
+  });
+  const investigations = new Counter({
+    name: 'sab_alert_investigations_started_total',
+    help: 'Alert investigations whose agent run started, by source.',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  const verdict = new Histogram({
+    name: 'sab_alert_time_to_verdict_seconds',
+    help: "Time from an alert's arrival to its investigation's answer in Slack.",
+    buckets: [5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+    registers: [registry],
+  });
+  for (const source of ['webhook', 'channel']) {
+    investigations.inc({ source }, 0);
+    for (const outcome of ['investigating', 'duplicate', 'cooldown', 'limited'])
+      received.inc({ outcome, source }, 0);
+  }
+  return {
+    alertReceived: (outcome, source) => received.inc({ outcome, source }),
+    investigationStarted: (source) => investigations.inc({ source }),
+    timeToVerdict: (ms) => verdict.observe(ms / 1000),
   };
 }

@@ -5,6 +5,7 @@ import {
   createRequestBudget,
   isAgentApiError,
 } from './agent-api/index.js';
+import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
 import { createAdminCheck } from './commands/access.js';
 import type { Config } from './config.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
@@ -29,6 +30,7 @@ import type { Clock } from './runtime/clock.js';
 import { systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
 import { createAgentView } from './slack/agent-view.js';
+import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createAppHome } from './slack/app-home.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
@@ -128,14 +130,18 @@ export async function startBot(
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
   const progressClient = createWebClient(config, logger);
-  const output = createSlackThreadOutput({
-    client: slackClient,
-    progressClient,
-    identity,
-    logger,
-    metrics,
-    fileThresholdChars: config.answers.fileThresholdChars,
-  });
+  // Answers to alert investigations stop their time-to-verdict clock (alerts/verdict-clock.ts).
+  const verdicts = createVerdictClock({ clock, metrics });
+  const output = verdicts.observe(
+    createSlackThreadOutput({
+      client: slackClient,
+      progressClient,
+      identity,
+      logger,
+      metrics,
+      fileThresholdChars: config.answers.fileThresholdChars,
+    }),
+  );
   const progress = createTurnProgress({
     style: config.progress.style,
     refreshMs: config.progress.statusRefreshMs,
@@ -254,6 +260,29 @@ export async function startBot(
     }),
     observer: homeActivity,
   });
+  const alerts = createAlertInvestigations({
+    store,
+    ledger,
+    agent: agentApi,
+    output,
+    delivery,
+    progress,
+    settings,
+    alertOutput: createSlackAlertOutput(slackClient, identity.botUserId),
+    audience,
+    channelAgents,
+    verdicts,
+    metrics,
+    clock,
+    logger,
+    config: {
+      ...config.alerts,
+      outsiderPolicy: config.audience.outsiderPolicy,
+      maxChars: config.context.maxChars,
+      lookbackMinutes: config.context.alertLookbackMinutes,
+    },
+    identity,
+  });
   const reactions = createRatings({
     store,
     agent: agentApi,
@@ -269,6 +298,7 @@ export async function startBot(
     identity,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
+    routes: [alerts.route],
     listeners: {
       turns,
       reactions,
@@ -282,6 +312,7 @@ export async function startBot(
       store,
       channelAgents,
       audience,
+      alerts,
     },
   });
 
@@ -308,7 +339,7 @@ export async function startBot(
     appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
-    await Promise.all([turns.stop(), delivery.stop()]);
+    await Promise.all([turns.stop(), delivery.stop(), alerts.intake.settle()]);
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();

@@ -89,6 +89,8 @@ const PACKAGE_LAYERS: Record<string, string[]> = {
   pino: ['logging.ts'],
   'prom-client': ['metrics.ts'],
   'chrono-node': ['conversation'],
+  // The alert webhook reads its body with a size limit, as Bolt's own receiver does.
+  'raw-body': ['alerts'],
   // Socket Mode's WebSocket server in the stand-in.
   ws: ['slack-standin'],
 };
@@ -100,13 +102,16 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   conversation: ['runtime'],
   'agent-api': ['conversation', 'runtime'],
   capacity: ['agent-api', 'runtime'],
-  store: ['conversation', 'runtime', 'secrets'],
-  commands: ['agent-api', 'capacity', 'conversation', 'runtime'],
+  store: ['alerts', 'conversation', 'runtime', 'secrets'],
+  // Alert investigations: a room beside the conversation, starting runs through its ports.
+  alerts: ['conversation', 'http', 'runtime'],
+  commands: ['agent-api', 'alerts', 'capacity', 'conversation', 'runtime'],
   // What a person's App Home shows, gathered from the service, the store and the commands' data.
   home: ['agent-api', 'commands', 'conversation', 'runtime'],
   http: ['runtime'],
   slack: [
     'agent-api',
+    'alerts',
     'capacity',
     'commands',
     'config.ts',
@@ -120,10 +125,11 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   ],
   'config.ts': ['secrets'],
   'logging.ts': ['runtime'],
-  'metrics.ts': ['conversation'],
+  'metrics.ts': ['alerts', 'conversation'],
   // The composition root wires every adapter; main.ts only starts it.
   'start-bot.ts': [
     'agent-api',
+    'alerts',
     'capacity',
     'commands',
     'config.ts',

@@ -4,6 +4,7 @@ import {
   identityProblem,
   isAgentApiError,
 } from '../agent-api/index.js';
+import type { WatchedChannels } from '../alerts/index.js';
 import {
   type CapacityMoveLock,
   CapacityMoveReason,
@@ -47,6 +48,8 @@ export interface CommandContext {
   defaultAgentId: string;
   /** Channel → agent bindings (`/agent channel …`), shared by every replica through the store. */
   channelAgents: ChannelAgents;
+  /** Watched channels (`/agent channel investigate`); unset: that command says it is not configured. */
+  watchedChannels?: WatchedChannels | undefined;
   /** A fresh lock per capacity move (the store's, shared by every replica). */
   capacityLock: () => CapacityMoveLock;
   /** Uploads files to the person privately (a DM from the bot). */
@@ -162,6 +165,7 @@ async function runAdmin(
         return await runExport(command.types, invoker.userId, context);
       case 'channel-use':
       case 'channel-reset':
+      case 'channel-investigate':
         return await runChannel(command, invoker, context);
       default:
         return { kind: 'help' };
@@ -178,11 +182,15 @@ async function channelAgentOf(invoker: Invoker, context: CommandContext): Promis
 }
 
 function runChannel(
-  command: Extract<AgentCommand, { kind: 'channel' | 'channel-use' | 'channel-reset' }>,
+  command: Extract<
+    AgentCommand,
+    { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' }
+  >,
   invoker: Invoker,
   context: CommandContext,
 ): Promise<CommandOutcome> {
-  return runChannelCommand(command, invoker.channelId, invoker.userId, context.channelAgents);
+  const { channelAgents, watchedChannels } = context;
+  return runChannelCommand(command, invoker.channelId, invoker.userId, channelAgents, watchedChannels);
 }
 
 async function createAccount(
@@ -262,6 +270,10 @@ function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: C
   if (outcome.kind === 'channel-bound' || outcome.kind === 'channel-reset') {
     fields.agentId = outcome.agentId;
     fields.previousAgentId = outcome.previousAgentId;
+  }
+  if (outcome.kind === 'channel-watch') {
+    fields.on = outcome.on;
+    fields.wasOn = outcome.wasOn;
   }
   if (outcome.kind === 'exported')
     fields.counts = Object.fromEntries(outcome.files.map((f) => [f.type, f.count]));

@@ -1,9 +1,13 @@
+import type { WatchedChannels } from '../alerts/index.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { usageOf } from './help-text.js';
 import type { AgentCommand } from './parse-command.js';
 
-type ChannelCommand = Extract<AgentCommand, { kind: 'channel' | 'channel-use' | 'channel-reset' }>;
+type ChannelCommand = Extract<
+  AgentCommand,
+  { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' }
+>;
 
 /**
  * `/agent channel …` (DESIGN "Channel agents"): shows or changes the agent new threads in the
@@ -15,6 +19,7 @@ export async function runChannelCommand(
   channelId: string | undefined,
   userId: string,
   channelAgents: Pick<ChannelAgents, 'agentFor' | 'use' | 'reset' | 'defaultAgentId'>,
+  watched?: Pick<WatchedChannels, 'watchOf' | 'set'>,
 ): Promise<CommandOutcome> {
   if (!channelId) return { kind: 'channel-missing', usage: usageOf(command.kind) };
   switch (command.kind) {
@@ -26,7 +31,13 @@ export async function runChannelCommand(
         agentId: current.agentId,
         source: current.source,
         boundBy: current.binding?.boundBy,
+        watched: watched ? (await watched.watchOf(channelId)) !== undefined : undefined,
       };
+    }
+    case 'channel-investigate': {
+      if (!watched) return { kind: 'not-configured', usage: usageOf(command.kind) };
+      const { wasOn } = await watched.set(channelId, command.on, userId);
+      return { kind: 'channel-watch', channelId, on: command.on, wasOn };
     }
     case 'channel-use': {
       const before = await channelAgents.use(channelId, command.agentId, userId);

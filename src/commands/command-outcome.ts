@@ -78,7 +78,11 @@ export type CommandOutcome =
       agentId: string;
       source: 'channel' | 'default';
       boundBy?: string | undefined;
+      /** Whether integration posts here are investigated (`/agent channel investigate`). */
+      watched?: boolean | undefined;
     }
+  /** `/agent channel investigate on|off` done: the watch now, and before. */
+  | { kind: 'channel-watch'; channelId: string; on: boolean; wasOn: boolean }
   /** `/agent channel use` / `reset` done: the channel's agent now, and before. */
   | { kind: 'channel-bound' | 'channel-reset'; channelId: string; agentId: string; previousAgentId: string }
   /** A channel command outside a channel (Slack always names one; kept for safety). */

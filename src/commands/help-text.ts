@@ -16,7 +16,8 @@ export type SubcommandName =
   | 'export'
   | 'channel'
   | 'channel-use'
-  | 'channel-reset';
+  | 'channel-reset'
+  | 'channel-investigate';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -110,6 +111,14 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     usage: '/agent channel reset',
     description: 'Make new threads in this channel use the bot’s agent (AGENT_ID) again.',
     example: '/agent channel reset',
+    adminOnly: true,
+  },
+  {
+    name: 'channel-investigate',
+    usage: '/agent channel investigate <on|off>',
+    description:
+      'Investigate every new alert other bots and integrations post in this channel (recoveries aside), in its thread.',
+    example: '/agent channel investigate on',
     adminOnly: true,
   },
 ];

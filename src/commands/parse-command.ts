@@ -35,7 +35,8 @@ export type AgentCommand =
   | { kind: 'export'; types: ExportTarget[] }
   | { kind: 'channel' }
   | { kind: 'channel-use'; agentId: string }
-  | { kind: 'channel-reset' };
+  | { kind: 'channel-reset' }
+  | { kind: 'channel-investigate'; on: boolean };
 
 export type ParseResult =
   | { ok: true; command: AgentCommand }
@@ -191,10 +192,17 @@ function parseChannel(args: string[]): AgentCommand {
     case 'reset':
       expectCount('channel-reset', rest, 0, 0);
       return { kind: 'channel-reset' };
+    case 'investigate': {
+      expectCount('channel-investigate', rest, 1, 1);
+      const switched = rest[0]?.toLowerCase();
+      if (switched !== 'on' && switched !== 'off')
+        throw new UsageError('channel-investigate', `“${rest[0]}” is not \`on\` or \`off\``);
+      return { kind: 'channel-investigate', on: switched === 'on' };
+    }
     default:
       throw new UsageError(
         'channel',
-        `unknown channel command “${verb}” (use \`use <agent-id>\` or \`reset\`)`,
+        `unknown channel command “${verb}” (use \`use <agent-id>\`, \`reset\` or \`investigate on|off\`)`,
       );
   }
 }

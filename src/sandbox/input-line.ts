@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -15,6 +15,8 @@ export type InputLine =
   | { kind: 'new-thread' }
   /** A monitoring integration posts an alert: a new thread the next message asks about. */
   | { kind: 'alert'; text: string }
+  /** The vendor's alert webhook fires (POST /alerts): a card, and the bot investigates on its own. */
+  | { kind: 'webhook'; text: string }
   /** Shares the sandbox channel with another organisation (Slack Connect), or stops sharing it. */
   | { kind: 'toggle-shared' }
   /** Opens the bot's Home tab: the sandbox prints the home the bot published. */
@@ -58,6 +60,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'command', text: rest.join(' ') };
     case '/alert':
       return { kind: 'alert', text: rest.join(' ') || 'Error rate above 5% on checkout' };
+    case '/webhook':
+      return { kind: 'webhook', text: rest.join(' ') || 'Checkout error rate above 5%' };
     case '/rate': {
       const [choice = '', ...words] = rest;
       const positive = /^(good|up|\+1|👍)$/i.test(choice)

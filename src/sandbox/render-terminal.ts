@@ -109,6 +109,7 @@ export const SANDBOX_HELP = [
   '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
+  '  /webhook [title]  the alert webhook fires (POST /alerts): a card, and the bot investigates on its own',
   '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
   "  /home             open the bot's Home tab: your recent threads, and (you are an admin) the agent's health",
   '  /quit             leave (Ctrl-C and Ctrl-D too)',

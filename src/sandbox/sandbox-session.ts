@@ -9,6 +9,7 @@ import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sand
 import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import { fireSampleAlert } from './sandbox-webhook.js';
 import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
 
 /** Where the chat writes: one call per block of lines. */
@@ -41,6 +42,8 @@ export interface SandboxSession {
   newThread(): void;
   /** A monitoring integration posts an alert as a new thread root; the next message asks about it. */
   alert(text: string): void;
+  /** The alert webhook fires: the bot posts a card and investigates in its thread on its own. */
+  webhook(text: string): Promise<void>;
   /** Shares the channel with another organisation (Slack Connect), or stops sharing it. */
   toggleShared(): Promise<void>;
   /** Opens the bot's Home tab and prints what the bot published there. */
@@ -166,6 +169,33 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
           SPEAKER.sandbox,
           `Grafana posted an alert in #sandbox: [FIRING:1] ${text} — your next message asks the bot about it in its thread`,
         ),
+      );
+    },
+    async webhook(text) {
+      const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
+      const answer = await fireSampleAlert(stack, text);
+      const said = `POST /alerts → ${answer.status} ${answer.outcome ?? answer.error ?? ''}`;
+      out.line(speak(SPEAKER.sandbox, `the alert webhook fired: ${said}`));
+      if (!answer.ts || answer.channel !== scope.channel) return;
+      const card = slack.messages(scope.channel, answer.ts)[0];
+      const explore = /"url":"([^"]*view-in-explore[^"]*)"/.exec(JSON.stringify(card?.blocks ?? []))?.[1];
+      if (explore) out.line(speak(SPEAKER.sandbox, `the card's View in Explore button opens ${explore}`));
+      const thread: SandboxThread = {
+        channel: scope.channel,
+        ts: answer.ts,
+        firstText: text,
+        sessionsBefore,
+      };
+      threads.push(thread);
+      current = thread; // your next message is a follow-up in the investigation's thread
+      monitor.watch(thread);
+      if (answer.outcome !== 'investigating') return;
+      await slack.waitFor(
+        () => {
+          monitor.poll();
+          return (monitor.endedTurns(thread)?.size ?? 0) > 0;
+        },
+        { timeoutMs: turnTimeoutMs(text, stack.script), description: `the investigation of "${text}"` },
       );
     },
     async toggleShared() {

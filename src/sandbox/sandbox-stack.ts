@@ -3,13 +3,7 @@ import { type Config, loadConfig } from '../config.js';
 import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
 import { localBotEnv } from '../local-stack/bot-env.js';
 import type { Logger } from '../runtime/logger.js';
-import {
-  SIM_AGENTS,
-  SIM_TOKENS,
-  type SimScript,
-  type Simulator,
-  startSimulator,
-} from '../simulator/index.js';
+import { type SimScript, type Simulator, startSimulator } from '../simulator/index.js';
 import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../slack-standin/index.js';
 import { startBot } from '../start-bot.js';
 
@@ -29,6 +23,8 @@ export interface SandboxStack {
   appUrl: string;
   /** Random per run; the sandbox signs every request it sends the bot with it. */
   signingSecret: string;
+  /** Random per run: ALERT_WEBHOOK_TOKEN, which `/webhook` sends to POST /alerts. */
+  alertToken: string;
   /** Stops the bot, then the simulator and the stand-in. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -53,6 +49,7 @@ export function sandboxEnv(
   signingSecret: string,
   logLevel: string,
   outsiderAudience: OutsiderPolicy = 'dm',
+  alertToken = randomBytes(24).toString('hex'),
 ): Record<string, string> {
   return localBotEnv(
     { simUrl: sim.url, slackApiUrl: slack.apiUrl, signingSecret },
@@ -61,6 +58,8 @@ export function sandboxEnv(
       INSTANCE_ID: 'sandbox',
       LOG_LEVEL: logLevel,
       OUTSIDER_AUDIENCE: outsiderAudience,
+      ALERT_WEBHOOK_TOKEN: alertToken,
+      ALERT_CHANNEL_ID: SANDBOX_CHANNEL.id,
     },
   );
 }
@@ -75,10 +74,13 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
   });
   slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
   const signingSecret = randomBytes(24).toString('hex');
+  const alertToken = randomBytes(24).toString('hex');
   let config: Config;
   let bridge: Awaited<ReturnType<typeof startBot>>;
   try {
-    config = loadConfig(sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience));
+    config = loadConfig(
+      sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience, alertToken),
+    );
     bridge = await startBot(config, { logger: options.logger });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
@@ -92,6 +94,7 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     script: options.script,
     appUrl: `http://127.0.0.1:${bridge.port}`,
     signingSecret,
+    alertToken,
     stop() {
       stopping ??= (async () => {
         await bridge.stop();

@@ -37,6 +37,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/new');
     case 'alert':
       return speak(SPEAKER.you, `/alert ${line.text}`);
+    case 'webhook':
+      return speak(SPEAKER.you, `/webhook ${line.text}`);
     case 'toggle-shared':
       return speak(SPEAKER.you, '/shared');
     case 'home':
@@ -68,6 +70,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'new-thread':
       session.newThread();
+      return true;
+    case 'webhook':
+      await session.webhook(line.text);
       return true;
     case 'alert':
       session.alert(line.text);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config.js';
+import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
@@ -40,6 +41,8 @@ export function createSlackApp(options: {
   identity: SlackIdentity;
   logger: Logger;
   ops: Omit<OpsState, 'ready'>;
+  /** More routes on PORT in both modes, beside /healthz and /metrics (POST /alerts). */
+  routes?: HttpRoute[];
   listeners: Omit<ListenerDeps, 'identity' | 'logger'>;
 }): SlackApp {
   const { config, identity, logger } = options;
@@ -47,7 +50,10 @@ export function createSlackApp(options: {
   let listening = false;
   let socketConnected = false;
   const ready = () => (config.slack.socketMode ? socketConnected : listening);
-  const routes = opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken });
+  const routes = [
+    ...opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken }),
+    ...(options.routes ?? []),
+  ];
   const clientOptions = webClientOptions(config, slackLogger);
 
   const socketReceiver = config.slack.appToken

@@ -13,6 +13,8 @@ export const storeKeys = {
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
   allowance: (name: string) => `allowance:${name}`,
+  claim: (name: string) => `claim:${name}`,
+  channelWatch: (channel: string) => `channel-watch:${channel}`,
 } as const;
 
 /** The separator @keyv/redis puts between namespace and key. */

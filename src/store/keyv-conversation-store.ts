@@ -1,4 +1,5 @@
 import type { Keyv } from 'keyv';
+import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { HomeStore } from '../conversation/home-ports.js';
@@ -13,7 +14,13 @@ import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache, HomeStore {
+export interface StateStore
+  extends ConversationStore,
+    ChannelBindingStore,
+    AudienceCache,
+    HomeStore,
+    ClaimStore,
+    ChannelWatchStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -109,6 +116,19 @@ export function createKeyvConversationStore(
       await keyv.delete(storeKeys.channelAgent(channel));
       await homePrimitives.removeMember(homeKeys.boundChannels, channel);
     },
+    // Watched channels (alert investigations) never expire either.
+    async getChannelWatch(channel) {
+      ensureOpen();
+      return keyv.get<ChannelWatch>(storeKeys.channelWatch(channel));
+    },
+    async saveChannelWatch(channel, watch) {
+      ensureOpen();
+      await keyv.set(storeKeys.channelWatch(channel), watch);
+    },
+    async deleteChannelWatch(channel) {
+      ensureOpen();
+      await keyv.delete(storeKeys.channelWatch(channel));
+    },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {
       ensureOpen();
@@ -156,6 +176,23 @@ export function createKeyvConversationStore(
     async returnAllowance(name, id) {
       ensureOpen();
       await primitives.returnAllowance(name, id);
+    },
+
+    async claim(name, value, ttlMs) {
+      ensureOpen();
+      return primitives.claim(name, value, ttlMs);
+    },
+    async readClaim(name) {
+      ensureOpen();
+      return primitives.readClaim(name);
+    },
+    async settleClaim(name, from, to) {
+      ensureOpen();
+      return primitives.settleClaim(name, from, to);
+    },
+    async releaseClaim(name, value) {
+      ensureOpen();
+      await primitives.releaseClaim(name, value);
     },
 
     async ping() {

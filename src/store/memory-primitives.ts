@@ -1,4 +1,5 @@
 import { assertAllowanceUse } from './allowance-use.js';
+import { createMemoryClaims } from './claims.js';
 import { ExpiringMap } from './expiring-map.js';
 import type { StorePrimitives } from './primitives.js';
 import { assertTtl } from './ttls.js';
@@ -18,6 +19,7 @@ export function createMemoryPrimitives(
   const allowances = new ExpiringMap<Array<{ id: string; at: number }>>(clock);
 
   return {
+    ...createMemoryClaims(clock),
     async tryLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
       const current = locks.get(name);

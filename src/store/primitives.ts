@@ -1,3 +1,4 @@
+import type { ClaimStore } from '../alerts/alert-ports.js';
 import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
 
 /**
@@ -5,7 +6,7 @@ import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
  * rolling-window allowances.
  * Each backend implements them natively (Lua in Redis, plain maps in memory).
  */
-export interface StorePrimitives {
+export interface StorePrimitives extends ClaimStore {
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   unlock(name: string, owner: string): Promise<void>;

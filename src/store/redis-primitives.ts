@@ -1,4 +1,5 @@
 import { assertAllowanceUse } from './allowance-use.js';
+import { createRedisClaims } from './claims.js';
 import { redisKey, storeKeys } from './keys.js';
 import type { StorePrimitives } from './primitives.js';
 import type { RedisClient } from './redis-connection.js';
@@ -57,6 +58,7 @@ export function createRedisPrimitives(client: RedisClient, prefix: string): Stor
     client.eval(script, { keys, arguments: args });
 
   return {
+    ...createRedisClaims(client, prefix),
     async tryLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
       return (await evalScript(TRY_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;

@@ -16,6 +16,7 @@ describe('help entries', () => {
         'capacity-move',
         'channel',
         'channel-reset',
+        'channel-investigate',
         'channel-use',
         'disable',
         'enable',

@@ -61,6 +61,21 @@ describe('npm run sandbox with piped input', () => {
     expect(run.stdout).toMatch(/Runs: \*1\* · Answers: \*1\*/);
   });
 
+  it('/webhook fires a sample alert through POST /alerts: a card, an investigation, then a follow-up', async () => {
+    const run = await runSandbox(
+      '/webhook Checkout errors [sim steps=1 stepms=50 echo=context]\nand the database? [sim steps=1 stepms=50 answer="Follow-up answer."]\n',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('the alert webhook fired: POST /alerts → 202 investigating');
+    expect(run.stdout).toContain(':mag: Investigating in this thread…');
+    expect(run.stdout).toContain(
+      'View in Explore button opens https://app.logz.io#/view-in-explore?&triggeredId=',
+    );
+    expect(run.stdout).toContain('Severity: HIGH');
+    expect(run.stdout).toContain('Follow-up answer.');
+  });
+
   it('/alert posts an alert thread; the next message asks about it and the agent saw the alert', async () => {
     const run = await runSandbox(
       '/alert Disk full on db-1\nwhy is this firing? [sim steps=1 stepms=50 echo=context]\n',

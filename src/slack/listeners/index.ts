@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
+import type { AlertInvestigations } from '../../alerts/index.js';
 import type { Config } from '../../config.js';
 import type { ConversationAudience } from '../../conversation/access/audience.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
@@ -37,6 +38,8 @@ export interface ListenerDeps {
   channelAgents: ChannelAgents;
   /** Who reads each conversation: sharing and membership events drop what is known. */
   audience: Pick<ConversationAudience, 'forget'>;
+  /** Alert investigations: watched channels (`/agent channel investigate`). */
+  alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

@@ -4,7 +4,7 @@ import { neutraliseSlackControls } from './neutralise.js';
 
 type ChannelOutcome = Extract<
   CommandOutcome,
-  { kind: 'channel-agent' | 'channel-bound' | 'channel-reset' | 'channel-missing' }
+  { kind: 'channel-agent' | 'channel-bound' | 'channel-reset' | 'channel-watch' | 'channel-missing' }
 >;
 
 /** An id inside backticks: no backticks, no mrkdwn-reserved characters, no control sequences. */
@@ -22,17 +22,33 @@ export function renderChannelOutcome(outcome: ChannelOutcome): CommandReply {
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
+/** Whether integration posts in the channel are investigated, for `/agent channel`. */
+function watchText(watched: boolean | undefined): string {
+  if (watched === undefined) return '';
+  return watched
+    ? ' New alerts other bots and integrations post here are investigated in their threads (`/agent channel investigate off` stops it).'
+    : ' Alerts other bots and integrations post here are not investigated automatically (admins: `/agent channel investigate on`).';
+}
+
 function channelText(outcome: ChannelOutcome): string {
   switch (outcome.kind) {
+    case 'channel-watch':
+      return outcome.on
+        ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
+        : `Posts by other bots and integrations in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} investigated automatically. People can still mention the bot under any alert.`;
     case 'channel-missing':
       return `\`${outcome.usage}\` works in a channel: run it in the channel you mean.`;
     case 'channel-agent':
-      return outcome.source === 'channel'
-        ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
-        : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use <agent-id>\`.`;
+      return agentText(outcome) + watchText(outcome.watched);
     case 'channel-bound':
       return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId)} (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent. The id is not checked until the first run: if it is wrong, that run says so.`;
     case 'channel-reset':
       return `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent.`;
   }
+}
+
+function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>): string {
+  return outcome.source === 'channel'
+    ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
+    : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use <agent-id>\`.`;
 }

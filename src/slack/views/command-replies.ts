@@ -103,6 +103,7 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'channel-agent':
     case 'channel-bound':
     case 'channel-reset':
+    case 'channel-watch':
     case 'channel-missing':
       return renderChannelOutcome(outcome);
   }

@@ -47,6 +47,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       accountsConfigured: deps.config.agent.accountToken !== undefined,
       defaultAgentId: deps.config.agent.agentId,
       channelAgents: deps.channelAgents,
+      watchedChannels: deps.alerts?.watched,
       capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,

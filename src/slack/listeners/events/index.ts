@@ -4,6 +4,7 @@ import { appHomeOpenedListener } from './app-home-opened.js';
 import { audienceChangedListener } from './audience-changed.js';
 import { messageListener } from './message.js';
 import { reactionAddedListener } from './reaction-added.js';
+import { watchedChannelListener } from './watched-channel-message.js';
 
 /**
  * Event ids → listeners. A channel mention arrives as both `app_mention` and `message`; both
@@ -12,6 +13,8 @@ import { reactionAddedListener } from './reaction-added.js';
 export function registerEventListeners(app: App, deps: ListenerDeps): void {
   app.event('app_mention', messageListener(deps, 'app_mention'));
   app.event('message', messageListener(deps, 'message'));
+  // Integration posts in watched channels are alerts (DESIGN "Alert investigations").
+  app.event('message', watchedChannelListener(deps));
   app.event('reaction_added', reactionAddedListener(deps));
   app.event('app_home_opened', appHomeOpenedListener(deps));
   // Who can read a conversation changed: the next question asks Slack again.

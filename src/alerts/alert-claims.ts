@@ -1,0 +1,71 @@
+/**
+ * One alert's claims in the store (its dedupe mark, its cooldown mark) as a handle that carries
+ * its own token: taken atomically, settled on the card's ts once it is posted, given back when
+ * nothing reached Slack. A repeat finds what the first holder settled on — waiting briefly when
+ * the first is still posting its card.
+ */
+import type { Clock } from '../runtime/clock.js';
+import type { ClaimStore } from './alert-ports.js';
+
+/** How long a repeat waits for the first alert's card ts (a concurrent first is still posting). */
+const PENDING_WAIT_MS = 3_000;
+const PENDING_STEP_MS = 100;
+
+export type ClaimTaken = { taken: true } | { taken: false; ts: string | undefined };
+
+export interface AlertClaimHandle {
+  /** Takes `name` for this alert, or tells the ts of the alert that holds it. */
+  take(name: string, ttlMs: number): Promise<ClaimTaken>;
+  /** Records the ts this alert settled on in `names` (default: every claim it holds). */
+  settle(ts: string | undefined, names?: string[]): Promise<void>;
+  /** Gives one claim back (default: all of them), so a retry or a repeat may take it. */
+  giveBack(names?: string[]): Promise<void>;
+}
+
+export function createAlertClaims(deps: { store: ClaimStore; clock: Clock; newId: () => string }) {
+  const { store, clock } = deps;
+
+  /** The ts a claim settled on; a claim still pending is read again for a short while. */
+  async function settledTs(name: string, held: string): Promise<string | undefined> {
+    let value: string | undefined = held;
+    for (let waited = 0; ; waited += PENDING_STEP_MS) {
+      const ts = tsOf(value);
+      if (ts || value === undefined || waited >= PENDING_WAIT_MS) return ts;
+      await clock.sleep(PENDING_STEP_MS);
+      value = await store.readClaim(name);
+    }
+  }
+
+  /** A handle for one alert; `postedTs`: its ts is known from the start (an integration's post). */
+  function open(postedTs?: string): AlertClaimHandle {
+    const token = JSON.stringify({ id: deps.newId(), ts: postedTs });
+    const held: string[] = [];
+    return {
+      async take(name, ttlMs) {
+        const result = await store.claim(name, token, ttlMs);
+        if (!result.claimed) return { taken: false, ts: await settledTs(name, result.value) };
+        held.push(name);
+        return { taken: true };
+      },
+      async settle(ts, names = held) {
+        await Promise.all(names.map((name) => store.settleClaim(name, token, JSON.stringify({ ts }))));
+      },
+      async giveBack(names = [...held]) {
+        await Promise.all(names.map((name) => store.releaseClaim(name, token).catch(() => undefined)));
+        for (const name of names) held.splice(held.indexOf(name), 1);
+      },
+    };
+  }
+
+  return { open };
+}
+
+function tsOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const ts = (JSON.parse(value) as { ts?: unknown }).ts;
+    return typeof ts === 'string' ? ts : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * One alert → at most one investigation (DESIGN "Alert investigations"), whether it came from the
+ * webhook or as an integration's post in a watched channel:
+ * 1. dedupe — an atomic claim per alert event (kept 25 h), so retries and replicas start it once;
+ * 2. cooldown — a claim per title per channel (ALERT_COOLDOWN_MINUTES): a repeat goes into the
+ *    earlier alert's thread as "fired again";
+ * 3. who reads — a channel outsiders can read is not investigated unless OUTSIDER_AUDIENCE=thread;
+ * 4. the limit — ALERT_RUNS_PER_HOUR investigations per channel per rolling hour, across replicas;
+ * 5. the card (or, for an integration's post, the post itself), then the run in its thread,
+ *    through the same run start as a mention: answers, follow-ups and ratings work as anywhere.
+ * The asker of an investigation is the bot itself: no person's RUNS_PER_PERSON_PER_HOUR is spent,
+ * and nothing goes to anyone's DM. A card Slack refuses gives every claim back, so a retry works.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConversationAudience } from '../conversation/access/audience.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { ConversationStore } from '../conversation/ports.js';
+import type { RunStart } from '../conversation/turn/run-start.js';
+import type { TurnRequest } from '../conversation/turn/turn-starter.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { type AlertClaimHandle, type ClaimTaken, createAlertClaims } from './alert-claims.js';
+import { cooldownClaimName, dedupeClaimName } from './alert-keys.js';
+import type { Alert } from './alert-payload.js';
+import { exploreUrl } from './alert-payload.js';
+import type {
+  AlertMetrics,
+  AlertOutcome,
+  AlertOutput,
+  AlertSource,
+  ClaimStore,
+  NotInvestigatedReason,
+} from './alert-ports.js';
+import { alertRunInput } from './alert-run-input.js';
+import type { VerdictClock } from './verdict-clock.js';
+
+/** Kept past a day: vendors retry for hours, and the same event must not start twice. */
+const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Where an alert goes and how it is known. */
+export interface AlertTarget {
+  channel: string;
+  /** `?agent=`: else the channel's agent, else AGENT_ID. */
+  agentId?: string | undefined;
+  source: AlertSource;
+  /** An integration's post already in the channel: the investigation goes in its thread, no card. */
+  postedTs?: string | undefined;
+  /** Dedupe key (default: the alert's event id, trigger id, or title and window). */
+  eventKey: string;
+  /** What the cooldown compares (default: the title). */
+  cooldownText?: string | undefined;
+}
+
+/** What POST /alerts answers. */
+export interface AlertReceipt {
+  outcome: AlertOutcome;
+  channel: string;
+  /** The card (or the earlier alert's card, for a duplicate or a repeat), when known. */
+  ts?: string | undefined;
+  /** For `limited`: why. */
+  reason?: NotInvestigatedReason['kind'] | undefined;
+}
+
+/** Slack would not take the card: nothing was started, and every claim was given back. */
+export class AlertCardError extends Error {
+  constructor(readonly original: unknown) {
+    super('the alert card could not be posted', { cause: original });
+    this.name = 'AlertCardError';
+  }
+}
+
+export interface AlertIntakeDeps {
+  store: ClaimStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
+  output: AlertOutput;
+  /** Who can read the channel (audience.ts): asked unless OUTSIDER_AUDIENCE=thread. */
+  audience: Pick<ConversationAudience, 'of'>;
+  policy: 'dm' | 'thread' | 'refuse';
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  runStart: Pick<RunStart, 'begin'>;
+  verdicts: Pick<VerdictClock, 'expect'>;
+  metrics: AlertMetrics;
+  clock: Clock;
+  logger: Logger;
+  settings: {
+    /** The app's own workspace (the thread key's team). */
+    teamId: string;
+    /** The asker of every investigation. */
+    botUserId: string;
+    cooldownMs: number;
+    /** 0: no limit. */
+    runsPerHour: number;
+    maxChars: number;
+    lookbackMinutes: number;
+  };
+  newId?: () => string;
+}
+
+const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
+
+export function createAlertIntake(deps: AlertIntakeDeps) {
+  const { store, output, clock, logger, settings, metrics } = deps;
+  const newId = deps.newId ?? (() => randomUUID());
+  const claims = createAlertClaims({ store, clock, newId });
+  const background = new Set<Promise<unknown>>();
+
+  async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
+    const claim = claims.open(target.postedTs);
+    const first = await claim.take(dedupeClaimName(target.channel, target.eventKey), DEDUPE_TTL_MS);
+    if (!first.taken) return done({ outcome: 'duplicate', channel: target.channel, ts: first.ts }, target);
+    const cooldown =
+      settings.cooldownMs > 0
+        ? cooldownClaimName(target.channel, target.cooldownText ?? alert.title)
+        : undefined;
+    try {
+      const earlier: ClaimTaken = cooldown
+        ? await claim.take(cooldown, settings.cooldownMs)
+        : { taken: true };
+      if (!earlier.taken) return done(await firedAgain(alert, target, claim, earlier.ts), target);
+      return done(await investigateOrNot(alert, target, claim, cooldown), target);
+    } catch (error) {
+      // Nothing is in Slack (a card Slack took is never given back): a retry may take it all.
+      await claim.giveBack();
+      throw error;
+    }
+  }
+
+  /** The same title within the cooldown: "fired again" in the earlier thread, nothing new. */
+  async function firedAgain(
+    alert: Alert,
+    target: AlertTarget,
+    claim: AlertClaimHandle,
+    earlier: string | undefined,
+  ): Promise<AlertReceipt> {
+    await claim.settle(earlier);
+    if (earlier) {
+      const where = { teamId: settings.teamId, channel: target.channel, threadTs: earlier };
+      await output
+        .postFiredAgain(where, alert.title, clock.now())
+        .catch((error: unknown) =>
+          logger.warn({ err: error, channel: target.channel }, 'fired-again reply not posted'),
+        );
+    }
+    return { outcome: 'cooldown', channel: target.channel, ts: earlier };
+  }
+
+  async function investigateOrNot(
+    alert: Alert,
+    target: AlertTarget,
+    claim: AlertClaimHandle,
+    cooldown: string | undefined,
+  ): Promise<AlertReceipt> {
+    const allowanceId = newId();
+    const reason = await whyNotInvestigate(target.channel, allowanceId);
+    // Only an investigation starts a cooldown: a limited alert's repeat gets a card of its own.
+    if (reason && cooldown) await claim.giveBack([cooldown]);
+    const ts = await place(alert, target, reason, allowanceId);
+    await claim.settle(ts);
+    if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
+    track(investigate(alert, target, ts));
+    return { outcome: 'investigating', channel: target.channel, ts };
+  }
+
+  /** Who reads the channel first (it costs no allowance), then the hourly limit. */
+  async function whyNotInvestigate(
+    channel: string,
+    allowanceId: string,
+  ): Promise<NotInvestigatedReason | undefined> {
+    // Not the answer placement: an alert has no asker whose DM could take the answer.
+    if (deps.policy !== 'thread' && (await deps.audience.of(channel)).outsiders) {
+      return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
+    }
+    if (settings.runsPerHour <= 0) return undefined;
+    const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: clock.now() };
+    const verdict = await store.takeAllowance(allowanceName(channel), use);
+    return verdict.ok ? undefined : { kind: 'hourly-limit', limit: settings.runsPerHour };
+  }
+
+  /** The card (webhook), or a note under the integration's post when it is not investigated. */
+  async function place(
+    alert: Alert,
+    target: AlertTarget,
+    reason: NotInvestigatedReason | undefined,
+    allowanceId: string,
+  ): Promise<string> {
+    if (target.postedTs) {
+      if (reason) {
+        const where = { teamId: settings.teamId, channel: target.channel, threadTs: target.postedTs };
+        await output
+          .postNotInvestigated(where, reason)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, channel: target.channel }, 'alert note not posted'),
+          );
+      }
+      return target.postedTs;
+    }
+    try {
+      const card = { ...alert, exploreUrl: exploreUrl(alert), notInvestigated: reason };
+      return await output.postCard(target.channel, card);
+    } catch (error) {
+      if (!reason) {
+        await store.returnAllowance(allowanceName(target.channel), allowanceId).catch(() => undefined);
+      }
+      throw new AlertCardError(error);
+    }
+  }
+
+  async function investigate(alert: Alert, target: AlertTarget, ts: string): Promise<void> {
+    const receivedAt = clock.now();
+    const agentId = target.agentId ?? (await deps.channelAgents.agentFor(target.channel)).agentId;
+    const { message, ...context } = alertRunInput(alert, settings, receivedAt);
+    const request: TurnRequest = {
+      teamId: settings.teamId,
+      channel: target.channel,
+      threadTs: ts,
+      sourceTs: ts,
+      userId: settings.botUserId,
+      prompt: message,
+      mentioned: true,
+    };
+    deps.verdicts.expect(target.channel, ts, receivedAt);
+    const prepared = { kind: 'ready', agentId, context } as const;
+    const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
+    if (result === 'started') metrics.investigationStarted(target.source);
+    logger.info(
+      { channel: target.channel, ts, agentId, source: target.source, result },
+      'alert investigation',
+    );
+  }
+
+  function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
+    metrics.alertReceived(receipt.outcome, target.source);
+    logger.info({ ...receipt, source: target.source }, 'alert received');
+    return receipt;
+  }
+
+  function track(work: Promise<void>): void {
+    const handled = work.catch((error: unknown) =>
+      logger.error({ err: error }, 'alert investigation failed to start'),
+    );
+    background.add(handled);
+    void handled.finally(() => background.delete(handled));
+  }
+
+  /** Resolves once every investigation being started has been handed over (shutdown, tests). */
+  async function settle(): Promise<void> {
+    await Promise.all([...background]);
+  }
+
+  return { receive, settle };
+}
+
+export type AlertIntake = ReturnType<typeof createAlertIntake>;
+
+const allowanceName = (channel: string) => `alerts:${channel}`;

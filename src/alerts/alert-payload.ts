@@ -1,0 +1,146 @@
+/**
+ * The body of POST /alerts: the vendor's custom notification endpoint, filled from the JSON
+ * template the README gives (DESIGN "Alert investigations"). Members are named after the template
+ * variables. Only a title is required; everything else is used when it makes sense and otherwise
+ * left out (a vendor fills what it has, and an alert is never refused for a malformed extra). Pure.
+ */
+
+/** An alert, from the webhook or from an integration's post in a watched channel. */
+export interface Alert {
+  title: string;
+  description?: string | undefined;
+  severity?: string | undefined;
+  eventId?: string | undefined;
+  triggeredId?: string | undefined;
+  accountId?: string | undefined;
+  /** Epoch ms. */
+  windowStart?: number | undefined;
+  windowEnd?: number | undefined;
+  appUrl?: string | undefined;
+  /** Samples as text (JSON re-serialised compactly). */
+  samples?: string | undefined;
+  tags: string[];
+}
+
+export type ParsedAlert =
+  | { ok: true; alert: Alert; token?: string | undefined }
+  | { ok: false; problem: string };
+
+/** The longest title kept (Slack's header block takes 150 characters; the agent needs no more). */
+const MAX_TITLE = 300;
+const MAX_TAGS = 50;
+
+type Json = Record<string, unknown>;
+
+/** A scalar as trimmed text (numbers too: ids often arrive as numbers), else undefined. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * An instant as epoch ms: ISO 8601 (a zone is required, else it would read as local time), or
+ * epoch seconds or milliseconds (as a number or digits; below 10^11 reads as seconds — 10^11 ms
+ * is 1973, 10^11 s is the year 5138).
+ */
+export function parseInstant(value: unknown): number | undefined {
+  const raw = typeof value === 'number' ? String(value) : text(value);
+  if (raw === undefined) return undefined;
+  if (/^\d+(\.\d+)?$/.test(raw)) {
+    const number = Number(raw);
+    const ms = number < 1e11 ? number * 1000 : number;
+    return Number.isFinite(ms) && ms > 0 ? Math.round(ms) : undefined;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(raw)) return undefined;
+  const ms = Date.parse(raw.replace(' ', 'T'));
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** JSON text or a JSON value → the value; other text stays text. */
+function jsonOrText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  if (!/^[[{"]/.test(trimmed)) return trimmed;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return trimmed;
+  }
+}
+
+/** Tags: an array (of strings, or `{key, value}` / `{name, value}` objects), an object, or JSON text of either. */
+function parseTags(value: unknown): string[] {
+  const parsed = jsonOrText(value);
+  const list = Array.isArray(parsed)
+    ? parsed
+    : typeof parsed === 'object' && parsed !== null
+      ? Object.entries(parsed).map(([key, tagValue]) => ({ key, value: tagValue }))
+      : typeof parsed === 'string'
+        ? parsed.split(',')
+        : [];
+  const tags = list
+    .map((item) => {
+      if (typeof item !== 'object' || item === null) return text(item);
+      const { key, name, value: tagValue } = item as Json;
+      const label = text(key) ?? text(name);
+      const shown = text(tagValue);
+      return label && shown ? `${label}:${shown}` : (label ?? shown);
+    })
+    .filter((tag): tag is string => tag !== undefined);
+  return [...new Set(tags)].slice(0, MAX_TAGS);
+}
+
+/** Samples as text: JSON kept as compact JSON, text as is. */
+function parseSamples(value: unknown): string | undefined {
+  const parsed = jsonOrText(value);
+  if (parsed === undefined || parsed === null || parsed === '') return undefined;
+  if (Array.isArray(parsed) && parsed.length === 0) return undefined;
+  return typeof parsed === 'string' ? parsed : JSON.stringify(parsed);
+}
+
+/** An http(s) URL as sent (the link recipe appends to it), without a fragment; else undefined. */
+function httpUrl(value: unknown): string | undefined {
+  const raw = text(value)?.split('#')[0];
+  if (!raw || !URL.canParse(raw) || /\s/.test(raw)) return undefined;
+  return /^https?:$/.test(new URL(raw).protocol) ? raw : undefined;
+}
+
+/** The parsed JSON body → an alert, or the 400's problem. */
+export function parseAlertBody(body: unknown): ParsedAlert {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, problem: 'the body must be a JSON object' };
+  }
+  const json = body as Json;
+  const title = text(json.alert_title);
+  if (!title) return { ok: false, problem: 'alert_title is missing' };
+  return {
+    ok: true,
+    token: typeof json.token === 'string' ? json.token : undefined,
+    alert: {
+      title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
+      description: text(json.alert_description),
+      severity: text(json.alert_severity),
+      eventId: text(json.alert_event_id),
+      triggeredId: text(json.triggered_id),
+      accountId: text(json.account_id),
+      windowStart: parseInstant(json.alert_timeframe_start),
+      windowEnd: parseInstant(json.alert_timeframe_end),
+      appUrl: httpUrl(json.alert_app_url),
+      samples: parseSamples(json.alert_samples ?? json.alert_samples_json),
+      tags: parseTags(json.alert_tags ?? json.alert_tags_json),
+    },
+  };
+}
+
+/**
+ * The vendor's View in Explore link: `<alert_app_url>#/view-in-explore?&triggeredId=…&switchToAccountId=…`
+ * (the recipe of its own notifications), when all three are known.
+ */
+export function exploreUrl(alert: Pick<Alert, 'appUrl' | 'triggeredId' | 'accountId'>): string | undefined {
+  if (!alert.appUrl || !alert.triggeredId || !alert.accountId) return undefined;
+  const triggered = encodeURIComponent(alert.triggeredId);
+  const account = encodeURIComponent(alert.accountId);
+  return `${alert.appUrl}#/view-in-explore?&triggeredId=${triggered}&switchToAccountId=${account}`;
+}

@@ -1,0 +1,83 @@
+/**
+ * Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root:
+ * the intake that decides what an alert starts, its POST /alerts route, the watched channels, and
+ * a run start of their own over the same ledger, delivery and progress as mentions.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConversationAudience } from '../conversation/access/audience.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { ConversationStore } from '../conversation/ports.js';
+import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
+import type { HttpRoute } from '../http/http-route.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { createAlertIntake } from './alert-intake.js';
+import type { AlertMetrics, AlertOutput, ChannelWatchStore, ClaimStore } from './alert-ports.js';
+import type { VerdictClock } from './verdict-clock.js';
+import { createWatchedChannels } from './watched-channels.js';
+import { alertWebhookRoute } from './webhook-route.js';
+
+export { AlertCardError, type AlertIntake, type AlertReceipt } from './alert-intake.js';
+export { type Alert, parseAlertBody } from './alert-payload.js';
+export type { AlertMetrics, AlertOutput, ChannelWatchStore, ClaimStore } from './alert-ports.js';
+export { createVerdictClock, type VerdictClock } from './verdict-clock.js';
+export type { WatchedChannels } from './watched-channels.js';
+export { type WatchedMessage, watchedAlert } from './watched-message.js';
+
+export interface AlertInvestigationsDeps
+  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
+  store: ClaimStore & ChannelWatchStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
+  alertOutput: AlertOutput;
+  audience: Pick<ConversationAudience, 'of'>;
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  verdicts: Pick<VerdictClock, 'expect'>;
+  metrics: AlertMetrics & RunStartDeps['metrics'];
+  clock: Clock;
+  logger: Logger;
+  config: {
+    webhookToken: string | undefined;
+    defaultChannelId: string | undefined;
+    cooldownMs: number;
+    runsPerHour: number;
+    outsiderPolicy: 'dm' | 'thread' | 'refuse';
+    maxChars: number;
+    lookbackMinutes: number;
+  };
+  identity: { teamId: string; botUserId: string };
+}
+
+export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
+  const { config, logger, clock } = deps;
+  const log = logger.child({ component: 'alerts' });
+  const runStart = createRunStart({
+    ...deps,
+    logger: log,
+    newId: () => randomUUID().toLowerCase(),
+    // A new alert thread is never busy, unless someone asked in it first: then that turn goes on.
+    refuseBusy: (request) =>
+      log.info({ channel: request.channel, ts: request.threadTs }, 'alert thread busy: not investigated'),
+  });
+  const intake = createAlertIntake({
+    store: deps.store,
+    output: deps.alertOutput,
+    audience: deps.audience,
+    policy: config.outsiderPolicy,
+    channelAgents: deps.channelAgents,
+    runStart,
+    verdicts: deps.verdicts,
+    metrics: deps.metrics,
+    clock,
+    logger: log,
+    settings: { ...deps.identity, ...config },
+  });
+  const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
+  const route: HttpRoute = alertWebhookRoute({
+    token: config.webhookToken,
+    defaultChannelId: config.defaultChannelId,
+    intake,
+    logger: log,
+  });
+  return { intake, watched, route };
+}
+
+export type AlertInvestigations = ReturnType<typeof createAlertInvestigations>;

@@ -1,0 +1,35 @@
+import type { WebClient } from '@slack/web-api';
+import type { AlertOutput } from '../alerts/alert-ports.js';
+import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
+
+/**
+ * The alert card and the replies in alert threads on the Web API (`chat.postMessage`, scope
+ * `chat:write`). The Web client retries 429s itself; other errors reach the caller.
+ */
+export function createSlackAlertOutput(client: WebClient, botUserId: string): AlertOutput {
+  return {
+    async postCard(channel, card) {
+      const posted = await client.chat.postMessage({
+        channel,
+        unfurl_links: false,
+        ...renderAlertCard(card, botUserId),
+      } as Parameters<WebClient['chat']['postMessage']>[0]);
+      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+      return posted.ts;
+    },
+    async postFiredAgain(where, title, at) {
+      await client.chat.postMessage({
+        channel: where.channel,
+        thread_ts: where.threadTs,
+        ...renderFiredAgain(title, at),
+      });
+    },
+    async postNotInvestigated(where, reason) {
+      await client.chat.postMessage({
+        channel: where.channel,
+        thread_ts: where.threadTs,
+        ...renderNotInvestigated(reason, botUserId),
+      });
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
+
+/**
+ * Integration posts in watched channels → alert investigations (`/agent channel investigate on`).
+ * Bolt has acked; a retried event is the same message, which the intake's dedupe takes once.
+ */
+export function watchedChannelListener(deps: ListenerDeps) {
+  const { identity, config, logger, alerts } = deps;
+  return async ({ event }: Args): Promise<void> => {
+    if (!alerts) return;
+    const message = event as unknown as WatchedMessage;
+    const verdict = watchedAlert(message, { botId: identity.botId, botUserId: identity.botUserId });
+    if (verdict.kind === 'skip' && verdict.reason !== 'recovery') return;
+    const allowlist = config.access.allowedChannelIds;
+    if (allowlist.length > 0 && !allowlist.includes(message.channel)) return;
+    try {
+      if (!(await alerts.watched.watchOf(message.channel))) return;
+      if (verdict.kind === 'skip') {
+        logger.info(
+          { channel: message.channel, ts: message.ts },
+          'recovery in a watched channel: not investigated',
+        );
+        return;
+      }
+      const { alert, eventKey, cooldownText } = verdict;
+      await alerts.intake.receive(alert, {
+        channel: message.channel,
+        source: 'channel',
+        postedTs: message.ts,
+        eventKey,
+        cooldownText,
+      });
+    } catch (error) {
+      logger.error({ err: error, channel: message.channel, ts: message.ts }, 'watched-channel alert failed');
+    }
+  };
+}

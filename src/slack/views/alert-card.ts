@@ -1,0 +1,104 @@
+import type { AlertCard, NotInvestigatedReason } from '../../alerts/alert-ports.js';
+import { describeWindow } from '../../alerts/alert-run-input.js';
+import { escapeSlackText } from './slack-escape.js';
+import { truncate } from './text-cut.js';
+
+/**
+ * The alert card and the bot's short replies in alert threads (DESIGN "Alert investigations").
+ * Alert text comes from whoever configured the alert: it is escaped, so it cannot ping a channel
+ * or hide a link. Pure.
+ */
+
+/** `metadata.event_type` of alert cards, so a thread's root can be told apart from other posts. */
+export const ALERT_EVENT_TYPE = 'agent_alert';
+/** The card's link button (its clicks are only acked: the browser opens the URL). */
+export const VIEW_IN_EXPLORE_ACTION_ID = 'alert_view_in_explore';
+
+type Block = Record<string, unknown>;
+export interface AlertView {
+  text: string;
+  blocks: Block[];
+  metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
+}
+
+/** Slack's limits: header text 150, section text 3,000, button url 3,000. */
+const HEADER_MAX = 150;
+const DESCRIPTION_MAX = 1_500;
+const URL_MAX = 3_000;
+
+const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
+const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
+const safe = (text: string, max: number) => escapeSlackText(truncate(text, max));
+
+/** Why an alert was not investigated, and how to ask anyway. */
+export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: string): string {
+  const bot = `<@${botUserId}>`;
+  if (reason.kind === 'hourly-limit') {
+    return `Not investigated automatically: ${reason.limit} alerts were already investigated in this channel in the last hour (ALERT_RUNS_PER_HOUR). To investigate this one, mention ${bot} in this thread.`;
+  }
+  const ask =
+    reason.policy === 'dm'
+      ? `To investigate it, mention ${bot} in this thread: the answer comes to you in a direct message.`
+      : `Ask ${bot} about it in a direct message.`;
+  return `Not investigated automatically: people outside the organisation can read this channel, and investigations are not posted where they can read them. ${ask}`;
+}
+
+function facts(card: AlertCard): Block | undefined {
+  const window = describeWindow(card.windowStart, card.windowEnd);
+  const fields = [
+    card.severity ? mrkdwn(`*Severity*\n${safe(card.severity, 100)}`) : undefined,
+    window ? mrkdwn(`*Window*\n${window}`) : undefined,
+  ].filter((field) => field !== undefined);
+  return fields.length > 0 ? { type: 'section', fields } : undefined;
+}
+
+/** The card posted as a new message in the alert channel. */
+export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
+  const status = card.notInvestigated
+    ? notInvestigatedText(card.notInvestigated, botUserId)
+    : ':mag: Investigating in this thread…';
+  const tags = card.tags.map((tag) => `\`${safe(tag.replace(/`/g, "'"), 100)}\``).join(' ');
+  const explore = card.exploreUrl && card.exploreUrl.length <= URL_MAX ? card.exploreUrl : undefined;
+  const blocks = [
+    { type: 'header', text: { type: 'plain_text', text: truncate(card.title, HEADER_MAX) } },
+    facts(card),
+    tags ? context(`Tags: ${tags}`) : undefined,
+    card.description ? { type: 'section', text: mrkdwn(safe(card.description, DESCRIPTION_MAX)) } : undefined,
+    explore
+      ? {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: VIEW_IN_EXPLORE_ACTION_ID,
+              text: { type: 'plain_text', text: 'View in Explore' },
+              url: explore,
+            },
+          ],
+        }
+      : undefined,
+    context(status),
+  ].filter((block): block is Block => block !== undefined);
+  const severity = card.severity ? ` (${card.severity})` : '';
+  return {
+    text: `Alert: ${safe(card.title, HEADER_MAX)}${escapeSlackText(severity)} — ${status}`,
+    blocks,
+    metadata: {
+      event_type: ALERT_EVENT_TYPE,
+      event_payload: { investigated: card.notInvestigated === undefined },
+    },
+  };
+}
+
+/** "Fired again" in the earlier alert's thread. */
+export function renderFiredAgain(title: string, at: number): AlertView {
+  const time = new Date(at).toISOString().slice(11, 16);
+  const text = `:repeat: “${safe(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`;
+  return { text, blocks: [context(text)] };
+}
+
+/** Under an integration's alert in a watched channel: why it is not investigated. */
+export function renderNotInvestigated(reason: NotInvestigatedReason, botUserId: string): AlertView {
+  const text = notInvestigatedText(reason, botUserId);
+  return { text, blocks: [context(text)] };
+}

@@ -6,6 +6,7 @@ import {
   isAgentApiError,
 } from './agent-api/index.js';
 import type { Config } from './config.js';
+import { createAgentSessions } from './conversation/agent-session.js';
 import { createAnswerPlacement } from './conversation/answer-place.js';
 import { createConversationAudience } from './conversation/audience.js';
 import { createChannelAgents } from './conversation/channel-agents.js';
@@ -14,6 +15,7 @@ import { createIoGate } from './conversation/io-gate.js';
 import { createPollScheduler } from './conversation/poll-scheduler.js';
 import type { Clock, Logger } from './conversation/ports.js';
 import { createReactionFeedback } from './conversation/reaction-feedback.js';
+import { createRunStop } from './conversation/run-stop.js';
 import { createSpending } from './conversation/spending.js';
 import { createTurnContext } from './conversation/turn-context.js';
 import { createTurnDelivery } from './conversation/turn-delivery.js';
@@ -21,8 +23,10 @@ import { createTurnLedger } from './conversation/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn-service.js';
+import { createViewedContext } from './conversation/viewed-context.js';
 import { createInsideCheck } from './conversation/who-is-inside.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
@@ -140,6 +144,11 @@ export async function startBridge(
     logger,
     metrics,
   });
+  // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
+  const sessions = createAgentSessions({
+    port: createSlackAgentSessions({ client: progressClient, logger, metrics }),
+    logger,
+  });
   const settings = {
     instanceId: config.state.instanceId,
     defaultAgentId: config.agent.agentId,
@@ -155,6 +164,7 @@ export async function startBridge(
     output,
     poller: scheduler,
     progress,
+    sessions,
     clock,
     logger,
     metrics,
@@ -200,13 +210,14 @@ export async function startBridge(
     output,
     delivery,
     progress,
+    sessions,
     clock,
     logger,
     metrics,
     settings,
     inside,
     gate: createIoGate(),
-    context,
+    context: createViewedContext({ context, audience, logger }),
     placement,
     spending: createSpending({
       store,
@@ -234,6 +245,7 @@ export async function startBridge(
     listeners: {
       turns,
       reactions,
+      stops: createRunStop({ ledger, delivery, inside, sessions, logger, metrics }),
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),

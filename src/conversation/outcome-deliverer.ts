@@ -1,3 +1,4 @@
+import type { AgentSessions } from './agent-session.js';
 import { boundLogger } from './bound-logger.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
@@ -45,6 +46,7 @@ export interface OutcomeDelivererDeps {
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'deliveryLatency' | 'deliveryDropped' | 'turnFinished'>;
@@ -259,6 +261,8 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       await ledger.saveFinal(thread, change.lastFinal);
     } else if (thread && change?.kind === 'run-open') {
       await ledger.saveRunOpen(thread, turn.startedAt);
+    } else if (thread && change?.kind === 'stopped') {
+      await ledger.saveStopped(thread);
     }
     await ledger.threadLock(turn.threadKey, turn.turnId).release();
     entry.released = true;
@@ -290,6 +294,8 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     deps.onFinished(entry);
     if (outcome) metrics.turnFinished(outcome);
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
+    // Last: the text status and the session status write the same slot, and `active` must stay.
+    if (outcome !== undefined) await deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }
 

@@ -214,7 +214,9 @@ export type TurnOutcome =
   | 'service_error'
   | 'lost'
   /** Slack refused the outcome for good (bot removed from the channel, token revoked…). */
-  | 'undeliverable';
+  | 'undeliverable'
+  /** Someone pressed Stop: the run was no longer followed (DESIGN "Agent sessions and Stop"). */
+  | 'stopped';
 
 /** Counters the conversation layer reports; prom-client lives behind this in src/metrics.ts. */
 export interface ConversationMetrics {
@@ -233,6 +235,11 @@ export interface ConversationMetrics {
   outsiderReadable(action: 'private' | 'refused', reason: OutsiderReason): void;
   /** A message not taken because its sender used up their runs for the hour (DESIGN "Spending"). */
   turnOverLimit(): void;
+  /**
+   * A Stop on a thread's agent session: `stopped` (a turn was running), `idle` (nothing ran), or
+   * `outsider` (pressed by someone outside the organisation: ignored).
+   */
+  stopPressed(result: 'stopped' | 'idle' | 'outsider'): void;
 }
 
 /** Where in Slack a turn's output goes. */
@@ -256,7 +263,9 @@ export type TurnNotice =
   /** The late watch ended too: nothing more is posted unless the person asks again. */
   | { kind: 'watch-ended'; waitedMs: number }
   | { kind: 'service-error'; error: unknown; referenceId: string }
-  | { kind: 'lost-turn' };
+  | { kind: 'lost-turn' }
+  /** Someone stopped the run: the agent may still finish on its side; its answer is not posted. */
+  | { kind: 'stopped' };
 
 /** What the answer's footer tells besides the answer itself. */
 export type AnswerNote = 'files-not-sent';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AgentSessions } from './agent-session.js';
 import type { AnswerPlacement } from './answer-place.js';
 import type { OutsiderReason } from './audience.js';
 import type { IoGate } from './io-gate.js';
@@ -21,6 +22,7 @@ import type { PreparedTurn, TurnContext } from './turn-context.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnProgress } from './turn-progress.js';
+import type { ViewedPlace } from './viewed-context.js';
 import type { InsideCheck } from './who-is-inside.js';
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
@@ -46,6 +48,11 @@ export interface TurnRequest {
    * a mention: only a thread the bot has answered in takes it.
    */
   mentioned: boolean;
+  /**
+   * A DM question's `app_context`: the channel or thread the person was looking at when asking
+   * (DESIGN "What the person is looking at"; see viewed-context.ts).
+   */
+  viewing?: ViewedPlace | undefined;
 }
 
 export type TurnRequestResult =
@@ -65,6 +72,8 @@ export interface TurnStarterDeps {
   output: ThreadOutput;
   delivery: TurnDelivery;
   progress: Pick<TurnProgress, 'begin'>;
+  /** The thread's agent session (agent-session.ts). @default none */
+  sessions?: Pick<AgentSessions, 'begin'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -117,6 +126,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     output,
     delivery,
     progress: deps.progress,
+    sessions: deps.sessions,
     clock,
     logger,
     metrics,

@@ -5,6 +5,7 @@ import type { ConversationAudience } from '../../conversation/audience.js';
 import type { ChannelAgents } from '../../conversation/channel-agents.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
 import type { ReactionFeedback } from '../../conversation/reaction-feedback.js';
+import type { RunStop } from '../../conversation/run-stop.js';
 import type { TurnStarter } from '../../conversation/turn-service.js';
 import type { InsideCheck } from '../../conversation/who-is-inside.js';
 import type { AgentView } from '../agent-view.js';
@@ -19,6 +20,8 @@ import { registerViewListeners } from './views/index.js';
 export interface ListenerDeps {
   turns: TurnStarter;
   reactions: ReactionFeedback;
+  /** Stop pressed on a thread's agent session. */
+  stops: RunStop;
   /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
   inside: InsideCheck;
   /** Cached users.info (admins, and what else needs to know a person). */

@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/shared`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/shared`, `/stop`, `/agent …`, `/alert …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -17,6 +17,8 @@ export type InputLine =
   | { kind: 'alert'; text: string }
   /** Shares the sandbox channel with another organisation (Slack Connect), or stops sharing it. */
   | { kind: 'toggle-shared' }
+  /** Presses Stop on the current thread's agent session (agent_session_stopped). */
+  | { kind: 'stop' }
   | { kind: 'help' }
   | { kind: 'quit' }
   | { kind: 'unknown-command'; name: string };
@@ -50,6 +52,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'help' };
     case '/shared':
       return { kind: 'toggle-shared' };
+    case '/stop':
+      return { kind: 'stop' };
     case '/agent':
       return { kind: 'command', text: rest.join(' ') };
     case '/alert':

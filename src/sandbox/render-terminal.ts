@@ -110,6 +110,7 @@ export const SANDBOX_HELP = [
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
   '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
+  "  /stop             press Stop on the thread's agent session while the agent works",
   '  /quit             leave (Ctrl-C and Ctrl-D too)',
   'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
   '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention,',

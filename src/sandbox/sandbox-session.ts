@@ -7,6 +7,7 @@ import { runAgentCommand } from './sandbox-slash-command.js';
 import type { SandboxStack } from './sandbox-stack.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
 import {
+  agentSessionStoppedEvent,
   alertMessage,
   appMentionEvent,
   eventCallback,
@@ -47,6 +48,8 @@ export interface SandboxSession {
   alert(text: string): void;
   /** Shares the channel with another organisation (Slack Connect), or stops sharing it. */
   toggleShared(): Promise<void>;
+  /** Presses Stop on the current thread's agent session (Slack sends agent_session_stopped). */
+  stop(): Promise<void>;
   close(): void;
 }
 
@@ -182,6 +185,24 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       await setSandboxSharing(slack, shared, send);
       const policy = stack.config.audience.outsiderPolicy;
       out.line(speak(SPEAKER.sandbox, sharingLines(shared, policy, current?.channel === dm)));
+    },
+    async stop() {
+      if (!current || current.awaitingMention) {
+        out.line(speak(SPEAKER.sandbox, 'no thread to stop: ask something first'));
+        return;
+      }
+      const { channel, ts } = current;
+      const shown = slack.agentSessions.showsStop(channel, ts);
+      out.line(
+        speak(
+          SPEAKER.sandbox,
+          shown ? 'you pressed Stop on the thread' : 'you pressed Stop (nothing is running)',
+        ),
+      );
+      await send(
+        agentSessionStoppedEvent({ channel, thread_ts: ts, user: scope.user }),
+        'agent_session_stopped',
+      );
     },
     close: () => clearInterval(timer),
   };

@@ -39,6 +39,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, `/alert ${line.text}`);
     case 'toggle-shared':
       return speak(SPEAKER.you, '/shared');
+    case 'stop':
+      return speak(SPEAKER.you, '/stop');
     case 'rate':
       return speak(
         SPEAKER.you,
@@ -72,6 +74,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'toggle-shared':
       await session.toggleShared();
+      return true;
+    case 'stop':
+      await session.stop();
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

@@ -10,7 +10,7 @@ describe('sandbox /stop', () => {
 
   it('stops the run in the current thread: the note shows, the answer never does', async () => {
     stack = await startSandboxStack({
-      script: { steps: 1, stepMs: 50 },
+      script: { steps: 1, stepMs: 50, outcome: 'done' },
       logger: silentLogger,
       logLevel: 'silent',
     });
@@ -38,7 +38,7 @@ describe('sandbox /stop', () => {
 
   it('says so when there is no thread to stop', async () => {
     stack = await startSandboxStack({
-      script: { steps: 1, stepMs: 50 },
+      script: { steps: 1, stepMs: 50, outcome: 'done' },
       logger: silentLogger,
       logLevel: 'silent',
     });

@@ -294,8 +294,9 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     deps.onFinished(entry);
     if (outcome) metrics.turnFinished(outcome);
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
-    // Last: the text status and the session status write the same slot, and `active` must stay.
-    if (outcome !== undefined) await deps.sessions?.end(where(turn));
+    // Last (the text status and the session status write the same slot, and `active` must stay),
+    // beside the caller: the outcome is in, and the session call never rejects.
+    if (outcome !== undefined) void deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }
 

@@ -59,7 +59,8 @@ export function createAgentSessions(deps: AgentSessionsDeps) {
   async function begin(where: ThreadLocation, options: SessionBegin = {}): Promise<void> {
     if (refused.has(where.teamId)) return;
     const set = await port.setStatus(where, 'processing', options.question);
-    if (!usable(where, set) || !options.rename || options.question === undefined) return;
+    // No session to rename when Slack did not take the status (it creates the session).
+    if (!usable(where, set) || !set.ok || !options.rename || options.question === undefined) return;
     usable(where, await port.rename(where, options.question));
   }
 

@@ -77,7 +77,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     if (await lease.renew(settings.leaseTtlMs)) {
       // A stop heard by another replica: seen here within a renewal period even while a status
       // request long-polls (the poller sees it too, at its next report).
-      if (await ledger.isStopped(turnId)) await delivery.stopTurn(turnId);
+      if (await ledger.isStopped(turnId).catch(() => false)) await delivery.stopTurn(turnId);
       return;
     }
     if (await ledger.isDelivered(turnId)) {

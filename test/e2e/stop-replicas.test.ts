@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningBridge, startBridge } from '../../src/bridge.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
@@ -35,34 +35,37 @@ describe.skipIf(!hasRedis)('Stop across two replicas on one Redis', () => {
   let a: Bot;
   let b: Bot;
 
-  async function startBot(instanceId: string): Promise<Bot> {
+  async function startBot(instanceId: string, extra: Record<string, string>): Promise<Bot> {
     const env = harnessEnv(sim, slack, {
       REDIS_URL: TEST_REDIS_URL,
       REDIS_PREFIX: prefix,
       INSTANCE_ID: instanceId,
+      ...extra,
     });
     const bridge = await startBridge(loadConfig(env), { logger: silentLogger });
     const appUrl = `http://127.0.0.1:${bridge.port}`;
     return { bridge, send: (event) => postEvent(appUrl, TEST_SIGNING_SECRET, eventCallback(event as never)) };
   }
 
-  beforeEach(async () => {
-    [sim, slack] = await Promise.all([startSimulator({ quiet: true, longPollMs: 500 }), startSlackStandin()]);
+  /** The stand-ins and both replicas; `longPollMs`: how long a status request waits for news. */
+  async function start(longPollMs = 500, env: Record<string, string> = {}) {
+    [sim, slack] = await Promise.all([startSimulator({ quiet: true, longPollMs }), startSlackStandin()]);
     slack.addUser({ id: 'UADMINLIST' });
     prefix = uniqueRedisPrefix('stop');
-    [a, b] = await Promise.all([startBot('replica-a'), startBot('replica-b')]);
-  });
+    [a, b] = await Promise.all([startBot('replica-a', env), startBot('replica-b', env)]);
+  }
+
   afterEach(async () => {
     await Promise.all([a?.bridge.stop(), b?.bridge.stop()]);
-    await Promise.all([sim.close(), slack.close()]);
+    await Promise.all([sim?.close(), slack?.close()]);
     const inspector = await openInspector();
     await inspector.deleteAll(prefix);
     await inspector.close();
   });
 
   /** Replica A takes a slow question (both events go to it) and shows the session's Stop. */
-  async function askOnA(answer: string) {
-    const mention = mentionEvents(slack, `dig ${simDirective({ steps: 6, stepMs: 500, answer })}`);
+  async function askOnA(answer: string, script = { steps: 6, stepMs: 500 }) {
+    const mention = mentionEvents(slack, `dig ${simDirective({ ...script, answer })}`);
     await Promise.all([a.send(mention.appMention), a.send(mention.message)]);
     await slack.waitFor(() => slack.agentSessions.showsStop(mention.channel, mention.threadTs), {
       description: 'the session processing',
@@ -82,6 +85,7 @@ describe.skipIf(!hasRedis)('Stop across two replicas on one Redis', () => {
   ])(
     'a stop heard by %s ends the turn on the holder: one note, the session active, no answer',
     async (_name, hearer) => {
+      await start();
       const { channel, threadTs } = await askOnA('Never posted.');
       await hearer().send(agentSessionStoppedEvent({ channel, thread_ts: threadTs, user: 'UBOB' }));
       await slack.waitFor(() => stopNotes(channel, threadTs).length === 1, {
@@ -119,4 +123,24 @@ describe.skipIf(!hasRedis)('Stop across two replicas on one Redis', () => {
       expect(sim.runs().map((run) => run.turns)).toEqual([1, 1]);
     },
   );
+
+  it('the holder sees a stop heard elsewhere at its lease renewal, while its status request still waits', async () => {
+    // No news for 6 s and status requests that wait 8 s for it: only the lease renewal (every 0.5 s)
+    // can see the stop mark before the run ends.
+    await start(8_000, { LEASE_TTL_MS: '1500', AGENT_STATUS_TIMEOUT_MS: '10000' });
+    const { channel, threadTs } = await askOnA('Never posted either.', { steps: 0, stepMs: 6_000 });
+    // The service logs a status request once answered: the first one answers at once, and the
+    // next one, sent right after, waits for news — the holder is in it.
+    const sessionId = await slack.waitFor(() => sim.runs()[0]?.sessionId, { description: 'the run' });
+    const polls = () => sim.requests.filter((r) => r.method === 'GET' && r.path.includes(sessionId)).length;
+    await waitUntil(() => polls() >= 1, { description: 'the first status request answered' });
+    const heardAt = Date.now();
+    await b.send(agentSessionStoppedEvent({ channel, thread_ts: threadTs, user: 'UBOB' }));
+    await slack.waitFor(() => stopNotes(channel, threadTs).length === 1, {
+      timeoutMs: 4_000,
+      description: 'the stop note, before the run could answer',
+    });
+    expect(Date.now() - heardAt).toBeLessThan(3_000);
+    expect(sim.run(sessionId)?.status).toBe('loading');
+  });
 });

@@ -2,7 +2,9 @@
  * Slack calls per turn, for each progress style (the issue: "count what this saves"). A fresh
  * stand-ins process and bot per style, a small batch of real runs with the bench's script (5 steps
  * 500 ms apart), every Slack Web API call counted once the last answer is in and the bot has
- * removed what it removes. Small on purpose: it measures calls, not speed.
+ * removed what it removes. Small on purpose: it measures calls, not speed. Agent sessions are on
+ * (the bot's default; the stand-in answers `agents.sessions.*`), so their calls — `processing`
+ * with a title and a rename when a run starts, `active` once the answer is posted — are counted.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -88,6 +90,15 @@ export async function measureSlackCalls(
   }
 }
 
+/** Agent session calls (`agents.sessions.*`: processing, rename, active) per turn, within `perTurn`. */
+export function sessionCallsPerTurn(result: SlackCallsPerTurn): number {
+  const calls = Object.entries(result.byMethod).filter(([method]) => method.startsWith('agents.sessions.'));
+  return round(
+    calls.reduce((sum, [, count]) => sum + count, 0),
+    2,
+  );
+}
+
 /** "status: 2.1 Slack calls per turn (…)" lines, and what the native status saves. */
 export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
   const lines = results.map((result) => {
@@ -95,7 +106,8 @@ export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([method, count]) => `${method} ${count}`)
       .join(', ');
-    return `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${result.turns} turns)`;
+    const sessions = `agent sessions on: ${sessionCallsPerTurn(result)} of them agents.sessions.*`;
+    return `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${sessions}; ${result.turns} turns)`;
   });
   const status = results.find((result) => result.style === 'status');
   const message = results.find((result) => result.style === 'message');

@@ -12,6 +12,7 @@ const TURN_OUTCOMES: TurnOutcome[] = [
   'service_error',
   'lost',
   'undeliverable',
+  'stopped',
 ];
 
 export interface Metrics extends ConversationMetrics, AlertMetrics {
@@ -82,6 +83,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
     registers: [registry],
   });
+  const stops = new Counter({
+    name: 'sab_stops_total',
+    help: "Stop pressed on a thread's agent session, by result (stopped: a run was followed; idle: nothing ran; outsider: ignored).",
+    labelNames: ['result'],
+    registers: [registry],
+  });
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -92,6 +99,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   // Known label values start at 0, so dashboards and rate() see a series before the first event.
   for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
   for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
+  for (const result of ['stopped', 'idle', 'outsider']) stops.inc({ result }, 0);
   return {
     registry,
     contentType: registry.contentType,
@@ -106,6 +114,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
     turnOverLimit: () => overLimit.inc(),
     ...alerts,
+    stopPressed: (result) => stops.inc({ result }),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),
   };

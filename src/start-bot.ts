@@ -12,23 +12,26 @@ import { createAnswerPlacement } from './conversation/access/answer-place.js';
 import { createConversationAudience } from './conversation/access/audience.js';
 import { createSpending } from './conversation/access/spending.js';
 import { createInsideCheck } from './conversation/access/who-is-inside.js';
+import { createAgentSessions } from './conversation/agent-session.js';
 import { createChannelAgents } from './conversation/context/channel-agents.js';
 import { createTurnContext } from './conversation/context/turn-context.js';
 import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
 import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
+import { createRunStop } from './conversation/run-stop.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn/turn-starter.js';
+import { createViewedContext } from './conversation/viewed-context.js';
 import { createHomeActivity } from './home/home-activity.js';
 import { createHomeData } from './home/home-data.js';
 import { defaultConnection } from './home/service-connections.js';
 import { createMetrics, type Metrics } from './metrics.js';
-import type { Clock } from './runtime/clock.js';
-import { systemClock } from './runtime/clock.js';
+import { type Clock, systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
+import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
@@ -152,6 +155,11 @@ export async function startBot(
     logger,
     metrics,
   });
+  // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
+  const sessions = createAgentSessions({
+    port: createSlackAgentSessions({ client: progressClient, logger, metrics }),
+    logger,
+  });
   const settings = {
     instanceId: config.state.instanceId,
     defaultAgentId: config.agent.agentId,
@@ -196,6 +204,7 @@ export async function startBot(
     output,
     poller: scheduler,
     progress,
+    sessions,
     clock,
     logger,
     metrics,
@@ -242,13 +251,14 @@ export async function startBot(
     output,
     delivery,
     progress,
+    sessions,
     clock,
     logger,
     metrics,
     settings,
     inside,
     gate: createIoGate(),
-    context,
+    context: createViewedContext({ context, audience, logger }),
     placement,
     spending: createSpending({
       store,
@@ -302,6 +312,7 @@ export async function startBot(
     listeners: {
       turns,
       reactions,
+      stops: createRunStop({ ledger, delivery, inside, sessions, logger, metrics }),
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),

@@ -50,6 +50,9 @@ const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[
   reaction_added: { botEvents: ['reaction_added'], scopes: ['reactions:read'] },
   // The agent view's Messages tab opened (suggested prompts); the Home tab opened (views.publish).
   app_home_opened: { botEvents: ['app_home_opened'], scopes: [] },
+  // Stop on a thread's agent session, and what the person views (the agent view; no scope of its own).
+  agent_session_stopped: { botEvents: ['agent_session_stopped'], scopes: [] },
+  app_context_changed: { botEvents: ['app_context_changed'], scopes: [] },
   // Who can read a conversation changed (sharing, membership): the audience is asked again.
   channel_shared: { botEvents: ['channel_shared'], scopes: ['channels:read'] },
   channel_unshared: { botEvents: ['channel_unshared'], scopes: ['channels:read'] },
@@ -72,6 +75,9 @@ const METHOD_SCOPES: Record<string, string[]> = {
   // The agent view: suggested prompts and thread titles.
   'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'assistant.threads.setTitle': ['assistant:write'],
+  // Agent sessions: processing / active and the session's title (the Stop button).
+  'agents.sessions.setStatus': ['chat:write'],
+  'agents.sessions.rename': ['chat:write'],
   // The comment form behind the feedback buttons (interactivity, no scope).
   'views.open': [],
   // App Home (no scope: https://docs.slack.dev/reference/methods/views.publish).
@@ -114,7 +120,7 @@ function matchesIn(pattern: RegExp): Map<string, string[]> {
 }
 
 const SLACK_FAMILIES =
-  'admin|apps|assistant|auth|bookmarks|bots|canvases|chat|conversations|dnd|emoji|files|pins|reactions|reminders|search|team|usergroups|users|views|workflows';
+  'admin|agents|apps|assistant|auth|bookmarks|bots|canvases|chat|conversations|dnd|emoji|files|pins|reactions|reminders|search|team|usergroups|users|views|workflows';
 /**
  * `client.chat.postMessage(` (any receiver named like a client: `app.client`, `slackClient`…),
  * `client.apiCall('x.y'`, `client.filesUploadV2(`, and Bolt's `say(` / `setStatus(` helpers.

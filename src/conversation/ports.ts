@@ -140,4 +140,9 @@ export interface ConversationMetrics {
   outsiderReadable(action: 'private' | 'refused', reason: OutsiderReason): void;
   /** A message not taken because its sender used up their runs for the hour (DESIGN "Spending"). */
   turnOverLimit(): void;
+  /**
+   * A Stop on a thread's agent session: `stopped` (a turn was running), `idle` (nothing ran), or
+   * `outsider` (pressed by someone outside the organisation: ignored).
+   */
+  stopPressed(result: 'stopped' | 'idle' | 'outsider'): void;
 }

@@ -28,7 +28,9 @@ export type TurnNotice =
   /** The late watch ended too: nothing more is posted unless the person asks again. */
   | { kind: 'watch-ended'; waitedMs: number }
   | { kind: 'service-error'; error: unknown; referenceId: string }
-  | { kind: 'lost-turn' };
+  | { kind: 'lost-turn' }
+  /** Someone stopped the run: the agent may still finish on its side; its answer is not posted. */
+  | { kind: 'stopped' };
 
 /** What the answer's footer tells besides the answer itself. */
 export type AnswerNote = 'files-not-sent';

@@ -24,6 +24,8 @@ const STATUS_OF: Record<TurnOutcome, RecentThreadStatus> = {
   service_error: 'failed',
   lost: 'failed',
   undeliverable: 'failed',
+  // Stopped by a person: the run is no longer followed and its answer is not posted.
+  stopped: 'canceled',
 };
 
 /** The question's first line, without the simulator's or Slack's markup, shortened. */

@@ -1,6 +1,6 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/stop`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -21,6 +21,8 @@ export type InputLine =
   | { kind: 'toggle-shared' }
   /** Opens the bot's Home tab: the sandbox prints the home the bot published. */
   | { kind: 'home' }
+  /** Presses Stop on the current thread's agent session (agent_session_stopped). */
+  | { kind: 'stop' }
   | { kind: 'help' }
   | { kind: 'quit' }
   | { kind: 'unknown-command'; name: string };
@@ -56,6 +58,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'toggle-shared' };
     case '/home':
       return { kind: 'home' };
+    case '/stop':
+      return { kind: 'stop' };
     case '/agent':
       return { kind: 'command', text: rest.join(' ') };
     case '/alert':

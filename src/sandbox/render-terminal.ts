@@ -112,6 +112,7 @@ export const SANDBOX_HELP = [
   '  /webhook [title]  the alert webhook fires (POST /alerts): a card, and the bot investigates on its own',
   '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
   "  /home             open the bot's Home tab: your recent threads, and (you are an admin) the agent's health",
+  "  /stop             press Stop on the thread's agent session while the agent works",
   '  /quit             leave (Ctrl-C and Ctrl-D too)',
   'Script a turn with a [sim …] tag, e.g. "why? [sim steps=5 outcome=error]"',
   '  (keys: steps, stepms, outcome=done|error|canceled, size, answer="…", mention,',

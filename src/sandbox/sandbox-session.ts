@@ -1,5 +1,5 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
-import { alertMessage, type SlackPostResult } from '../slack-standin/index.js';
+import { agentSessionStoppedEvent, alertMessage, type SlackPostResult } from '../slack-standin/index.js';
 import { createPersonDriver } from '../slack-standin/person.js';
 import { renderSeen, SPEAKER, speak } from './render-terminal.js';
 import { showHome } from './sandbox-home.js';
@@ -7,8 +7,7 @@ import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
 import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
 import { runAgentCommand } from './sandbox-slash-command.js';
-import type { SandboxStack } from './sandbox-stack.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
 import { fireSampleAlert } from './sandbox-webhook.js';
 import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
 
@@ -48,6 +47,8 @@ export interface SandboxSession {
   toggleShared(): Promise<void>;
   /** Opens the bot's Home tab and prints what the bot published there. */
   home(): Promise<void>;
+  /** Presses Stop on the current thread's agent session (Slack sends agent_session_stopped). */
+  stop(): Promise<void>;
   close(): void;
 }
 
@@ -205,6 +206,24 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       out.line(speak(SPEAKER.sandbox, sharingLines(shared, policy, current?.channel === dm)));
     },
     home: () => showHome(stack, out),
+    async stop() {
+      if (!current || current.awaitingMention) {
+        out.line(speak(SPEAKER.sandbox, 'no thread to stop: ask something first'));
+        return;
+      }
+      const { channel, ts } = current;
+      const shown = slack.agentSessions.showsStop(channel, ts);
+      out.line(
+        speak(
+          SPEAKER.sandbox,
+          shown ? 'you pressed Stop on the thread' : 'you pressed Stop (nothing is running)',
+        ),
+      );
+      await send(
+        agentSessionStoppedEvent({ channel, thread_ts: ts, user: scope.user }),
+        'agent_session_stopped',
+      );
+    },
     close: () => clearInterval(timer),
   };
 }

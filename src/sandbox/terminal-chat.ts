@@ -43,6 +43,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/shared');
     case 'home':
       return speak(SPEAKER.you, '/home');
+    case 'stop':
+      return speak(SPEAKER.you, '/stop');
     case 'rate':
       return speak(
         SPEAKER.you,
@@ -82,6 +84,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'home':
       await session.home();
+      return true;
+    case 'stop':
+      await session.stop();
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

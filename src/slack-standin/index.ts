@@ -4,6 +4,14 @@
  * Point the bot at it with `SLACK_API_URL=<standin.apiUrl>`.
  */
 
+export type { ViewedPlaceInput } from './agent-events.js';
+export {
+  agentSessionStoppedEvent,
+  appContext,
+  appContextChangedEvent,
+  dmMessageViewing,
+} from './agent-events.js';
+export type { AgentSessionEntry, SessionCall } from './agent-session-book.js';
 export { alertMessage } from './alert-message.js';
 export { channelSharedEvent, channelUnsharedEvent, membershipEvent } from './audience-events.js';
 export {

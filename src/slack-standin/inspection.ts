@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AgentSessionBook } from './agent-session-book.js';
 import { liveStatusOf } from './methods/assistant.js';
 import { addReaction } from './methods/reactions.js';
 import type { StandinState } from './state.js';
@@ -136,6 +137,11 @@ export class StandinView {
    */
   refuseThreadStatus(error: string | false = 'not_allowed_token_type'): void {
     this.state.statusRefusal = error === false ? undefined : error;
+  }
+
+  /** Agent sessions (agents.sessions.*): calls, sessions, Stop shown, and a refusal switch. */
+  get agentSessions(): AgentSessionBook {
+    return this.state.agentSessions;
   }
 
   /** The title set on a thread with assistant.threads.setTitle. */

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { AgentSessionBook } from './agent-session-book.js';
 import { compareTs } from './ts-clock.js';
 import type {
   StandinCall,
@@ -45,6 +46,8 @@ export class StandinState {
   readonly liveStatuses = new Map<string, StoredStatus>();
   /** `channel:thread_ts` → the title set with assistant.threads.setTitle. */
   readonly titles = new Map<string, string>();
+  /** agents.sessions.*: the calls, the sessions, and a refusal a test can switch on. */
+  readonly agentSessions = new AgentSessionBook();
   /** When set, assistant.threads.setStatus answers this error (a workspace without the feature). */
   statusRefusal: string | undefined;
   /** trigger_id → when it was issued; views.open consumes it (single use, 3 s). */

@@ -34,3 +34,8 @@ export function personOfInteraction(body: {
 }): PersonRef {
   return { userId: body.user.id, workspaceId: body.user.team_id || body.team?.id || undefined };
 }
+
+/** An `agent_session_stopped` event names no workspace: the directory is always asked. */
+export function personOfStop(event: { user: string }): PersonRef {
+  return { userId: event.user, workspaceId: undefined };
+}

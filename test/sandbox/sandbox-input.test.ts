@@ -29,6 +29,8 @@ describe('parseInputLine', () => {
     ['/alert', { kind: 'alert', text: 'Error rate above 5% on checkout' }],
     ['/help', { kind: 'help' }],
     ['/shared', { kind: 'toggle-shared' }],
+    ['/stop', { kind: 'stop' }],
+    ['/Stop now', { kind: 'stop' }],
     ['/Shared ', { kind: 'toggle-shared' }],
     ['/shared with acme', { kind: 'toggle-shared' }],
     ['/share', { kind: 'unknown-command', name: '/share' }],
@@ -57,6 +59,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('/agent whoami'))).toBe('you   › /agent whoami');
     expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
     expect(echoOf(parseInputLine('/home'))).toBe('you   › /home');
+    expect(echoOf(parseInputLine('/stop'))).toBe('you   › /stop');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });

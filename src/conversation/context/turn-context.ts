@@ -36,7 +36,8 @@ export interface RunContext {
 }
 
 export type PreparedTurn =
-  | { kind: 'ready'; agentId: string; context: RunContext }
+  /** `unreadable`: the thread could not be read (the turn runs without its context). */
+  | { kind: 'ready'; agentId: string; context: RunContext; unreadable?: true | undefined }
   | { kind: 'refused'; refusal: Refusal };
 
 export interface TurnContextDeps {
@@ -100,7 +101,8 @@ export function createTurnContext(deps: TurnContextDeps) {
       },
       'turn context prepared',
     );
-    return { kind: 'ready', agentId, context: { additionalContext: read.text, timerange } };
+    const unreadable = 'unreadable' in read && read.unreadable ? { unreadable: true as const } : {};
+    return { kind: 'ready', agentId, context: { additionalContext: read.text, timerange }, ...unreadable };
   }
 
   /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
@@ -112,6 +114,7 @@ export function createTurnContext(deps: TurnContextDeps) {
       outsiders: 0,
       unchecked: 0,
       rootUser: undefined as string | undefined,
+      unreadable: false,
     };
     const followUp = thread?.sessionId !== undefined;
     const since = followUp ? thread?.lastTurnTs : undefined;
@@ -129,7 +132,7 @@ export function createTurnContext(deps: TurnContextDeps) {
         { channel: request.channel, ts: request.sourceTs, error: errorName(error) },
         'could not read the thread; the turn runs without its context',
       );
-      return none;
+      return { ...none, unreadable: true };
     }
     const root = messages.find((message) => message.ts === request.threadTs);
     const candidates = messages.filter(

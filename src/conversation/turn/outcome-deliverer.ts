@@ -1,6 +1,7 @@
 import { boundLogger } from '../../runtime/bound-logger.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
+import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore, RunStatusReport } from '../ports.js';
 import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
@@ -41,6 +42,7 @@ export interface OutcomeDelivererDeps {
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'deliveryLatency' | 'deliveryDropped' | 'turnFinished'>;
@@ -266,6 +268,8 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       await ledger.saveFinal(thread, change.lastFinal);
     } else if (thread && change?.kind === 'run-open') {
       await ledger.saveRunOpen(thread, turn.startedAt);
+    } else if (thread && change?.kind === 'stopped') {
+      await ledger.saveStopped(thread);
     }
     await ledger.threadLock(turn.threadKey, turn.turnId).release();
     entry.released = true;
@@ -300,6 +304,9 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       deps.observer?.finished(turn, outcome);
     }
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
+    // Last (the text status and the session status write the same slot, and `active` must stay),
+    // beside the caller: the outcome is in, and the session call never rejects.
+    if (outcome !== undefined) void deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }
 

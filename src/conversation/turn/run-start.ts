@@ -1,7 +1,8 @@
 import { boundLogger } from '../../runtime/bound-logger.js';
-import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
+import { isDirectMessage } from '../access/audience.js';
+import type { AgentSessions } from '../agent-session.js';
 import type { PreparedTurn } from '../context/turn-context.js';
 import type {
   AgentRunsPort,
@@ -36,6 +37,8 @@ export interface RunStartDeps {
   output: Pick<ThreadOutput, 'removeProgress'>;
   delivery: Pick<TurnDelivery, 'track' | 'failStart'>;
   progress: Pick<TurnProgress, 'begin'>;
+  /** The thread's agent session, set `processing` before the text status. @default none */
+  sessions?: Pick<AgentSessions, 'begin'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'turnStarted'>;
@@ -205,8 +208,11 @@ export function createRunStart(deps: RunStartDeps) {
     const log = boundLogger(logger, { threadKey: turn.threadKey, turnId: turn.turnId });
     log.debug({ prompt: input.message, additionalContext: input.additionalContext }, 'turn prompt');
     // Progress shows beside the start request: a person sees the bot at work at once, and a slow
-    // Slack never delays the run.
-    const progressTs = deps.progress.begin(where, turn.turnId).catch(() => undefined);
+    // Slack never delays the run. The session goes `processing` first (its Stop button), then the
+    // step words go on the text status.
+    const progressTs = beginSession(turn, where, input.message)
+      .then(() => deps.progress.begin(where, turn.turnId))
+      .catch(() => undefined);
     const releaseLease = holdLease(turn.turnId);
     try {
       const { sessionId } =
@@ -231,6 +237,15 @@ export function createRunStart(deps: RunStartDeps) {
     } finally {
       releaseLease();
     }
+  }
+
+  /** A new run names its session after the question; in a channel thread it is renamed too. */
+  async function beginSession(turn: TurnRecord, where: ThreadLocation, question: string): Promise<void> {
+    const fresh = turn.kind === 'start';
+    await deps.sessions?.begin(where, {
+      question: fresh ? question : undefined,
+      rename: fresh && !isDirectMessage(where.channel),
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
-import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
+import type { AgentSessions } from '../agent-session.js';
 import type { PollScheduler } from '../polling/poll-scheduler.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { ThreadOutput, TurnNotice } from '../thread-output-port.js';
@@ -11,11 +11,15 @@ import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
 
+const STOP: TurnEvent = { type: 'stop-requested' };
+
 export interface TurnDeliveryDeps {
   store: ConversationStore;
   output: ThreadOutput;
   poller: Pick<PollScheduler, 'add' | 'remove'>;
   progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
+  /** The thread's agent session: set `active` once a turn's outcome is posted. @default none */
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -55,6 +59,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     store,
     output,
     progress,
+    sessions: deps.sessions,
     clock,
     logger,
     metrics,
@@ -111,7 +116,9 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poller.add(
       { id: turn.turnId, agentId: turn.agentId, sessionId: turn.sessionId ?? '', ...at },
       {
-        onReport: (report) => step(entry, { type: 'status-report', report }),
+        // A stop pressed on another replica reaches the holder through the store, at its next poll.
+        onReport: async (report) =>
+          step(entry, (await stopMarked(turn)) ? STOP : { type: 'status-report', report }),
         onError: (error) => onPollError(entry, error),
         onDeadline: async () => {
           await step(entry, onDeadline());
@@ -124,6 +131,20 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     poll(entry, { deadlineAt: entry.turn.watchUntil ?? clock.now(), pace: 'late' }, () => ({
       type: 'watch-ended',
     }));
+  }
+
+  /** True when someone stopped the turn (a store failure reads as "not stopped": polling goes on). */
+  function stopMarked(turn: TurnRecord): Promise<boolean> {
+    return ledger.isStopped(turn.turnId).catch(() => false);
+  }
+
+  /**
+   * Someone stopped a turn (the mark is in the store): if this instance follows it, the machine
+   * ends it now. Called by the replica that heard the stop, and by lease renewal on the holder.
+   */
+  async function stopTurn(turnId: string): Promise<void> {
+    const entry = tracked.get(turnId);
+    if (entry) await step(entry, STOP);
   }
 
   async function onPollError(entry: TurnInFlight, error: unknown) {
@@ -175,6 +196,13 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
         return undefined;
       case 'notify-watch-ended':
         return endWithNotice(entry, { kind: 'watch-ended', waitedMs: waitedMs() }, 'deadline');
+      case 'notify-stopped':
+        logger.info(
+          { threadKey: turn.threadKey, turnId: turn.turnId, sessionId: turn.sessionId },
+          'run stopped',
+        );
+        poller.remove(turn.turnId);
+        return endWithNotice(entry, { kind: 'stopped' }, 'stopped');
       default:
         return undefined;
     }
@@ -251,6 +279,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
 
   return {
     track,
+    stopTurn,
     untrack,
     failStart,
     abandonLostTurn,

@@ -9,6 +9,7 @@ import type { ThreadRecord, TurnRecord } from './turn-records.js';
  * - `delivery:<turnId>` — held by the instance posting the outcome, so two never post at once.
  * - `delivered:<turnId>` — set once the outcome is in Slack.
  * - `seen:<channel>:<ts>` — dedupe mark for a Slack message.
+ * - `stopped:<turnId>` — someone pressed Stop (owner: who); whichever instance polls the turn ends it.
  */
 export const lockNames = {
   thread: (threadKey: string) => `thread:${threadKey}`,
@@ -16,6 +17,7 @@ export const lockNames = {
   delivery: (turnId: string) => `delivery:${turnId}`,
   delivered: (turnId: string) => `delivered:${turnId}`,
   seen: (channel: string, ts: string) => `seen:${channel}:${ts}`,
+  stopped: (turnId: string) => `stopped:${turnId}`,
 };
 
 /** Slack retries for up to about an hour; a dedupe mark must outlive that window. */
@@ -84,6 +86,11 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
     /** True once some instance put the turn's outcome in Slack. */
     isDelivered: async (turnId: string) => (await store.lockOwner(lockNames.delivered(turnId))) !== undefined,
     markDelivered: (turnId: string) => store.tryLock(lockNames.delivered(turnId), me, DELIVERED_TTL_MS),
+    /** Someone (`userId`) stopped the turn: the stop mark every replica's poller looks for. */
+    markStopped: (turnId: string, userId: string) =>
+      store.tryLock(lockNames.stopped(turnId), userId, DELIVERED_TTL_MS),
+    /** True once someone stopped the turn. */
+    isStopped: async (turnId: string) => (await store.lockOwner(lockNames.stopped(turnId))) !== undefined,
     /**
      * The dedupe mark of a Slack message; true for its first sighting only. A unique token per call:
      * the same process seeing the same message twice must also lose.
@@ -96,6 +103,9 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
     /** The thread's run finished with `lastFinal`: the next turn follows up, compared against it. */
     saveFinal: (thread: ThreadRecord, lastFinal: ReportDigest | undefined) =>
       saveThread(thread, { lastFinal, runOpenSince: undefined }),
+    /** The run was stopped: the thread forgets its session, so the next question starts a new one. */
+    saveStopped: (thread: ThreadRecord) =>
+      saveThread(thread, { sessionId: undefined, lastFinal: undefined, runOpenSince: undefined }),
     /** The turn ended without a terminal status: the next message reads the run's status first. */
     saveRunOpen: (thread: ThreadRecord, since: number) => saveThread(thread, { runOpenSince: since }),
     /** The run started: the thread continues its session from the turn's message on. */

@@ -13,6 +13,10 @@
  * thread goes idle with its run left open. A message in a thread whose run was left open goes
  * through `checking` first: the seed's rule 2 allows a follow-up only after a terminal status.
  *
+ * A stop (Slack's Stop button on the thread's agent session) ends a polled turn at once: no more
+ * polls, one note, and the thread forgets the run's session — the service has no cancel and takes
+ * no follow-up before a run is terminal, so the next question starts a new session.
+ *
  * Only an idle thread takes a message: the thread's busy lock (turn-ledger.ts) refuses one while
  * a turn runs, on whichever replica runs it, so the machine never sees a message in another phase.
  */
@@ -68,7 +72,9 @@ export type ThreadChange =
   /** No terminal status (deadline, watch ended, polling failed): the run may still be working. */
   | { kind: 'run-open' }
   /** The run never started: the thread keeps its previous session and final report. */
-  | { kind: 'unchanged' };
+  | { kind: 'unchanged' }
+  /** Someone stopped the run: the thread drops its session; the next question starts a new one. */
+  | { kind: 'stopped' };
 
 /** The outcome is decided and being posted (outcome-deliverer.ts); the turn ends with `delivered`. */
 export interface DeliveringTurnState {
@@ -105,6 +111,8 @@ export type TurnEvent =
   | { type: 'deadline-passed'; watchLate?: boolean | undefined }
   /** The late watch reached its limit too. */
   | { type: 'watch-ended' }
+  /** Someone inside pressed Stop on the thread's agent session (seen here or through the store). */
+  | { type: 'stop-requested' }
   /** The outcome was posted (or given up on): the turn is over. */
   | { type: 'delivered' };
 
@@ -128,7 +136,9 @@ export type TurnEffect =
   /** Keep polling past the deadline, at the slow pace, until the watch limit. */
   | { type: 'watch-late' }
   /** The watch limit passed: tell the thread and end the turn with the run left open. */
-  | { type: 'notify-watch-ended' };
+  | { type: 'notify-watch-ended' }
+  /** Stopped: stop polling, tell the thread its answer will not be posted, forget the session. */
+  | { type: 'notify-stopped' };
 
 export interface Transition {
   state: TurnState;
@@ -267,6 +277,8 @@ function fromPolling(state: PollingTurnState, event: TurnEvent): Transition {
     case 'watch-ended':
       if (state.phase !== 'late') return unchanged(state);
       return ending(state, RUN_OPEN, { type: 'notify-watch-ended' });
+    case 'stop-requested':
+      return ending(state, { kind: 'stopped' }, { type: 'notify-stopped' });
     default:
       return unchanged(state);
   }
@@ -299,5 +311,6 @@ function onDelivered(state: DeliveringTurnState): Transition {
   if (thread.kind === 'final')
     return { state: { phase: 'idle', sessionId, lastFinal: thread.lastFinal }, effects: [] };
   if (thread.kind === 'run-open') return { state: { phase: 'idle', sessionId, runOpen: true }, effects: [] };
+  if (thread.kind === 'stopped') return { state: { phase: 'idle' }, effects: [] };
   return { state: { phase: 'idle', sessionId, lastFinal: state.previousFinal }, effects: [] };
 }

@@ -76,4 +76,6 @@ export type TurnOutcome =
   | 'service_error'
   | 'lost'
   /** Slack refused the outcome for good (bot removed from the channel, token revoked…). */
-  | 'undeliverable';
+  | 'undeliverable'
+  /** Someone pressed Stop: the run was no longer followed (DESIGN "Agent sessions and Stop"). */
+  | 'stopped';

@@ -21,7 +21,7 @@ export interface TurnRecoveryDeps {
  * the store's in-flight set whose lease has expired is taken over (resumed, or — with no session
  * id — reported lost); the leases this instance holds are renewed, a lease found taken by another
  * instance stops our polling of it, and a lease that lapsed with nobody holding it (Redis was
- * down) is taken again.
+ * down) is taken again. Renewal also looks for a stop mark on each turn held.
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, delivery, logger, settings } = deps;
@@ -76,7 +76,12 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
    */
   async function renewLease(turnId: string): Promise<void> {
     const lease = ledger.lease(turnId);
-    if (await lease.renew(settings.leaseTtlMs)) return;
+    if (await lease.renew(settings.leaseTtlMs)) {
+      // A stop heard by another replica: seen here within a renewal period even while a status
+      // request long-polls (the poller sees it too, at its next report).
+      if (await ledger.isStopped(turnId).catch(() => false)) await delivery.stopTurn(turnId);
+      return;
+    }
     if (await ledger.isDelivered(turnId)) {
       logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
       delivery.untrack(turnId);

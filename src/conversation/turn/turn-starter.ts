@@ -5,11 +5,13 @@ import type { AnswerPlacement } from '../access/answer-place.js';
 import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { AgentSessions } from '../agent-session.js';
 import type { PreparedTurn, TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
+import type { ViewedPlace } from '../viewed-context.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import { createRunStart } from './run-start.js';
 import type { TurnDelivery } from './turn-delivery.js';
@@ -40,6 +42,11 @@ export interface TurnRequest {
    * a mention: only a thread the bot has answered in takes it.
    */
   mentioned: boolean;
+  /**
+   * A DM question's `app_context`: the channel or thread the person was looking at when asking
+   * (DESIGN "What the person is looking at"; see viewed-context.ts).
+   */
+  viewing?: ViewedPlace | undefined;
 }
 
 export type TurnRequestResult =
@@ -59,6 +66,8 @@ export interface TurnStarterDeps {
   output: ThreadOutput;
   delivery: TurnDelivery;
   progress: Pick<TurnProgress, 'begin'>;
+  /** The thread's agent session (agent-session.ts). @default none */
+  sessions?: Pick<AgentSessions, 'begin'> | undefined;
   clock: Clock;
   logger: Logger;
   metrics: ConversationMetrics;
@@ -113,6 +122,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     output,
     delivery,
     progress: deps.progress,
+    sessions: deps.sessions,
     clock,
     logger,
     metrics,

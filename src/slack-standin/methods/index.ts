@@ -1,3 +1,4 @@
+import * as agents from './agents.js';
 import * as assistant from './assistant.js';
 import * as chat from './chat.js';
 import type { MethodHandler } from './context.js';
@@ -25,6 +26,8 @@ export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
   'assistant.threads.setStatus': assistant.setStatus,
   'assistant.threads.setSuggestedPrompts': assistant.setSuggestedPrompts,
   'assistant.threads.setTitle': assistant.setTitle,
+  'agents.sessions.setStatus': agents.sessionsSetStatus,
+  'agents.sessions.rename': agents.sessionsRename,
   'views.open': views.open,
   'views.publish': views.publish,
   'files.getUploadURLExternal': files.getUploadURLExternal,

@@ -8,6 +8,7 @@ import type { ChannelAgents } from '../../conversation/context/channel-agents.js
 import type { Ratings } from '../../conversation/feedback/ratings.js';
 import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore } from '../../conversation/ports.js';
+import type { RunStop } from '../../conversation/run-stop.js';
 import type { TurnStarter } from '../../conversation/turn/turn-starter.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentView } from '../agent-view.js';
@@ -23,6 +24,8 @@ import { registerViewListeners } from './views/index.js';
 export interface ListenerDeps {
   turns: TurnStarter;
   reactions: Ratings;
+  /** Stop pressed on a thread's agent session. */
+  stops: RunStop;
   /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
   inside: InsideCheck;
   /** Cached users.info (admins, and what else needs to know a person). */

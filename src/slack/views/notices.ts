@@ -111,6 +111,13 @@ export function renderAskAgain(): NoticeView {
   return notice('I was restarted before your request reached the agent — please send your message again.');
 }
 
+/** Someone pressed Stop (DESIGN "Agent sessions and Stop"): the service has no cancel. */
+export function renderStopped(): NoticeView {
+  return notice(
+    ':octagonal_sign: Stopped. The agent may still finish on its side, but its answer will not be posted here. Ask again to start over.',
+  );
+}
+
 /** A service failure: the sentence from describeError, with its reference id. */
 export function renderServiceError(error: unknown, referenceId: string): NoticeView {
   return notice(`:warning: ${describeError(error, referenceId)}`);
@@ -131,6 +138,8 @@ export function renderNotice(turnNotice: TurnNotice): NoticeView {
       return renderServiceError(turnNotice.error, turnNotice.referenceId);
     case 'lost-turn':
       return renderAskAgain();
+    case 'stopped':
+      return renderStopped();
   }
 }
 

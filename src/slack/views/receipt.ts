@@ -43,6 +43,8 @@ function titleAndStatus(subject: ReceiptSubject): { title: string; status: CardS
       return { title: 'Agent service error', status: 'error' };
     case 'lost-turn':
       return { title: 'Request lost in a restart', status: 'error' };
+    case 'stopped':
+      return { title: 'Stopped following the agent run', status: 'error' };
   }
 }
 

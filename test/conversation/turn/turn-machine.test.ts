@@ -75,6 +75,8 @@ const deadline: TurnEvent = { type: 'deadline-passed' };
 const delivered: TurnEvent = { type: 'delivered' };
 const deadlineWatching: TurnEvent = { type: 'deadline-passed', watchLate: true };
 const watchEnded: TurnEvent = { type: 'watch-ended' };
+const stopRequested: TurnEvent = { type: 'stop-requested' };
+const STOPPED: ThreadChange = { kind: 'stopped' };
 const checked = (r?: RunStatusReport): TurnEvent => ({ type: 'previous-run-checked', report: r });
 const loading3 = report({ status: 'loading', totalSteps: 3 });
 const timeout = report({ status: 'timeout' });
@@ -117,6 +119,7 @@ const rows: Row[] = [
     watchEnded,
     checked(previousReport),
     delivered,
+    stopRequested,
   ]),
 
   // starting
@@ -157,6 +160,8 @@ const rows: Row[] = [
     watchEnded,
     checked(previousReport),
     delivered,
+    // No run to stop yet: the stop mark waits in the store for the first poll.
+    stopRequested,
   ]),
 
   // polling
@@ -219,6 +224,20 @@ const rows: Row[] = [
     late,
     [{ type: 'notify-deadline', watching: true }, { type: 'watch-late' }],
   ],
+  [
+    'polling + stop → delivering the stop note; the thread drops the session',
+    polling,
+    stopRequested,
+    ending(polling, STOPPED),
+    [{ type: 'notify-stopped' }],
+  ],
+  [
+    'follow-up polling + stop → the same: never a follow-up of the stopped run',
+    pollingFollowUp,
+    stopRequested,
+    ending(pollingFollowUp, STOPPED),
+    [{ type: 'notify-stopped' }],
+  ],
   ...ignored('polling', polling, [
     message,
     started,
@@ -260,6 +279,13 @@ const rows: Row[] = [
     pollFailedForGood,
     ending(late, RUN_OPEN),
     [{ type: 'notify-poll-failed', error: failure }],
+  ],
+  [
+    'late + stop → the late answer is never delivered: the stop note instead',
+    late,
+    stopRequested,
+    ending(late, STOPPED),
+    [{ type: 'notify-stopped' }],
   ],
   ...ignored('late', late, [
     message,
@@ -323,6 +349,7 @@ const rows: Row[] = [
     deadline,
     watchEnded,
     delivered,
+    stopRequested,
   ]),
 
   // the stale rule, right after a follow-up
@@ -373,6 +400,13 @@ const rows: Row[] = [
     [],
   ],
   [
+    'delivered after a stop → idle with no session: the next message starts a new run',
+    ending(pollingFollowUp, STOPPED),
+    delivered,
+    { phase: 'idle' },
+    [],
+  ],
+  [
     'delivered after a failed follow-up → idle as before the turn',
     ending(startingFollowUp, UNCHANGED),
     delivered,
@@ -391,6 +425,8 @@ const rows: Row[] = [
     deadline,
     watchEnded,
     checked(previousReport),
+    // The outcome was decided before the stop: it stands.
+    stopRequested,
   ]),
 ];
 
@@ -413,12 +449,42 @@ describe('transition', () => {
       'poll-failed',
       'deadline-passed',
       'watch-ended',
+      'stop-requested',
       'delivered',
     ]);
     const seen = new Set(rows.map(([, state, event]) => `${state.phase}:${event.type}`));
     for (const phase of ['idle', 'checking', 'starting', 'polling', 'late', 'delivering']) {
       for (const type of eventTypes) expect(seen, `${phase}:${type}`).toContain(`${phase}:${type}`);
     }
+  });
+
+  it('runs a thread through a stop: the next message starts a new run, not a follow-up', () => {
+    const steps: TurnEvent[] = [
+      { type: 'message-received', turnId: 't1' },
+      { type: 'run-started', sessionId: 's1' },
+      report({ status: 'loading', totalSteps: 1 }),
+      stopRequested,
+      // The run's answer, reported after the stop, is not taken.
+      done,
+      { type: 'delivered' },
+      { type: 'message-received', turnId: 't2' },
+    ];
+    let state: TurnState = initialTurnState;
+    const effects: string[] = [];
+    for (const event of steps) {
+      const result = transition(state, event);
+      state = result.state;
+      effects.push(...result.effects.map((e) => e.type));
+    }
+    expect(effects).toEqual([
+      'start-run',
+      'schedule-poll',
+      'show-progress',
+      'schedule-poll',
+      'notify-stopped',
+      'start-run',
+    ]);
+    expect(state).toEqual({ phase: 'starting', turnId: 't2' });
   });
 
   it('runs a whole thread: start, progress, answer, follow-up past a stale report', () => {

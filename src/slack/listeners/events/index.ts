@@ -1,5 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../index.js';
+import { agentSessionStoppedListener } from './agent-session-stopped.js';
+import { appContextChangedListener } from './app-context-changed.js';
 import { appHomeOpenedListener } from './app-home-opened.js';
 import { audienceChangedListener } from './audience-changed.js';
 import { messageListener } from './message.js';
@@ -17,6 +19,9 @@ export function registerEventListeners(app: App, deps: ListenerDeps): void {
   app.event('message', watchedChannelListener(deps));
   app.event('reaction_added', reactionAddedListener(deps));
   app.event('app_home_opened', appHomeOpenedListener(deps));
+  // Stop on a thread's agent session; where the person looks (app_context then rides on message.im).
+  app.event('agent_session_stopped', agentSessionStoppedListener(deps));
+  app.event('app_context_changed', appContextChangedListener(deps));
   // Who can read a conversation changed: the next question asks Slack again.
   app.event('channel_shared', audienceChangedListener(deps));
   app.event('channel_unshared', audienceChangedListener(deps));

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
+import { type SlackAppContext, viewedPlaceOf } from '../../app-context.js';
 import { personOfMessage } from '../../payload-person.js';
 import type { ListenerDeps } from '../index.js';
 
@@ -32,6 +33,11 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
       prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
       hasFiles: (message.files?.length ?? 0) > 0,
       mentioned: verdict.kind === 'turn',
+      // A question in the agent's DM says where the person was looking (viewed-context.ts).
+      viewing:
+        message.channel_type === 'im'
+          ? viewedPlaceOf((event as { app_context?: SlackAppContext }).app_context, identity.teamId)
+          : undefined,
     };
     // Bolt has acked. Returning now lets it drop the HTTP request, the envelope and its middleware
     // chain while the turn waits for the I/O gate: a burst of mentions otherwise kept each of them

@@ -1,0 +1,80 @@
+/**
+ * Each turn's thread is a Slack agent session (DESIGN "Agent sessions and Stop"): `processing`
+ * while a run works — which is what shows Slack's own Stop button — and `active` once the turn's
+ * outcome is posted. A turn that starts a new run names the session after its question (on
+ * creation; a channel thread's session is renamed too: it may exist already, e.g. after a stop,
+ * and a title is only taken on creation). The step words stay on the thread's text status
+ * (turn-progress.ts).
+ *
+ * Where Slack refuses the sessions methods for the app or workspace (an older workspace, a token
+ * without the feature), the bot goes on as before there: decided once per workspace and process,
+ * logged once. A passing failure (rate limit, 5xx) changes nothing: the next turn tries again.
+ */
+import type { Logger } from '../runtime/logger.js';
+import type { ThreadLocation } from './thread-output-port.js';
+import type { StatusResult } from './turn/turn-progress.js';
+
+/** The session states this bot sets (Slack also knows `suspended` and `closed`). */
+export type SessionStatus = 'processing' | 'active';
+
+/** Port: Slack's `agents.sessions.*` (src/slack/agent-sessions.ts). Never rejects. */
+export interface AgentSessionPort {
+  /** Sets the thread's session status; `question` names a session this call creates. */
+  setStatus(where: ThreadLocation, status: SessionStatus, question?: string): Promise<StatusResult>;
+  /** Renames the thread's session after `question`. */
+  rename(where: ThreadLocation, question: string): Promise<StatusResult>;
+}
+
+export interface AgentSessionsDeps {
+  port: AgentSessionPort;
+  logger: Logger;
+}
+
+/** What a turn tells the session when its run starts. */
+export interface SessionBegin {
+  /** The turn starts a new run: the session is named after this question. */
+  question?: string | undefined;
+  /** Also rename the session (a channel thread's first question: its session may exist already). */
+  rename?: boolean | undefined;
+}
+
+export function createAgentSessions(deps: AgentSessionsDeps) {
+  const { port, logger } = deps;
+  /** Workspaces where Slack refused the sessions methods: left alone until the process restarts. */
+  const refused = new Set<string>();
+
+  /** False once the workspace refused the methods (logged the first time). */
+  function usable(where: ThreadLocation, result: StatusResult): boolean {
+    if (result.ok || !result.unavailable) return true;
+    if (!refused.has(where.teamId)) {
+      refused.add(where.teamId);
+      logger.warn(
+        { teamId: where.teamId, error: result.error },
+        'agent sessions are not available in this workspace; threads show the text status only (no Stop button)',
+      );
+    }
+    return false;
+  }
+
+  /** The run works: `processing` (named on a new session), then the rename when asked for. */
+  async function begin(where: ThreadLocation, options: SessionBegin = {}): Promise<void> {
+    if (refused.has(where.teamId)) return;
+    const set = await port.setStatus(where, 'processing', options.question);
+    // No session to rename when Slack did not take the status (it creates the session).
+    if (!usable(where, set) || !set.ok || !options.rename || options.question === undefined) return;
+    usable(where, await port.rename(where, options.question));
+  }
+
+  /** The turn's outcome is posted (or the run was stopped): the session waits for the next question. */
+  async function end(where: ThreadLocation): Promise<void> {
+    if (refused.has(where.teamId)) return;
+    usable(where, await port.setStatus(where, 'active'));
+  }
+
+  return { begin, end };
+}
+
+export type AgentSessions = ReturnType<typeof createAgentSessions>;
+
+/** No sessions at all (tests of other features, and callers that have none). */
+export const noAgentSessions: AgentSessions = { begin: async () => {}, end: async () => {} };

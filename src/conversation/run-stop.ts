@@ -1,0 +1,73 @@
+/**
+ * Slack's Stop button on a thread's agent session (`agent_session_stopped`; DESIGN "Agent sessions
+ * and Stop"). The service has no cancel, so a stop means: stop following the run at once — no more
+ * polls, the status cleared and the session `active`, one note that the agent may still finish on
+ * its side and its answer will not be posted — and the thread's next question starts a new session.
+ *
+ * Whichever replica hears the stop, the one holding the turn ends it: the stop is a mark in the
+ * store on the turn holding the thread (turn-ledger.ts); this replica ends the turn at once if it
+ * holds it, another one at its next poll or lease renewal. The turn machine decides the rest
+ * (`stop-requested`). Only people inside the organisation may stop a run; an outsider's stop is
+ * logged and ignored (Slack does not change the session's status by itself).
+ */
+
+import type { Logger } from '../runtime/logger.js';
+import type { InsideCheck } from './access/who-is-inside.js';
+import type { AgentSessions } from './agent-session.js';
+import type { ConversationMetrics } from './ports.js';
+import { threadKey } from './thread-key.js';
+import type { ThreadLocation } from './thread-output-port.js';
+import type { TurnDelivery } from './turn/turn-delivery.js';
+import type { TurnLedger } from './turn/turn-ledger.js';
+
+/** One press of Stop, as the Slack layer read it from the event. */
+export interface StopRequest extends ThreadLocation {
+  userId: string;
+  /** The presser's workspace, when the event names one (it usually does not: then users.info tells). */
+  workspaceId?: string | undefined;
+}
+
+export type StopResult = 'stopped' | 'idle' | 'outsider';
+
+export interface RunStopDeps {
+  ledger: Pick<TurnLedger, 'turnHolding' | 'markStopped'>;
+  delivery: Pick<TurnDelivery, 'stopTurn'>;
+  inside: Pick<InsideCheck, 'check'>;
+  sessions: Pick<AgentSessions, 'end'>;
+  logger: Logger;
+  metrics: Pick<ConversationMetrics, 'stopPressed'>;
+}
+
+export function createRunStop(deps: RunStopDeps) {
+  const { ledger, delivery, inside, sessions, logger, metrics } = deps;
+
+  async function onStop(request: StopRequest): Promise<StopResult> {
+    const key = threadKey(request.teamId, request.channel, request.threadTs);
+    const verdict = await inside.check({ userId: request.userId, workspaceId: request.workspaceId });
+    if (!verdict.inside) {
+      logger.info(
+        { threadKey: key, userId: request.userId, reason: verdict.reason },
+        'stop from outside the organisation ignored',
+      );
+      metrics.stopPressed('outsider');
+      return 'outsider';
+    }
+    const turn = await ledger.turnHolding(key);
+    if (!turn) {
+      // Nothing runs (the answer landed meanwhile): the session must not stay `processing`.
+      logger.info({ threadKey: key, userId: request.userId }, 'stop with no run in the thread');
+      await sessions.end(request);
+      metrics.stopPressed('idle');
+      return 'idle';
+    }
+    await ledger.markStopped(turn.turnId, request.userId);
+    logger.info({ threadKey: key, turnId: turn.turnId, userId: request.userId }, 'stop requested');
+    metrics.stopPressed('stopped');
+    await delivery.stopTurn(turn.turnId);
+    return 'stopped';
+  }
+
+  return { onStop };
+}
+
+export type RunStop = ReturnType<typeof createRunStop>;

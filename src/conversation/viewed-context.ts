@@ -1,0 +1,67 @@
+/**
+ * What the person is looking at (DESIGN "What the person is looking at"). A question in the
+ * agent's DM may carry `app_context`: the channel or thread the person was viewing when they asked.
+ * When that place is one the bot can read and that no one outside the organisation can read
+ * (audience.ts), the new session is prepared as if asked there — that thread as context, that
+ * channel's agent, the alert lookback from the thread's root — while the answer stays in the DM.
+ * Otherwise (outsider-readable, unreadable, a DM) the question is answered plainly, as any DM.
+ */
+
+import type { Logger } from '../runtime/logger.js';
+import { type ConversationAudience, isDirectMessage } from './access/audience.js';
+import type { ContextRequest, PreparedTurn, TurnContext } from './context/turn-context.js';
+import type { ThreadRecord } from './turn/turn-records.js';
+
+/** A place in Slack a person views: a channel, or a thread in it (its root's ts). */
+export interface ViewedPlace {
+  channel: string;
+  threadTs?: string | undefined;
+}
+
+export interface ViewedContextDeps {
+  /** The ordinary preparation (turn-context.ts), asked about the viewed place instead of the DM. */
+  context: Pick<TurnContext, 'prepare'>;
+  audience: Pick<ConversationAudience, 'of'>;
+  logger: Logger;
+}
+
+/** A turn context that honours `viewing` on a DM question that starts a new session. */
+export function createViewedContext(deps: ViewedContextDeps): Pick<TurnContext, 'prepare'> {
+  const { context, audience, logger } = deps;
+
+  async function prepare(
+    request: ContextRequest & { viewing?: ViewedPlace | undefined },
+    thread: ThreadRecord | undefined,
+  ): Promise<PreparedTurn> {
+    const { viewing } = request;
+    const applies =
+      viewing !== undefined &&
+      thread?.sessionId === undefined &&
+      isDirectMessage(request.channel) &&
+      !isDirectMessage(viewing.channel);
+    if (!applies) return context.prepare(request, thread);
+    const fields = { channel: request.channel, ts: request.sourceTs, viewing: viewing.channel };
+    const readers = await audience.of(viewing.channel);
+    if (readers.outsiders) {
+      logger.info(
+        { ...fields, reason: readers.reason },
+        'viewed place is outsider-readable; no context from it',
+      );
+      return context.prepare(request, thread);
+    }
+    // As if asked there: the viewed thread (everything before this question) and its channel.
+    const there = { ...request, channel: viewing.channel, threadTs: viewing.threadTs ?? request.sourceTs };
+    const prepared = await context.prepare(there, undefined);
+    if (prepared.kind === 'ready' && prepared.unreadable) {
+      logger.info(fields, 'viewed thread cannot be read; no context from it');
+      return context.prepare(request, thread);
+    }
+    logger.info(
+      { ...fields, thread: viewing.threadTs !== undefined },
+      'question prepared as asked where viewed',
+    );
+    return prepared;
+  }
+
+  return { prepare };
+}

@@ -1,0 +1,20 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { viewedPlaceOf } from '../../app-context.js';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackEventMiddlewareArgs<'app_context_changed'> & AllMiddlewareArgs;
+
+/**
+ * The person moved to another channel or thread with the agent view open. Subscribing is what
+ * makes Slack put `app_context` on `message.im` (read with the question itself, message.ts);
+ * nothing is kept here: the question carries the place it was asked about.
+ */
+export function appContextChangedListener(deps: ListenerDeps) {
+  return async ({ event }: Args): Promise<void> => {
+    const place = viewedPlaceOf(event.context, deps.identity.teamId);
+    deps.logger.debug(
+      { channel: event.channel, viewing: place?.channel, thread: place?.threadTs !== undefined },
+      'app context changed',
+    );
+  };
+}

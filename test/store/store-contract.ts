@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunStatusReport, ThreadRecord, TurnRecord } from '../../src/conversation/ports.js';
 import { digestReport } from '../../src/conversation/report-digest.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
+import { describeAccountSlotsContract } from './account-slots-contract.js';
 import { describeAllowanceContract } from './allowance-contract.js';
 
 /** How the contract suite reaches one implementation. */
@@ -295,6 +296,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
     });
 
     describeAllowanceContract(() => store);
+    describeAccountSlotsContract(
+      () => store,
+      (ms) => harness.advance(ms),
+    );
 
     it('answers ping, closes idempotently, and refuses calls once closed', async () => {
       await store.ping();

@@ -1,8 +1,9 @@
 import {
   AgentApiErrorCode,
+  accountKeyOf,
   checkAgentService,
+  createAccountBudgets,
   createAgentApi,
-  createRequestBudget,
   isAgentApiError,
 } from './agent-api/index.js';
 import type { Config } from './config.js';
@@ -77,7 +78,21 @@ export async function startBridge(
     );
   }
   const identity = await checkSlackToken(config, logger);
-  const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
+  // The store first: the account's request budget is leased in it (DESIGN "Redis beyond one node").
+  const store = await createStore(
+    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
+    logger,
+  );
+  const budgets = createAccountBudgets({
+    leases: store,
+    instanceId: config.state.instanceId,
+    accountLimit: config.agent.accountConcurrency,
+    processLimit: config.agent.maxInFlight,
+    pollShare: config.agent.pollShare,
+    ttlMs: config.state.leaseTtlMs,
+    logger,
+  });
+  const budget = budgets.budgetFor(accountKeyOf(config.agent.baseUrl, config.agent.token));
   const agentApi = createAgentApi({
     baseUrl: config.agent.baseUrl,
     token: config.agent.token,
@@ -88,15 +103,17 @@ export async function startBridge(
     statusTimeoutMs: config.agent.statusTimeoutMs,
     logger,
   });
-  await checkAgentService(
-    agentApi,
-    { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
-    logger,
-  );
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
+  try {
+    await checkAgentService(
+      agentApi,
+      { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
+      logger,
+    );
+  } catch (error) {
+    await budgets.stop();
+    await store.close();
+    throw error;
+  }
   const metrics = createMetrics();
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
@@ -271,6 +288,7 @@ export async function startBridge(
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();
+    await budgets.stop();
     await store.close();
     logger.info({}, 'slack-agent-bridge stopped');
   }

@@ -1,6 +1,12 @@
 /** The agent service client: the public surface of agent-api/, listed explicitly. */
 
 export {
+  type AccountBudgets,
+  type AccountBudgetsOptions,
+  accountKeyOf,
+  createAccountBudgets,
+} from './account-budgets.js';
+export {
   fitsInt32,
   INT32_MAX,
   isEmailAddress,
@@ -8,6 +14,7 @@ export {
   newAccountProblems,
 } from './account-checks.js';
 export { type CompleteSubAccount, isComplete, missingMembers } from './account-completeness.js';
+export type { AccountSlotLeases } from './account-share.js';
 export {
   type CreatedSubAccount,
   DEFAULT_RETENTION_DAYS,
@@ -57,6 +64,7 @@ export {
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
 export {
+  type AccountShare,
   type BudgetSlot,
   createRequestBudget,
   type RequestBudget,

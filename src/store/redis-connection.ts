@@ -155,7 +155,7 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
   });
   try {
     // The race also bounds the handshake (HELLO/AUTH/SELECT), which the socket's connectTimeout does not.
-    await Promise.race([(async () => (await handle.connect(), pingAll(handle)))(), timeout]);
+    await Promise.race([handle.connect().then(() => pingAll(handle)), timeout]);
     ready = true;
   } catch (error) {
     destroyQuietly(handle);

@@ -168,7 +168,11 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     handle,
     commands: handle as unknown as RedisCommands,
     ping: () => pingAll(handle),
-    onError: (listener) => handle.on('error', listener),
+    onError(listener) {
+      handle.on('error', listener);
+      // A cluster reports a node's broken connection apart from its own errors.
+      if (isCluster(handle)) handle.on('node-error', listener);
+    },
     close: (graceMs) => disconnect(handle, graceMs),
   };
 }

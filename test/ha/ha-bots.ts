@@ -41,6 +41,9 @@ export function haBots(sim: () => Simulator, slack: () => SlackStandin) {
   }
 
   const logged = (msg: string) => bots.flatMap((bot) => bot.logs()).filter((line) => line.msg === msg);
+  /** Lines at warn or above that carry an error (the store failing under them, for one). */
+  const troubles = () =>
+    bots.flatMap((bot) => bot.logs()).filter((line) => (line.level === 'warn' || line.level === 'error') && line.err);
 
   /** Waits for `probe`; on a timeout the error carries what the bots logged at warn and above. */
   async function waitFor<T>(
@@ -75,6 +78,7 @@ export function haBots(sim: () => Simulator, slack: () => SlackStandin) {
   return {
     start,
     logged,
+    troubles,
     waitFor,
     ask,
     answersIn,

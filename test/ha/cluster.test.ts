@@ -46,7 +46,7 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
   it('answers every mention once, over both replicas, with the keys on every node', async () => {
     const prefix = uniqueRedisPrefix('cluster');
     const replicas = await twoReplicas(prefix);
-    const mentions = [];
+    const mentions: Array<{ channel: string; threadTs: string }> = [];
     for (let index = 0; index < 12; index += 1) {
       const bot = replicas[index % 2] as HaBot;
       mentions.push(await bots.ask(bot, `Answer number ${index}.`, 500, index % 2 ? 'UBOB' : 'UALICE'));
@@ -62,7 +62,7 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
   it('a node crashes and restarts mid-run: every answer lands once, and mentions after it are answered', async () => {
     const prefix = uniqueRedisPrefix('cluster-restart');
     const [a, b] = await twoReplicas(prefix);
-    const before = [];
+    const before: Array<{ channel: string; threadTs: string }> = [];
     for (let index = 0; index < 6; index += 1) {
       before.push(await bots.ask(index % 2 ? b : a, `Before the crash ${index}.`, 3_000, index % 2 ? 'UBOB' : 'UALICE'));
     }

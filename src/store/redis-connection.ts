@@ -14,6 +14,7 @@ import {
   type RedisTopology,
   topologyVariable,
 } from './redis-topology.js';
+import { diagnoseSentinel } from './sentinel-diagnosis.js';
 
 export { redisAddress } from './redis-topology.js';
 
@@ -130,10 +131,10 @@ function secretsOf(topology: RedisTopology): string[] {
 }
 
 /** The message of a start-up failure: the variable to fix, where, why — never a credential. */
-function startupError(topology: RedisTopology, error: unknown): StoreConnectError {
+function startupError(topology: RedisTopology, error: unknown, named?: string): StoreConnectError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
   const wrongCredentials = /WRONGPASS|NOAUTH|invalid password|invalid username/i.test(detail);
-  const variable = wrongCredentials ? passwordVariable(topology) : topologyVariable(topology);
+  const variable = named ?? (wrongCredentials ? passwordVariable(topology) : topologyVariable(topology));
   const safe = secretsOf(topology).reduce((text, secret) => text.split(secret).join('***'), detail);
   return new StoreConnectError(describeTopology(topology), safe, { cause: error, variable });
 }
@@ -159,7 +160,8 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     ready = true;
   } catch (error) {
     destroyQuietly(handle);
-    throw startupError(topology, error);
+    const found = topology.kind === 'sentinel' ? await diagnoseSentinel(topology, timeoutMs) : undefined;
+    throw startupError(topology, found ? new Error(found.detail, { cause: error }) : error, found?.variable);
   } finally {
     clearTimeout(timer);
   }

@@ -40,7 +40,10 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
 
   async function twoReplicas(prefix: string): Promise<[HaBot, HaBot]> {
     const env = { ...cluster.env, REDIS_PREFIX: prefix, LEASE_TTL_MS: '2000', RUNS_PER_PERSON_PER_HOUR: '0' };
-    return [await bots.start({ ...env, INSTANCE_ID: 'replica-a' }), await bots.start({ ...env, INSTANCE_ID: 'replica-b' })];
+    return [
+      await bots.start({ ...env, INSTANCE_ID: 'replica-a' }),
+      await bots.start({ ...env, INSTANCE_ID: 'replica-b' }),
+    ];
   }
 
   it('answers every mention once, over both replicas, with the keys on every node', async () => {
@@ -51,7 +54,10 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
       const bot = replicas[index % 2] as HaBot;
       mentions.push(await bots.ask(bot, `Answer number ${index}.`, 500, index % 2 ? 'UBOB' : 'UALICE'));
     }
-    await bots.waitFor(() => mentions.every((mention) => bots.answersIn(mention).length === 1), 'twelve answers');
+    await bots.waitFor(
+      () => mentions.every((mention) => bots.answersIn(mention).length === 1),
+      'twelve answers',
+    );
     // Thread records outlive their turns: they show where the keys went.
     const perNode = await cluster.keysPerNode(prefix);
     expect(perNode.filter((count) => count > 0)).toHaveLength(3);
@@ -64,7 +70,9 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
     const [a, b] = await twoReplicas(prefix);
     const before: Array<{ channel: string; threadTs: string }> = [];
     for (let index = 0; index < 6; index += 1) {
-      before.push(await bots.ask(index % 2 ? b : a, `Before the crash ${index}.`, 3_000, index % 2 ? 'UBOB' : 'UALICE'));
+      before.push(
+        await bots.ask(index % 2 ? b : a, `Before the crash ${index}.`, 3_000, index % 2 ? 'UBOB' : 'UALICE'),
+      );
     }
     await bots.waitFor(() => bots.logged('turn started').length === 6, 'six runs under way');
 
@@ -83,8 +91,14 @@ describe.skipIf(!installed)('Cluster: three primaries, two bot replicas', () => 
       'the six answers after the restart',
       40_000,
     );
-    const after = [await bots.ask(a, 'After the crash.', 500, 'UALICE'), await bots.ask(b, 'Also after.', 500, 'UBOB')];
-    await bots.waitFor(() => after.every((mention) => bots.answersIn(mention).length === 1), 'answers after the restart');
+    const after = [
+      await bots.ask(a, 'After the crash.', 500, 'UALICE'),
+      await bots.ask(b, 'Also after.', 500, 'UBOB'),
+    ];
+    await bots.waitFor(
+      () => after.every((mention) => bots.answersIn(mention).length === 1),
+      'answers after the restart',
+    );
     for (const mention of [...before, ...after]) expect(bots.answersIn(mention)).toHaveLength(1);
     expect(sim.runs()).toHaveLength(8);
   });

@@ -43,7 +43,9 @@ export function haBots(sim: () => Simulator, slack: () => SlackStandin) {
   const logged = (msg: string) => bots.flatMap((bot) => bot.logs()).filter((line) => line.msg === msg);
   /** Lines at warn or above that carry an error (the store failing under them, for one). */
   const troubles = () =>
-    bots.flatMap((bot) => bot.logs()).filter((line) => (line.level === 'warn' || line.level === 'error') && line.err);
+    bots
+      .flatMap((bot) => bot.logs())
+      .filter((line) => (line.level === 'warn' || line.level === 'error') && line.err);
 
   /** Waits for `probe`; on a timeout the error carries what the bots logged at warn and above. */
   async function waitFor<T>(

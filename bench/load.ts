@@ -48,7 +48,8 @@ async function postEvent(appUrl: string, event: Record<string, unknown>): Promis
 const channelName = (index: number) => `CBENCH${String(index % BENCH_CHANNELS).padStart(3, '0')}`;
 
 async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>): Promise<void> {
-  const { appUrl, size, ratePerSecond, concurrency } = request;
+  const { size, ratePerSecond, concurrency } = request;
+  const appUrls = request.appUrls ?? [request.appUrl];
   // Unique thread timestamps per size, in Slack's "seconds.micro" shape.
   const base = Math.floor(Date.now() / 1000);
   const mentions: MentionRef[] = Array.from({ length: size }, (_, i) => ({
@@ -57,6 +58,7 @@ async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>)
     threadTs: `${base}.${String(i).padStart(6, '0')}`,
   }));
   const acks: number[] = [];
+  const acksPerApp: number[][] = appUrls.map(() => []);
   let failed = 0;
   let next = 0;
   const started = performance.now();
@@ -70,14 +72,25 @@ async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>)
         ts: mention.threadTs,
         text: promptFor(mention.id),
       });
-      const ms = await postEvent(appUrl, event);
+      const ms = await postEvent(appUrls[i % appUrls.length] as string, event);
       if (ms === undefined) failed += 1;
-      else acks.push(ms);
+      else {
+        acks.push(ms);
+        acksPerApp[i % appUrls.length]?.push(ms);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, size) }, worker));
   const seconds = (performance.now() - started) / 1000;
-  send({ type: 'posted', mentions, ackMs: summarise(acks), failed, seconds });
+  const ackMsPerApp = request.appUrls ? acksPerApp.map(summarise) : undefined;
+  send({
+    type: 'posted',
+    mentions,
+    ackMs: summarise(acks),
+    ...(ackMsPerApp ? { ackMsPerApp } : {}),
+    failed,
+    seconds,
+  });
 }
 
 let probing: AbortController | undefined;

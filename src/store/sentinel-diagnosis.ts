@@ -30,7 +30,8 @@ export async function diagnoseSentinel(
       await client.connect();
       return await client.sendCommand(command);
     } finally {
-      client.destroy();
+      // A client whose handshake failed is closed already, and destroy() would throw over the reason.
+      if (client.isOpen) client.destroy();
     }
   };
   for (const sentinel of topology.sentinels) {

@@ -64,7 +64,7 @@ export async function withNode<T>(
   try {
     return await use(client);
   } finally {
-    client.destroy();
+    if (client.isOpen) client.destroy();
   }
 }
 

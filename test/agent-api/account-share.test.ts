@@ -23,7 +23,9 @@ describe('createAccountShare', () => {
     await waitUntil(() => share.granted() >= 7, { description: 'the burst leased' });
     // Seven requests in a burst, two leases, not seven: the first demand plus a batch of 5 (a tenth
     // of 50), then — the demand having grown meanwhile — the seven plus a batch.
-    expect(calls).toEqual([6, 12]);
+    // (Later calls are the renewals, every third of the TTL, asking for the same.)
+    expect(calls.slice(0, 2)).toEqual([6, 12]);
+    expect(new Set(calls.slice(2))).toEqual(new Set(calls.length > 2 ? [12] : []));
     expect(share.granted()).toBe(12);
     share.demand(0);
     await waitUntil(() => share.granted() === 0, {

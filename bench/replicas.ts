@@ -139,6 +139,60 @@ async function mentionAndWait(deps: ReplicasDeps, standIns: ChildProcess, urls: 
   return { posted: await posted, complete: answered >= size };
 }
 
+/** Starts `replicas` bot processes on `redisUrl`; resolves with their URLs once each is healthy. */
+async function startBots(
+  deps: ReplicasDeps,
+  ready: { simUrl: string; slackApiUrl: string },
+  redisUrl: string,
+  replicas: number,
+  bots: ChildProcess[],
+): Promise<string[]> {
+  const urls: string[] = [];
+  for (let index = 1; index <= replicas; index += 1) {
+    const port = await freePort();
+    const env = {
+      ...deps.botEnv(ready.simUrl, ready.slackApiUrl, port),
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: `bench-${process.pid}`,
+      INSTANCE_ID: `bench-replica-${index}`,
+      AGENT_ACCOUNT_CONCURRENCY: String(ACCOUNT_CONCURRENCY),
+    };
+    const { child, tail } = spawnNode(deps.botArgs, env, deps.node);
+    bots.push(child);
+    const url = `http://127.0.0.1:${port}`;
+    await waitHealthy(`${url}/healthz`, child, 30_000).catch((error: unknown) => {
+      throw new Error(`replica ${index} did not start: ${String(error)}\n${tail.lines.join('\n')}`);
+    });
+    urls.push(url);
+  }
+  return urls;
+}
+
+/** Each replica's row: its mentions' acks and deliveries, its CPU since `cpuBefore`, its peak RSS. */
+async function rowsOf(
+  standIns: ChildProcess,
+  bots: ChildProcess[],
+  posted: Extract<LoadReply, { type: 'posted' }>,
+  cpuBefore: number[],
+): Promise<ReplicaRow[]> {
+  const rows: ReplicaRow[] = [];
+  for (const [index, bot] of bots.entries()) {
+    const own = posted.mentions.filter((_, i) => i % bots.length === index);
+    const report = await reportOf(standIns, own);
+    const usage = processUsage(bot.pid);
+    rows.push({
+      replica: `bench-replica-${index + 1}`,
+      mentions: own.length,
+      ackMs: posted.ackMsPerApp?.[index],
+      deliveryMs: report.deliveryMs,
+      unmatched: report.unmatched,
+      cpuSeconds: Math.round(((usage?.cpuSeconds ?? 0) - (cpuBefore[index] ?? 0)) * 100) / 100,
+      peakRssMb: Math.round((usage?.peakRssMb ?? 0) * 10) / 10,
+    });
+  }
+  return rows;
+}
+
 /** One size on `replicas` bot processes sharing a Redis. */
 export async function runReplicas(
   deps: ReplicasDeps,
@@ -150,24 +204,7 @@ export async function runReplicas(
   const bots: ChildProcess[] = [];
   try {
     const ready = await nextMessage<Extract<StandInsReply, { type: 'ready' }>>(standIns, 'ready', 30_000);
-    const urls: string[] = [];
-    for (let index = 1; index <= replicas; index += 1) {
-      const port = await freePort();
-      const env = {
-        ...deps.botEnv(ready.simUrl, ready.slackApiUrl, port),
-        REDIS_URL: redis.url,
-        REDIS_PREFIX: `bench-${process.pid}`,
-        INSTANCE_ID: `bench-replica-${index}`,
-        AGENT_ACCOUNT_CONCURRENCY: String(ACCOUNT_CONCURRENCY),
-      };
-      const { child, tail } = spawnNode(deps.botArgs, env, deps.node);
-      bots.push(child);
-      const url = `http://127.0.0.1:${port}`;
-      await waitHealthy(`${url}/healthz`, child, 30_000).catch((error: unknown) => {
-        throw new Error(`replica ${index} did not start: ${String(error)}\n${tail.lines.join('\n')}`);
-      });
-      urls.push(url);
-    }
+    const urls = await startBots(deps, ready, redis.url, replicas, bots);
     // Warm-up: every replica answers a few runs before the measured batch, then a fresh second.
     await mentionAndWait(deps, standIns, urls, 10 * replicas);
     await sleep(1_000);
@@ -176,21 +213,6 @@ export async function runReplicas(
     const { posted, complete } = await mentionAndWait(deps, standIns, urls, size);
     const durationSeconds = (performance.now() - started) / 1000;
     const all = await reportOf(standIns, posted.mentions);
-    const perReplica: ReplicaRow[] = [];
-    for (const [index, bot] of bots.entries()) {
-      const own = posted.mentions.filter((_, i) => i % replicas === index);
-      const report = await reportOf(standIns, own);
-      const usage = processUsage(bot.pid);
-      perReplica.push({
-        replica: `bench-replica-${index + 1}`,
-        mentions: own.length,
-        ackMs: posted.ackMsPerApp?.[index],
-        deliveryMs: report.deliveryMs,
-        unmatched: report.unmatched,
-        cpuSeconds: Math.round(((usage?.cpuSeconds ?? 0) - (cpuBefore[index] ?? 0)) * 100) / 100,
-        peakRssMb: Math.round((usage?.peakRssMb ?? 0) * 10) / 10,
-      });
-    }
     return {
       replicas,
       size,
@@ -200,7 +222,7 @@ export async function runReplicas(
       maxInFlightSeen: all.maxInFlightSeen,
       status429: all.status429,
       mentionsFailed: posted.failed,
-      perReplica,
+      perReplica: await rowsOf(standIns, bots, posted, cpuBefore),
     };
   } finally {
     await Promise.all(bots.map((bot) => stopChild(bot)));

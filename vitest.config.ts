@@ -1,12 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/** High-availability tests (Sentinel, Cluster, TLS, the shared budget) start their own Redis processes. */
+const HA_TESTS = 'test/ha/**/*.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests start real servers and child processes; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
+    // `npm test` runs both projects; `npx vitest run --project ha` only the HA tests.
+    projects: [
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [HA_TESTS] } },
+      {
+        extends: true,
+        // One file at a time: each starts several redis-server processes and failovers take seconds.
+        test: {
+          name: 'ha',
+          include: [HA_TESTS],
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

@@ -11,14 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appMentionEvent, eventCallback, messageEvent } from '../src/slack-standin/event-builders.js';
 import { postEvent } from '../src/slack-standin/signed-post.js';
-import {
-  BENCH_CHANNELS,
-  BENCH_SIGNING_SECRET,
-  type LoadReply,
-  type LoadRequest,
-  type MentionRef,
-  promptFor,
-} from './protocol.js';
+import { BENCH_CHANNELS, BENCH_SIGNING_SECRET, type LoadReply, type LoadRequest, type MentionRef, promptFor } from './protocol.js';
 import { summarise } from './stats.js';
 
 /** Slack gives up on an ack after 3 s; the bench waits a little longer before counting a failure. */
@@ -41,7 +34,8 @@ async function ackMs(appUrl: string, event: Record<string, unknown>): Promise<nu
 const channelName = (index: number) => `CBENCH${String(index % BENCH_CHANNELS).padStart(3, '0')}`;
 
 async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>): Promise<void> {
-  const { appUrl, size, ratePerSecond, concurrency } = request;
+  const { size, ratePerSecond, concurrency } = request;
+  const appUrls = request.appUrls ?? [request.appUrl];
   // Unique thread timestamps per size, in Slack's "seconds.micro" shape.
   const base = Math.floor(Date.now() / 1000);
   const mentions: MentionRef[] = Array.from({ length: size }, (_, i) => ({
@@ -50,6 +44,7 @@ async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>)
     threadTs: `${base}.${String(i).padStart(6, '0')}`,
   }));
   const acks: number[] = [];
+  const acksPerApp: number[][] = appUrls.map(() => []);
   let failed = 0;
   let next = 0;
   const started = performance.now();
@@ -63,14 +58,25 @@ async function postMentions(request: Extract<LoadRequest, { type: 'mentions' }>)
         ts: mention.threadTs,
         text: promptFor(mention.id),
       });
-      const ms = await ackMs(appUrl, event);
+      const ms = await ackMs(appUrls[i % appUrls.length] as string, event);
       if (ms === undefined) failed += 1;
-      else acks.push(ms);
+      else {
+        acks.push(ms);
+        acksPerApp[i % appUrls.length]?.push(ms);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, size) }, worker));
   const seconds = (performance.now() - started) / 1000;
-  send({ type: 'posted', mentions, ackMs: summarise(acks), failed, seconds });
+  const ackMsPerApp = request.appUrls ? acksPerApp.map(summarise) : undefined;
+  send({
+    type: 'posted',
+    mentions,
+    ackMs: summarise(acks),
+    ...(ackMsPerApp ? { ackMsPerApp } : {}),
+    failed,
+    seconds,
+  });
 }
 
 let probing: AbortController | undefined;

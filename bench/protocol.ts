@@ -63,10 +63,26 @@ export type StandInsReply =
   | { type: 'report'; report: ServiceReport };
 
 export type LoadRequest =
-  | { type: 'mentions'; appUrl: string; size: number; ratePerSecond: number; concurrency: number }
+  | {
+      type: 'mentions';
+      appUrl: string;
+      /** Several replicas: mention `i` goes to `appUrls[i % length]` (then `appUrl` is unused). */
+      appUrls?: string[];
+      size: number;
+      ratePerSecond: number;
+      concurrency: number;
+    }
   | { type: 'probe'; targets: { bot: string; bare: string }; intervalMs: number }
   | { type: 'stop-probe' };
 export type LoadReply =
   | { type: 'ready' }
-  | { type: 'posted'; mentions: MentionRef[]; ackMs: LatencySummary; failed: number; seconds: number }
+  | {
+      type: 'posted';
+      mentions: MentionRef[];
+      ackMs: LatencySummary;
+      /** With `appUrls`: the ack latency of each app, in the same order. */
+      ackMsPerApp?: LatencySummary[];
+      failed: number;
+      seconds: number;
+    }
   | { type: 'probes'; bot: number[]; bare: number[]; failed: number };

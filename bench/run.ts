@@ -15,34 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { localBotEnv } from '../src/local-stack/bot-env.js';
-import {
-  formatHeap,
-  type HeapSummary,
-  heapGrowth,
-  heapSnapshotFlags,
-  summariseSnapshot,
-  takeSnapshot,
-} from './heap-snapshot.js';
-import {
-  forkTs,
-  freePort,
-  killAll,
-  nextMessage,
-  processUsage,
-  spawnNode,
-  stopChild,
-  waitHealthy,
-} from './processes.js';
-import {
-  BENCH_CHANNELS,
-  BENCH_LONG_POLL_MS,
-  BENCH_SCRIPT,
-  BENCH_SIGNING_SECRET,
-  type LoadReply,
-  type LoadRequest,
-  type StandInsReply,
-  type StandInsRequest,
-} from './protocol.js';
+import { formatHeap, type HeapSummary, heapGrowth, heapSnapshotFlags, summariseSnapshot, takeSnapshot } from './heap-snapshot.js';
+import { forkTs, freePort, killAll, nextMessage, processUsage, spawnNode, stopChild, waitHealthy } from './processes.js';
+import { BENCH_CHANNELS, BENCH_LONG_POLL_MS, BENCH_SCRIPT, BENCH_SIGNING_SECRET, type LoadReply, type LoadRequest, type StandInsReply, type StandInsRequest } from './protocol.js';
+import { runReplicaSizes } from './replicas.js';
 import { evaluate, formatChecks, formatTable, machineInfo, REPLICA_NOTE, type SizeResult } from './report.js';
 import { formatSlackCalls, measureSlackCalls, type SlackCallsPerTurn } from './slack-calls.js';
 import { round, summarise } from './stats.js';
@@ -335,6 +311,8 @@ interface Options {
   skipCalls: boolean;
   /** Heap snapshots of the bot per size (bytes per run in flight); they pause it, so latencies suffer. */
   heap: boolean;
+  /** Above 1: that many replicas on one Redis sharing the account budget (bench/replicas.ts). */
+  replicas: number;
 }
 
 function parseOptions(): Options {
@@ -347,8 +325,13 @@ function parseOptions(): Options {
       heap: { type: 'boolean', default: false },
       node: { type: 'string', default: 'current' },
       'timeout-scale': { type: 'string', default: '1' },
+      replicas: { type: 'string', default: '1' },
     },
   });
+  const replicas = Number(values.replicas);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) {
+    throw new Error(`--replicas must be an integer in 1..8, not "${values.replicas}"`);
+  }
   const sizes = values.sizes.split(',').map((item) => Number(item.trim()));
   if (sizes.length === 0 || sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 20_000)) {
     throw new Error(`--sizes must be a comma-separated list of integers in 1..20000, not "${values.sizes}"`);
@@ -366,6 +349,7 @@ function parseOptions(): Options {
     callsOnly: values['calls-only'],
     skipCalls: values['skip-calls'],
     heap: values.heap,
+    replicas,
   };
 }
 
@@ -447,7 +431,7 @@ async function slackCallsPerTurn(
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir, runtimes, callsOnly, skipCalls, heap } = parseOptions();
+  const { sizes, profileDir, runtimes, callsOnly, skipCalls, heap, replicas } = parseOptions();
   const benchStarted = Date.now();
   // Each runtime has the budget (times --timeout-scale); this is the last resort for the whole run.
   const guard = setTimeout(
@@ -477,6 +461,12 @@ async function main(): Promise<void> {
     nextMessage<LoadReply>(prober, 'ready', 30_000),
   ]);
 
+  if (replicas > 1) {
+    const deps = { here, node: runtimes[0] ?? process.execPath, botArgs: bot.args, botEnv, mentioner, log };
+    const mention = { ratePerSecond: MENTION_RATE, concurrency: MENTION_CONCURRENCY };
+    await runReplicaSizes({ ...deps, mention, timeoutMs: sizeTimeoutMs }, replicas, sizes);
+    return;
+  }
   const slackCalls = skipCalls ? [] : await slackCallsPerTurn(bot, mentioner);
   if (!skipCalls) log(formatSlackCalls(slackCalls));
   if (callsOnly) return;

@@ -2,6 +2,7 @@ import net, { BlockList } from 'node:net';
 import os from 'node:os';
 import { z } from 'zod';
 import { decodeKey } from './secrets/secret-box.js';
+import { parseNodeAddress, type RedisNodeAddress, type RedisTopology } from './store/redis-topology.js';
 
 /**
  * The one place that reads the environment. Parsed once at start-up; a bad or missing value
@@ -87,6 +88,21 @@ const redisUrl = optionalString.refine(
   (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
   'must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
 );
+
+/** REDIS_SENTINELS / REDIS_CLUSTER_NODES: `host:port,…` (IPv6 in brackets). */
+const redisNodes = csv.transform((values, ctx) => {
+  const nodes: RedisNodeAddress[] = [];
+  for (const value of values) {
+    const node = parseNodeAddress(value);
+    if (node) nodes.push(node);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not host:port (list them as host:port,host:port)`,
+      });
+  }
+  return nodes;
+});
 
 /**
  * An app-level token (`xapp-…`) for Socket Mode: with a bot or user token Slack refuses the
@@ -235,6 +251,15 @@ const variables = z.object({
   ALERT_RUNS_PER_HOUR: intFrom(20),
 
   REDIS_URL: redisUrl,
+  REDIS_SENTINELS: redisNodes,
+  REDIS_SENTINEL_NAME: optionalString,
+  REDIS_SENTINEL_PASSWORD: optionalString,
+  REDIS_CLUSTER_NODES: redisNodes,
+  REDIS_USERNAME: optionalString,
+  REDIS_PASSWORD: optionalString,
+  REDIS_TLS: bool(false),
+  // The service's concurrent requests per account, shared by every replica through the store.
+  AGENT_ACCOUNT_CONCURRENCY: intFrom(100, 1),
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
   LEASE_TTL_MS: intFrom(15_000, 1000),
@@ -258,6 +283,7 @@ const envSchema = variables.superRefine(
       });
     }
     refusePlainHttp(env, ctx);
+    checkRedisTopology(env, ctx);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
     const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
     if (positive.some((emoji) => negative.includes(emoji))) {
@@ -293,6 +319,55 @@ function refusePlainHttp(env: Record<string, unknown>, ctx: z.RefinementCtx): vo
   }
 }
 
+const REDIS_NODE_AUTH = ['REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_SENTINEL_PASSWORD'] as const;
+
+/** One topology at a time, Sentinel with its primary's name, URL credentials in the URL. */
+function checkRedisTopology(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const listed = (name: string) => Array.isArray(env[name]) && (env[name] as unknown[]).length > 0;
+  const chosen = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'].filter((name) =>
+    name === 'REDIS_URL' ? typeof env[name] === 'string' : listed(name),
+  );
+  if (chosen.length > 1) {
+    for (const name of chosen) {
+      ctx.addIssue({ code: 'custom', path: [name], message: `set only one of ${chosen.join(', ')}` });
+    }
+  }
+  if (listed('REDIS_SENTINELS') && env.REDIS_SENTINEL_NAME === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REDIS_SENTINEL_NAME'],
+      message: 'is required with REDIS_SENTINELS (the name the sentinels monitor the primary by)',
+    });
+  }
+  if (chosen.length === 1 && chosen[0] === 'REDIS_URL') {
+    for (const name of [...REDIS_NODE_AUTH, 'REDIS_TLS'] as const) {
+      if (env[name] === undefined || env[name] === false) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message:
+          'applies to REDIS_SENTINELS and REDIS_CLUSTER_NODES: with REDIS_URL, put credentials in the URL (rediss:// for TLS)',
+      });
+    }
+  }
+}
+
+/** The Redis the variables point at, if any. */
+function redisTopology(env: Env): RedisTopology | undefined {
+  const auth = { username: env.REDIS_USERNAME, password: env.REDIS_PASSWORD, tls: env.REDIS_TLS };
+  if (env.REDIS_SENTINELS.length > 0 && env.REDIS_SENTINEL_NAME !== undefined) {
+    return {
+      kind: 'sentinel',
+      sentinels: env.REDIS_SENTINELS,
+      name: env.REDIS_SENTINEL_NAME,
+      auth,
+      sentinelPassword: env.REDIS_SENTINEL_PASSWORD,
+    };
+  }
+  if (env.REDIS_CLUSTER_NODES.length > 0) return { kind: 'cluster', nodes: env.REDIS_CLUSTER_NODES, auth };
+  return env.REDIS_URL === undefined ? undefined : { kind: 'single', url: env.REDIS_URL };
+}
+
 export interface Config {
   slack: {
     botToken: string;
@@ -309,6 +384,8 @@ export interface Config {
     accountToken: string | undefined;
     accountPathPrefix: string;
     maxInFlight: number;
+    /** Requests in flight per service account across every replica (AGENT_ACCOUNT_CONCURRENCY). */
+    accountConcurrency: number;
     pollShare: number;
     requestTimeoutMs: number;
     statusTimeoutMs: number;
@@ -342,7 +419,14 @@ export interface Config {
     cooldownMs: number;
     runsPerHour: number;
   };
-  state: { redisUrl: string | undefined; redisPrefix: string; instanceId: string; leaseTtlMs: number };
+  state: {
+    redisUrl: string | undefined;
+    /** One server, Sentinel or Cluster (DESIGN "Redis beyond one node"); unset ⇒ memory. */
+    redis: RedisTopology | undefined;
+    redisPrefix: string;
+    instanceId: string;
+    leaseTtlMs: number;
+  };
   /**
    * DESIGN "Many accounts": the key secrets are sealed with in the store (unset: nothing secret may
    * be kept), and older keys still accepted for opening after a rotation.
@@ -382,6 +466,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       accountToken: env.ACCOUNT_API_TOKEN,
       accountPathPrefix: env.ACCOUNT_API_PATH_PREFIX,
       maxInFlight: env.AGENT_MAX_IN_FLIGHT,
+      accountConcurrency: env.AGENT_ACCOUNT_CONCURRENCY,
       pollShare: env.AGENT_POLL_SHARE,
       requestTimeoutMs: env.AGENT_REQUEST_TIMEOUT_MS,
       statusTimeoutMs: env.AGENT_STATUS_TIMEOUT_MS,
@@ -420,6 +505,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     },
     state: {
       redisUrl: env.REDIS_URL,
+      redis: redisTopology(env),
       redisPrefix: env.REDIS_PREFIX,
       instanceId: env.INSTANCE_ID,
       leaseTtlMs: env.LEASE_TTL_MS,

@@ -1,10 +1,4 @@
-import {
-  AgentApiErrorCode,
-  checkAgentService,
-  createAgentApi,
-  createRequestBudget,
-  isAgentApiError,
-} from './agent-api/index.js';
+import { AgentApiErrorCode, accountKeyOf, checkAgentService, createAccountBudgets, createAgentApi, isAgentApiError } from './agent-api/index.js';
 import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
 import { createAdminCheck } from './commands/access.js';
 import type { Config } from './config.js';
@@ -88,7 +82,21 @@ export async function startBot(
     );
   }
   const identity = await checkSlackToken(config, logger);
-  const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
+  // The store first: the account's request budget is leased in it (DESIGN "Redis beyond one node").
+  const store = await createStore(
+    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
+    logger,
+  );
+  const budgets = createAccountBudgets({
+    leases: store,
+    instanceId: config.state.instanceId,
+    accountLimit: config.agent.accountConcurrency,
+    processLimit: config.agent.maxInFlight,
+    pollShare: config.agent.pollShare,
+    ttlMs: config.state.leaseTtlMs,
+    logger,
+  });
+  const budget = budgets.budgetFor(accountKeyOf(config.agent.baseUrl, config.agent.token));
   const agentApi = createAgentApi({
     baseUrl: config.agent.baseUrl,
     token: config.agent.token,
@@ -99,15 +107,17 @@ export async function startBot(
     statusTimeoutMs: config.agent.statusTimeoutMs,
     logger,
   });
-  await checkAgentService(
-    agentApi,
-    { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
-    logger,
-  );
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
+  try {
+    await checkAgentService(
+      agentApi,
+      { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
+      logger,
+    );
+  } catch (error) {
+    await budgets.stop();
+    await store.close();
+    throw error;
+  }
   const metrics = createMetrics();
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
@@ -354,6 +364,7 @@ export async function startBot(
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();
+    await budgets.stop();
     await store.close();
     logger.info({}, 'slack-agent-bridge stopped');
   }

@@ -123,7 +123,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'runtime',
     'secrets',
   ],
-  'config.ts': ['secrets'],
+  // The key's decoder, and the Redis topology's shape and address parser (pure modules).
+  'config.ts': ['secrets', 'store'],
   'logging.ts': ['runtime'],
   'metrics.ts': ['alerts', 'conversation'],
   // The composition root wires every adapter; main.ts only starts it.

@@ -1,6 +1,7 @@
 /**
  * One cap on requests in flight to the agent service per process. The service allows 100
- * concurrent requests per account; operators split that between replicas (default 50 each).
+ * concurrent requests per account; with an `account` share the process also stays within the
+ * slots it leased of the account's budget, shared by every replica (account-share.ts).
  * Status polls may hold only part of the cap so that run starts, follow-ups, feedback and admin
  * commands always find a free slot while many threads are being polled.
  */
@@ -13,6 +14,18 @@ export interface RequestBudgetOptions {
   limit?: number;
   /** Share of `limit` that polls may hold, in (0, 1]. Default 0.8. */
   pollShare?: number;
+  /** The account's budget across replicas: this process uses at most what it was granted. */
+  account?: AccountShare;
+}
+
+/** This process's part of an account-wide budget (see account-share.ts). */
+export interface AccountShare {
+  /** Slots this process may hold now. */
+  granted(): number;
+  /** How many slots this process would use now (in flight and waiting); called on every change. */
+  demand(slots: number): void;
+  /** Calls `listener` whenever the grant changes. */
+  onGrant(listener: () => void): void;
 }
 
 /** A held slot of the budget: the handle its holder gives back. */
@@ -56,7 +69,14 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   let inFlightPolls = 0;
   let maxSeen = 0;
 
-  const hasRoom = (kind: RequestKind) => inFlight < limit && (kind === 'other' || inFlightPolls < pollSlots);
+  const account = options.account;
+  // Without an account share the cap is `limit`; with one, also the grant, and polls keep their share of it.
+  const cap = account ? () => Math.min(limit, account.granted()) : () => limit;
+  const pollCap = account
+    ? () => Math.min(pollSlots, Math.max(1, Math.floor(cap() * pollShare)))
+    : () => pollSlots;
+  const hasRoom = (kind: RequestKind) => inFlight < cap() && (kind === 'other' || inFlightPolls < pollCap());
+  const tellDemand = account ? () => account.demand(inFlight + waiting.length) : () => {};
 
   const take = (kind: RequestKind) => {
     inFlight += 1;
@@ -64,12 +84,11 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
     maxSeen = Math.max(maxSeen, inFlight);
   };
 
-  const release = (kind: RequestKind) => {
-    inFlight -= 1;
-    if (kind === 'poll') inFlightPolls -= 1;
+  /** Starts the waiters that fit now. */
+  const drain = () => {
     // Scan in order rather than only the head: a poll blocked by its share must not hold back
     // an `other` request queued behind it.
-    for (let index = 0; index < waiting.length && inFlight < limit; ) {
+    for (let index = 0; index < waiting.length && inFlight < cap(); ) {
       const waiter = waiting[index] as Waiter;
       if (!hasRoom(waiter.kind)) {
         index += 1;
@@ -79,6 +98,14 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
       take(waiter.kind);
       waiter.start();
     }
+  };
+  account?.onGrant(drain);
+
+  const release = (kind: RequestKind) => {
+    inFlight -= 1;
+    if (kind === 'poll') inFlightPolls -= 1;
+    drain();
+    tellDemand();
   };
 
   const slotOf = (kind: RequestKind): BudgetSlot => {
@@ -97,6 +124,7 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
       const onAbort = () => {
         const index = waiting.indexOf(waiter);
         if (index >= 0) waiting.splice(index, 1);
+        tellDemand();
         reject(signal?.reason);
       };
       const waiter: Waiter = {
@@ -119,8 +147,11 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
       const queuedSameKind = waiting.some((waiter) => waiter.kind === kind);
       if (hasRoom(kind) && !queuedSameKind) {
         take(kind);
+        tellDemand();
       } else {
-        await enqueue(kind, signal);
+        const started = enqueue(kind, signal);
+        tellDemand();
+        await started;
       }
       return slotOf(kind);
     },

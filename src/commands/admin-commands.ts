@@ -1,16 +1,6 @@
-import {
-  type AgentApi,
-  DEFAULT_RETENTION_DAYS,
-  identityProblem,
-  isAgentApiError,
-} from '../agent-api/index.js';
+import { type AgentApi, DEFAULT_RETENTION_DAYS, identityProblem, isAgentApiError } from '../agent-api/index.js';
 import type { WatchedChannels } from '../alerts/index.js';
-import {
-  type CapacityMoveLock,
-  CapacityMoveReason,
-  isCapacityMoveError,
-  moveCapacity,
-} from '../capacity/index.js';
+import { type CapacityMoveLock, CapacityMoveReason, isCapacityMoveError, moveCapacity } from '../capacity/index.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';

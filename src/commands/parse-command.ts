@@ -1,10 +1,4 @@
-import {
-  fitsInt32,
-  INT32_MAX,
-  isEmailAddress,
-  SAVED_OBJECT_TYPES,
-  type SavedObjectType,
-} from '../agent-api/index.js';
+import { fitsInt32, INT32_MAX, isEmailAddress, SAVED_OBJECT_TYPES, type SavedObjectType } from '../agent-api/index.js';
 import { isAgentId } from '../conversation/context/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
 

@@ -17,21 +17,7 @@ export { SIM_AGENTS } from './agents.js';
 export { SIM_ACCOUNT_IDS, SIM_MAIN_ACCOUNT_NAME, SIM_TOKENS } from './auth.js';
 export { type Directive, MENTION_TEXT, type MentionKind, parseDirective, simDirective } from './directive.js';
 export { EXPORT_TYPES, type ExportType } from './export-fixtures.js';
-export type {
-  ErrorBodyShape,
-  FeedbackRecord,
-  PutLogEntry,
-  RequestRecord,
-  RunStatus,
-  RunView,
-  SimOutcome,
-  SimScript,
-  Simulator,
-  SimulatorFaults,
-  SimulatorOptions,
-  SubAccount,
-  TokenKind,
-} from './types.js';
+export type { ErrorBodyShape, FeedbackRecord, PutLogEntry, RequestRecord, RunStatus, RunView, SimOutcome, SimScript, Simulator, SimulatorFaults, SimulatorOptions, SubAccount, TokenKind } from './types.js';
 
 /** Script of runs without a directive unless options.defaultScript says otherwise. */
 export const DEFAULT_SIM_SCRIPT: SimScript = { steps: 3, stepMs: 200, outcome: 'done' };

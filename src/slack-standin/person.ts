@@ -1,17 +1,5 @@
-import {
-  appMentionEvent,
-  type EventCallbackOptions,
-  eventCallback,
-  type InteractionActorInput,
-  messageEvent,
-  reactionAddedEvent,
-} from './event-builders.js';
-import {
-  type AppEndpoint,
-  clickEphemeralButton,
-  clickFeedbackButton,
-  submitNewestForm,
-} from './person-clicks.js';
+import { appMentionEvent, type EventCallbackOptions, eventCallback, type InteractionActorInput, messageEvent, reactionAddedEvent } from './event-builders.js';
+import { type AppEndpoint, clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
 import { postEvent, postSlashCommand, type SlackPostResult } from './signed-post.js';
 import type { SlackStandin } from './standin.js';
 import type { StoredMessage } from './types.js';

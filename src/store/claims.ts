@@ -1,7 +1,7 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import { ExpiringMap } from './expiring-map.js';
-import { redisKey, storeKeys } from './keys.js';
-import type { RedisClient } from './redis-connection.js';
+import { redisKey, type StoreKeys, storeKeys } from './keys.js';
+import type { RedisCommands } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
 /**
@@ -27,8 +27,12 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export function createRedisClaims(client: RedisClient, prefix: string): ClaimStore {
-  const key = (name: string) => redisKey(prefix, storeKeys.claim(name));
+export function createRedisClaims(
+  client: RedisCommands,
+  prefix: string,
+  keys: StoreKeys = storeKeys,
+): ClaimStore {
+  const key = (name: string) => redisKey(prefix, keys.claim(name));
   const evalScript = (script: string, keys: string[], args: string[]) =>
     client.eval(script, { keys, arguments: args });
   return {

@@ -9,11 +9,15 @@ export class StoreConnectError extends Error {
   readonly code = StoreErrorCode.ConnectFailed;
   /** `host:port` only: a Redis URL may carry a password. */
   readonly address: string;
+  /** The variable to look at (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES, REDIS_PASSWORD), when known. */
+  readonly variable: string | undefined;
 
-  constructor(address: string, detail: string, options?: { cause?: unknown }) {
-    super(`Redis at ${address} is not reachable: ${detail}`, options);
+  constructor(address: string, detail: string, options?: { cause?: unknown; variable?: string }) {
+    const named = options?.variable ? `${options.variable}: ` : '';
+    super(`${named}Redis at ${address} is not reachable: ${detail}`, options);
     this.name = 'StoreConnectError';
     this.address = address;
+    this.variable = options?.variable;
   }
 }
 

@@ -6,26 +6,39 @@ import type { Logger } from '../runtime/logger.js';
 import type { StateStore } from './keyv-conversation-store.js';
 import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';
+import type { RedisTopology } from './redis-topology.js';
 
 export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js';
 export type { StateStore } from './keyv-conversation-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export type { AccountSlotLeases, SlotRequest } from './primitives.js';
 export { createRedisStore, type RedisStoreOptions } from './redis-store.js';
+export {
+  describeTopology,
+  parseNodeAddress,
+  type RedisNodeAddress,
+  type RedisNodeAuth,
+  type RedisTopology,
+} from './redis-topology.js';
 export { DEFAULT_TTLS, type StoreTtls } from './ttls.js';
 
 /** What {@link createStore} needs from the configuration. */
 export interface StoreConfig {
   /** Set ⇒ Redis; unset ⇒ in-process memory. */
   redisUrl?: string | undefined;
+  /** Sentinel or Cluster (or one server); wins over `redisUrl`. */
+  redis?: RedisTopology | undefined;
   redisPrefix: string;
   redisConnectTimeoutMs?: number | undefined;
 }
 
-/** Picks the backend the configuration asks for: `REDIS_URL` set ⇒ Redis, else memory. */
+/** Picks the backend the configuration asks for: a Redis topology (or `REDIS_URL`) ⇒ Redis, else memory. */
 export async function createStore(config: StoreConfig, logger?: Logger): Promise<StateStore> {
-  if (!config.redisUrl) return createMemoryStore();
+  const topology: RedisTopology | undefined =
+    config.redis ?? (config.redisUrl ? { kind: 'single', url: config.redisUrl } : undefined);
+  if (!topology) return createMemoryStore();
   return createRedisStore({
-    url: config.redisUrl,
+    topology,
     prefix: config.redisPrefix,
     ...(config.redisConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.redisConnectTimeoutMs }),
     ...(logger ? { logger } : {}),

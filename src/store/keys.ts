@@ -15,7 +15,40 @@ export const storeKeys = {
   allowance: (name: string) => `allowance:${name}`,
   claim: (name: string) => `claim:${name}`,
   channelWatch: (channel: string) => `channel-watch:${channel}`,
-} as const;
+  accountSlots: (account: string) => `account-slots:${account}`,
+};
+
+/** The key names a store uses: {@link storeKeys}, or {@link clusterKeys} on a Redis Cluster. */
+export type StoreKeys = typeof storeKeys;
+
+/** `{part}`: in a cluster only the part inside the first braces picks the key's slot. */
+const tag = (part: string) => `{${part}}`;
+
+/**
+ * Key names for a Redis Cluster: each key carries a hash tag, so the keys of one thread (its record
+ * and busy lock: `{threadKey}`) and of one turn (record, lease, delivery claim, delivered mark:
+ * `{turnId}`) sit in one slot, and the cluster spreads threads and turns over its nodes. Every
+ * script names exactly one key, so each runs in one slot. A single Redis and Sentinel keep the
+ * untagged names, so an upgraded deployment still finds the records it wrote.
+ */
+export const clusterKeys: StoreKeys = {
+  thread: (threadKey) => `thread:${tag(threadKey)}`,
+  turn: (turnId) => `turn:${tag(turnId)}`,
+  answer: (channel, ts) => `answer:${tag(`${channel}:${ts}`)}`,
+  channelAgent: (channel) => `channel-agent:${tag(channel)}`,
+  audience: (channel) => `audience:${tag(channel)}`,
+  rating: (sessionId) => `rating:${tag(sessionId)}`,
+  // `thread:<threadKey>` → `lock:thread:{<threadKey>}`, beside `thread:{<threadKey>}`.
+  lock: (name) => {
+    const colon = name.indexOf(':');
+    return colon < 0 ? `lock:${tag(name)}` : `lock:${name.slice(0, colon + 1)}${tag(name.slice(colon + 1))}`;
+  },
+  inFlightTurns: 'turns:in-flight',
+  allowance: (name) => `allowance:${tag(name)}`,
+  claim: (name) => `claim:${tag(name)}`,
+  channelWatch: (channel) => `channel-watch:${tag(channel)}`,
+  accountSlots: (account) => `account-slots:${tag(account)}`,
+};
 
 /** The separator @keyv/redis puts between namespace and key. */
 export const NAMESPACE_SEPARATOR = '::';

@@ -8,9 +8,9 @@ import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/t
 import { StoreClosedError } from './errors.js';
 import type { HomePrimitives } from './home-primitives.js';
 import { createHomeRecords, homeKeys } from './home-records.js';
-import { storeKeys } from './keys.js';
+import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
-import type { StorePrimitives } from './primitives.js';
+import type { AccountSlotLeases, StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
@@ -20,7 +20,8 @@ export interface StateStore
     AudienceCache,
     HomeStore,
     ClaimStore,
-    ChannelWatchStore {
+    ChannelWatchStore,
+    AccountSlotLeases {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -37,6 +38,7 @@ export function createKeyvConversationStore(
   primitives: StorePrimitives,
   ttls: StoreTtls,
   homePrimitives: HomePrimitives,
+  keys: StoreKeys = storeKeys,
 ): StateStore {
   let closed: Promise<void> | undefined;
   // After close, @keyv/redis would silently reconnect a closed client on the next call (and keep the
@@ -53,35 +55,35 @@ export function createKeyvConversationStore(
 
     async getThread(threadKey) {
       ensureOpen();
-      return upgradeThread(await keyv.get<ThreadRecord>(storeKeys.thread(threadKey)));
+      return upgradeThread(await keyv.get<ThreadRecord>(keys.thread(threadKey)));
     },
     async saveThread(thread) {
       ensureOpen();
       // Each save restarts the TTL: a thread lives 30 days after its last activity.
-      await keyv.set(storeKeys.thread(thread.threadKey), thread, ttls.threadMs);
+      await keyv.set(keys.thread(thread.threadKey), thread, ttls.threadMs);
     },
 
     async saveTurn(turn) {
       ensureOpen();
       // Record first, then the set: a listed id then (nearly) always has a record to resume from.
-      await keyv.set(storeKeys.turn(turn.turnId), turn, ttls.turnMs);
+      await keyv.set(keys.turn(turn.turnId), turn, ttls.turnMs);
       await primitives.addInFlight(turn.turnId);
     },
     async getTurn(turnId) {
       ensureOpen();
-      return upgradeTurn(await keyv.get<TurnRecord>(storeKeys.turn(turnId)));
+      return upgradeTurn(await keyv.get<TurnRecord>(keys.turn(turnId)));
     },
     async deleteTurn(turnId) {
       ensureOpen();
       // Set first: if we die in between, the orphan record just expires unlisted.
       await primitives.removeInFlight(turnId);
-      await keyv.delete(storeKeys.turn(turnId));
+      await keyv.delete(keys.turn(turnId));
     },
     async listInFlightTurnIds() {
       ensureOpen();
       const ids = await primitives.inFlightIds();
       if (ids.length === 0) return [];
-      const records = await keyv.getMany<TurnRecord>(ids.map((id) => storeKeys.turn(id)));
+      const records = await keyv.getMany<TurnRecord>(ids.map((id) => keys.turn(id)));
       const live: string[] = [];
       for (const [index, id] of ids.entries()) {
         if (records[index] !== undefined) live.push(id);
@@ -93,63 +95,63 @@ export function createKeyvConversationStore(
 
     async indexAnswer(channel, ts, ref) {
       ensureOpen();
-      await keyv.set(storeKeys.answer(channel, ts), ref, ttls.answerMs);
+      await keyv.set(keys.answer(channel, ts), ref, ttls.answerMs);
     },
     async lookupAnswer(channel, ts) {
       ensureOpen();
-      return keyv.get<AnswerRef>(storeKeys.answer(channel, ts));
+      return keyv.get<AnswerRef>(keys.answer(channel, ts));
     },
 
     // Channel bindings never expire: an admin set them, an admin resets them.
     async getChannelBinding(channel) {
       ensureOpen();
-      return keyv.get<ChannelBinding>(storeKeys.channelAgent(channel));
+      return keyv.get<ChannelBinding>(keys.channelAgent(channel));
     },
     async saveChannelBinding(channel, binding) {
       ensureOpen();
-      await keyv.set(storeKeys.channelAgent(channel), binding);
+      await keyv.set(keys.channelAgent(channel), binding);
       // Listed on the admins' App Home.
       await homePrimitives.addMember(homeKeys.boundChannels, channel);
     },
     async deleteChannelBinding(channel) {
       ensureOpen();
-      await keyv.delete(storeKeys.channelAgent(channel));
+      await keyv.delete(keys.channelAgent(channel));
       await homePrimitives.removeMember(homeKeys.boundChannels, channel);
     },
     // Watched channels (alert investigations) never expire either.
     async getChannelWatch(channel) {
       ensureOpen();
-      return keyv.get<ChannelWatch>(storeKeys.channelWatch(channel));
+      return keyv.get<ChannelWatch>(keys.channelWatch(channel));
     },
     async saveChannelWatch(channel, watch) {
       ensureOpen();
-      await keyv.set(storeKeys.channelWatch(channel), watch);
+      await keyv.set(keys.channelWatch(channel), watch);
     },
     async deleteChannelWatch(channel) {
       ensureOpen();
-      await keyv.delete(storeKeys.channelWatch(channel));
+      await keyv.delete(keys.channelWatch(channel));
     },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {
       ensureOpen();
-      return keyv.get<Audience>(storeKeys.audience(channel));
+      return keyv.get<Audience>(keys.audience(channel));
     },
     async saveAudience(channel, audience, ttlMs) {
       ensureOpen();
-      await keyv.set(storeKeys.audience(channel), audience, ttlMs);
+      await keyv.set(keys.audience(channel), audience, ttlMs);
     },
     async forgetAudience(channel) {
       ensureOpen();
-      await keyv.delete(storeKeys.audience(channel));
+      await keyv.delete(keys.audience(channel));
     },
     async saveRating(sessionId, score) {
       ensureOpen();
       // As long as the answers it rates can be found.
-      await keyv.set(storeKeys.rating(sessionId), { score }, ttls.answerMs);
+      await keyv.set(keys.rating(sessionId), { score }, ttls.answerMs);
     },
     async getRating(sessionId) {
       ensureOpen();
-      return (await keyv.get<{ score: boolean }>(storeKeys.rating(sessionId)))?.score;
+      return (await keyv.get<{ score: boolean }>(keys.rating(sessionId)))?.score;
     },
 
     async tryLock(name, owner, ttlMs) {
@@ -193,6 +195,14 @@ export function createKeyvConversationStore(
     async releaseClaim(name, value) {
       ensureOpen();
       await primitives.releaseClaim(name, value);
+    },
+    async leaseAccountSlots(account, holder, request) {
+      ensureOpen();
+      return primitives.leaseAccountSlots(account, holder, request);
+    },
+    async releaseAccountSlots(account, holder) {
+      ensureOpen();
+      await primitives.releaseAccountSlots(account, holder);
     },
 
     async ping() {

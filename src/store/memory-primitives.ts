@@ -1,6 +1,7 @@
 import { assertAllowanceUse } from './allowance-use.js';
 import { createMemoryClaims } from './claims.js';
 import { ExpiringMap } from './expiring-map.js';
+import { createMemoryAccountSlots } from './memory-account-slots.js';
 import type { StorePrimitives } from './primitives.js';
 import { assertTtl } from './ttls.js';
 
@@ -67,6 +68,7 @@ export function createMemoryPrimitives(
       const index = uses?.findIndex((each) => each.id === id) ?? -1;
       if (uses && index >= 0) uses.splice(index, 1);
     },
+    ...createMemoryAccountSlots(clock),
     async ping() {},
     async close() {},
   };

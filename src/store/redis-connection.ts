@@ -1,87 +1,206 @@
-import { createClient, type RedisClientType } from '@keyv/redis';
+import {
+  createClient,
+  createCluster,
+  createSentinel,
+  type RedisClientType,
+  type RedisClusterType,
+  type RedisSentinelType,
+} from '@keyv/redis';
 import { StoreConnectError } from './errors.js';
+import {
+  describeTopology,
+  passwordVariable,
+  type RedisNodeAuth,
+  type RedisTopology,
+  topologyVariable,
+} from './redis-topology.js';
+import { diagnoseSentinel } from './sentinel-diagnosis.js';
+
+export { redisAddress } from './redis-topology.js';
 
 /** The client type @keyv/redis builds on (re-exported by it, so we declare no extra dependency). */
 export type RedisClient = RedisClientType;
+type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
+
+/**
+ * The commands the store sends beyond keyv's. A client, a Sentinel pool and a cluster all answer
+ * them (the cluster routes each by its key: every script names its keys, one slot each).
+ */
+export interface RedisCommands {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  exists(key: string): Promise<number>;
+  sAdd(key: string, member: string): Promise<number>;
+  sRem(key: string, member: string): Promise<number>;
+  sMembers(key: string): Promise<string[]>;
+  sCard(key: string): Promise<number>;
+  hGetAll(key: string): Promise<Record<string, string>>;
+  zRem(key: string, member: string): Promise<number>;
+}
+
+/** A connected topology: what keyv is handed, the store's own commands, health and close. */
+export interface RedisConnection {
+  readonly topology: RedisTopology;
+  /** The node-redis object (client, Sentinel pool or cluster) for `createKeyv`. */
+  readonly handle: RedisHandle;
+  readonly commands: RedisCommands;
+  /** Resolves when every primary answers PING. */
+  ping(): Promise<void>;
+  onError(listener: (error: unknown) => void): void;
+  /** Closes gracefully, or forcibly after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
 
 /** Reconnect backoff once connected: 100 ms doubling to 2 s, with jitter so replicas do not stampede. */
 function reconnectDelay(retries: number): number {
   return Math.min(2 ** retries * 100, 2000) + Math.floor(Math.random() * 100);
 }
 
-/** `host:port` of a Redis URL, never its credentials. */
-export function redisAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || '6379'}`;
-  } catch {
-    return '(unparseable REDIS_URL)';
-  }
-}
+/** How often the Sentinel pool asks the sentinels for the primary besides their switch notices. */
+const SENTINEL_SCAN_MS = 2_000;
 
-/**
- * Connects to Redis, failing with {@link StoreConnectError} when it refuses or does not answer
- * within `timeoutMs` — at start-up the process should exit with a clear message, not retry forever.
- * Once connected, the client reconnects on its own after a dropped connection.
- */
-export async function connectRedis(url: string, timeoutMs: number): Promise<RedisClient> {
-  const address = redisAddress(url);
-  let ready = false;
-  const client = createClient({
-    url,
+/** Socket and auth options every node client gets. `ready()` says whether start-up succeeded. */
+function nodeOptions(auth: RedisNodeAuth, timeoutMs: number, ready: () => boolean) {
+  return {
+    ...(auth.username === undefined ? {} : { username: auth.username }),
+    ...(auth.password === undefined ? {} : { password: auth.password }),
     // Commands fail at once while the connection is down rather than queueing without bound:
     // callers (poll scheduler, lease renewals) already retry with backoff.
     disableOfflineQueue: true,
     socket: {
       connectTimeout: timeoutMs,
+      ...(auth.tls ? { tls: true as const } : {}),
       // `false` before the first success makes connect() reject instead of retrying forever.
-      reconnectStrategy: (retries: number) => (ready ? reconnectDelay(retries) : false),
+      reconnectStrategy: (retries: number) => (ready() ? reconnectDelay(retries) : false),
     },
-  });
-  // node-redis emits 'error' on every failed (re)connect; an EventEmitter without a listener would crash.
-  client.on('error', () => {});
+  };
+}
 
+function build(topology: RedisTopology, timeoutMs: number, ready: () => boolean): RedisHandle {
+  if (topology.kind === 'single') {
+    const { socket, disableOfflineQueue } = nodeOptions({ tls: false }, timeoutMs, ready);
+    const tls = topology.url.toLowerCase().startsWith('rediss:') ? { tls: true as const } : {};
+    return createClient({ url: topology.url, disableOfflineQueue, socket: { ...socket, ...tls } });
+  }
+  if (topology.kind === 'sentinel') {
+    const sentinelAuth = { tls: topology.auth.tls, password: topology.sentinelPassword };
+    return createSentinel({
+      name: topology.name,
+      sentinelRootNodes: topology.sentinels,
+      nodeClientOptions: nodeOptions(topology.auth, timeoutMs, ready),
+      sentinelClientOptions: nodeOptions(sentinelAuth, timeoutMs, ready),
+      scanInterval: SENTINEL_SCAN_MS,
+      passthroughClientErrorEvents: true,
+    }) as unknown as RedisHandle;
+  }
+  return createCluster({
+    rootNodes: topology.nodes.map((node) => ({ socket: node })),
+    defaults: nodeOptions(topology.auth, timeoutMs, ready),
+  }) as unknown as RedisHandle;
+}
+
+const isCluster = (handle: RedisHandle): handle is RedisClusterType => 'masters' in handle;
+
+/** PING on one node, or on every primary of a cluster (a cluster missing one serves only part of the keys). */
+async function pingAll(handle: RedisHandle): Promise<void> {
+  if (!isCluster(handle)) {
+    await (handle as RedisClientType).ping();
+    return;
+  }
+  const primaries = await Promise.all(handle.masters.map((node) => handle.nodeClient(node)));
+  await Promise.all(primaries.map((client) => client.ping()));
+}
+
+function destroyQuietly(handle: RedisHandle): void {
+  try {
+    handle.destroy();
+  } catch {
+    // Already closed: nothing to release.
+  }
+}
+
+/** Every credential the topology carries, to be kept out of messages. */
+function secretsOf(topology: RedisTopology): string[] {
+  if (topology.kind === 'single') {
+    const password = URL.canParse(topology.url) ? decodeURIComponent(new URL(topology.url).password) : '';
+    return password ? [password] : [];
+  }
+  const secrets = [
+    topology.auth.password,
+    topology.kind === 'sentinel' ? topology.sentinelPassword : undefined,
+  ];
+  return secrets.filter((secret): secret is string => Boolean(secret));
+}
+
+/** The message of a start-up failure: the variable to fix, where, why — never a credential. */
+function startupError(topology: RedisTopology, error: unknown, named?: string): StoreConnectError {
+  const detail = error instanceof Error ? error.message || error.name : String(error);
+  const wrongCredentials = /WRONGPASS|NOAUTH|invalid password|invalid username/i.test(detail);
+  const variable = named ?? (wrongCredentials ? passwordVariable(topology) : topologyVariable(topology));
+  const safe = secretsOf(topology).reduce((text, secret) => text.split(secret).join('***'), detail);
+  return new StoreConnectError(describeTopology(topology), safe, { cause: error, variable });
+}
+
+/**
+ * Connects to the topology, failing with {@link StoreConnectError} (naming the variable to fix)
+ * when it refuses, rejects the credentials or does not answer within `timeoutMs` — at start-up the
+ * process should exit with a clear message, not retry forever. Once connected, node-redis
+ * reconnects on its own, follows Sentinel to a promoted primary and the cluster to moved slots.
+ */
+export async function connectTopology(topology: RedisTopology, timeoutMs: number): Promise<RedisConnection> {
+  let ready = false;
+  const handle = build(topology, timeoutMs, () => ready);
+  // node-redis emits 'error' on every failed (re)connect; an EventEmitter without a listener would crash.
+  handle.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
     // The race also bounds the handshake (HELLO/AUTH/SELECT), which the socket's connectTimeout does not.
-    await Promise.race([client.connect(), timeout]);
+    await Promise.race([handle.connect().then(() => pingAll(handle)), timeout]);
     ready = true;
-    return client;
   } catch (error) {
-    closeQuietly(client);
-    const detail = error instanceof Error ? error.message || error.name : String(error);
-    throw new StoreConnectError(address, detail, { cause: error });
+    destroyQuietly(handle);
+    const found = topology.kind === 'sentinel' ? await diagnoseSentinel(topology, timeoutMs) : undefined;
+    throw startupError(topology, found ? new Error(found.detail, { cause: error }) : error, found?.variable);
   } finally {
     clearTimeout(timer);
   }
+  return {
+    topology,
+    handle,
+    commands: handle as unknown as RedisCommands,
+    ping: () => pingAll(handle),
+    onError(listener) {
+      handle.on('error', listener);
+      // A cluster reports a node's broken connection apart from its own errors.
+      if (isCluster(handle)) handle.on('node-error', listener);
+    },
+    close: (graceMs) => disconnect(handle, graceMs),
+  };
 }
 
-function closeQuietly(client: RedisClient): void {
-  try {
-    client.destroy();
-  } catch {
-    // Already closed: nothing to release.
-  }
+/** Connects to one Redis by URL (see {@link connectTopology}). */
+export async function connectRedis(url: string, timeoutMs: number): Promise<RedisConnection> {
+  return connectTopology({ kind: 'single', url }, timeoutMs);
 }
 
 /**
  * Closes gracefully (waits for replies in flight), or forcibly after `graceMs` so a dead connection
  * cannot keep the process alive.
  */
-export async function disconnectRedis(client: RedisClient, graceMs = 1000): Promise<void> {
-  if (!client.isOpen) return;
+async function disconnect(handle: RedisHandle, graceMs = 1000): Promise<void> {
+  if (!handle.isOpen) return;
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), graceMs);
   });
   try {
-    const outcome = await Promise.race([client.close().then(() => 'closed' as const), grace]);
-    if (outcome === 'timeout') closeQuietly(client);
+    const outcome = await Promise.race([handle.close().then(() => 'closed' as const), grace]);
+    if (outcome === 'timeout') destroyQuietly(handle);
   } catch {
-    closeQuietly(client);
+    destroyQuietly(handle);
   } finally {
     clearTimeout(timer);
   }

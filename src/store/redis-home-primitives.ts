@@ -1,6 +1,6 @@
 import { type HomePrimitives, RANK_DIGITS, type RankedEntry } from './home-primitives.js';
 import { redisKey } from './keys.js';
-import type { RedisClient } from './redis-connection.js';
+import type { RedisCommands } from './redis-connection.js';
 
 /**
  * KEYS[1] = a hash whose values are `<rank, zero-padded><value>`; ARGV = field, ranked value,
@@ -31,7 +31,7 @@ return added`;
 const padRank = (rank: number) => String(Math.max(0, Math.floor(rank))).padStart(RANK_DIGITS, '0');
 
 /** App Home's ranked maps and sets in Redis, every key under `prefix::` (see home-primitives.ts). */
-export function createRedisHomePrimitives(client: RedisClient, prefix: string): HomePrimitives {
+export function createRedisHomePrimitives(client: RedisCommands, prefix: string): HomePrimitives {
   const key = (name: string) => redisKey(prefix, name);
   const evalScript = (script: string, keys: string[], args: string[]) =>
     client.eval(script, { keys, arguments: args });

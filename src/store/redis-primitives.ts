@@ -1,8 +1,9 @@
 import { assertAllowanceUse } from './allowance-use.js';
 import { createRedisClaims } from './claims.js';
-import { redisKey, storeKeys } from './keys.js';
+import { redisKey, type StoreKeys, storeKeys } from './keys.js';
 import type { StorePrimitives } from './primitives.js';
-import type { RedisClient } from './redis-connection.js';
+import { createRedisAccountSlots } from './redis-account-slots.js';
+import type { RedisCommands } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
 /**
@@ -20,11 +21,6 @@ return 0`;
 
 const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-/** KEYS[1] = in-flight set, KEYS[2] = the turn record. */
-const PRUNE_IN_FLIGHT = `
-if redis.call('EXISTS', KEYS[2]) == 0 then return redis.call('SREM', KEYS[1], ARGV[1]) end
 return 0`;
 
 /**
@@ -47,18 +43,26 @@ end
 local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
 return {0, tonumber(freeing[2]) + window}`;
 
-/** Locks and the in-flight set on a connected client, every key under `prefix::`. */
-export function createRedisPrimitives(client: RedisClient, prefix: string): StorePrimitives {
+/**
+ * Locks, the in-flight set, allowances and account slots on a connected client, Sentinel pool or
+ * cluster, every key under `prefix::`. Every script names exactly one key: one slot in a cluster.
+ */
+export function createRedisPrimitives(
+  client: RedisCommands,
+  prefix: string,
+  keys: StoreKeys = storeKeys,
+): StorePrimitives {
   const key = (name: string) => redisKey(prefix, name);
-  const lockKey = (name: string) => key(storeKeys.lock(name));
-  const inFlightKey = key(storeKeys.inFlightTurns);
-  const allowanceKey = (name: string) => key(storeKeys.allowance(name));
+  const lockKey = (name: string) => key(keys.lock(name));
+  const inFlightKey = key(keys.inFlightTurns);
+  const allowanceKey = (name: string) => key(keys.allowance(name));
+  const turnKey = (turnId: string) => key(keys.turn(turnId));
 
   const evalScript = (script: string, keys: string[], args: string[]) =>
     client.eval(script, { keys, arguments: args });
 
   return {
-    ...createRedisClaims(client, prefix),
+    ...createRedisClaims(client, prefix, keys),
     async tryLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
       return (await evalScript(TRY_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;
@@ -83,7 +87,12 @@ export function createRedisPrimitives(client: RedisClient, prefix: string): Stor
       return client.sMembers(inFlightKey);
     },
     async pruneInFlight(turnId) {
-      await evalScript(PRUNE_IN_FLIGHT, [inFlightKey, key(storeKeys.turn(turnId))], [turnId]);
+      // The set and the record sit in different slots of a cluster, so no one script sees both.
+      // Remove, then look again: a save racing us wrote its record before adding the id, so either
+      // the second look sees the record (and the id goes back) or its add comes after our remove.
+      if ((await client.exists(turnKey(turnId))) !== 0) return;
+      await client.sRem(inFlightKey, turnId);
+      if ((await client.exists(turnKey(turnId))) !== 0) await client.sAdd(inFlightKey, turnId);
     },
     async takeAllowance(name, use) {
       assertAllowanceUse(use);
@@ -94,9 +103,9 @@ export function createRedisPrimitives(client: RedisClient, prefix: string): Stor
     async returnAllowance(name, id) {
       await client.zRem(allowanceKey(name), id);
     },
-    async ping() {
-      await client.ping();
-    },
+    ...createRedisAccountSlots(client, (account) => key(keys.accountSlots(account))),
+    // The connection answers for health and closing (redis-store.ts).
+    async ping() {},
     async close() {},
   };
 }

@@ -1,15 +1,19 @@
 import { createKeyv } from '@keyv/redis';
 import type { Logger } from '../runtime/logger.js';
+import { clusterKeys, storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
-import { connectRedis, disconnectRedis } from './redis-connection.js';
+import { connectTopology, type RedisClient } from './redis-connection.js';
 import { createRedisHomePrimitives } from './redis-home-primitives.js';
 import { createRedisPrimitives } from './redis-primitives.js';
+import type { RedisTopology } from './redis-topology.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
 /** Options for {@link createRedisStore}. */
 export interface RedisStoreOptions {
-  /** `redis://[user:password@]host:port[/db]`. */
-  url: string;
+  /** `redis[s]://[user:password@]host:port[/db]`; ignored when `topology` is given. */
+  url?: string;
+  /** One server by URL, a primary behind Sentinel, or a cluster. */
+  topology?: RedisTopology;
   /** Namespace of every key (`prefix::…`); replicas sharing state use the same prefix. */
   prefix: string;
   /** Record lifetimes. @default DEFAULT_TTLS */
@@ -20,6 +24,12 @@ export interface RedisStoreOptions {
   logger?: Logger;
 }
 
+function topologyOf(options: RedisStoreOptions): RedisTopology {
+  if (options.topology) return options.topology;
+  if (!options.url) throw new Error('createRedisStore: url or topology is required');
+  return { kind: 'single', url: options.url };
+}
+
 /**
  * State in Redis, shared by every replica on the same `prefix`. Connects before resolving and
  * rejects with `StoreConnectError` when Redis does not answer within `connectTimeoutMs`.
@@ -27,21 +37,27 @@ export interface RedisStoreOptions {
 export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);
-  const client = await connectRedis(options.url, options.connectTimeoutMs ?? 5000);
+  const topology = topologyOf(options);
+  const connection = await connectTopology(topology, options.connectTimeoutMs ?? 5000);
   if (options.logger) {
     const logger = options.logger;
-    client.on('error', (error: unknown) => {
+    connection.onError((error: unknown) => {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'redis connection error');
     });
   }
+  const keys = topology.kind === 'cluster' ? clusterKeys : storeKeys;
   // Errors must reach callers: by default keyv turns a failed read into `undefined` ("no such thread").
-  const keyv = createKeyv(client, { namespace: options.prefix, throwOnErrors: true });
-  const primitives = createRedisPrimitives(client, options.prefix);
+  // createKeyv hands the object to KeyvRedis, which takes a client, a Sentinel pool or a cluster
+  // (and spreads getMany over a cluster's slots); only createKeyv's declared type names the client alone.
+  const handle = connection.handle as RedisClient;
+  const keyv = createKeyv(handle, { namespace: options.prefix, throwOnErrors: true });
+  const primitives = createRedisPrimitives(connection.commands, options.prefix, keys);
   return createKeyvConversationStore(
     'redis',
     keyv,
-    { ...primitives, close: () => disconnectRedis(client) },
+    { ...primitives, ping: () => connection.ping(), close: () => connection.close() },
     ttls,
-    createRedisHomePrimitives(client, options.prefix),
+    createRedisHomePrimitives(connection.commands, options.prefix),
+    keys,
   );
 }

@@ -3,6 +3,7 @@ import type { RunStatusReport } from '../../src/conversation/ports.js';
 import { digestReport } from '../../src/conversation/turn/report-digest.js';
 import type { ThreadRecord, TurnRecord } from '../../src/conversation/turn/turn-records.js';
 import { type StateStore, StoreClosedError, type StoreTtls } from '../../src/store/index.js';
+import { describeAccountSlotsContract } from './account-slots-contract.js';
 import { describeAllowanceContract } from './allowance-contract.js';
 import { describeHomeStoreContract } from './home-store-contract.js';
 
@@ -298,6 +299,10 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
 
     describeAllowanceContract(() => store);
     describeHomeStoreContract(
+      () => store,
+      (ms) => harness.advance(ms),
+    );
+    describeAccountSlotsContract(
       () => store,
       (ms) => harness.advance(ms),
     );

@@ -3,14 +3,7 @@ import { localBotEnv } from '../../src/local-stack/bot-env.js';
 import { silentLogger } from '../../src/logging.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
-import {
-  DEFAULT_BOT_USER_ID,
-  type SlackStandin,
-  type SlackStandinOptions,
-  type StoredMessage,
-  startSlackStandin,
-  visibleText,
-} from '../../src/slack-standin/index.js';
+import { DEFAULT_BOT_USER_ID, type SlackStandin, type SlackStandinOptions, type StoredMessage, startSlackStandin, visibleText } from '../../src/slack-standin/index.js';
 import { createPersonDriver } from '../../src/slack-standin/person.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 

@@ -42,7 +42,7 @@ export function redisServerInstalled(): boolean {
   return false;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -51,7 +51,8 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-function launch(args: string[]): Promise<ChildProcess> {
+/** Starts `redis-server args…`; resolves once its log shows `readyLine` (default: ready to accept connections). */
+export function launch(args: string[], readyLine = 'Ready to accept connections'): Promise<ChildProcess> {
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   servers.add(child);
   child.once('exit', () => servers.delete(child));
@@ -71,7 +72,7 @@ function launch(args: string[]): Promise<ChildProcess> {
     });
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
-      if (!output.includes('Ready to accept connections')) return;
+      if (!output.includes(readyLine)) return;
       clearTimeout(timer);
       child.off('exit', exitedEarly);
       resolve(child);

@@ -8,22 +8,10 @@
 
 import type { RunStatusReport } from '../ports.js';
 import { DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
-import type {
-  PollEntry,
-  PollHandlers,
-  PollScheduler,
-  PollSchedulerDeps,
-  PollVerdict,
-} from './poll-contract.js';
+import type { PollEntry, PollHandlers, PollScheduler, PollSchedulerDeps, PollVerdict } from './poll-contract.js';
 import { FifoQueue, TimeHeap } from './time-queues.js';
 
-export type {
-  PollEntry,
-  PollHandlers,
-  PollScheduler,
-  PollSchedulerDeps,
-  PollVerdict,
-} from './poll-contract.js';
+export type { PollEntry, PollHandlers, PollScheduler, PollSchedulerDeps, PollVerdict } from './poll-contract.js';
 
 type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';
 

@@ -4,13 +4,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { isDirectMessage } from '../access/audience.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { PreparedTurn } from '../context/turn-context.js';
-import type {
-  AgentRunsPort,
-  ConversationMetrics,
-  ReportDigest,
-  RunInput,
-  RunStatusReport,
-} from '../ports.js';
+import type { AgentRunsPort, ConversationMetrics, ReportDigest, RunInput, RunStatusReport } from '../ports.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { TurnDelivery } from './turn-delivery.js';

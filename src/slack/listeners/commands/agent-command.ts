@@ -4,11 +4,7 @@ import { type CommandContext, runAgentCommand } from '../../../commands/admin-co
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import { parseCommand } from '../../../commands/parse-command.js';
 import { personOfCommand } from '../../payload-person.js';
-import {
-  type CommandReply,
-  renderAcknowledgement,
-  renderCommandOutcome,
-} from '../../views/command-replies.js';
+import { type CommandReply, renderAcknowledgement, renderCommandOutcome } from '../../views/command-replies.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
 import { type NoticeView, renderRefusal } from '../../views/notices.js';
 import type { ListenerDeps } from '../index.js';

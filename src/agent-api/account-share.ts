@@ -1,0 +1,133 @@
+import type { Logger } from '../runtime/logger.js';
+import type { AccountShare } from './request-budget.js';
+
+/**
+ * This process's part of an account's concurrent-request budget, shared by every replica
+ * (DESIGN "Redis beyond one node"): slots leased from the store, renewed while used, given back
+ * when idle or at shutdown, and falling out of the store when a replica dies without renewing.
+ *
+ * The hot path (every request) only compares numbers: the store is asked in batches — when demand
+ * outgrows the grant (one lease call at a time, for the demand plus a batch of headroom) and on a
+ * renewal timer (a third of the TTL) that also shrinks the grant to the recent peak of use.
+ */
+
+/** The store's slot leases (StateStore implements it; memory and Redis). */
+export interface AccountSlotLeases {
+  leaseAccountSlots(
+    account: string,
+    holder: string,
+    request: { want: number; limit: number; ttlMs: number },
+  ): Promise<number>;
+  releaseAccountSlots(account: string, holder: string): Promise<void>;
+}
+
+export interface AccountShareOptions {
+  leases: AccountSlotLeases;
+  /** The account's key in the store (never a token: see accountKeyOf). */
+  account: string;
+  /** This process's name among the holders; unique per process. */
+  holder: string;
+  /** AGENT_ACCOUNT_CONCURRENCY: slots of the account across all holders. */
+  accountLimit: number;
+  /** AGENT_MAX_IN_FLIGHT: this process never asks for more. */
+  processLimit: number;
+  /** How long a grant lasts without renewal. */
+  ttlMs: number;
+  logger?: Logger | undefined;
+}
+
+export interface LeasedAccountShare extends AccountShare {
+  /** Stops renewing and gives the slots back. */
+  stop(): Promise<void>;
+}
+
+/** Leases slots of `account` for this process; see the module comment. */
+export function createAccountShare(options: AccountShareOptions): LeasedAccountShare {
+  const { leases, account, holder, accountLimit, processLimit, ttlMs, logger } = options;
+  // Headroom asked for above the demand, so a growing load needs few lease calls.
+  const batch = Math.max(1, Math.ceil(processLimit / 10));
+  let granted = 0;
+  let current = 0;
+  let peak = 0;
+  let pending: Promise<void> | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let failing = false;
+  /** The last lease got less than it asked for (or failed). */
+  let full = false;
+  const listeners: Array<() => void> = [];
+
+  const wanted = () => (peak === 0 ? 0 : Math.min(processLimit, peak + batch));
+
+  function lease(): Promise<void> {
+    if (pending || stopped) return pending ?? Promise.resolve();
+    const want = wanted();
+    const request = { want, limit: accountLimit, ttlMs };
+    pending = leases
+      .leaseAccountSlots(account, holder, request)
+      .then((grant) => {
+        failing = false;
+        full = grant < want;
+        if (stopped) return;
+        const changed = grant !== granted;
+        granted = grant;
+        if (changed) for (const listener of listeners) listener();
+      })
+      .catch((error: unknown) => {
+        // Keep the last grant: while the store cannot be reached, no other replica can take more either.
+        if (!failing)
+          logger?.warn({ err: error, account }, 'account budget not leased; keeping the last grant');
+        failing = true;
+        full = true;
+      })
+      .finally(() => {
+        pending = undefined;
+        peak = current;
+        if (stopped || current <= granted || granted >= processLimit || retry) return;
+        // Demand grew meanwhile: ask again now; the account was full (or the store failed): shortly.
+        if (!full) {
+          void lease();
+          return;
+        }
+        retry = setTimeout(
+          () => {
+            retry = undefined;
+            void lease();
+          },
+          Math.max(50, Math.floor(ttlMs / 10)),
+        );
+        retry.unref();
+      });
+    return pending;
+  }
+
+  const renewal = setInterval(
+    () => {
+      if (granted > 0 || peak > 0) void lease();
+    },
+    Math.max(100, Math.floor(ttlMs / 3)),
+  );
+  renewal.unref();
+
+  return {
+    granted: () => granted,
+    demand(slots) {
+      current = slots;
+      if (slots > peak) peak = slots;
+      if (slots > granted && granted < processLimit && !pending && !retry) void lease();
+    },
+    onGrant(listener) {
+      listeners.push(listener);
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(renewal);
+      clearTimeout(retry);
+      await pending;
+      granted = 0;
+      await leases.releaseAccountSlots(account, holder).catch((error: unknown) => {
+        logger?.warn({ err: error, account }, 'account budget not given back; it expires on its own');
+      });
+    },
+  };
+}

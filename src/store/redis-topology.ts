@@ -1,0 +1,70 @@
+/**
+ * Where the Redis state lives (DESIGN "Redis beyond one node"): one server (or a managed endpoint
+ * that fails over behind one address) by URL, a primary found through Sentinel, or a Redis Cluster.
+ * Plain data, no client: config.ts builds it, redis-connection.ts connects to it.
+ */
+
+/** One `host:port` of REDIS_SENTINELS or REDIS_CLUSTER_NODES. */
+export interface RedisNodeAddress {
+  host: string;
+  port: number;
+}
+
+/** Credentials and TLS of the data nodes behind Sentinel or in a cluster (a URL carries its own). */
+export interface RedisNodeAuth {
+  username?: string | undefined;
+  password?: string | undefined;
+  /** Speak TLS to every node (what `rediss://` says for a URL). */
+  tls: boolean;
+}
+
+export type RedisTopology =
+  | { kind: 'single'; url: string }
+  | {
+      kind: 'sentinel';
+      sentinels: RedisNodeAddress[];
+      /** The monitored primary's name (REDIS_SENTINEL_NAME). */
+      name: string;
+      auth: RedisNodeAuth;
+      /** The sentinels' own password, when they require one (REDIS_SENTINEL_PASSWORD). */
+      sentinelPassword?: string | undefined;
+    }
+  | { kind: 'cluster'; nodes: RedisNodeAddress[]; auth: RedisNodeAuth };
+
+/** The variable an operator set to choose this topology, named in start-up errors. */
+export function topologyVariable(topology: RedisTopology): string {
+  if (topology.kind === 'single') return 'REDIS_URL';
+  return topology.kind === 'sentinel' ? 'REDIS_SENTINELS' : 'REDIS_CLUSTER_NODES';
+}
+
+/** The variable holding the data nodes' password: the URL itself, or REDIS_PASSWORD. */
+export function passwordVariable(topology: RedisTopology): string {
+  return topology.kind === 'single' ? 'REDIS_URL' : 'REDIS_PASSWORD';
+}
+
+/** `host:port` of a Redis URL, never its credentials. */
+export function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return '(unparseable REDIS_URL)';
+  }
+}
+
+/** Where the topology points, for logs and errors: addresses only, never a credential. */
+export function describeTopology(topology: RedisTopology): string {
+  const list = (nodes: RedisNodeAddress[]) => nodes.map((node) => `${node.host}:${node.port}`).join(',');
+  if (topology.kind === 'single') return redisAddress(topology.url);
+  if (topology.kind === 'sentinel') return `sentinel ${topology.name} via ${list(topology.sentinels)}`;
+  return `cluster ${list(topology.nodes)}`;
+}
+
+/** Parses `host:port` (IPv6 in brackets: `[::1]:6379`); undefined when it is not one. */
+export function parseNodeAddress(text: string): RedisNodeAddress | undefined {
+  const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text.trim());
+  if (!match) return undefined;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535) return undefined;
+  return { host: (match[1] ?? match[2]) as string, port };
+}

@@ -1,11 +1,6 @@
-import {
-  AgentApiErrorCode,
-  checkAgentService,
-  createAgentApi,
-  createRequestBudget,
-  isAgentApiError,
-} from './agent-api/index.js';
+import { AgentApiErrorCode, checkAgentService, isAgentApiError } from './agent-api/index.js';
 import type { Config } from './config.js';
+import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/answer-place.js';
 import { createConversationAudience } from './conversation/audience.js';
 import { createChannelAgents } from './conversation/channel-agents.js';
@@ -77,17 +72,8 @@ export async function startBridge(
     );
   }
   const identity = await checkSlackToken(config, logger);
-  const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
-  const agentApi = createAgentApi({
-    baseUrl: config.agent.baseUrl,
-    token: config.agent.token,
-    accountToken: config.agent.accountToken,
-    accountPathPrefix: config.agent.accountPathPrefix,
-    budget,
-    requestTimeoutMs: config.agent.requestTimeoutMs,
-    statusTimeoutMs: config.agent.statusTimeoutMs,
-    logger,
-  });
+  // Every service client (the default one, and each connection admins add) comes from one factory.
+  const { factory, defaultApi: agentApi, budget } = createDefaultServiceClient(config, logger);
   await checkAgentService(
     agentApi,
     { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
@@ -98,11 +84,22 @@ export async function startBridge(
     logger,
   );
   const metrics = createMetrics();
+  const connections = createServiceConnections({
+    config,
+    factory,
+    defaultApi: agentApi,
+    store,
+    logger,
+    clock,
+  });
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
     // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
-    getStatus: (agentId, sessionId, callOptions) =>
-      agentApi.getRunStatus(agentId, sessionId, { ...callOptions, retryLimit: 0 }),
+    getStatus: async (agentId, sessionId, { connection, ...callOptions }) =>
+      (await connections.clients.api(connection)).getRunStatus(agentId, sessionId, {
+        ...callOptions,
+        retryLimit: 0,
+      }),
     slots: budget.pollSlots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
     // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
@@ -197,6 +194,7 @@ export async function startBridge(
     ledger,
     store,
     agent: agentApi,
+    connections: connections.runs,
     output,
     delivery,
     progress,
@@ -220,6 +218,7 @@ export async function startBridge(
   const reactions = createReactionFeedback({
     store,
     agent: agentApi,
+    connections: connections.runs,
     logger,
     inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
@@ -242,6 +241,7 @@ export async function startBridge(
       store,
       channelAgents,
       audience,
+      connections,
     },
   });
 

@@ -16,7 +16,10 @@ export type SubcommandName =
   | 'export'
   | 'channel'
   | 'channel-use'
-  | 'channel-reset';
+  | 'channel-reset'
+  | 'connections'
+  | 'connections-add'
+  | 'connections-remove';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -100,9 +103,10 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   },
   {
     name: 'channel-use',
-    usage: '/agent channel use <agent-id>',
-    description: 'Make new threads in this channel use that agent; threads already started keep theirs.',
-    example: '/agent channel use payments-agent',
+    usage: '/agent channel use <agent-id> [on <alias>]',
+    description:
+      'Make new threads in this channel use that agent (on the service connection `alias`, else the default one); threads already started keep their agent and connection.',
+    example: '/agent channel use payments-agent on eu-prod',
     adminOnly: true,
   },
   {
@@ -110,6 +114,29 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     usage: '/agent channel reset',
     description: 'Make new threads in this channel use the bot’s agent (AGENT_ID) again.',
     example: '/agent channel reset',
+    adminOnly: true,
+  },
+  {
+    name: 'connections',
+    usage: '/agent connections',
+    description:
+      'List the service connections: alias, account, region and health (each checked with /v2/whoami now).',
+    example: '/agent connections',
+    adminOnly: true,
+  },
+  {
+    name: 'connections-add',
+    usage: '/agent connections add',
+    description:
+      'Add a service connection in a form: alias, region address and API token (never typed into a command). The token is checked with /v2/whoami and kept encrypted; needs STATE_ENCRYPTION_KEY.',
+    example: '/agent connections add',
+    adminOnly: true,
+  },
+  {
+    name: 'connections-remove',
+    usage: '/agent connections remove <alias>',
+    description: 'Remove a service connection; refused while a channel uses it.',
+    example: '/agent connections remove eu-prod',
     adminOnly: true,
   },
 ];

@@ -26,6 +26,8 @@ export interface PollEntry {
   id: string;
   agentId: string;
   sessionId: string;
+  /** The service connection the run is on; undefined: the default one. */
+  connection?: string | undefined;
   /** Clock time after which the turn is given up on. */
   deadlineAt: number;
   /**
@@ -46,7 +48,7 @@ export interface PollSchedulerDeps {
   getStatus(
     agentId: string,
     sessionId: string,
-    options: { signal: AbortSignal; timeoutMs: number },
+    options: { signal: AbortSignal; timeoutMs: number; connection?: string | undefined },
   ): Promise<RunStatusReport>;
   /** Status requests allowed in flight: the poll share of the process's request budget. */
   slots: number;
@@ -188,7 +190,11 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
       };
       try {
         Promise.resolve(
-          deps.getStatus(t.entry.agentId, t.entry.sessionId, { signal, timeoutMs: requestTimeoutMs }),
+          deps.getStatus(t.entry.agentId, t.entry.sessionId, {
+            signal,
+            timeoutMs: requestTimeoutMs,
+            ...(t.entry.connection !== undefined ? { connection: t.entry.connection } : {}),
+          }),
         ).then(
           (report) => settle({ ok: true, report }),
           (error: unknown) => settle({ ok: false, error }),

@@ -88,6 +88,8 @@ export interface ThreadRecord {
   channel: string;
   threadTs: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   /** Set once the first run has started. */
   sessionId?: string | undefined;
   /** The digest of the thread's last finished turn's final status (for stale-status detection). */
@@ -116,6 +118,8 @@ export interface TurnRecord {
   channel: string;
   threadTs: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   userId: string;
   /** The Slack message that started the turn. */
   sourceTs: string;
@@ -142,6 +146,8 @@ export interface TurnRecord {
 export interface AnswerRef {
   threadKey: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   sessionId: string;
   turnId: string;
 }

@@ -1,4 +1,5 @@
 import { createAnswerLookup } from './answer-lookup.js';
+import { type ConnectionRuns, runsOn } from './connection-runs.js';
 import { reactionToScore } from './feedback-mapping.js';
 import type { AgentRunsPort, AnswerRef, Clock, ConversationStore, Logger } from './ports.js';
 import type { InsideCheck, PersonRef } from './who-is-inside.js';
@@ -6,6 +7,8 @@ import type { InsideCheck, PersonRef } from './who-is-inside.js';
 export interface ReactionFeedbackDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
+  /** The other service connections: a rating goes to the service its answer came from. */
+  connections?: ConnectionRuns | undefined;
   logger: Logger;
   /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
   inside: InsideCheck;
@@ -87,7 +90,7 @@ export function createReactionFeedback(deps: ReactionFeedbackDeps) {
       return 'outsider';
     }
     try {
-      await agent.submitFeedback(answer.agentId, [
+      await runsOn(agent, deps.connections, answer.connection).submitFeedback(answer.agentId, [
         {
           sessionId: answer.sessionId,
           feedbackName: settings.feedbackName,

@@ -1,5 +1,6 @@
 import { boundLogger } from './bound-logger.js';
 import { DONE_WAITING } from './clock.js';
+import { type ConnectionRuns, runsOn } from './connection-runs.js';
 import type {
   AgentRunsPort,
   Clock,
@@ -34,6 +35,8 @@ const OPEN_RUN_CHECK_MS = 5_000;
 export interface RunStartDeps {
   ledger: TurnLedger;
   agent: AgentRunsPort;
+  /** The other service connections' runs (threads started on one stay on it). */
+  connections?: ConnectionRuns | undefined;
   output: Pick<ThreadOutput, 'removeProgress'>;
   delivery: Pick<TurnDelivery, 'track' | 'failStart'>;
   progress: Pick<TurnProgress, 'begin'>;
@@ -58,7 +61,8 @@ export interface RunStartDeps {
  * the turn starts a run, follows up or checks first, and the phase the started turn is stored in.
  */
 export function createRunStart(deps: RunStartDeps) {
-  const { ledger, agent, output, delivery, clock, logger, metrics, settings, newId } = deps;
+  const { ledger, output, delivery, clock, logger, metrics, settings, newId } = deps;
+  const agentOf = (turn: TurnRecord) => runsOn(deps.agent, deps.connections, turn.connection);
 
   /** The thread's busy lock, the open-run check, the durable records, then the run. */
   async function begin(
@@ -92,7 +96,7 @@ export function createRunStart(deps: RunStartDeps) {
       turn.previousFinal = checked;
     }
     await ledger.lease(turn.turnId).take(settings.leaseTtlMs);
-    if (!thread) await ledger.createThread(newThread(request, key, turn.agentId));
+    if (!thread) await ledger.createThread(newThread(request, key, turn));
     await ledger.saveTurn(turn);
     return start(turn, where, { message: request.prompt, ...prepared.context });
   }
@@ -113,7 +117,7 @@ export function createRunStart(deps: RunStartDeps) {
     thread: ThreadRecord,
   ): Promise<ReportDigest | undefined | 'busy'> {
     const sessionId = thread.sessionId ?? '';
-    const report = await readStatusWithin(turn.agentId, sessionId);
+    const report = await readStatusWithin(turn, sessionId);
     const checking = {
       phase: 'checking',
       turnId: turn.turnId,
@@ -127,7 +131,7 @@ export function createRunStart(deps: RunStartDeps) {
   }
 
   /** The run's status, `timeout` when it keeps long-polling, undefined when the request failed. */
-  async function readStatusWithin(agentId: string, sessionId: string): Promise<RunStatusReport | undefined> {
+  async function readStatusWithin(turn: TurnRecord, sessionId: string): Promise<RunStatusReport | undefined> {
     const giveUp = new AbortController();
     const timedOut = clock.sleep(OPEN_RUN_CHECK_MS, giveUp.signal).then(
       (): RunStatusReport => ({ status: 'timeout' }),
@@ -135,8 +139,8 @@ export function createRunStart(deps: RunStartDeps) {
     );
     try {
       return await Promise.race([
-        agent
-          .getRunStatus(agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
+        agentOf(turn)
+          .getRunStatus(turn.agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
           .catch((error: unknown) => {
             if (giveUp.signal.aborted) return { status: 'timeout' } as RunStatusReport;
             logger.warn({ err: error, sessionId }, 'could not read the status of a run left open');
@@ -173,6 +177,7 @@ export function createRunStart(deps: RunStartDeps) {
       channel: request.channel,
       threadTs: request.threadTs,
       agentId: prepared.agentId,
+      ...(prepared.connection !== undefined ? { connection: prepared.connection } : {}),
       userId: request.userId,
       sourceTs: request.sourceTs,
       kind: effect?.type === 'start-run' ? 'start' : 'followUp',
@@ -187,14 +192,15 @@ export function createRunStart(deps: RunStartDeps) {
     return { turn, effect };
   }
 
-  function newThread(request: TurnRequest, key: string, agentId: string): ThreadRecord {
+  function newThread(request: TurnRequest, key: string, turn: TurnRecord): ThreadRecord {
     const now = clock.now();
     return {
       threadKey: key,
       teamId: request.teamId,
       channel: request.channel,
       threadTs: request.threadTs,
-      agentId,
+      agentId: turn.agentId,
+      ...(turn.connection !== undefined ? { connection: turn.connection } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -210,8 +216,8 @@ export function createRunStart(deps: RunStartDeps) {
     try {
       const { sessionId } =
         turn.kind === 'followUp' && turn.sessionId
-          ? await agent.followUp(turn.agentId, turn.sessionId, input)
-          : await agent.startRun(turn.agentId, input);
+          ? await agentOf(turn).followUp(turn.agentId, turn.sessionId, input)
+          : await agentOf(turn).startRun(turn.agentId, input);
       // The session id is stored at once: a crash from here on resumes the run instead of losing it.
       const started = transition(stateOfRecord(turn), { type: 'run-started', sessionId }).state;
       const running: TurnRecord = { ...turn, phase: storedPhase(started) ?? 'polling', sessionId };

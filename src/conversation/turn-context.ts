@@ -32,7 +32,7 @@ export interface RunContext {
 }
 
 export type PreparedTurn =
-  | { kind: 'ready'; agentId: string; context: RunContext }
+  | { kind: 'ready'; agentId: string; connection?: string | undefined; context: RunContext }
   | { kind: 'refused'; refusal: Refusal };
 
 export interface TurnContextDeps {
@@ -73,7 +73,10 @@ export function createTurnContext(deps: TurnContextDeps) {
     const phrase = parseTimeRange(request.prompt, now, asker?.tz);
     if (phrase.kind === 'refused') return { kind: 'refused', refusal: `time-${phrase.reason}` };
     const newSession = !thread?.sessionId;
-    const agentId = thread?.agentId ?? (await deps.channelAgents.agentFor(request.channel)).agentId;
+    // A thread keeps the agent and the service connection it started with.
+    const channelAgent = thread ? undefined : await deps.channelAgents.agentFor(request.channel);
+    const agentId = thread?.agentId ?? channelAgent?.agentId ?? '';
+    const connection = thread ? thread.connection : channelAgent?.connection;
     const read = await readContext(request, thread);
     const underOthersRoot =
       newSession && request.threadTs !== request.sourceTs && read.rootUser !== request.userId;
@@ -96,7 +99,12 @@ export function createTurnContext(deps: TurnContextDeps) {
       },
       'turn context prepared',
     );
-    return { kind: 'ready', agentId, context: { additionalContext: read.text, timerange } };
+    return {
+      kind: 'ready',
+      agentId,
+      ...(connection !== undefined ? { connection } : {}),
+      context: { additionalContext: read.text, timerange },
+    };
   }
 
   /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
@@ -184,6 +192,7 @@ export function withoutContext(defaultAgentId: string): Pick<TurnContext, 'prepa
     prepare: async (_request, thread) => ({
       kind: 'ready',
       agentId: thread?.agentId ?? defaultAgentId,
+      ...(thread?.connection !== undefined ? { connection: thread.connection } : {}),
       context: {},
     }),
   };

@@ -110,7 +110,13 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   ) {
     const { turn } = entry;
     poller.add(
-      { id: turn.turnId, agentId: turn.agentId, sessionId: turn.sessionId ?? '', ...at },
+      {
+        id: turn.turnId,
+        agentId: turn.agentId,
+        sessionId: turn.sessionId ?? '',
+        ...(turn.connection !== undefined ? { connection: turn.connection } : {}),
+        ...at,
+      },
       {
         onReport: (report) => step(entry, { type: 'status-report', report }),
         onError: (error) => onPollError(entry, error),

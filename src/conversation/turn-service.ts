@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnswerPlacement } from './answer-place.js';
 import type { OutsiderReason } from './audience.js';
+import type { ConnectionRuns } from './connection-runs.js';
 import type { IoGate } from './io-gate.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import type {
@@ -62,6 +63,8 @@ export type TurnRequestResult =
 export interface TurnStarterDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
+  /** The other service connections' runs (DESIGN "Many accounts"). */
+  connections?: ConnectionRuns | undefined;
   output: ThreadOutput;
   delivery: TurnDelivery;
   progress: Pick<TurnProgress, 'begin'>;
@@ -114,6 +117,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   const runStart = createRunStart({
     ledger,
     agent,
+    connections: deps.connections,
     output,
     delivery,
     progress: deps.progress,

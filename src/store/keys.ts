@@ -13,6 +13,10 @@ export const storeKeys = {
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
   allowance: (name: string) => `allowance:${name}`,
+  /** Every added service connection by alias (tokens sealed). */
+  connections: 'connections',
+  /** Channel → alias of the added connection its agent is on. */
+  connectionChannels: 'connections:channels',
 } as const;
 
 /** The separator @keyv/redis puts between namespace and key. */

@@ -1,7 +1,9 @@
 import type { Keyv } from 'keyv';
+import type { ConnectionRecordStore } from '../connections/connection-record.js';
 import type { Audience, AudienceCache } from '../conversation/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
+import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
 import { storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
@@ -9,7 +11,11 @@ import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache {
+export interface StateStore
+  extends ConversationStore,
+    ChannelBindingStore,
+    AudienceCache,
+    ConnectionRecordStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -32,9 +38,15 @@ export function createKeyvConversationStore(
   const ensureOpen = () => {
     if (closed) throw new StoreClosedError();
   };
+  const connections = createConnectionRecords(keyv, ensureOpen);
 
   return {
     kind,
+    getConnection: connections.getConnection,
+    listConnections: connections.listConnections,
+    saveConnection: connections.saveConnection,
+    deleteConnection: connections.deleteConnection,
+    channelsUsing: connections.channelsUsing,
 
     async getThread(threadKey) {
       ensureOpen();
@@ -93,10 +105,12 @@ export function createKeyvConversationStore(
     async saveChannelBinding(channel, binding) {
       ensureOpen();
       await keyv.set(storeKeys.channelAgent(channel), binding);
+      await connections.noteChannelConnection(channel, binding.connection);
     },
     async deleteChannelBinding(channel) {
       ensureOpen();
       await keyv.delete(storeKeys.channelAgent(channel));
+      await connections.noteChannelConnection(channel, undefined);
     },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {

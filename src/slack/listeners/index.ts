@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { Config } from '../../config.js';
+import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { ConversationAudience } from '../../conversation/audience.js';
 import type { ChannelAgents } from '../../conversation/channel-agents.js';
 import type { ConversationStore, Logger } from '../../conversation/ports.js';
@@ -30,6 +31,8 @@ export interface ListenerDeps {
   channelAgents: ChannelAgents;
   /** Who reads each conversation: sharing and membership events drop what is known. */
   audience: Pick<ConversationAudience, 'forget'>;
+  /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
+  connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { AccountStore } from './accounts.js';
 import { AgentRegistry } from './agents.js';
+import { SIM_TOKENS } from './auth.js';
 import type { SimContext } from './context.js';
 import { clearFaults, createFaults, seededRandom } from './faults.js';
 import { FeedbackStore } from './feedback.js';
@@ -47,6 +48,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       longPollMs: options.longPollMs ?? 2000,
       maxConcurrent: options.maxConcurrent ?? 100,
       putStatus: options.putStatus ?? 204,
+      agentToken: options.agentToken ?? SIM_TOKENS.agent,
     },
     faults,
     runs: new RunStore(

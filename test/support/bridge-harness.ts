@@ -18,6 +18,7 @@ import {
   type StoredMessage,
   startSlackStandin,
   submitNewestForm,
+  submitNewestFormFields,
   TEST_BOT_TOKEN,
   visibleText,
 } from '../../src/sandbox/slack-standin/index.js';
@@ -145,6 +146,11 @@ export async function startHarness(options: HarnessOptions = {}) {
       return submitNewestForm(slack, endpoint, text, actor);
     },
 
+    /** The person fills the newest opened form's inputs (block_id → text) and submits it. */
+    submitFormFields(fields: Record<string, string>, actor: InteractionActorInput = {}) {
+      return submitNewestFormFields(slack, endpoint, fields, actor);
+    },
+
     /** `/agent <text>`; `teamId` is the payload's team_id (default the stand-in's workspace). */
     command(text: string, input: { user?: string; channel?: string; teamId?: string } = {}) {
       const responseUrl = slack.responseUrl();
@@ -156,6 +162,8 @@ export async function startHarness(options: HarnessOptions = {}) {
         channel_id: input.channel ?? 'C0GENERAL',
         team_id: input.teamId ?? DEFAULT_TEAM_ID,
         response_url: responseUrl,
+        // A trigger_id the stand-in issued, as Slack's: views.open accepts it once, within 3 s.
+        trigger_id: slack.issueTriggerId(),
       }).then((result) => ({ ...result, responseId: id }));
     },
 

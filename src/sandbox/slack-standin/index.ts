@@ -43,7 +43,12 @@ export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspec
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
 export type { AppEndpoint } from './person-clicks.js';
-export { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
+export {
+  clickEphemeralButton,
+  clickFeedbackButton,
+  submitNewestForm,
+  submitNewestFormFields,
+} from './person-clicks.js';
 export type { DeliveryOptions, SlackPostResult } from './signed-post.js';
 export { postEvent, postInteraction, postSlashCommand } from './signed-post.js';
 export type { SlackSignatureHeaders } from './signing.js';

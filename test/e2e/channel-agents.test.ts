@@ -120,7 +120,7 @@ describe('channel agents', () => {
     expect(await command(harness, 'channel reset', 'UBOB')).toContain('Only admins');
     expect(await command(harness, 'channel', 'UALICE')).toContain(`the bot's agent \`${SIM_AGENTS.api}\``);
     expect(await command(harness, 'channel use not/an id')).toContain(
-      'Usage: `/agent channel use <agent-id>`',
+      'Usage: `/agent channel use <agent-id> [on <alias>]`',
     );
   });
 

@@ -1,9 +1,9 @@
 /**
  * The agent-service client of each connection, by alias (DESIGN "Many accounts"): the default
  * one from AGENT_API_*, the others built on first use from their stored record (token opened with
- * the secret box) and cached. Adding or removing a connection forgets its client on this replica;
- * another replica keeps its cached client until it restarts or the alias is used after removal
- * there (then the record is gone and the call fails with UnknownConnectionError).
+ * the secret box) and cached. A cached client is checked against its record again after
+ * `recheckMs`, so a connection removed or added anew on another replica is followed within that
+ * time (removed: calls fail with UnknownConnectionError; changed: a new client).
  */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ConnectionRuns } from '../conversation/connection-runs.js';
@@ -37,37 +37,62 @@ export interface ConnectionClients {
   forget(alias: string): void;
 }
 
+interface Cached {
+  client: AgentApi;
+  /** The record it was built from: a different one (added anew elsewhere) means a new client. */
+  sealedToken: string;
+  baseUrl: string;
+  checkedAt: number;
+}
+
 export function createConnectionClients(deps: {
   defaultApi: AgentApi;
   records: Pick<ConnectionRecordStore, 'getConnection'>;
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
+  /** How long a cached client is used before its record is read again. Default 30 s. */
+  recheckMs?: number | undefined;
+  now?: (() => number) | undefined;
 }): ConnectionClients {
-  const cache = new Map<string, Promise<AgentApi>>();
+  const recheckMs = deps.recheckMs ?? 30_000;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, Cached>();
+  /** One record read per alias at a time, however many calls wait for it. */
+  const reading = new Map<string, Promise<AgentApi>>();
 
-  async function build(alias: string): Promise<AgentApi> {
+  async function resolve(alias: string): Promise<AgentApi> {
     const record = await deps.records.getConnection(alias);
-    if (!record) throw new UnknownConnectionError(alias);
+    if (!record) {
+      cache.delete(alias);
+      throw new UnknownConnectionError(alias);
+    }
+    const cached = cache.get(alias);
+    if (cached && cached.sealedToken === record.sealedToken && cached.baseUrl === record.baseUrl) {
+      cached.checkedAt = now();
+      return cached.client;
+    }
     if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
-    return deps.factory.make({
+    const client = deps.factory.make({
       alias,
       baseUrl: record.baseUrl,
       token: deps.secrets.open(record.sealedToken),
       accountId: record.accountId,
     });
+    cache.set(alias, { client, sealedToken: record.sealedToken, baseUrl: record.baseUrl, checkedAt: now() });
+    return client;
   }
 
   return {
-    api(alias) {
-      if (alias === undefined || alias === DEFAULT_CONNECTION) return Promise.resolve(deps.defaultApi);
-      let client = cache.get(alias);
-      if (!client) {
-        client = build(alias);
-        cache.set(alias, client);
-        // A failed build is not cached: the record may appear (another replica adds it).
-        client.catch(() => cache.delete(alias));
+    async api(alias) {
+      if (alias === undefined || alias === DEFAULT_CONNECTION) return deps.defaultApi;
+      const cached = cache.get(alias);
+      if (cached && now() - cached.checkedAt < recheckMs) return cached.client;
+      let pending = reading.get(alias);
+      if (!pending) {
+        pending = resolve(alias).finally(() => reading.delete(alias));
+        reading.set(alias, pending);
       }
-      return client;
+      return pending;
     },
     forget(alias) {
       cache.delete(alias);

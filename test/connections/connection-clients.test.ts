@@ -63,6 +63,35 @@ describe('connection clients', () => {
     expect(await clients.api('eu')).not.toBe(eu);
   });
 
+  it('reads the record again after recheckMs: unchanged keeps the client, removed elsewhere fails', async () => {
+    const records = new Map([['eu', stored('eu', 1)]]);
+    let clock = 0;
+    let built = 0;
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      factory: {
+        make: () => {
+          built += 1;
+          return {} as AgentApi;
+        },
+      },
+      recheckMs: 1000,
+      now: () => clock,
+    });
+    const eu = await clients.api('eu');
+    clock = 2000;
+    expect(await clients.api('eu')).toBe(eu);
+    records.set('eu', stored('eu', 1)); // added anew elsewhere: another sealed token
+    clock = 4000;
+    expect(await clients.api('eu')).not.toBe(eu);
+    expect(built).toBe(2);
+    records.delete('eu');
+    clock = 6000;
+    await expect(clients.api('eu')).rejects.toBeInstanceOf(UnknownConnectionError);
+  });
+
   it('one request budget per account: shared by two aliases of one account, separate otherwise', () => {
     const factory = createAgentApiFactory({ agent: config.agent, logger: silentLogger });
     const settings = (alias: string, accountId?: number) => ({

@@ -11,6 +11,7 @@ import {
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { postSlashCommand } from '../support/slack-events.js';
 
@@ -112,10 +113,20 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     await inspector.close();
   });
 
+  let log: ReturnType<typeof memoryLogger>;
+
   async function start(env: Record<string, string> = {}) {
     prefix = uniqueRedisPrefix('connections');
+    log = memoryLogger('debug');
     harness = await startHarness({
-      env: { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix, STATE_ENCRYPTION_KEY: TEST_KEY, ...env },
+      logger: log.logger,
+      env: {
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
+        STATE_ENCRYPTION_KEY: TEST_KEY,
+        LOG_LEVEL: 'debug',
+        ...env,
+      },
     });
     return harness;
   }
@@ -146,6 +157,16 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     expect(listing).toMatch(/`default` \(AGENT_API_URL\).*healthy/);
     expect(listing).toMatch(/`eu-prod`.*account \*Production\*.*healthy/);
     expect(listing).not.toContain(SECOND_TOKEN);
+    // Audited like the admin commands; the token in no log line.
+    expect(log.records()).toContainEqual(
+      expect.objectContaining({
+        audit: true,
+        subcommand: 'connections-add',
+        connection: 'eu-prod',
+        result: 'ok',
+      }),
+    );
+    expect(log.lines().join('\n')).not.toContain(SECOND_TOKEN);
   });
 
   it('a channel on the connection runs there with its token; its threads keep it; remove is refused while used', async () => {
@@ -243,6 +264,15 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     expect(answer.errors?.[CONNECTION_BLOCKS.token]).toMatch(/Not saved\. .*rejected the token \(HTTP 403/);
     expect(answer.errors?.[CONNECTION_BLOCKS.token]).not.toContain(SIM_TOKENS.agent);
     expect(await everythingStored(prefix)).not.toContain('eu-prod');
+    expect(log.records()).toContainEqual(
+      expect.objectContaining({
+        audit: true,
+        subcommand: 'connections-add',
+        result: 'failed',
+        problem: 'token-rejected',
+      }),
+    );
+    expect(log.lines().join('\n')).not.toContain(`"${SIM_TOKENS.agent}"`);
   });
 
   it('bad input: a clear sentence under the field or in the reply, nothing saved', async () => {

@@ -4,6 +4,7 @@
  * remove one no channel uses. Returns data; slack/views renders it. The token is never part of a
  * result, a log line or an error message.
  */
+import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../config.js';
 import type { Logger } from '../conversation/ports.js';
@@ -31,12 +32,26 @@ export type AddResult =
   | { ok: false; reason: 'no-key' }
   | { ok: false; reason: 'invalid'; field: ConnectionField; problem: string }
   /** The identity check failed: the token, the address, or the service. */
-  | { ok: false; reason: 'check-failed'; field: ConnectionField; problem: IdentityProblem; error: unknown };
+  | {
+      ok: false;
+      reason: 'check-failed';
+      field: ConnectionField;
+      problem: IdentityProblem;
+      error: unknown;
+      /** Also in the log line with the error's details. */
+      referenceId: string;
+    };
 
 /** One row of `/agent connections`: a failing connection is one failing row, never a failed listing. */
 export type ConnectionRow = { alias: string; region: string; source: 'environment' | 'added' } & (
   | { health: 'ok'; accountId: number; accountName: string }
-  | { health: 'failing'; problem: IdentityProblem; error: unknown; accountName?: string | undefined }
+  | {
+      health: 'failing';
+      problem: IdentityProblem;
+      error: unknown;
+      referenceId: string;
+      accountName?: string | undefined;
+    }
 );
 
 export type RemoveResult =
@@ -74,9 +89,13 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
     } catch (error) {
       const problem = identityProblem(error);
-      logger.info({ connection: alias, problem, err: error }, 'connection check failed; nothing saved');
+      const referenceId = newReferenceId();
+      logger.info(
+        { connection: alias, problem, err: error, referenceId },
+        'connection check failed; nothing saved',
+      );
       const field = problem === 'token-rejected' ? 'token' : 'address';
-      return { ok: false, reason: 'check-failed', field, problem, error };
+      return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
     }
     await records.saveConnection({
       alias,
@@ -143,8 +162,10 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       const identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
       return { alias, region, source, health: 'ok', ...identityOf(identity) };
     } catch (error) {
-      logger.warn({ connection: alias, err: error }, 'connection check failed');
+      const referenceId = newReferenceId();
+      logger.warn({ connection: alias, err: error, referenceId }, 'connection check failed');
       return {
+        referenceId,
         alias,
         region,
         source,
@@ -176,6 +197,9 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
 }
 
 export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;
+
+/** 8 hex characters, as the other reference ids a person quotes to an admin. */
+const newReferenceId = () => randomBytes(4).toString('hex');
 
 function identityOf(identity: Identity) {
   return { accountId: identity.accountId, accountName: identity.accountName };

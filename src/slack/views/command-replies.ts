@@ -9,7 +9,7 @@ import type { ParseResult } from '../../commands/parse-command.js';
 import { renderAccounts, renderCapacityFailure, renderCreated, renderMoved } from './account-replies.js';
 import { renderChannelOutcome } from './channel-replies.js';
 import { renderConnectionsOutcome } from './connection-replies.js';
-import { describeError, newReferenceId } from './describe-error.js';
+import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
 
 export { type CommandReply, escapeMrkdwn } from './mrkdwn-reply.js';
@@ -111,7 +111,7 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'connections-no-key':
     case 'connection-remove':
     case 'connection-unknown':
-      return renderConnectionsOutcome(outcome, newReferenceId);
+      return renderConnectionsOutcome(outcome);
   }
 }
 

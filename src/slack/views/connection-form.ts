@@ -73,7 +73,7 @@ export function readConnectionForm(
 const plainText = (text: string) => neutraliseSlackControls(text).replace(/[`*]/g, '').slice(0, 300);
 
 /** The answer to a submitted form: errors under a field, or the result in place of the form. */
-export function renderAddAnswer(result: AddResult, referenceId: string) {
+export function renderAddAnswer(result: AddResult) {
   if (result.ok) {
     const text = `Added *${result.alias}*: account *${result.accountName}* (id ${result.accountId}), region ${result.region}. Bind a channel to an agent on it with \`/agent channel use <agent-id> on ${result.alias}\`.`;
     return {
@@ -87,11 +87,11 @@ export function renderAddAnswer(result: AddResult, referenceId: string) {
       },
     };
   }
-  const [field, sentence] = refusal(result, referenceId);
+  const [field, sentence] = refusal(result);
   return { response_action: 'errors' as const, errors: { [CONNECTION_BLOCKS[field]]: plainText(sentence) } };
 }
 
-function refusal(result: Exclude<AddResult, { ok: true }>, referenceId: string): [ConnectionField, string] {
+function refusal(result: Exclude<AddResult, { ok: true }>): [ConnectionField, string] {
   switch (result.reason) {
     case 'no-key':
       return ['token', NO_KEY_SENTENCE];
@@ -100,7 +100,7 @@ function refusal(result: Exclude<AddResult, { ok: true }>, referenceId: string):
     case 'check-failed':
       return [
         result.field,
-        `Not saved. ${connectionProblemSentence(result.problem, result.error, 'the address', referenceId)}`,
+        `Not saved. ${connectionProblemSentence(result.problem, result.error, 'the address', result.referenceId)}`,
       ];
   }
 }

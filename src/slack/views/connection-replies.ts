@@ -61,24 +61,21 @@ export function connectionProblemSentence(
   }
 }
 
-function renderRow(row: ConnectionRow, newReferenceId: () => string): string {
+function renderRow(row: ConnectionRow): string {
   const head = `• ${alias(row.alias)}${row.source === 'environment' ? ' (AGENT_API_URL)' : ''} — region ${escapeMrkdwn(row.region, 80)}`;
   if (row.health === 'ok') {
     return `${head} — account *${escapeMrkdwn(row.accountName, 80)}* (id ${row.accountId}) — :white_check_mark: healthy`;
   }
   const known = row.accountName ? ` — account *${escapeMrkdwn(row.accountName, 80)}* when added` : '';
-  return `${head}${known} — :x: failing: ${connectionProblemSentence(row.problem, row.error, row.region, newReferenceId())}`;
+  return `${head}${known} — :x: failing: ${connectionProblemSentence(row.problem, row.error, row.region, row.referenceId)}`;
 }
 
-export function renderConnectionsOutcome(
-  outcome: ConnectionsOutcome,
-  newReferenceId: () => string,
-): CommandReply {
+export function renderConnectionsOutcome(outcome: ConnectionsOutcome): CommandReply {
   switch (outcome.kind) {
     case 'connections':
       return reply(
         '*Service connections*',
-        outcome.rows.map((row) => renderRow(row, newReferenceId)).join('\n'),
+        outcome.rows.map(renderRow).join('\n'),
         'Add one with `/agent connections add`; bind a channel with `/agent channel use <agent-id> on <alias>`.',
       );
     case 'connection-form':

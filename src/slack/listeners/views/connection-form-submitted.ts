@@ -7,7 +7,6 @@ import {
   readConnectionForm,
   renderAddAnswer,
 } from '../../views/connection-form.js';
-import { newReferenceId } from '../../views/describe-error.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -33,15 +32,16 @@ export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
     }
     const input = readConnectionForm(view.state.values);
     const result = await deps.connections.admin.add(input, userId);
-    const referenceId = newReferenceId();
     audit({
       connection: input.alias.trim().slice(0, 40),
       result: result.ok ? 'ok' : result.reason === 'check-failed' ? 'failed' : 'refused',
       outcome: result.ok ? 'connection-added' : result.reason,
       ...(result.ok ? { accountId: result.accountId } : {}),
       ...(!result.ok && result.reason !== 'no-key' ? { field: result.field } : {}),
-      ...(!result.ok && result.reason === 'check-failed' ? { problem: result.problem, referenceId } : {}),
+      ...(!result.ok && result.reason === 'check-failed'
+        ? { problem: result.problem, referenceId: result.referenceId }
+        : {}),
     });
-    await ack(renderAddAnswer(result, referenceId));
+    await ack(renderAddAnswer(result));
   };
 }

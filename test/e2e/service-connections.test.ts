@@ -174,6 +174,11 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     await addThroughForm(harness, { alias: 'eu-prod', address: second.url, token: SECOND_TOKEN });
     const bound = await command(harness, `channel use ${SIM_AGENTS.api} on eu-prod`);
     expect(bound).toContain('on connection `eu-prod`');
+    expect(await command(harness, 'channel')).toContain('on connection `eu-prod`');
+    // enable/disable act on the channel's connection.
+    expect(await command(harness, 'enable')).toContain(SIM_AGENTS.api);
+    expect(second.requests.filter((r) => r.path.endsWith('/enable')).map((r) => r.token)).toEqual(['agent']);
+    expect(harness.sim.requests.filter((r) => r.path.endsWith('/enable'))).toEqual([]);
 
     const first = await harness.mention(`what broke? ${quick('Disk full on db-2.')}`, { channel: EU });
     const [answer] = await harness.waitForOutcome(EU, first.threadTs);

@@ -11,7 +11,14 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { appMentionEvent, eventCallback, messageEvent } from '../src/slack-standin/event-builders.js';
 import { postEvent } from '../src/slack-standin/signed-post.js';
-import { BENCH_CHANNELS, BENCH_SIGNING_SECRET, type LoadReply, type LoadRequest, type MentionRef, promptFor } from './protocol.js';
+import {
+  BENCH_CHANNELS,
+  BENCH_SIGNING_SECRET,
+  type LoadReply,
+  type LoadRequest,
+  type MentionRef,
+  promptFor,
+} from './protocol.js';
 import { summarise } from './stats.js';
 
 /** Slack gives up on an ack after 3 s; the bench waits a little longer before counting a failure. */

@@ -12,8 +12,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { forkTs, freePort, nextMessage, processUsage, spawnNode, stopChild, waitHealthy } from './processes.js';
-import type { LatencySummary, LoadReply, LoadRequest, MentionRef, StandInsReply, StandInsRequest } from './protocol.js';
+import {
+  forkTs,
+  freePort,
+  nextMessage,
+  processUsage,
+  spawnNode,
+  stopChild,
+  waitHealthy,
+} from './processes.js';
+import type {
+  LatencySummary,
+  LoadReply,
+  LoadRequest,
+  MentionRef,
+  StandInsReply,
+  StandInsRequest,
+} from './protocol.js';
 import { machineInfo } from './report.js';
 
 export interface ReplicaRow {

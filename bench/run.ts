@@ -15,9 +15,34 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { localBotEnv } from '../src/local-stack/bot-env.js';
-import { formatHeap, type HeapSummary, heapGrowth, heapSnapshotFlags, summariseSnapshot, takeSnapshot } from './heap-snapshot.js';
-import { forkTs, freePort, killAll, nextMessage, processUsage, spawnNode, stopChild, waitHealthy } from './processes.js';
-import { BENCH_CHANNELS, BENCH_LONG_POLL_MS, BENCH_SCRIPT, BENCH_SIGNING_SECRET, type LoadReply, type LoadRequest, type StandInsReply, type StandInsRequest } from './protocol.js';
+import {
+  formatHeap,
+  type HeapSummary,
+  heapGrowth,
+  heapSnapshotFlags,
+  summariseSnapshot,
+  takeSnapshot,
+} from './heap-snapshot.js';
+import {
+  forkTs,
+  freePort,
+  killAll,
+  nextMessage,
+  processUsage,
+  spawnNode,
+  stopChild,
+  waitHealthy,
+} from './processes.js';
+import {
+  BENCH_CHANNELS,
+  BENCH_LONG_POLL_MS,
+  BENCH_SCRIPT,
+  BENCH_SIGNING_SECRET,
+  type LoadReply,
+  type LoadRequest,
+  type StandInsReply,
+  type StandInsRequest,
+} from './protocol.js';
 import { runReplicaSizes } from './replicas.js';
 import { evaluate, formatChecks, formatTable, machineInfo, REPLICA_NOTE, type SizeResult } from './report.js';
 import { formatSlackCalls, measureSlackCalls, type SlackCallsPerTurn } from './slack-calls.js';

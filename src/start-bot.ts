@@ -1,7 +1,13 @@
-import { AgentApiErrorCode, accountKeyOf, checkAgentService, createAccountBudgets, createAgentApi, isAgentApiError } from './agent-api/index.js';
+import {
+  AgentApiErrorCode,
+  checkAgentService,
+  createAccountBudgets,
+  isAgentApiError,
+} from './agent-api/index.js';
 import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
 import { createAdminCheck } from './commands/access.js';
 import type { Config } from './config.js';
+import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
 import { createConversationAudience } from './conversation/access/audience.js';
 import { createSpending } from './conversation/access/spending.js';
@@ -96,17 +102,13 @@ export async function startBot(
     ttlMs: config.state.leaseTtlMs,
     logger,
   });
-  const budget = budgets.budgetFor(accountKeyOf(config.agent.baseUrl, config.agent.token));
-  const agentApi = createAgentApi({
-    baseUrl: config.agent.baseUrl,
-    token: config.agent.token,
-    accountToken: config.agent.accountToken,
-    accountPathPrefix: config.agent.accountPathPrefix,
+  // Every service client (the default one, and each connection admins add) comes from one factory;
+  // each account's requests count against its budget, leased in the store by every replica.
+  const {
+    factory,
+    defaultApi: agentApi,
     budget,
-    requestTimeoutMs: config.agent.requestTimeoutMs,
-    statusTimeoutMs: config.agent.statusTimeoutMs,
-    logger,
-  });
+  } = createDefaultServiceClient(config, logger, (key) => budgets.budgetFor(key));
   try {
     await checkAgentService(
       agentApi,
@@ -119,11 +121,22 @@ export async function startBot(
     throw error;
   }
   const metrics = createMetrics();
+  const connections = createServiceConnections({
+    config,
+    factory,
+    defaultApi: agentApi,
+    store,
+    logger,
+    clock,
+  });
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
     // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
-    getStatus: (agentId, sessionId, callOptions) =>
-      agentApi.getRunStatus(agentId, sessionId, { ...callOptions, retryLimit: 0 }),
+    getStatus: async (agentId, sessionId, { connection, ...callOptions }) =>
+      (await connections.clients.api(connection)).getRunStatus(agentId, sessionId, {
+        ...callOptions,
+        retryLimit: 0,
+      }),
     slots: budget.pollSlots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
     // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
@@ -258,6 +271,7 @@ export async function startBot(
     ledger,
     store,
     agent: agentApi,
+    connections: connections.runs,
     output,
     delivery,
     progress,
@@ -306,6 +320,7 @@ export async function startBot(
   const reactions = createRatings({
     store,
     agent: agentApi,
+    connections: connections.runs,
     logger,
     inside,
     settings: { ...config.feedback, feedbackName: config.feedback.name },
@@ -333,7 +348,7 @@ export async function startBot(
       store,
       channelAgents,
       audience,
-      alerts,
+      connections,
     },
   });
 

@@ -102,16 +102,19 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   conversation: ['runtime'],
   'agent-api': ['conversation', 'runtime'],
   capacity: ['agent-api', 'runtime'],
-  store: ['alerts', 'conversation', 'runtime', 'secrets'],
+  store: ['alerts', 'connections', 'conversation', 'runtime', 'secrets'],
+  // Service connections: one client factory, a client per alias, sealed tokens (DESIGN "Many accounts").
+  connections: ['agent-api', 'config.ts', 'conversation', 'runtime', 'secrets'],
   // Alert investigations: a room beside the conversation, starting runs through its ports.
   alerts: ['conversation', 'http', 'runtime'],
-  commands: ['agent-api', 'alerts', 'capacity', 'conversation', 'runtime'],
+  commands: ['agent-api', 'alerts', 'capacity', 'connections', 'conversation', 'runtime'],
   // What a person's App Home shows, gathered from the service, the store and the commands' data.
   home: ['agent-api', 'commands', 'conversation', 'runtime'],
   http: ['runtime'],
   slack: [
     'agent-api',
     'alerts',
+    'connections',
     'capacity',
     'commands',
     'config.ts',
@@ -131,6 +134,7 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   'start-bot.ts': [
     'agent-api',
     'alerts',
+    'connections',
     'capacity',
     'commands',
     'config.ts',

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, loadConfig, normaliseBaseUrl } from '../src/config.js';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  DEFAULT_SUGGESTED_PROMPTS,
+  isLoopbackHost,
+  loadConfig,
+  normaliseBaseUrl,
+} from '../src/config.js';
 
 const minimal = {
   SLACK_BOT_TOKEN: 'xoxb-test-not-real',

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { newAccountProblems } from './account-checks.js';
-import { type AgentCallOptions, type CallContext, callFields, requireAccountToken, segment } from './call-context.js';
+import {
+  type AgentCallOptions,
+  type CallContext,
+  callFields,
+  requireAccountToken,
+  segment,
+} from './call-context.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
 import { parseBody } from './parse-body.js';
 

@@ -1,6 +1,14 @@
 import type { FeedbackInput, RunInput, RunStatusReport } from '../conversation/ports.js';
 import type { Logger } from '../runtime/logger.js';
-import { type CreatedSubAccount, createSubAccount, listSubAccounts, type NewSubAccount, type SubAccount, type SubAccountUpdate, updateSubAccount } from './accounts.js';
+import {
+  type CreatedSubAccount,
+  createSubAccount,
+  listSubAccounts,
+  type NewSubAccount,
+  type SubAccount,
+  type SubAccountUpdate,
+  updateSubAccount,
+} from './accounts.js';
 import { type AgentActivation, followUp, getRunStatus, setAgentActive, startRun } from './agent.js';
 import type { RequestInfo } from './attempts.js';
 import type { AgentCallOptions, CallContext } from './call-context.js';

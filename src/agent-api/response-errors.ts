@@ -1,4 +1,10 @@
-import { AgentApiError, AgentApiErrorCode, type AgentApiErrorDetails, parseRegionMismatch, RegionMismatchError } from './errors.js';
+import {
+  AgentApiError,
+  AgentApiErrorCode,
+  type AgentApiErrorDetails,
+  parseRegionMismatch,
+  RegionMismatchError,
+} from './errors.js';
 
 /**
  * Turns a non-2xx response into the project's error classes. The seed names only some status

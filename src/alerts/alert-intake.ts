@@ -23,7 +23,14 @@ import { type AlertClaimHandle, type ClaimTaken, createAlertClaims } from './ale
 import { cooldownClaimName, dedupeClaimName } from './alert-keys.js';
 import type { Alert } from './alert-payload.js';
 import { exploreUrl } from './alert-payload.js';
-import type { AlertMetrics, AlertOutcome, AlertOutput, AlertSource, ClaimStore, NotInvestigatedReason } from './alert-ports.js';
+import type {
+  AlertMetrics,
+  AlertOutcome,
+  AlertOutput,
+  AlertSource,
+  ClaimStore,
+  NotInvestigatedReason,
+} from './alert-ports.js';
 import { alertRunInput } from './alert-run-input.js';
 import type { VerdictClock } from './verdict-clock.js';
 

@@ -1,6 +1,13 @@
 import type { SubAccount } from '../agent-api/accounts.js';
 import type { AgentApi } from '../agent-api/client.js';
-import { type AccountCapacityState, type AccountLabel, CapacityMoveError, CapacityMoveReason, type CapacityMoveStep, type UnknownCapacity } from './capacity-move-error.js';
+import {
+  type AccountCapacityState,
+  type AccountLabel,
+  CapacityMoveError,
+  CapacityMoveReason,
+  type CapacityMoveStep,
+  type UnknownCapacity,
+} from './capacity-move-error.js';
 import { buildUpdateBody, type MovePlan, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
 /**

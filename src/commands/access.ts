@@ -1,4 +1,8 @@
-import { type AppOrganisation, ofTheOrganisation, type PersonOrganisation } from '../conversation/access/who-is-inside.js';
+import {
+  type AppOrganisation,
+  ofTheOrganisation,
+  type PersonOrganisation,
+} from '../conversation/access/who-is-inside.js';
 
 /**
  * Who may run admin commands: the ids in ADMIN_USER_IDS, plus Slack workspace admins and owners

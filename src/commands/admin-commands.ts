@@ -1,11 +1,23 @@
-import { type AgentApi, DEFAULT_RETENTION_DAYS, identityProblem, isAgentApiError } from '../agent-api/index.js';
+import {
+  type AgentApi,
+  DEFAULT_RETENTION_DAYS,
+  identityProblem,
+  isAgentApiError,
+} from '../agent-api/index.js';
 import type { WatchedChannels } from '../alerts/index.js';
-import { type CapacityMoveLock, CapacityMoveReason, isCapacityMoveError, moveCapacity } from '../capacity/index.js';
+import {
+  type CapacityMoveLock,
+  CapacityMoveReason,
+  isCapacityMoveError,
+  moveCapacity,
+} from '../capacity/index.js';
+import type { ConnectionAdmin } from '../connections/connection-admin.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';
 import { runChannelCommand } from './channel-command.js';
 import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';
+import { runConnectionsCommand } from './connections-command.js';
 import { runExport, type SendFilesToUser } from './export-command.js';
 import { helpEntry, type SubcommandName } from './help-text.js';
 import type { AgentCommand, ParseResult } from './parse-command.js';
@@ -45,6 +57,12 @@ export interface CommandContext {
   /** Uploads files to the person privately (a DM from the bot). */
   sendFilesToUser: SendFilesToUser;
   newReferenceId: () => string;
+  /** Service connections (DESIGN "Many accounts"); without them the connections commands show the help. */
+  connections?: Pick<ConnectionAdmin, 'list' | 'remove' | 'canAdd' | 'exists'> | undefined;
+  /** Opens the add-connection form for the person who typed the command. */
+  openConnectionForm?: (() => Promise<void>) | undefined;
+  /** The client of a connection (undefined: the default one) for enable/disable. Default: `api`. */
+  apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
   /** Default: the real clock (export file names carry the date). */
   now?: () => Date;
   logger: Logger;
@@ -140,9 +158,12 @@ async function runAdmin(
     switch (command.kind) {
       case 'enable':
       case 'disable': {
-        const agentId = command.agentId ?? (await channelAgentOf(invoker, context));
+        // The channel's connection: its agent (or the one named) lives on that connection's service.
+        const channelAgent = await channelAgentOf(invoker, context);
+        const agentId = command.agentId ?? channelAgent.agentId;
+        const on = context.apiOn ? await context.apiOn(channelAgent.connection) : api;
         const requested = command.kind === 'enable';
-        const state = requested ? await api.enableAgent(agentId) : await api.disableAgent(agentId);
+        const state = requested ? await on.enableAgent(agentId) : await on.disableAgent(agentId);
         return { kind: 'agent-state', agentId: state.id || agentId, requested, active: state.active };
       }
       case 'accounts':
@@ -154,9 +175,21 @@ async function runAdmin(
       case 'export':
         return await runExport(command.types, invoker.userId, context);
       case 'channel-use':
+        if (command.connection !== undefined && !(await context.connections?.exists(command.connection))) {
+          return { kind: 'connection-unknown', alias: command.connection };
+        }
+        return await runChannel(command, invoker, context);
       case 'channel-reset':
       case 'channel-investigate':
         return await runChannel(command, invoker, context);
+      case 'connections':
+      case 'connections-add':
+      case 'connections-remove': {
+        const { connections, openConnectionForm } = context;
+        if (!connections || !openConnectionForm) return { kind: 'help' };
+        const failure = (error: unknown) => serviceFailure(context, error, command.kind);
+        return await runConnectionsCommand(command, { connections, openConnectionForm, failure });
+      }
       default:
         return { kind: 'help' };
     }
@@ -165,10 +198,13 @@ async function runAdmin(
   }
 }
 
-/** The agent `enable`/`disable` act on when none is named: the channel's, else AGENT_ID. */
-async function channelAgentOf(invoker: Invoker, context: CommandContext): Promise<string> {
-  if (!invoker.channelId) return context.defaultAgentId;
-  return (await context.channelAgents.agentFor(invoker.channelId)).agentId;
+/** The agent (and its connection) `enable`/`disable` act on when none is named: the channel's, else AGENT_ID. */
+async function channelAgentOf(
+  invoker: Invoker,
+  context: CommandContext,
+): Promise<{ agentId: string; connection?: string | undefined }> {
+  if (!invoker.channelId) return { agentId: context.defaultAgentId };
+  return context.channelAgents.agentFor(invoker.channelId);
 }
 
 function runChannel(
@@ -260,6 +296,11 @@ function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: C
   if (outcome.kind === 'channel-bound' || outcome.kind === 'channel-reset') {
     fields.agentId = outcome.agentId;
     fields.previousAgentId = outcome.previousAgentId;
+    if (outcome.connection !== undefined) fields.connection = outcome.connection;
+  }
+  if (outcome.kind === 'connection-remove') {
+    fields.removal = outcome.result.outcome;
+    if (outcome.result.outcome === 'in-use') fields.channels = outcome.result.channels;
   }
   if (outcome.kind === 'channel-watch') {
     fields.on = outcome.on;

@@ -12,7 +12,8 @@ type ChannelCommand = Extract<
 /**
  * `/agent channel …` (DESIGN "Channel agents"): shows or changes the agent new threads in the
  * channel where the command was typed use. Access is checked by the caller (use and reset are
- * admin commands, audited there). Nothing is called on the service: it cannot read an agent.
+ * admin commands, audited there; so is the existence of the connection a binding names). Nothing
+ * is called on the service: it cannot read an agent.
  */
 export async function runChannelCommand(
   command: ChannelCommand,
@@ -32,6 +33,7 @@ export async function runChannelCommand(
         source: current.source,
         boundBy: current.binding?.boundBy,
         watched: watched ? (await watched.watchOf(channelId)) !== undefined : undefined,
+        connection: current.connection,
       };
     }
     case 'channel-investigate': {
@@ -40,8 +42,14 @@ export async function runChannelCommand(
       return { kind: 'channel-watch', channelId, on: command.on, wasOn };
     }
     case 'channel-use': {
-      const before = await channelAgents.use(channelId, command.agentId, userId);
-      return { kind: 'channel-bound', channelId, agentId: command.agentId, previousAgentId: before.agentId };
+      const before = await channelAgents.use(channelId, command.agentId, userId, command.connection);
+      return {
+        kind: 'channel-bound',
+        channelId,
+        agentId: command.agentId,
+        previousAgentId: before.agentId,
+        ...(command.connection !== undefined ? { connection: command.connection } : {}),
+      };
     }
     case 'channel-reset': {
       const before = await channelAgents.reset(channelId);

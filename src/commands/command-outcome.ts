@@ -1,5 +1,6 @@
 import type { SavedObjectType, SubAccount } from '../agent-api/index.js';
 import type { CapacityMoveError, CapacityMoveResult } from '../capacity/index.js';
+import type { ConnectionRow, RemoveResult } from '../connections/connection-admin.js';
 import type { Logger } from '../runtime/logger.js';
 
 /**
@@ -80,11 +81,29 @@ export type CommandOutcome =
       boundBy?: string | undefined;
       /** Whether integration posts here are investigated (`/agent channel investigate`). */
       watched?: boolean | undefined;
+      connection?: string | undefined;
     }
   /** `/agent channel investigate on|off` done: the watch now, and before. */
   | { kind: 'channel-watch'; channelId: string; on: boolean; wasOn: boolean }
   /** `/agent channel use` / `reset` done: the channel's agent now, and before. */
-  | { kind: 'channel-bound' | 'channel-reset'; channelId: string; agentId: string; previousAgentId: string }
+  | {
+      kind: 'channel-bound' | 'channel-reset';
+      channelId: string;
+      agentId: string;
+      previousAgentId: string;
+      /** `channel-bound … on <alias>`: the connection the agent is on. */
+      connection?: string | undefined;
+    }
+  /** `/agent connections`: every connection, each with its health. */
+  | { kind: 'connections'; rows: ConnectionRow[] }
+  /** `/agent connections add`: the form is open (or could not be opened). */
+  | { kind: 'connection-form'; opened: true }
+  | ({ kind: 'connection-form'; opened: false } & ServiceFailure)
+  /** Adding without STATE_ENCRYPTION_KEY: refused, nothing opened or kept. */
+  | { kind: 'connections-no-key' }
+  | { kind: 'connection-remove'; result: RemoveResult }
+  /** A command named a connection alias that does not exist; nothing changed. */
+  | { kind: 'connection-unknown'; alias: string }
   /** A channel command outside a channel (Slack always names one; kept for safety). */
   | { kind: 'channel-missing'; usage: string };
 
@@ -95,7 +114,13 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'not-configured':
     case 'usage':
     case 'channel-missing':
+    case 'connections-no-key':
+    case 'connection-unknown':
       return 'refused';
+    case 'connection-remove':
+      return outcome.result.outcome === 'removed' ? 'ok' : 'refused';
+    case 'connection-form':
+      return outcome.opened ? 'ok' : 'failed';
     case 'whoami-failed':
     case 'service-error':
       return 'failed';

@@ -1,6 +1,11 @@
 import type { SavedObjectType } from '../agent-api/index.js';
 import type { CommandContext } from './admin-commands.js';
-import { type CommandOutcome, type ExportedFile, type ServiceFailure, serviceFailure } from './command-outcome.js';
+import {
+  type CommandOutcome,
+  type ExportedFile,
+  type ServiceFailure,
+  serviceFailure,
+} from './command-outcome.js';
 
 /**
  * `/agent export <type|all>`: one export request per type, each response uploaded unchanged as

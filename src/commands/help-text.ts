@@ -17,7 +17,10 @@ export type SubcommandName =
   | 'channel'
   | 'channel-use'
   | 'channel-reset'
-  | 'channel-investigate';
+  | 'channel-investigate'
+  | 'connections'
+  | 'connections-add'
+  | 'connections-remove';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -101,9 +104,10 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
   },
   {
     name: 'channel-use',
-    usage: '/agent channel use <agent-id>',
-    description: 'Make new threads in this channel use that agent; threads already started keep theirs.',
-    example: '/agent channel use payments-agent',
+    usage: '/agent channel use <agent-id> [on <alias>]',
+    description:
+      'Make new threads in this channel use that agent (on the service connection `alias`, else the default one); threads already started keep their agent and connection.',
+    example: '/agent channel use payments-agent on eu-prod',
     adminOnly: true,
   },
   {
@@ -119,6 +123,29 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     description:
       'Investigate every new alert other bots and integrations post in this channel (recoveries aside), in its thread.',
     example: '/agent channel investigate on',
+    adminOnly: true,
+  },
+  {
+    name: 'connections',
+    usage: '/agent connections',
+    description:
+      'List the service connections: alias, account, region and health (each checked with /v2/whoami now).',
+    example: '/agent connections',
+    adminOnly: true,
+  },
+  {
+    name: 'connections-add',
+    usage: '/agent connections add',
+    description:
+      'Add a service connection in a form: alias, region address and API token (never typed into a command). The token is checked with /v2/whoami and kept encrypted; needs STATE_ENCRYPTION_KEY.',
+    example: '/agent connections add',
+    adminOnly: true,
+  },
+  {
+    name: 'connections-remove',
+    usage: '/agent connections remove <alias>',
+    description: 'Remove a service connection; refused while a channel uses it.',
+    example: '/agent connections remove eu-prod',
     adminOnly: true,
   },
 ];

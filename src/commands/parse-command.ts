@@ -1,4 +1,11 @@
-import { fitsInt32, INT32_MAX, isEmailAddress, SAVED_OBJECT_TYPES, type SavedObjectType } from '../agent-api/index.js';
+import {
+  fitsInt32,
+  INT32_MAX,
+  isEmailAddress,
+  SAVED_OBJECT_TYPES,
+  type SavedObjectType,
+} from '../agent-api/index.js';
+import { aliasProblem } from '../connections/connection-alias.js';
 import { isAgentId } from '../conversation/context/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
 
@@ -28,9 +35,13 @@ export type AgentCommand =
   | { kind: 'capacity-move'; gb: number; from: string; to: string }
   | { kind: 'export'; types: ExportTarget[] }
   | { kind: 'channel' }
-  | { kind: 'channel-use'; agentId: string }
+  /** `connection`: the alias after `on`; undefined: the default connection. */
+  | { kind: 'channel-use'; agentId: string; connection?: string }
   | { kind: 'channel-reset' }
-  | { kind: 'channel-investigate'; on: boolean };
+  | { kind: 'channel-investigate'; on: boolean }
+  | { kind: 'connections' }
+  | { kind: 'connections-add' }
+  | { kind: 'connections-remove'; alias: string };
 
 export type ParseResult =
   | { ok: true; command: AgentCommand }
@@ -178,10 +189,17 @@ function parseChannel(args: string[]): AgentCommand {
     case undefined:
       return { kind: 'channel' };
     case 'use': {
-      expectCount('channel-use', rest, 1, 1);
-      const agentId = rest[0] ?? '';
+      const [agentId = '', onWord, alias, ...extra] = rest;
+      if (agentId === '') throw new UsageError('channel-use', 'something is missing');
       if (!isAgentId(agentId)) throw new UsageError('channel-use', `“${agentId}” is not an agent id`);
-      return { kind: 'channel-use', agentId };
+      if (onWord === undefined) return { kind: 'channel-use', agentId };
+      if (onWord.toLowerCase() !== 'on') throw new UsageError('channel-use', `unexpected “${onWord}”`);
+      if (alias === undefined)
+        throw new UsageError('channel-use', 'the connection alias after `on` is missing');
+      const wrong = aliasProblem(alias);
+      if (wrong) throw new UsageError('channel-use', wrong);
+      if (extra.length > 0) throw new UsageError('channel-use', `unexpected “${extra[0]}”`);
+      return { kind: 'channel-use', agentId, connection: alias };
     }
     case 'reset':
       expectCount('channel-reset', rest, 0, 0);
@@ -198,6 +216,35 @@ function parseChannel(args: string[]): AgentCommand {
         'channel',
         `unknown channel command “${verb}” (use \`use <agent-id>\`, \`reset\` or \`investigate on|off\`)`,
       );
+  }
+}
+
+/**
+ * `connections`, `connections add`, `connections remove <alias>`. Whatever follows `add` is
+ * refused without being repeated: a token typed there would be in Slack's history.
+ */
+function parseConnections(args: string[]): AgentCommand {
+  const [verb, ...rest] = args;
+  switch (verb?.toLowerCase()) {
+    case undefined:
+      return { kind: 'connections' };
+    case 'add':
+      if (rest.length > 0) {
+        throw new UsageError(
+          'connections-add',
+          'nothing goes after `add`: the alias, address and token go in the form it opens (never type a token into a command)',
+        );
+      }
+      return { kind: 'connections-add' };
+    case 'remove': {
+      expectCount('connections-remove', rest, 1, 1);
+      const alias = rest[0] ?? '';
+      const wrong = aliasProblem(alias);
+      if (wrong) throw new UsageError('connections-remove', wrong);
+      return { kind: 'connections-remove', alias };
+    }
+    default:
+      throw new UsageError('connections', 'unknown connections command (use `add` or `remove <alias>`)');
   }
 }
 
@@ -222,6 +269,9 @@ function parseTokens(tokens: string[]): AgentCommand {
       return parseExport(args);
     case 'channel':
       return parseChannel(args);
+    case 'connections':
+    case 'connection':
+      return parseConnections(args);
     default:
       return { kind: 'help', unknown: first };
   }
@@ -235,7 +285,13 @@ export function parseCommand(rawText: string): ParseResult {
     // The subcommand is still knowable from the first word, for the usage line.
     const first = text.split(/\s+/)[0]?.toLowerCase();
     const subcommand: SubcommandName =
-      first === 'capacity' ? 'capacity-move' : first === 'accounts' ? 'accounts-create' : 'help';
+      first === 'capacity'
+        ? 'capacity-move'
+        : first === 'accounts'
+          ? 'accounts-create'
+          : first?.startsWith('connection')
+            ? 'connections'
+            : 'help';
     return { ok: false, subcommand, problem: 'a quote is not closed', usage: usageOf(subcommand) };
   }
   try {

@@ -107,6 +107,8 @@ export const SANDBOX_HELP = [
   '  :+1: / :-1:       react to the last answer (👍 / 👎 feedback to the agent service)',
   '  /rate good|bad [comment]  click 👍 / 👎 under the last answer (and send a comment through its form)',
   '  /agent <command>  run an admin command as you (try /agent help, /agent whoami)',
+  '  /agent connections add   add the demo account (a second simulator) through its form; then',
+  '                    /agent channel use sim-agent-api on demo  makes #sandbox ask that account',
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
   '  /webhook [title]  the alert webhook fires (POST /alerts): a card, and the bot investigates on its own',

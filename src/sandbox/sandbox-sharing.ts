@@ -1,5 +1,11 @@
 import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
-import { channelSharedEvent, channelUnsharedEvent, defaultUsers, type SlackStandin, type StandinConversation } from '../slack-standin/index.js';
+import {
+  channelSharedEvent,
+  channelUnsharedEvent,
+  defaultUsers,
+  type SlackStandin,
+  type StandinConversation,
+} from '../slack-standin/index.js';
 import type { SeenView } from './render-terminal.js';
 import type { SandboxThread } from './sandbox-session.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';

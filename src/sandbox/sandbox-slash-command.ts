@@ -1,5 +1,6 @@
 import { postSlashCommand, visibleText } from '../slack-standin/index.js';
 import { fileLine, SPEAKER, speak, unescapeSlack } from './render-terminal.js';
+import { fillConnectionForm } from './sandbox-connection-form.js';
 import type { ChatOutput } from './sandbox-session.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
 
@@ -26,6 +27,7 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
   const responseUrl = stack.slack.responseUrl();
   const responseId = decodeURIComponent(responseUrl.split('/').pop() ?? '');
   const filesBefore = new Set(stack.slack.files().map((file) => file.id));
+  const viewsBefore = stack.slack.openedViews().length;
   const posted = await postSlashCommand(stack.appUrl, stack.signingSecret, {
     command: '/agent',
     text,
@@ -35,6 +37,8 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
     channel_name: SANDBOX_CHANNEL.name,
     team_id: stack.slack.teamId,
     response_url: responseUrl,
+    // Issued by the stand-in, as Slack's: a command that opens a form (views.open) needs it.
+    trigger_id: stack.slack.issueTriggerId(),
   });
   if (posted.status !== 200) throw new Error(`the bot answered HTTP ${posted.status} to /agent ${text}`);
   const ack = ackText(posted.body);
@@ -47,6 +51,7 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
     { timeoutMs: COMMAND_TIMEOUT_MS, description: `the reply to /agent ${text}` },
   );
   for (const reply of replies) out.line(speak(SPEAKER.onlyYou, unescapeSlack(visibleText(reply))));
+  if (stack.slack.openedViews().length > viewsBefore) await fillConnectionForm(ctx);
   for (const file of stack.slack.files()) {
     if (filesBefore.has(file.id) || file.channel === SANDBOX_CHANNEL.id) continue;
     out.line(speak(SPEAKER.onlyYou, fileLine(file, 'sent to your DM')));

@@ -9,12 +9,18 @@ import { startBot } from '../start-bot.js';
 
 /** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
+/** The demo account's token: obviously fake, taken only by the second simulator. */
+const DEMO_TOKEN = 'sim-demo-account-token-not-real';
 /** The channel the sandbox chats in. */
 export const SANDBOX_CHANNEL = { id: 'C0SANDBOX', name: 'sandbox' } as const;
 
 /** Everything `npm run sandbox` runs, all on 127.0.0.1 with ephemeral ports. */
 export interface SandboxStack {
   sim: Simulator;
+  /** A second simulator: another account, for `/agent connections add` (DESIGN "Many accounts"). */
+  demoSim: Simulator;
+  /** The demo account's token (the second simulator takes only this one). */
+  demoToken: string;
   slack: SlackStandin;
   config: Config;
   /** The simulator's script for turns without a `[sim …]` directive. */
@@ -60,6 +66,8 @@ export function sandboxEnv(
       OUTSIDER_AUDIENCE: outsiderAudience,
       ALERT_WEBHOOK_TOKEN: alertToken,
       ALERT_CHANNEL_ID: SANDBOX_CHANNEL.id,
+      // Random per run: connections added in the sandbox live in its memory only.
+      STATE_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     },
   );
 }
@@ -68,8 +76,13 @@ export function sandboxEnv(
 export async function startSandboxStack(options: SandboxStackOptions): Promise<SandboxStack> {
   // A short long-poll keeps shutdown quick: stopping waits for the poll in flight.
   const sim = await startSimulator({ quiet: true, longPollMs: 1_000, defaultScript: options.script });
-  const slack = await startSlackStandin({ botToken: TEST_BOT_TOKEN }).catch(async (error: unknown) => {
+  const demo = { quiet: true, longPollMs: 1_000, defaultScript: options.script, agentToken: DEMO_TOKEN };
+  const demoSim = await startSimulator(demo).catch(async (error: unknown) => {
     await sim.close();
+    throw error;
+  });
+  const slack = await startSlackStandin({ botToken: TEST_BOT_TOKEN }).catch(async (error: unknown) => {
+    await Promise.all([sim.close(), demoSim.close()]);
     throw error;
   });
   slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
@@ -83,12 +96,14 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     );
     bridge = await startBot(config, { logger: options.logger });
   } catch (error) {
-    await Promise.all([sim.close(), slack.close()]);
+    await Promise.all([sim.close(), demoSim.close(), slack.close()]);
     throw error;
   }
   let stopping: Promise<void> | undefined;
   return {
     sim,
+    demoSim,
+    demoToken: DEMO_TOKEN,
     slack,
     config,
     script: options.script,
@@ -98,7 +113,7 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     stop() {
       stopping ??= (async () => {
         await bridge.stop();
-        await Promise.all([sim.close(), slack.close()]);
+        await Promise.all([sim.close(), demoSim.close(), slack.close()]);
       })();
       return stopping;
     },

@@ -1,7 +1,13 @@
 /** Sub-account endpoints (main-account token only) and the identity endpoint. */
 
 import { SPEC_SNAP_SPELLING, STORED_SNAP_SPELLING, shapeListed, specViolation } from './account-spec.js';
-import { type AccountSettings, defaultSettings, RESPONSE_ONLY_FIELDS, SIM_ADMIN_EMAILS, SIM_MAIN_ACCOUNT } from './accounts.js';
+import {
+  type AccountSettings,
+  defaultSettings,
+  RESPONSE_ONLY_FIELDS,
+  SIM_ADMIN_EMAILS,
+  SIM_MAIN_ACCOUNT,
+} from './accounts.js';
 import { SIM_ACCOUNT_IDS } from './auth.js';
 import type { Handler, SimContext } from './context.js';
 import { errorResponse, invalidBody, isObject, jsonOf } from './http-io.js';

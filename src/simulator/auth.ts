@@ -28,11 +28,20 @@ export const SIM_MAIN_ACCOUNT_NAME = 'Sim Main Account';
 /** Which rules an endpoint follows. */
 export type EndpointKind = 'agent' | 'identity' | 'accounts' | 'export';
 
-/** Classifies the x-api-token header; undefined when it is missing. */
-export function classifyToken(header: string | string[] | undefined): TokenKind | undefined {
+/**
+ * Classifies the x-api-token header; undefined when it is missing. `agentToken` is the agent
+ * account's token of this simulator (a second simulator stands for another account with its own).
+ */
+export function classifyToken(
+  header: string | string[] | undefined,
+  agentToken: string = SIM_TOKENS.agent,
+): TokenKind | undefined {
   const token = Array.isArray(header) ? header[0] : header;
   if (token === undefined || token === '') return undefined;
-  for (const [kind, value] of Object.entries(SIM_TOKENS)) if (token === value) return kind as TokenKind;
+  if (token === agentToken) return 'agent';
+  for (const [kind, value] of Object.entries(SIM_TOKENS)) {
+    if (token === value && kind !== 'agent') return kind as TokenKind;
+  }
   return 'unknown';
 }
 

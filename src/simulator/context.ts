@@ -12,6 +12,7 @@ export interface ResolvedOptions {
   longPollMs: number;
   maxConcurrent: number;
   putStatus: 200 | 204;
+  agentToken: string;
 }
 
 export interface SimContext {

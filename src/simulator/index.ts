@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { AccountStore } from './accounts.js';
 import { AgentRegistry } from './agents.js';
+import { SIM_TOKENS } from './auth.js';
 import type { SimContext } from './context.js';
 import { clearFaults, createFaults, seededRandom } from './faults.js';
 import { FeedbackStore } from './feedback.js';
@@ -17,7 +18,21 @@ export { SIM_AGENTS } from './agents.js';
 export { SIM_ACCOUNT_IDS, SIM_MAIN_ACCOUNT_NAME, SIM_TOKENS } from './auth.js';
 export { type Directive, MENTION_TEXT, type MentionKind, parseDirective, simDirective } from './directive.js';
 export { EXPORT_TYPES, type ExportType } from './export-fixtures.js';
-export type { ErrorBodyShape, FeedbackRecord, PutLogEntry, RequestRecord, RunStatus, RunView, SimOutcome, SimScript, Simulator, SimulatorFaults, SimulatorOptions, SubAccount, TokenKind } from './types.js';
+export type {
+  ErrorBodyShape,
+  FeedbackRecord,
+  PutLogEntry,
+  RequestRecord,
+  RunStatus,
+  RunView,
+  SimOutcome,
+  SimScript,
+  Simulator,
+  SimulatorFaults,
+  SimulatorOptions,
+  SubAccount,
+  TokenKind,
+} from './types.js';
 
 /** Script of runs without a directive unless options.defaultScript says otherwise. */
 export const DEFAULT_SIM_SCRIPT: SimScript = { steps: 3, stepMs: 200, outcome: 'done' };
@@ -33,6 +48,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       longPollMs: options.longPollMs ?? 2000,
       maxConcurrent: options.maxConcurrent ?? 100,
       putStatus: options.putStatus ?? 204,
+      agentToken: options.agentToken ?? SIM_TOKENS.agent,
     },
     faults,
     runs: new RunStore(

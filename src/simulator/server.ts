@@ -50,7 +50,7 @@ export function createSimServer(
     if (ctx.closing.aborted) controller.abort();
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://simulator.invalid').pathname;
-    const presented = classifyToken(req.headers['x-api-token']);
+    const presented = classifyToken(req.headers['x-api-token'], ctx.options.agentToken);
     const token = presented === 'agent' ? (ctx.faults.agentTokenAs ?? presented) : presented;
     const answer: Promise<SimResponse> =
       stats.inFlight > ctx.options.maxConcurrent

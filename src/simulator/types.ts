@@ -110,6 +110,11 @@ export interface SimulatorOptions {
    * take a trailing slash or none (the seed writes the listing with one, creation without).
    */
   accountPathPrefix?: string;
+  /**
+   * The token of the agents' account here; default SIM_TOKENS.agent. Another value makes this
+   * simulator another account: SIM_TOKENS.agent is then unknown to it.
+   */
+  agentToken?: string;
   /** Status of a successful sub-account PUT (the real service documents both); default 204. */
   putStatus?: 200 | 204;
   /** Seed of the PRNG behind statusErrorRate; default 1. */

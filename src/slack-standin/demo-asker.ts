@@ -1,4 +1,11 @@
-import { appMentionEvent, eventCallback, messageEvent, postEvent, type SlackStandin, visibleText } from './index.js';
+import {
+  appMentionEvent,
+  eventCallback,
+  messageEvent,
+  postEvent,
+  type SlackStandin,
+  visibleText,
+} from './index.js';
 
 /** Options of {@link startDemoAsker}. */
 export interface DemoAskerOptions {

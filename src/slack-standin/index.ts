@@ -5,20 +5,59 @@
  */
 
 export type { ViewedPlaceInput } from './agent-events.js';
-export { agentSessionStoppedEvent, appContext, appContextChangedEvent, dmMessageViewing } from './agent-events.js';
+export {
+  agentSessionStoppedEvent,
+  appContext,
+  appContextChangedEvent,
+  dmMessageViewing,
+} from './agent-events.js';
 export type { AgentSessionEntry, SessionCall } from './agent-session-book.js';
 export { alertMessage } from './alert-message.js';
 export { channelSharedEvent, channelUnsharedEvent, membershipEvent } from './audience-events.js';
-export { DEFAULT_APP_ID, DEFAULT_BOT_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID, defaultUsers, TEST_APP_TOKEN, TEST_BOT_TOKEN } from './defaults.js';
-export type { AppMentionEventInput, BlockActionInput, BuiltMessageEvent, BuiltReactionEvent, EventCallbackOptions, InteractionActorInput, MessageEventInput, ReactionAddedEventInput, SlashCommandInput, ViewSubmissionInput } from './event-builders.js';
-export { appHomeOpenedEvent, appMentionEvent, blockActionsPayload, channelTypeOf, eventCallback, messageEvent, reactionAddedEvent, slashCommandFields, viewSubmissionPayload } from './event-builders.js';
+export {
+  DEFAULT_APP_ID,
+  DEFAULT_BOT_ID,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  defaultUsers,
+  TEST_APP_TOKEN,
+  TEST_BOT_TOKEN,
+} from './defaults.js';
+export type {
+  AppMentionEventInput,
+  BlockActionInput,
+  BuiltMessageEvent,
+  BuiltReactionEvent,
+  EventCallbackOptions,
+  InteractionActorInput,
+  MessageEventInput,
+  ReactionAddedEventInput,
+  SlashCommandInput,
+  ViewSubmissionInput,
+} from './event-builders.js';
+export {
+  appHomeOpenedEvent,
+  appMentionEvent,
+  blockActionsPayload,
+  channelTypeOf,
+  eventCallback,
+  messageEvent,
+  reactionAddedEvent,
+  slashCommandFields,
+  viewSubmissionPayload,
+} from './event-builders.js';
 export type { Outage } from './faults.js';
 export { homeTabOpenedEvent } from './home-events.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
 export type { AppEndpoint } from './person-clicks.js';
-export { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
+export {
+  clickEphemeralButton,
+  clickFeedbackButton,
+  submitNewestForm,
+  submitNewestFormFields,
+} from './person-clicks.js';
 export type { DeliveryOptions, SlackPostResult } from './signed-post.js';
 export { postEvent, postInteraction, postSlashCommand } from './signed-post.js';
 export type { SlackSignatureHeaders } from './signing.js';
@@ -27,5 +66,18 @@ export type { SocketAck, SocketEnvelope } from './socket-mode.js';
 export type { SlackStandinOptions, SocketModeControls } from './standin.js';
 export { SlackStandin, startSlackStandin } from './standin.js';
 export { compareTs, nextSlackTs } from './ts-clock.js';
-export type { Block, MessageFile, MessageMetadata, Reaction, SlackResult, StandinCall, StandinConversation, StandinUser, StoredEphemeral, StoredFile, StoredMessage, StoredResponse } from './types.js';
+export type {
+  Block,
+  MessageFile,
+  MessageMetadata,
+  Reaction,
+  SlackResult,
+  StandinCall,
+  StandinConversation,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredMessage,
+  StoredResponse,
+} from './types.js';
 export { visibleText } from './visible-text.js';

@@ -4,7 +4,17 @@ import { liveStatusOf } from './methods/assistant.js';
 import { addReaction } from './methods/reactions.js';
 import type { StandinState } from './state.js';
 import { nextSlackTs } from './ts-clock.js';
-import type { Block, Reaction, StandinCall, StandinUser, StoredEphemeral, StoredFile, StoredMessage, StoredResponse, StoredView } from './types.js';
+import type {
+  Block,
+  Reaction,
+  StandinCall,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredMessage,
+  StoredResponse,
+  StoredView,
+} from './types.js';
 
 /** A person's message to put in the stand-in's history (so threads, replies and reactions resolve). */
 export interface UserMessageInput {

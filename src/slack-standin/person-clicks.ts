@@ -116,3 +116,32 @@ export function submitNewestForm(
     }),
   );
 }
+
+/**
+ * Fills the newest opened modal's `plain_text_input`s — `fields` maps each input's block_id to the
+ * text typed — and submits it (a `view_submission`, as Slack POSTs it). Inputs not named are
+ * submitted empty. Throws when no modal was opened.
+ */
+export function submitNewestFormFields(
+  slack: StandinView,
+  app: AppEndpoint,
+  fields: Record<string, string>,
+  actor: InteractionActorInput = {},
+): Promise<SlackPostResult> {
+  const opened = slack.openedViews().at(-1);
+  if (!opened) throw new Error('no modal was opened');
+  const inputs = ((opened.view.blocks as Block[] | undefined) ?? []).filter(
+    (block) => block.type === 'input',
+  );
+  const values: Record<string, Record<string, string>> = {};
+  for (const input of inputs) {
+    const element = input.element as { action_id?: string } | undefined;
+    if (!element?.action_id) continue;
+    values[String(input.block_id)] = { [element.action_id]: fields[String(input.block_id)] ?? '' };
+  }
+  return postInteraction(
+    app.appUrl,
+    app.signingSecret,
+    viewSubmissionPayload({ ...actor, view: { ...opened.view, id: opened.id }, values }),
+  );
+}

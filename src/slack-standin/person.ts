@@ -1,5 +1,18 @@
-import { appMentionEvent, type EventCallbackOptions, eventCallback, type InteractionActorInput, messageEvent, reactionAddedEvent } from './event-builders.js';
-import { type AppEndpoint, clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
+import {
+  appMentionEvent,
+  type EventCallbackOptions,
+  eventCallback,
+  type InteractionActorInput,
+  messageEvent,
+  reactionAddedEvent,
+} from './event-builders.js';
+import {
+  type AppEndpoint,
+  clickEphemeralButton,
+  clickFeedbackButton,
+  submitNewestForm,
+  submitNewestFormFields,
+} from './person-clicks.js';
 import { postEvent, postSlashCommand, type SlackPostResult } from './signed-post.js';
 import type { SlackStandin } from './standin.js';
 import type { StoredMessage } from './types.js';
@@ -95,6 +108,11 @@ export function createPersonDriver(slack: SlackStandin, app: AppEndpoint, defaul
       return submitNewestForm(slack, app, text, actor);
     },
 
+    /** Fills the newest opened form's inputs (block_id → text) and submits it. */
+    submitFormFields(fields: Record<string, string>, actor: InteractionActorInput = {}) {
+      return submitNewestFormFields(slack, app, fields, actor);
+    },
+
     /** `/agent <text>`, with a response_url the stand-in answers. */
     async command(text: string, input: { user?: string; channel?: string; teamId?: string } = {}) {
       const responseUrl = slack.responseUrl();
@@ -105,6 +123,8 @@ export function createPersonDriver(slack: SlackStandin, app: AppEndpoint, defaul
         channel_id: input.channel ?? defaults.channel,
         team_id: input.teamId ?? slack.teamId,
         response_url: responseUrl,
+        // A trigger_id the stand-in issued, as Slack's: views.open accepts it once, within 3 s.
+        trigger_id: slack.issueTriggerId(),
       });
       return { ...result, responseId: responseUrl.split('/').pop() ?? '' };
     },

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_APP_ID, DEFAULT_BOT_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID, defaultUsers } from './defaults.js';
+import {
+  DEFAULT_APP_ID,
+  DEFAULT_BOT_ID,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  defaultUsers,
+} from './defaults.js';
 import { FaultPlan, type Outage } from './faults.js';
 import { StandinView } from './inspection.js';
 import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';

@@ -1,7 +1,18 @@
 import { EventEmitter } from 'node:events';
 import { AgentSessionBook } from './agent-session-book.js';
 import { compareTs } from './ts-clock.js';
-import type { StandinCall, StandinConversation, StandinUser, StoredEphemeral, StoredFile, StoredHome, StoredMessage, StoredResponse, StoredStatus, StoredView } from './types.js';
+import type {
+  StandinCall,
+  StandinConversation,
+  StandinUser,
+  StoredEphemeral,
+  StoredFile,
+  StoredHome,
+  StoredMessage,
+  StoredResponse,
+  StoredStatus,
+  StoredView,
+} from './types.js';
 
 /** Identity of the workspace and the bot the stand-in plays. */
 export interface StandinIdentity {

@@ -1,10 +1,23 @@
 import type { WebClient } from '@slack/web-api';
-import type { Progress, Refusal, ThreadLocation, ThreadOutput, TurnMessages, TurnNotice } from '../conversation/thread-output-port.js';
+import type {
+  Progress,
+  Refusal,
+  ThreadLocation,
+  ThreadOutput,
+  TurnMessages,
+  TurnNotice,
+} from '../conversation/thread-output-port.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './app.js';
 import { toThreadOutputError } from './slack-errors.js';
-import { renderAnswerNotes, renderLateNote, renderNotice, renderProgress, renderRefusal } from './views/notices.js';
+import {
+  renderAnswerNotes,
+  renderLateNote,
+  renderNotice,
+  renderProgress,
+  renderRefusal,
+} from './views/notices.js';
 import { noticeWithReceipt, renderReceipt } from './views/receipt.js';
 import { renderAnswer, renderPlainAnswer } from './views/render-answer.js';
 import { describeTimeRange } from './views/time-range-footer.js';

@@ -16,6 +16,10 @@ export const storeKeys = {
   claim: (name: string) => `claim:${name}`,
   channelWatch: (channel: string) => `channel-watch:${channel}`,
   accountSlots: (account: string) => `account-slots:${account}`,
+  /** Every added service connection by alias (tokens sealed). */
+  connections: 'connections',
+  /** Channel → alias of the added connection its agent is on. */
+  connectionChannels: 'connections:channels',
 };
 
 /** The key names a store uses: {@link storeKeys}, or {@link clusterKeys} on a Redis Cluster. */
@@ -48,6 +52,8 @@ export const clusterKeys: StoreKeys = {
   claim: (name) => `claim:${tag(name)}`,
   channelWatch: (channel) => `channel-watch:${tag(channel)}`,
   accountSlots: (account) => `account-slots:${tag(account)}`,
+  connections: 'connections',
+  connectionChannels: 'connections:channels',
 };
 
 /** The separator @keyv/redis puts between namespace and key. */

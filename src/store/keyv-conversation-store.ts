@@ -1,10 +1,12 @@
 import type { Keyv } from 'keyv';
 import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
+import type { ConnectionRecordStore } from '../connections/connection-record.js';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { HomeStore } from '../conversation/home-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
+import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
 import type { HomePrimitives } from './home-primitives.js';
 import { createHomeRecords, homeKeys } from './home-records.js';
@@ -21,7 +23,8 @@ export interface StateStore
     HomeStore,
     ClaimStore,
     ChannelWatchStore,
-    AccountSlotLeases {
+    AccountSlotLeases,
+    ConnectionRecordStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -46,12 +49,18 @@ export function createKeyvConversationStore(
   const ensureOpen = () => {
     if (closed) throw new StoreClosedError();
   };
+  const connections = createConnectionRecords(keyv, ensureOpen);
 
   const home = createHomeRecords(homePrimitives);
   return {
     kind,
     // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
     ...home,
+    getConnection: connections.getConnection,
+    listConnections: connections.listConnections,
+    saveConnection: connections.saveConnection,
+    deleteConnection: connections.deleteConnection,
+    channelsUsing: connections.channelsUsing,
 
     async getThread(threadKey) {
       ensureOpen();
@@ -112,11 +121,13 @@ export function createKeyvConversationStore(
       await keyv.set(keys.channelAgent(channel), binding);
       // Listed on the admins' App Home.
       await homePrimitives.addMember(homeKeys.boundChannels, channel);
+      await connections.noteChannelConnection(channel, binding.connection);
     },
     async deleteChannelBinding(channel) {
       ensureOpen();
       await keyv.delete(keys.channelAgent(channel));
       await homePrimitives.removeMember(homeKeys.boundChannels, channel);
+      await connections.noteChannelConnection(channel, undefined);
     },
     // Watched channels (alert investigations) never expire either.
     async getChannelWatch(channel) {

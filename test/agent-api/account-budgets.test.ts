@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AccountBudgets, accountKeyOf, createAccountBudgets } from '../../src/agent-api/account-budgets.js';
+import {
+  type AccountBudgets,
+  accountKeyOf,
+  createAccountBudgets,
+} from '../../src/agent-api/account-budgets.js';
 import type { BudgetSlot } from '../../src/agent-api/request-budget.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { waitUntil } from '../support/child-bot.js';

@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createdSubAccountSchema, listingPath, subAccountSchema } from '../../src/agent-api/accounts.js';
-import { AgentApiError, fitsInt32, INT32_MAX, InvalidResponseError, isComplete, isEmailAddress, missingMembers, newAccountProblems, type SubAccount } from '../../src/agent-api/index.js';
+import {
+  AgentApiError,
+  fitsInt32,
+  INT32_MAX,
+  InvalidResponseError,
+  isComplete,
+  isEmailAddress,
+  missingMembers,
+  newAccountProblems,
+  type SubAccount,
+} from '../../src/agent-api/index.js';
 import { testClient } from './support/client.js';
 import { inOrder, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
 

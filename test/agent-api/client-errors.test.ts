@@ -1,8 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentApiError, createAgentApi, createRequestBudget, InvalidResponseError, RegionMismatchError } from '../../src/agent-api/index.js';
+import {
+  AgentApiError,
+  createAgentApi,
+  createRequestBudget,
+  InvalidResponseError,
+  RegionMismatchError,
+} from '../../src/agent-api/index.js';
 import { FAKE_TOKEN, testClient } from './support/client.js';
 import { rejectionOf } from './support/rejection.js';
-import { closedPortUrl, inOrder, type ReplyFor, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+import {
+  closedPortUrl,
+  inOrder,
+  type ReplyFor,
+  type ScriptedServer,
+  startScriptedServer,
+} from './support/scripted-server.js';
 
 /** Every error class of errors.ts, from exact statuses and bodies on a scripted server. */
 

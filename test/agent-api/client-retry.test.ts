@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRequestBudget } from '../../src/agent-api/index.js';
 import { testClient } from './support/client.js';
-import { closedPortUrl, inOrder, type ScriptedReply, type ScriptedServer, startScriptedServer } from './support/scripted-server.js';
+import {
+  closedPortUrl,
+  inOrder,
+  type ScriptedReply,
+  type ScriptedServer,
+  startScriptedServer,
+} from './support/scripted-server.js';
 
 /**
  * Retries counted on the server: what was actually sent, not what a mock recorded. ky waits for

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestBudget, type RequestBudget, type RequestKind } from '../../src/agent-api/request-budget.js';
+import {
+  createRequestBudget,
+  type RequestBudget,
+  type RequestKind,
+} from '../../src/agent-api/request-budget.js';
 
 /** A promise with its resolve exposed, to hold a slot until the test lets go. */
 function gate() {

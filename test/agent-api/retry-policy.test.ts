@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, AgentApiErrorCode } from '../../src/agent-api/errors.js';
-import { DEFAULT_RETRY_POLICY, isRetryable, kyRetrySettings, mayRetry, neverReachedServer, parseRetryAfter, type RetryMode } from '../../src/agent-api/retry-policy.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  kyRetrySettings,
+  mayRetry,
+  neverReachedServer,
+  parseRetryAfter,
+  type RetryMode,
+} from '../../src/agent-api/retry-policy.js';
 
 /** The decisions ky's retry is configured with; client-retry.test.ts checks them over HTTP. */
 

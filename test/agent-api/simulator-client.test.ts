@@ -1,5 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentApi, AgentApiError, type CompleteSubAccount, InvalidResponseError, RegionMismatchError, SAVED_OBJECT_TYPES } from '../../src/agent-api/index.js';
+import {
+  type AgentApi,
+  AgentApiError,
+  type CompleteSubAccount,
+  InvalidResponseError,
+  RegionMismatchError,
+  SAVED_OBJECT_TYPES,
+} from '../../src/agent-api/index.js';
 import { buildUpdateBody } from '../../src/capacity/index.js';
 import { TERMINAL_STATUSES } from '../../src/conversation/ports.js';
 import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective } from '../../src/simulator/index.js';

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CompleteSubAccount, SubAccount } from '../../src/agent-api/index.js';
-import { buildUpdateBody, CapacityMoveError, planMove, resolveAccount, roundGb } from '../../src/capacity/index.js';
+import {
+  buildUpdateBody,
+  CapacityMoveError,
+  planMove,
+  resolveAccount,
+  roundGb,
+} from '../../src/capacity/index.js';
 
 /** The pure half of a capacity move: table tests, no I/O. */
 

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { AgentApiError, RegionMismatchError, type SubAccount } from '../../src/agent-api/index.js';
 import type { CapacityMoveLock } from '../../src/capacity/index.js';
 import { createAdminCheck } from '../../src/commands/access.js';
-import { type CommandContext, type CommandsApi, runAgentCommand, whoamiProblem } from '../../src/commands/admin-commands.js';
+import {
+  type CommandContext,
+  type CommandsApi,
+  runAgentCommand,
+  whoamiProblem,
+} from '../../src/commands/admin-commands.js';
 import { exportFileName } from '../../src/commands/export-command.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
 import { createChannelAgents } from '../../src/conversation/context/channel-agents.js';

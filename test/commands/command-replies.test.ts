@@ -3,7 +3,11 @@ import { AgentApiError, type SubAccount } from '../../src/agent-api/index.js';
 import { CapacityMoveError, CapacityMoveReason } from '../../src/capacity/index.js';
 import type { CommandOutcome } from '../../src/commands/command-outcome.js';
 import { parseCommand } from '../../src/commands/parse-command.js';
-import { escapeMrkdwn, renderAcknowledgement, renderCommandOutcome } from '../../src/slack/views/command-replies.js';
+import {
+  escapeMrkdwn,
+  renderAcknowledgement,
+  renderCommandOutcome,
+} from '../../src/slack/views/command-replies.js';
 
 const account = (
   overrides: Partial<SubAccount> & { accountId: number; accountName: string },

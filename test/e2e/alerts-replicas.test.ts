@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
 import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { alertMessage, eventCallback, type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import {
+  alertMessage,
+  eventCallback,
+  type SlackStandin,
+  startSlackStandin,
+} from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
-import { alertMessage, appContextChangedEvent, dmMessageViewing, type ViewedPlaceInput } from '../../src/slack-standin/index.js';
+import {
+  alertMessage,
+  appContextChangedEvent,
+  dmMessageViewing,
+  type ViewedPlaceInput,
+} from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /**

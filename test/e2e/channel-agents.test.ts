@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { appMentionEvent, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID, eventCallback, type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import {
+  appMentionEvent,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  eventCallback,
+  type SlackStandin,
+  startSlackStandin,
+} from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
@@ -113,7 +120,7 @@ describe('channel agents', () => {
     expect(await command(harness, 'channel reset', 'UBOB')).toContain('Only admins');
     expect(await command(harness, 'channel', 'UALICE')).toContain(`the bot's agent \`${SIM_AGENTS.api}\``);
     expect(await command(harness, 'channel use not/an id')).toContain(
-      'Usage: `/agent channel use <agent-id>`',
+      'Usage: `/agent channel use <agent-id> [on <alias>]`',
     );
   });
 

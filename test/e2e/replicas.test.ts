@@ -3,7 +3,16 @@ import { type Simulator, simDirective, startSimulator } from '../../src/simulato
 import { type SlackStandin, startSlackStandin, visibleText } from '../../src/slack-standin/index.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { harnessEnv } from '../support/bridge-harness.js';
-import { type ChildBot, killAllChildBots, mentionEvents, messagesOfType, replyEvent, startChildBot, waitUntil, withBotOutput } from '../support/child-bot.js';
+import {
+  type ChildBot,
+  killAllChildBots,
+  mentionEvents,
+  messagesOfType,
+  replyEvent,
+  startChildBot,
+  waitUntil,
+  withBotOutput,
+} from '../support/child-bot.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { startSlowStartProxy } from '../support/slow-start-proxy.js';
 

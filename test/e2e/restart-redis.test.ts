@@ -3,12 +3,32 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { threadKey } from '../../src/conversation/thread-key.js';
 import { lockNames } from '../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../src/conversation/turn/turn-records.js';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { DEFAULT_TEAM_ID, type SlackStandin, startSlackStandin, TEST_BOT_TOKEN, visibleText } from '../../src/slack-standin/index.js';
+import {
+  SIM_AGENTS,
+  SIM_TOKENS,
+  type Simulator,
+  simDirective,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import {
+  DEFAULT_TEAM_ID,
+  type SlackStandin,
+  startSlackStandin,
+  TEST_BOT_TOKEN,
+  visibleText,
+} from '../../src/slack-standin/index.js';
 import { createRedisStore } from '../../src/store/index.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { harnessEnv } from '../support/bridge-harness.js';
-import { killAllChildBots, mentionEvents, messagesOfType, replyEvent, startChildBot, waitUntil, withBotOutput } from '../support/child-bot.js';
+import {
+  killAllChildBots,
+  mentionEvents,
+  messagesOfType,
+  replyEvent,
+  startChildBot,
+  waitUntil,
+  withBotOutput,
+} from '../support/child-bot.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 
 const hasRedis = await redisAvailable();

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { simDirective } from '../../src/simulator/index.js';
-import { appMentionEvent, DEFAULT_BOT_USER_ID, type EventCallbackOptions, messageEvent, reactionAddedEvent, type SlackStandinOptions } from '../../src/slack-standin/index.js';
+import {
+  appMentionEvent,
+  DEFAULT_BOT_USER_ID,
+  type EventCallbackOptions,
+  messageEvent,
+  reactionAddedEvent,
+  type SlackStandinOptions,
+} from '../../src/slack-standin/index.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { simDirective } from '../../src/simulator/index.js';
-import { channelSharedEvent, DEFAULT_BOT_USER_ID, messageEvent, type SlackStandinOptions, type StandinConversation, type StoredMessage } from '../../src/slack-standin/index.js';
+import {
+  channelSharedEvent,
+  DEFAULT_BOT_USER_ID,
+  messageEvent,
+  type SlackStandinOptions,
+  type StandinConversation,
+  type StoredMessage,
+} from '../../src/slack-standin/index.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -2,7 +2,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
-import { type ChildBot, killAllChildBots, mentionEvents, messagesOfType, startChildBot, waitUntil, withBotOutput } from '../support/child-bot.js';
+import {
+  type ChildBot,
+  killAllChildBots,
+  mentionEvents,
+  messagesOfType,
+  startChildBot,
+  waitUntil,
+  withBotOutput,
+} from '../support/child-bot.js';
 import { uniqueRedisPrefix } from '../support/redis.js';
 import { type OwnRedisServer, redisServerInstalled, startOwnRedis } from '../support/redis-server.js';
 import { withNode } from '../support/redis-topologies.js';

@@ -2,10 +2,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
-import { killAllChildBots, mentionEvents, messagesOfType, spawnBot, startChildBot, withBotOutput } from '../support/child-bot.js';
+import {
+  killAllChildBots,
+  mentionEvents,
+  messagesOfType,
+  spawnBot,
+  startChildBot,
+  withBotOutput,
+} from '../support/child-bot.js';
 import { uniqueRedisPrefix } from '../support/redis.js';
 import { freePort, redisServerInstalled } from '../support/redis-server.js';
-import { type SentinelSet, startSentinelSet, startTlsRedis, type TlsRedis } from '../support/redis-topologies.js';
+import {
+  type SentinelSet,
+  startSentinelSet,
+  startTlsRedis,
+  type TlsRedis,
+} from '../support/redis-topologies.js';
 
 /**
  * A managed Redis's shape — TLS with a self-signed certificate (trusted via NODE_EXTRA_CA_CERTS)

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { feedbackLine, formatBytes, readableSlack, renderSeen, speak, unescapeSlack } from '../../src/sandbox/render-terminal.js';
+import {
+  feedbackLine,
+  formatBytes,
+  readableSlack,
+  renderSeen,
+  speak,
+  unescapeSlack,
+} from '../../src/sandbox/render-terminal.js';
 import { findSession } from '../../src/sandbox/sandbox-reaction.js';
 import { type SandboxThread, turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
 import { moveThread, sandboxView, sharingLines } from '../../src/sandbox/sandbox-sharing.js';

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import {
+  SIM_AGENTS,
+  SIM_TOKENS,
+  type Simulator,
+  simDirective,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import { call, errorBodyShape, pollToEnd, runRequest, startRun } from './sim-http.js';
 
 let sim: Simulator;

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseDirective, SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import {
+  parseDirective,
+  SIM_AGENTS,
+  type Simulator,
+  simDirective,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import { call, pollToEnd } from './sim-http.js';
 
 let sim: Simulator;

@@ -5,8 +5,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin, TEST_APP_TOKEN, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
+import {
+  SIM_AGENTS,
+  SIM_TOKENS,
+  type Simulator,
+  simDirective,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import {
+  type SlackStandin,
+  startSlackStandin,
+  TEST_APP_TOKEN,
+  TEST_BOT_TOKEN,
+} from '../../src/slack-standin/index.js';
 import { mentionEvents, messagesOfType, waitUntil } from '../support/child-bot.js';
 import { eventCallback } from '../support/slack-events.js';
 

@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { App, LogLevel, verifySlackRequest } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
-import { appMentionEvent, eventCallback, messageEvent, nextTs, postEvent, postInteraction, postSlashCommand, reactionAddedEvent, signSlackRequest } from '../support/slack-events.js';
+import {
+  appMentionEvent,
+  eventCallback,
+  messageEvent,
+  nextTs,
+  postEvent,
+  postInteraction,
+  postSlashCommand,
+  reactionAddedEvent,
+  signSlackRequest,
+} from '../support/slack-events.js';
 
 const SIGNING_SECRET = 'test-signing-secret';
 

@@ -1,7 +1,15 @@
 import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { appMentionEvent, eventCallback, type SlackStandin, slashCommandFields, startSlackStandin, TEST_APP_TOKEN, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
+import {
+  appMentionEvent,
+  eventCallback,
+  type SlackStandin,
+  slashCommandFields,
+  startSlackStandin,
+  TEST_APP_TOKEN,
+  TEST_BOT_TOKEN,
+} from '../../src/slack-standin/index.js';
 
 let standin: SlackStandin;
 let app: App | undefined;

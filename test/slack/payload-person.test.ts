@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { personOfCommand, personOfInteraction, personOfMessage, personOfReaction } from '../../src/slack/payload-person.js';
+import {
+  personOfCommand,
+  personOfInteraction,
+  personOfMessage,
+  personOfReaction,
+} from '../../src/slack/payload-person.js';
 
 /** The person behind each payload, as the inside check reads them (never the envelope's team_id). */
 describe('payload person', () => {

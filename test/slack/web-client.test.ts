@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { toSlackLogger } from '../../src/slack/bolt-logger.js';
 import { classifySlackError, toThreadOutputError } from '../../src/slack/slack-errors.js';
-import { createFailFastWebClient, createWebClient, SLACK_RETRY_POLICY, webClientOptions } from '../../src/slack/web-client.js';
+import {
+  createFailFastWebClient,
+  createWebClient,
+  SLACK_RETRY_POLICY,
+  webClientOptions,
+} from '../../src/slack/web-client.js';
 import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -3,7 +3,14 @@ import { localBotEnv } from '../../src/local-stack/bot-env.js';
 import { silentLogger } from '../../src/logging.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID, type SlackStandin, type SlackStandinOptions, type StoredMessage, startSlackStandin, visibleText } from '../../src/slack-standin/index.js';
+import {
+  DEFAULT_BOT_USER_ID,
+  type SlackStandin,
+  type SlackStandinOptions,
+  type StoredMessage,
+  startSlackStandin,
+  visibleText,
+} from '../../src/slack-standin/index.js';
 import { createPersonDriver } from '../../src/slack-standin/person.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 
@@ -68,6 +75,8 @@ export async function startHarness(options: HarnessOptions = {}) {
     clickFeedback: person.clickFeedback,
     clickAddComment: person.clickAddComment,
     submitForm: person.submitForm,
+    /** The person fills the newest opened form's inputs (block_id → text) and submits it. */
+    submitFormFields: person.submitFormFields,
     /** `/agent <text>` (by default from the admin of ADMIN_USER_IDS). */
     command: (text: string, input: { user?: string; channel?: string; teamId?: string } = {}) =>
       person.command(text, { ...input, user: input.user ?? 'UADMINLIST' }),

@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { appMentionEvent, DEFAULT_BOT_USER_ID, eventCallback, messageEvent, type SlackStandin } from '../../src/slack-standin/index.js';
+import {
+  appMentionEvent,
+  DEFAULT_BOT_USER_ID,
+  eventCallback,
+  messageEvent,
+  type SlackStandin,
+} from '../../src/slack-standin/index.js';
 import { TEST_SIGNING_SECRET } from './bridge-harness.js';
 import { postEvent, type SlackPostResult } from './slack-events.js';
 

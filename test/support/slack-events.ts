@@ -10,8 +10,26 @@ import { nextSlackTs } from '../../src/slack-standin/index.js';
 /** The next realistic message ts; shares the stand-in's clock, so it never collides with a bot message. */
 export const nextTs: () => string = nextSlackTs;
 
-export type { AppMentionEventInput, BuiltMessageEvent, BuiltReactionEvent, EventCallbackOptions, MessageEventInput, ReactionAddedEventInput, SlashCommandInput } from '../../src/slack-standin/event-builders.js';
-export { appHomeOpenedEvent, appMentionEvent, blockActionsPayload, channelTypeOf, eventCallback, messageEvent, reactionAddedEvent, slashCommandFields, viewSubmissionPayload } from '../../src/slack-standin/event-builders.js';
+export type {
+  AppMentionEventInput,
+  BuiltMessageEvent,
+  BuiltReactionEvent,
+  EventCallbackOptions,
+  MessageEventInput,
+  ReactionAddedEventInput,
+  SlashCommandInput,
+} from '../../src/slack-standin/event-builders.js';
+export {
+  appHomeOpenedEvent,
+  appMentionEvent,
+  blockActionsPayload,
+  channelTypeOf,
+  eventCallback,
+  messageEvent,
+  reactionAddedEvent,
+  slashCommandFields,
+  viewSubmissionPayload,
+} from '../../src/slack-standin/event-builders.js';
 export { homeTabOpenedEvent } from '../../src/slack-standin/home-events.js';
 export type { DeliveryOptions, SlackPostResult } from '../../src/slack-standin/signed-post.js';
 export { postEvent, postInteraction, postSlashCommand } from '../../src/slack-standin/signed-post.js';

@@ -6,6 +6,7 @@ export function withoutContext(defaultAgentId: string): Pick<TurnContext, 'prepa
     prepare: async (_request, thread) => ({
       kind: 'ready',
       agentId: thread?.agentId ?? defaultAgentId,
+      ...(thread?.connection !== undefined ? { connection: thread.connection } : {}),
       context: {},
     }),
   };

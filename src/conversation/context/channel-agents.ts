@@ -10,6 +10,8 @@ import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 /** The agent a channel uses, and whether it comes from a binding or the default. */
 export interface ChannelAgent {
   agentId: string;
+  /** The service connection of the agent; undefined: the default one. */
+  connection?: string | undefined;
   source: 'channel' | 'default';
   binding?: ChannelBinding | undefined;
 }
@@ -25,14 +27,24 @@ export function createChannelAgents(deps: {
   async function agentFor(channel: string | undefined): Promise<ChannelAgent> {
     const binding = channel ? await store.getChannelBinding(channel) : undefined;
     return binding
-      ? { agentId: binding.agentId, source: 'channel', binding }
+      ? { agentId: binding.agentId, connection: binding.connection, source: 'channel', binding }
       : { agentId: defaultAgentId, source: 'default' };
   }
 
-  /** Binds `channel` to `agentId`; returns the agent it used before. */
-  async function use(channel: string, agentId: string, userId: string): Promise<ChannelAgent> {
+  /** Binds `channel` to `agentId` (on `connection`, else the default one); returns the agent it used before. */
+  async function use(
+    channel: string,
+    agentId: string,
+    userId: string,
+    connection?: string,
+  ): Promise<ChannelAgent> {
     const before = await agentFor(channel);
-    await store.saveChannelBinding(channel, { agentId, boundBy: userId, boundAt: deps.now() });
+    await store.saveChannelBinding(channel, {
+      agentId,
+      ...(connection !== undefined ? { connection } : {}),
+      boundBy: userId,
+      boundAt: deps.now(),
+    });
     return before;
   }
 

@@ -64,6 +64,8 @@ export interface PeopleDirectory {
 /** A channel bound to an agent (`/agent channel use`). */
 export interface ChannelBinding {
   agentId: string;
+  /** The service connection the agent is on (`… on <alias>`); undefined: the default one. */
+  connection?: string | undefined;
   /** Who bound it, and when (epoch ms): for `/agent channel` and the audit trail. */
   boundBy: string;
   boundAt: number;

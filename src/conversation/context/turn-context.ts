@@ -37,7 +37,13 @@ export interface RunContext {
 
 export type PreparedTurn =
   /** `unreadable`: the thread could not be read (the turn runs without its context). */
-  | { kind: 'ready'; agentId: string; context: RunContext; unreadable?: true | undefined }
+  | {
+      kind: 'ready';
+      agentId: string;
+      connection?: string | undefined;
+      context: RunContext;
+      unreadable?: true | undefined;
+    }
   | { kind: 'refused'; refusal: Refusal };
 
 export interface TurnContextDeps {
@@ -78,7 +84,10 @@ export function createTurnContext(deps: TurnContextDeps) {
     const phrase = parseTimeRange(request.prompt, now, asker?.tz);
     if (phrase.kind === 'refused') return { kind: 'refused', refusal: `time-${phrase.reason}` };
     const newSession = !thread?.sessionId;
-    const agentId = thread?.agentId ?? (await deps.channelAgents.agentFor(request.channel)).agentId;
+    // A thread keeps the agent and the service connection it started with.
+    const channelAgent = thread ? undefined : await deps.channelAgents.agentFor(request.channel);
+    const agentId = thread?.agentId ?? channelAgent?.agentId ?? '';
+    const connection = thread ? thread.connection : channelAgent?.connection;
     const read = await readContext(request, thread);
     const underOthersRoot =
       newSession && request.threadTs !== request.sourceTs && read.rootUser !== request.userId;
@@ -102,7 +111,13 @@ export function createTurnContext(deps: TurnContextDeps) {
       'turn context prepared',
     );
     const unreadable = 'unreadable' in read && read.unreadable ? { unreadable: true as const } : {};
-    return { kind: 'ready', agentId, context: { additionalContext: read.text, timerange }, ...unreadable };
+    return {
+      kind: 'ready',
+      agentId,
+      ...(connection !== undefined ? { connection } : {}),
+      context: { additionalContext: read.text, timerange },
+      ...unreadable,
+    };
   }
 
   /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */

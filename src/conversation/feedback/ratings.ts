@@ -1,6 +1,7 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck, PersonRef } from '../access/who-is-inside.js';
+import { type ConnectionRuns, runsOn } from '../connection-runs.js';
 import type { AgentRunsPort, ConversationStore } from '../ports.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 import { createAnswerLookup } from './answer-lookup.js';
@@ -9,6 +10,8 @@ import { reactionToScore } from './feedback-mapping.js';
 export interface RatingsDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
+  /** The other service connections: a rating goes to the service its answer came from. */
+  connections?: ConnectionRuns | undefined;
   logger: Logger;
   /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
   inside: InsideCheck;
@@ -92,7 +95,7 @@ export function createRatings(deps: RatingsDeps) {
       return 'outsider';
     }
     try {
-      await agent.submitFeedback(answer.agentId, [
+      await runsOn(agent, deps.connections, answer.connection).submitFeedback(answer.agentId, [
         {
           sessionId: answer.sessionId,
           feedbackName: settings.feedbackName,

@@ -22,6 +22,8 @@ export interface PollEntry {
   id: string;
   agentId: string;
   sessionId: string;
+  /** The service connection the run is on; undefined: the default one. */
+  connection?: string | undefined;
   /** Clock time after which the turn is given up on. */
   deadlineAt: number;
   /**
@@ -36,7 +38,7 @@ export interface PollSchedulerDeps {
   getStatus(
     agentId: string,
     sessionId: string,
-    options: { signal: AbortSignal; timeoutMs: number },
+    options: { signal: AbortSignal; timeoutMs: number; connection?: string | undefined },
   ): Promise<RunStatusReport>;
   /** Status requests allowed in flight: the poll share of the process's request budget. */
   slots: number;

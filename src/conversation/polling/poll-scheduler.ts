@@ -8,10 +8,22 @@
 
 import type { RunStatusReport } from '../ports.js';
 import { DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
-import type { PollEntry, PollHandlers, PollScheduler, PollSchedulerDeps, PollVerdict } from './poll-contract.js';
+import type {
+  PollEntry,
+  PollHandlers,
+  PollScheduler,
+  PollSchedulerDeps,
+  PollVerdict,
+} from './poll-contract.js';
 import { FifoQueue, TimeHeap } from './time-queues.js';
 
-export type { PollEntry, PollHandlers, PollScheduler, PollSchedulerDeps, PollVerdict } from './poll-contract.js';
+export type {
+  PollEntry,
+  PollHandlers,
+  PollScheduler,
+  PollSchedulerDeps,
+  PollVerdict,
+} from './poll-contract.js';
 
 type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';
 
@@ -119,7 +131,11 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
       };
       try {
         Promise.resolve(
-          deps.getStatus(t.entry.agentId, t.entry.sessionId, { signal, timeoutMs: requestTimeoutMs }),
+          deps.getStatus(t.entry.agentId, t.entry.sessionId, {
+            signal,
+            timeoutMs: requestTimeoutMs,
+            ...(t.entry.connection !== undefined ? { connection: t.entry.connection } : {}),
+          }),
         ).then(
           (report) => settle({ ok: true, report }),
           (error: unknown) => settle({ ok: false, error }),

@@ -68,9 +68,10 @@ class ClaimedElsewhere extends Error {
 
 const where = ({ teamId, channel, threadTs }: TurnRecord): ThreadLocation => ({ teamId, channel, threadTs });
 
-const answerRef = ({ threadKey, agentId, sessionId, turnId }: TurnRecord) => ({
+const answerRef = ({ threadKey, agentId, connection, sessionId, turnId }: TurnRecord) => ({
   threadKey,
   agentId,
+  ...(connection !== undefined ? { connection } : {}),
   sessionId: sessionId ?? '',
   turnId,
 });

@@ -3,8 +3,15 @@ import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import { isDirectMessage } from '../access/audience.js';
 import type { AgentSessions } from '../agent-session.js';
+import { type ConnectionRuns, runsOn } from '../connection-runs.js';
 import type { PreparedTurn } from '../context/turn-context.js';
-import type { AgentRunsPort, ConversationMetrics, ReportDigest, RunInput, RunStatusReport } from '../ports.js';
+import type {
+  AgentRunsPort,
+  ConversationMetrics,
+  ReportDigest,
+  RunInput,
+  RunStatusReport,
+} from '../ports.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { TurnDelivery } from './turn-delivery.js';
@@ -28,6 +35,8 @@ const OPEN_RUN_CHECK_MS = 5_000;
 export interface RunStartDeps {
   ledger: TurnLedger;
   agent: AgentRunsPort;
+  /** The other service connections' runs (threads started on one stay on it). */
+  connections?: ConnectionRuns | undefined;
   output: Pick<ThreadOutput, 'removeProgress'>;
   delivery: Pick<TurnDelivery, 'track' | 'failStart'>;
   progress: Pick<TurnProgress, 'begin'>;
@@ -56,7 +65,8 @@ export interface RunStartDeps {
  * the turn starts a run, follows up or checks first, and the phase the started turn is stored in.
  */
 export function createRunStart(deps: RunStartDeps) {
-  const { ledger, agent, output, delivery, clock, logger, metrics, settings, newId } = deps;
+  const { ledger, output, delivery, clock, logger, metrics, settings, newId } = deps;
+  const agentOf = (turn: TurnRecord) => runsOn(deps.agent, deps.connections, turn.connection);
 
   /** The thread's busy lock, the open-run check, the durable records, then the run. */
   async function begin(
@@ -90,7 +100,7 @@ export function createRunStart(deps: RunStartDeps) {
       turn.previousFinal = checked;
     }
     await ledger.lease(turn.turnId).take(settings.leaseTtlMs);
-    if (!thread) await ledger.createThread(newThread(request, key, turn.agentId));
+    if (!thread) await ledger.createThread(newThread(request, key, turn));
     await ledger.saveTurn(turn);
     return start(turn, where, { message: request.prompt, ...prepared.context });
   }
@@ -111,7 +121,7 @@ export function createRunStart(deps: RunStartDeps) {
     thread: ThreadRecord,
   ): Promise<ReportDigest | undefined | 'busy'> {
     const sessionId = thread.sessionId ?? '';
-    const report = await readStatusWithin(turn.agentId, sessionId);
+    const report = await readStatusWithin(turn, sessionId);
     const checking = {
       phase: 'checking',
       turnId: turn.turnId,
@@ -125,7 +135,7 @@ export function createRunStart(deps: RunStartDeps) {
   }
 
   /** The run's status, `timeout` when it keeps long-polling, undefined when the request failed. */
-  async function readStatusWithin(agentId: string, sessionId: string): Promise<RunStatusReport | undefined> {
+  async function readStatusWithin(turn: TurnRecord, sessionId: string): Promise<RunStatusReport | undefined> {
     const giveUp = new AbortController();
     const timedOut = clock.sleep(OPEN_RUN_CHECK_MS, giveUp.signal).then(
       (): RunStatusReport => ({ status: 'timeout' }),
@@ -133,8 +143,8 @@ export function createRunStart(deps: RunStartDeps) {
     );
     try {
       return await Promise.race([
-        agent
-          .getRunStatus(agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
+        agentOf(turn)
+          .getRunStatus(turn.agentId, sessionId, { signal: giveUp.signal, timeoutMs: OPEN_RUN_CHECK_MS })
           .catch((error: unknown) => {
             if (giveUp.signal.aborted) return { status: 'timeout' } as RunStatusReport;
             logger.warn({ err: error, sessionId }, 'could not read the status of a run left open');
@@ -171,6 +181,7 @@ export function createRunStart(deps: RunStartDeps) {
       channel: request.channel,
       threadTs: request.threadTs,
       agentId: prepared.agentId,
+      ...(prepared.connection !== undefined ? { connection: prepared.connection } : {}),
       userId: request.userId,
       sourceTs: request.sourceTs,
       kind: effect?.type === 'start-run' ? 'start' : 'followUp',
@@ -185,14 +196,15 @@ export function createRunStart(deps: RunStartDeps) {
     return { turn, effect };
   }
 
-  function newThread(request: TurnRequest, key: string, agentId: string): ThreadRecord {
+  function newThread(request: TurnRequest, key: string, turn: TurnRecord): ThreadRecord {
     const now = clock.now();
     return {
       threadKey: key,
       teamId: request.teamId,
       channel: request.channel,
       threadTs: request.threadTs,
-      agentId,
+      agentId: turn.agentId,
+      ...(turn.connection !== undefined ? { connection: turn.connection } : {}),
       createdAt: now,
       updatedAt: now,
     };
@@ -211,8 +223,8 @@ export function createRunStart(deps: RunStartDeps) {
     try {
       const { sessionId } =
         turn.kind === 'followUp' && turn.sessionId
-          ? await agent.followUp(turn.agentId, turn.sessionId, input)
-          : await agent.startRun(turn.agentId, input);
+          ? await agentOf(turn).followUp(turn.agentId, turn.sessionId, input)
+          : await agentOf(turn).startRun(turn.agentId, input);
       // The session id is stored at once: a crash from here on resumes the run instead of losing it.
       const started = transition(stateOfRecord(turn), { type: 'run-started', sessionId }).state;
       const running: TurnRecord = { ...turn, phase: storedPhase(started) ?? 'polling', sessionId };

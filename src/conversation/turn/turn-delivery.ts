@@ -114,7 +114,13 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
   ) {
     const { turn } = entry;
     poller.add(
-      { id: turn.turnId, agentId: turn.agentId, sessionId: turn.sessionId ?? '', ...at },
+      {
+        id: turn.turnId,
+        agentId: turn.agentId,
+        sessionId: turn.sessionId ?? '',
+        ...(turn.connection !== undefined ? { connection: turn.connection } : {}),
+        ...at,
+      },
       {
         // A stop pressed on another replica reaches the holder through the store, at its next poll.
         onReport: async (report) =>

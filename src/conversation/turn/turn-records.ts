@@ -9,6 +9,8 @@ export interface ThreadRecord {
   channel: string;
   threadTs: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   /** Set once the first run has started. */
   sessionId?: string | undefined;
   /** The digest of the thread's last finished turn's final status (for stale-status detection). */
@@ -37,6 +39,8 @@ export interface TurnRecord {
   channel: string;
   threadTs: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   userId: string;
   /** The Slack message that started the turn. */
   sourceTs: string;
@@ -63,6 +67,8 @@ export interface TurnRecord {
 export interface AnswerRef {
   threadKey: string;
   agentId: string;
+  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
+  connection?: string | undefined;
   sessionId: string;
   turnId: string;
 }

@@ -6,6 +6,7 @@ import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { AgentSessions } from '../agent-session.js';
+import type { ConnectionRuns } from '../connection-runs.js';
 import type { PreparedTurn, TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
@@ -63,6 +64,8 @@ export type TurnRequestResult =
 export interface TurnStarterDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
+  /** The other service connections' runs (DESIGN "Many accounts"). */
+  connections?: ConnectionRuns | undefined;
   output: ThreadOutput;
   delivery: TurnDelivery;
   progress: Pick<TurnProgress, 'begin'>;
@@ -119,6 +122,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   const runStart = createRunStart({
     ledger,
     agent,
+    connections: deps.connections,
     output,
     delivery,
     progress: deps.progress,

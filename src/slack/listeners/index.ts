@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { AlertInvestigations } from '../../alerts/index.js';
 import type { Config } from '../../config.js';
+import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { ConversationAudience } from '../../conversation/access/audience.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
 import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
@@ -43,6 +44,8 @@ export interface ListenerDeps {
   audience: Pick<ConversationAudience, 'forget'>;
   /** Alert investigations: watched channels (`/agent channel investigate`). */
   alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
+  /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
+  connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

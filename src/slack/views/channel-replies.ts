@@ -15,6 +15,9 @@ const code = (id: string) =>
 /** Slack ids are letters and digits; anything else is not put into a `<#…>` sequence. */
 const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : 'this channel');
 const userRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<@${id}>` : 'an admin');
+/** " on connection `alias`" for an agent on an added service connection. */
+const onConnection = (alias: string | undefined) =>
+  alias === undefined ? '' : ` on connection ${code(alias)}`;
 
 /** `/agent channel …` replies (DESIGN "Channel agents"). */
 export function renderChannelOutcome(outcome: ChannelOutcome): CommandReply {
@@ -41,7 +44,7 @@ function channelText(outcome: ChannelOutcome): string {
     case 'channel-agent':
       return agentText(outcome) + watchText(outcome.watched);
     case 'channel-bound':
-      return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId)} (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent. The id is not checked until the first run: if it is wrong, that run says so.`;
+      return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId)}${onConnection(outcome.connection)} (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`;
     case 'channel-reset':
       return `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent.`;
   }
@@ -49,6 +52,6 @@ function channelText(outcome: ChannelOutcome): string {
 
 function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>): string {
   return outcome.source === 'channel'
-    ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
+    ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${onConnection(outcome.connection)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
     : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use <agent-id>\`.`;
 }

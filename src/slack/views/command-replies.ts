@@ -8,6 +8,7 @@ import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../commands/help-te
 import type { ParseResult } from '../../commands/parse-command.js';
 import { renderAccounts, renderCapacityFailure, renderCreated, renderMoved } from './account-replies.js';
 import { renderChannelOutcome } from './channel-replies.js';
+import { renderConnectionsOutcome } from './connection-replies.js';
 import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
 
@@ -106,6 +107,12 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'channel-watch':
     case 'channel-missing':
       return renderChannelOutcome(outcome);
+    case 'connections':
+    case 'connection-form':
+    case 'connections-no-key':
+    case 'connection-remove':
+    case 'connection-unknown':
+      return renderConnectionsOutcome(outcome);
   }
 }
 

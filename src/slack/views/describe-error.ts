@@ -3,7 +3,12 @@
  * reference id also goes into the log line with the details, so an admin can find it.
  */
 import { randomBytes } from 'node:crypto';
-import { AgentApiErrorCode, isAgentApiError, parseRegionMismatch, RegionMismatchError } from '../../agent-api/errors.js';
+import {
+  AgentApiErrorCode,
+  isAgentApiError,
+  parseRegionMismatch,
+  RegionMismatchError,
+} from '../../agent-api/errors.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
 

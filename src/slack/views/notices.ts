@@ -3,7 +3,13 @@
  * ended. All go through `notice()`, so the Block Kit shape lives in one place.
  */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
-import type { AnswerNote, Progress, Refusal, RefusalDetail, TurnNotice } from '../../conversation/thread-output-port.js';
+import type {
+  AnswerNote,
+  Progress,
+  Refusal,
+  RefusalDetail,
+  TurnNotice,
+} from '../../conversation/thread-output-port.js';
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { overLimitText } from './over-limit.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createAnswerPlacement, type OutsiderPolicy } from '../../../src/conversation/access/answer-place.js';
-import { type Audience, type ConversationFacts, createConversationAudience } from '../../../src/conversation/access/audience.js';
+import {
+  type Audience,
+  type ConversationFacts,
+  createConversationAudience,
+} from '../../../src/conversation/access/audience.js';
 import type { InsideVerdict } from '../../../src/conversation/access/who-is-inside.js';
 import { silentLogger } from '../../../src/logging.js';
 import { sharedOutside } from '../../../src/slack/conversation-audience.js';

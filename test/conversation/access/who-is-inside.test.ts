@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type AppOrganisation, type AudienceRules, createInsideCheck, type InsideVerdict, judgeByDirectory, outside, type PersonOrganisation, type PersonRef, senderWorkspace } from '../../../src/conversation/access/who-is-inside.js';
+import {
+  type AppOrganisation,
+  type AudienceRules,
+  createInsideCheck,
+  type InsideVerdict,
+  judgeByDirectory,
+  outside,
+  type PersonOrganisation,
+  type PersonRef,
+  senderWorkspace,
+} from '../../../src/conversation/access/who-is-inside.js';
 import { silentLogger } from '../../../src/logging.js';
 
 const PLAIN: AppOrganisation = { teamId: 'TAPP' };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createInsideCheck, type PersonOrganisation } from '../../../src/conversation/access/who-is-inside.js';
+import {
+  createInsideCheck,
+  type PersonOrganisation,
+} from '../../../src/conversation/access/who-is-inside.js';
 import type { ThreadMessage } from '../../../src/conversation/context/context-ports.js';
 import { MAX_AUTHOR_CHECKS, quotableMessages } from '../../../src/conversation/context/thread-authors.js';
 import { silentLogger } from '../../../src/logging.js';

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ThreadMessage } from '../../../src/conversation/context/context-ports.js';
-import { authorKind, authorName, buildThreadContext, QUOTED_DATA_LINE, renderMessageLine, utcMinute } from '../../../src/conversation/context/thread-context.js';
+import {
+  authorKind,
+  authorName,
+  buildThreadContext,
+  QUOTED_DATA_LINE,
+  renderMessageLine,
+  utcMinute,
+} from '../../../src/conversation/context/thread-context.js';
 
 const names = new Map([
   ['UALICE', 'alice'],

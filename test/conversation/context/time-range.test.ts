@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { alertWindow, parseTimeRange, zoneOffsetMinutes } from '../../../src/conversation/context/time-range.js';
+import {
+  alertWindow,
+  parseTimeRange,
+  zoneOffsetMinutes,
+} from '../../../src/conversation/context/time-range.js';
 
 // Monday 2026-11-23 13:00 UTC = 08:00 in New York (UTC-5), 14:00 in Berlin (UTC+1).
 const NOW = Date.parse('2026-11-23T13:00:00Z');

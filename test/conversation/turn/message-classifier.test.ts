@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Classification, type ClassifierContext, classifyMessage, type SlackMessageLike } from '../../../src/conversation/turn/message-classifier.js';
+import {
+  type Classification,
+  type ClassifierContext,
+  classifyMessage,
+  type SlackMessageLike,
+} from '../../../src/conversation/turn/message-classifier.js';
 
 const context: ClassifierContext = {
   botUserId: 'UBOT',

@@ -1,6 +1,9 @@
 import sinon from 'sinon';
 import { describe, expect, it } from 'vitest';
-import { createProgressThrottle, type ProgressThrottle } from '../../../src/conversation/turn/progress-throttle.js';
+import {
+  createProgressThrottle,
+  type ProgressThrottle,
+} from '../../../src/conversation/turn/progress-throttle.js';
 import type { Logger } from '../../../src/runtime/logger.js';
 import { createManualClock, type ManualClock } from '../../support/manual-clock.js';
 

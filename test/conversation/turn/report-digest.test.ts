@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunStatusReport } from '../../../src/conversation/ports.js';
-import { asReportDigest, digestReport, sameReportDigest } from '../../../src/conversation/turn/report-digest.js';
+import {
+  asReportDigest,
+  digestReport,
+  sameReportDigest,
+} from '../../../src/conversation/turn/report-digest.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { RunStatusReport } from '../../../src/conversation/ports.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';
-import { type DeliveringTurnState, initialTurnState, isStaleReport, type PollingTurnState, type StartingTurnState, stateOfRecord, storedPhase, type ThreadChange, type TurnEffect, type TurnEvent, type TurnState, transition } from '../../../src/conversation/turn/turn-machine.js';
+import {
+  type DeliveringTurnState,
+  initialTurnState,
+  isStaleReport,
+  type PollingTurnState,
+  type StartingTurnState,
+  stateOfRecord,
+  storedPhase,
+  type ThreadChange,
+  type TurnEffect,
+  type TurnEvent,
+  type TurnState,
+  transition,
+} from '../../../src/conversation/turn/turn-machine.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 
 /** The previous turn's final report as the service sent it, and as the machine remembers it. */

@@ -2,7 +2,10 @@ import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswerPlacement } from '../../../src/conversation/access/answer-place.js';
 import { createSpending, HOUR_MS } from '../../../src/conversation/access/spending.js';
-import { createInsideCheck, type PersonOrganisation } from '../../../src/conversation/access/who-is-inside.js';
+import {
+  createInsideCheck,
+  type PersonOrganisation,
+} from '../../../src/conversation/access/who-is-inside.js';
 import type { AgentRunsPort } from '../../../src/conversation/ports.js';
 import type { Refusal, ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';

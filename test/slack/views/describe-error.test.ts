@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, AgentApiErrorCode, InvalidResponseError, RegionMismatchError } from '../../../src/agent-api/errors.js';
+import {
+  AgentApiError,
+  AgentApiErrorCode,
+  InvalidResponseError,
+  RegionMismatchError,
+} from '../../../src/agent-api/errors.js';
 import { describeError, newReferenceId } from '../../../src/slack/views/describe-error.js';
 
 const REF = 'a1b2c3d4';

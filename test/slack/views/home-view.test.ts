@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RecentThread } from '../../../src/conversation/home-ports.js';
 import type { AdminHome, PersonHome } from '../../../src/home/home-data.js';
-import { coverageText, HOME_MAX_BLOCKS, OUTSIDER_HOME, renderHome, threadLink } from '../../../src/slack/views/home-view.js';
+import {
+  coverageText,
+  HOME_MAX_BLOCKS,
+  OUTSIDER_HOME,
+  renderHome,
+  threadLink,
+} from '../../../src/slack/views/home-view.js';
 import { visibleText } from '../../../src/slack-standin/index.js';
 
 const OPTIONS = { workspaceUrl: 'https://acme.slack.com/', botUserId: 'UBOT' };

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AgentApiError, AgentApiErrorCode } from '../../../src/agent-api/errors.js';
 import type { Refusal, TurnNotice } from '../../../src/conversation/thread-output-port.js';
-import { formatDuration, type NoticeView, renderLateNote, renderNotice, renderProgress, renderRefusal } from '../../../src/slack/views/notices.js';
+import {
+  formatDuration,
+  type NoticeView,
+  renderLateNote,
+  renderNotice,
+  renderProgress,
+  renderRefusal,
+} from '../../../src/slack/views/notices.js';
 
 /** The one shape every notice has: one block whose mrkdwn is the fallback text. */
 function blockText(view: NoticeView): string | undefined {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { TurnNotice } from '../../../src/conversation/thread-output-port.js';
 import type { TurnReceipt } from '../../../src/conversation/turn/turn-receipt.js';
 import { renderNotice } from '../../../src/slack/views/notices.js';
-import { noticeWithReceipt, type ReceiptSubject, receiptDetails, renderReceipt } from '../../../src/slack/views/receipt.js';
+import {
+  noticeWithReceipt,
+  type ReceiptSubject,
+  receiptDetails,
+  renderReceipt,
+} from '../../../src/slack/views/receipt.js';
 import { renderAnswer, renderPlainAnswer } from '../../../src/slack/views/render-answer.js';
 
 const RANGE = { startTime: '2026-11-23T13:05:00.000Z', endTime: '2026-11-23T14:05:00.000Z' };

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type AnswerMessage, renderAnswer, renderPlainAnswer } from '../../../src/slack/views/render-answer.js';
+import {
+  type AnswerMessage,
+  renderAnswer,
+  renderPlainAnswer,
+} from '../../../src/slack/views/render-answer.js';
 
 /** Slack's limits for one message: https://docs.slack.dev/reference/block-kit/blocks/markdown-block */
 function expectWithinSlackLimits(message: AnswerMessage, maxMarkdownChars = 11_000): void {

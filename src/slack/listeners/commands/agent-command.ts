@@ -4,7 +4,12 @@ import { type CommandContext, runAgentCommand } from '../../../commands/admin-co
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import { parseCommand } from '../../../commands/parse-command.js';
 import { personOfCommand } from '../../payload-person.js';
-import { type CommandReply, renderAcknowledgement, renderCommandOutcome } from '../../views/command-replies.js';
+import {
+  type CommandReply,
+  renderAcknowledgement,
+  renderCommandOutcome,
+} from '../../views/command-replies.js';
+import { renderConnectionForm } from '../../views/connection-form.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
 import { type NoticeView, renderRefusal } from '../../views/notices.js';
 import type { ListenerDeps } from '../index.js';
@@ -48,6 +53,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,
       logger,
+      ...connectionsContext(deps, client, command.trigger_id),
     };
     let answer: CommandReply;
     try {
@@ -85,4 +91,21 @@ async function reply(
   } catch (error) {
     logger.error({ user, error: (error as Error).message }, 'replying to /agent failed');
   }
+}
+
+/** The connections commands' ports: the admin service, the add form, each connection's client. */
+function connectionsContext(
+  deps: ListenerDeps,
+  client: Args['client'],
+  triggerId: string,
+): Pick<CommandContext, 'connections' | 'openConnectionForm' | 'apiOn'> {
+  const { connections } = deps;
+  if (!connections) return {};
+  return {
+    connections: connections.admin,
+    openConnectionForm: async () => {
+      await client.views.open({ trigger_id: triggerId, view: renderConnectionForm() });
+    },
+    apiOn: (alias) => connections.clients.api(alias),
+  };
 }

@@ -1,6 +1,12 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { personOfInteraction } from '../../payload-person.js';
-import { COMMENT_BLOCK_ID, COMMENT_INPUT_ACTION_ID, decodeRatedAnswer, FEEDBACK_PROBLEMS, renderCommentThanks } from '../../views/feedback.js';
+import {
+  COMMENT_BLOCK_ID,
+  COMMENT_INPUT_ACTION_ID,
+  decodeRatedAnswer,
+  FEEDBACK_PROBLEMS,
+  renderCommentThanks,
+} from '../../views/feedback.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;

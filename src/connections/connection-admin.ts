@@ -1,0 +1,233 @@
+/**
+ * What admins do with service connections (DESIGN "Many accounts"): add one (checked with
+ * `/v2/whoami` on its own address before anything is saved), list them with their health, and
+ * remove one no channel uses. Returns data; slack/views renders it. The token is never part of a
+ * result, a log line or an error message.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
+import { isLoopbackHost, normaliseBaseUrl } from '../config.js';
+import type { Logger } from '../runtime/logger.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { AgentApiFactory } from './agent-api-factory.js';
+import { aliasProblem, DEFAULT_CONNECTION } from './connection-alias.js';
+import type { ConnectionClients } from './connection-clients.js';
+import type { ConnectionRecordStore, StoredConnection } from './connection-record.js';
+import { regionOf } from './connection-region.js';
+
+/** What the add form sends. */
+export interface ConnectionInput {
+  alias: string;
+  /** A URL or a bare host, as AGENT_API_URL. */
+  address: string;
+  token: string;
+}
+
+/** The form field a refusal belongs to. */
+export type ConnectionField = 'alias' | 'address' | 'token';
+
+export type AddResult =
+  | { ok: true; alias: string; accountId: number; accountName: string; region: string }
+  /** Nothing is kept without STATE_ENCRYPTION_KEY. */
+  | { ok: false; reason: 'no-key' }
+  | { ok: false; reason: 'invalid'; field: ConnectionField; problem: string }
+  /** The identity check failed: the token, the address, or the service. */
+  | {
+      ok: false;
+      reason: 'check-failed';
+      field: ConnectionField;
+      problem: IdentityProblem;
+      error: unknown;
+      /** Also in the log line with the error's details. */
+      referenceId: string;
+    };
+
+/** One row of `/agent connections`: a failing connection is one failing row, never a failed listing. */
+export type ConnectionRow = { alias: string; region: string; source: 'environment' | 'added' } & (
+  | { health: 'ok'; accountId: number; accountName: string }
+  | {
+      health: 'failing';
+      problem: IdentityProblem;
+      error: unknown;
+      referenceId: string;
+      accountName?: string | undefined;
+    }
+);
+
+export type RemoveResult =
+  | { outcome: 'removed'; alias: string }
+  | { outcome: 'unknown'; alias: string }
+  | { outcome: 'default'; alias: string }
+  | { outcome: 'in-use'; alias: string; channels: string[] };
+
+export interface ConnectionAdminDeps {
+  records: ConnectionRecordStore;
+  clients: ConnectionClients;
+  factory: Pick<AgentApiFactory, 'make'>;
+  /** Unset without STATE_ENCRYPTION_KEY: adding is then refused. */
+  secrets: SecretBox | undefined;
+  /** AGENT_API_URL: the default connection's address. */
+  defaultBaseUrl: string;
+  /** How long one identity check may take (the add form must be answered within Slack's 3 s). */
+  checkTimeoutMs: number;
+  now: () => number;
+  logger: Logger;
+}
+
+export function createConnectionAdmin(deps: ConnectionAdminDeps) {
+  const { records, clients, logger } = deps;
+
+  /** Validates the form, asks whoami at the address with the token, and saves it sealed. */
+  async function add(input: ConnectionInput, userId: string): Promise<AddResult> {
+    if (!deps.secrets) return { ok: false, reason: 'no-key' };
+    const checked = await validate(input);
+    if ('problem' in checked) return { ok: false, reason: 'invalid', ...checked };
+    const { alias, baseUrl, token } = checked;
+    let identity: Identity;
+    try {
+      const api = deps.factory.make({ alias, baseUrl, token });
+      identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
+    } catch (error) {
+      const problem = identityProblem(error);
+      const referenceId = newReferenceId();
+      logger.info(
+        { connection: alias, problem, err: error, referenceId },
+        'connection check failed; nothing saved',
+      );
+      const field = problem === 'token-rejected' ? 'token' : 'address';
+      return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
+    }
+    await records.saveConnection({
+      alias,
+      baseUrl,
+      sealedToken: deps.secrets.seal(token),
+      accountId: identity.accountId,
+      accountName: identity.accountName,
+      addedBy: userId,
+      addedAt: deps.now(),
+    });
+    clients.forget(alias);
+    return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };
+  }
+
+  async function validate(
+    input: ConnectionInput,
+  ): Promise<
+    { alias: string; baseUrl: string; token: string } | { field: ConnectionField; problem: string }
+  > {
+    const alias = input.alias.trim();
+    const aliasWrong = aliasProblem(alias);
+    if (aliasWrong) return { field: 'alias', problem: aliasWrong };
+    if (alias === DEFAULT_CONNECTION) {
+      return {
+        field: 'alias',
+        problem: '“default” is the connection set by AGENT_API_URL; choose another alias',
+      };
+    }
+    if (await records.getConnection(alias)) {
+      return {
+        field: 'alias',
+        problem: `a connection “${alias}” exists; remove it first or choose another alias`,
+      };
+    }
+    const baseUrl = addressOf(input.address.trim());
+    if (typeof baseUrl !== 'string') return { field: 'address', problem: baseUrl.problem };
+    const token = input.token.trim();
+    if (token === '') return { field: 'token', problem: 'the token is empty' };
+    if (!/^[\x21-\x7e]+$/.test(token)) {
+      return { field: 'token', problem: 'a token is one word of visible characters (no spaces)' };
+    }
+    return { alias, baseUrl, token };
+  }
+
+  /** Every connection, the default first, each checked with whoami at once (bounded in time). */
+  async function list(): Promise<ConnectionRow[]> {
+    const stored = await records.listConnections();
+    const rows = [
+      check(DEFAULT_CONNECTION, deps.defaultBaseUrl, 'environment'),
+      ...stored.map((connection) => check(connection.alias, connection.baseUrl, 'added', connection)),
+    ];
+    return Promise.all(rows);
+  }
+
+  async function check(
+    alias: string,
+    baseUrl: string,
+    source: ConnectionRow['source'],
+    stored?: StoredConnection,
+  ): Promise<ConnectionRow> {
+    const region = regionOf(baseUrl);
+    try {
+      const api = await clients.api(alias);
+      const identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
+      return { alias, region, source, health: 'ok', ...identityOf(identity) };
+    } catch (error) {
+      const referenceId = newReferenceId();
+      logger.warn({ connection: alias, err: error, referenceId }, 'connection check failed');
+      return {
+        referenceId,
+        alias,
+        region,
+        source,
+        health: 'failing',
+        problem: identityProblem(error),
+        error,
+        accountName: stored?.accountName,
+      };
+    }
+  }
+
+  /** Removes a connection no channel uses; the default one cannot be removed. */
+  async function remove(alias: string): Promise<RemoveResult> {
+    if (alias === DEFAULT_CONNECTION) return { outcome: 'default', alias };
+    if (!(await records.getConnection(alias))) return { outcome: 'unknown', alias };
+    const channels = await records.channelsUsing(alias);
+    if (channels.length > 0) return { outcome: 'in-use', alias, channels };
+    await records.deleteConnection(alias);
+    clients.forget(alias);
+    return { outcome: 'removed', alias };
+  }
+
+  /** Whether `alias` names a connection (the default one included). */
+  async function exists(alias: string): Promise<boolean> {
+    return alias === DEFAULT_CONNECTION || (await records.getConnection(alias)) !== undefined;
+  }
+
+  return { add, list, remove, exists, canAdd: () => deps.secrets !== undefined };
+}
+
+export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;
+
+/** 8 hex characters, as the other reference ids a person quotes to an admin. */
+const newReferenceId = () => randomBytes(4).toString('hex');
+
+function identityOf(identity: Identity) {
+  return { accountId: identity.accountId, accountName: identity.accountName };
+}
+
+/**
+ * The region address as AGENT_API_URL takes it: a URL or a bare host. Plain http:// is refused
+ * off this machine: the token would travel in clear text.
+ */
+export function addressOf(address: string): string | { problem: string } {
+  const shown = address.slice(0, 80);
+  if (address === '') return { problem: 'the region address is empty' };
+  if (/\s/.test(address)) return { problem: `“${shown}” is not a URL or host name (it has spaces)` };
+  let baseUrl: string;
+  try {
+    baseUrl = normaliseBaseUrl(address);
+  } catch {
+    return { problem: `“${shown}” is not a URL or host name (like api-eu.logz.io)` };
+  }
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { problem: `“${shown}” is not an http(s) address` };
+  }
+  if (!url.hostname.includes('.') && !isLoopbackHost(url.hostname)) {
+    return { problem: `“${shown}” is not a full host name (like api-eu.logz.io)` };
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return { problem: `${url.origin} would carry the token in clear text: use https://` };
+  }
+  return baseUrl;
+}

@@ -1,0 +1,119 @@
+/**
+ * The agent-service client of each connection, by alias (DESIGN "Many accounts"): the default
+ * one from AGENT_API_*, the others built on first use from their stored record (token opened with
+ * the secret box) and cached. A cached client is checked against its record again after
+ * `recheckMs`, so a connection removed or added anew on another replica is followed within that
+ * time (removed: calls fail with UnknownConnectionError; changed: a new client).
+ */
+import type { AgentApi } from '../agent-api/index.js';
+import type { ConnectionRuns } from '../conversation/connection-runs.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { AgentApiFactory } from './agent-api-factory.js';
+import { DEFAULT_CONNECTION } from './connection-alias.js';
+import type { ConnectionRecordStore } from './connection-record.js';
+
+/** A thread or channel names a connection that is not (or no longer) there. */
+export class UnknownConnectionError extends Error {
+  readonly code = 'unknown_connection';
+  constructor(readonly alias: string) {
+    super(`no service connection “${alias}”`);
+    this.name = 'UnknownConnectionError';
+  }
+}
+
+/** Connections were added with a key that is not configured now (STATE_ENCRYPTION_KEY unset). */
+export class ConnectionKeyMissingError extends Error {
+  readonly code = 'encryption_key_missing';
+  constructor(readonly alias: string) {
+    super(`the token of connection “${alias}” cannot be opened: STATE_ENCRYPTION_KEY is not set`);
+    this.name = 'ConnectionKeyMissingError';
+  }
+}
+
+export interface ConnectionClients {
+  /** The client of `alias` (undefined or `default`: the default connection). */
+  api(alias?: string | undefined): Promise<AgentApi>;
+  /** Drops the cached client of `alias` (after it was added again or removed). */
+  forget(alias: string): void;
+}
+
+interface Cached {
+  client: AgentApi;
+  /** The record it was built from: a different one (added anew elsewhere) means a new client. */
+  sealedToken: string;
+  baseUrl: string;
+  checkedAt: number;
+}
+
+export function createConnectionClients(deps: {
+  defaultApi: AgentApi;
+  records: Pick<ConnectionRecordStore, 'getConnection'>;
+  secrets: SecretBox | undefined;
+  factory: Pick<AgentApiFactory, 'make'>;
+  /** How long a cached client is used before its record is read again. Default 30 s. */
+  recheckMs?: number | undefined;
+  now?: (() => number) | undefined;
+}): ConnectionClients {
+  const recheckMs = deps.recheckMs ?? 30_000;
+  const now = deps.now ?? Date.now;
+  const cache = new Map<string, Cached>();
+  /** One record read per alias at a time, however many calls wait for it. */
+  const reading = new Map<string, Promise<AgentApi>>();
+
+  async function resolve(alias: string): Promise<AgentApi> {
+    const record = await deps.records.getConnection(alias);
+    if (!record) {
+      cache.delete(alias);
+      throw new UnknownConnectionError(alias);
+    }
+    const cached = cache.get(alias);
+    if (cached && cached.sealedToken === record.sealedToken && cached.baseUrl === record.baseUrl) {
+      cached.checkedAt = now();
+      return cached.client;
+    }
+    if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
+    const client = deps.factory.make({
+      alias,
+      baseUrl: record.baseUrl,
+      token: deps.secrets.open(record.sealedToken),
+      accountId: record.accountId,
+    });
+    cache.set(alias, { client, sealedToken: record.sealedToken, baseUrl: record.baseUrl, checkedAt: now() });
+    return client;
+  }
+
+  return {
+    async api(alias) {
+      if (alias === undefined || alias === DEFAULT_CONNECTION) return deps.defaultApi;
+      const cached = cache.get(alias);
+      if (cached && now() - cached.checkedAt < recheckMs) return cached.client;
+      let pending = reading.get(alias);
+      if (!pending) {
+        pending = resolve(alias).finally(() => reading.delete(alias));
+        reading.set(alias, pending);
+      }
+      return pending;
+    },
+    forget(alias) {
+      cache.delete(alias);
+    },
+  };
+}
+
+/** The conversation's port: each alias's runs, polls, follow-ups and feedback on its own client. */
+export function connectionRuns(clients: ConnectionClients): ConnectionRuns {
+  return {
+    on(connection) {
+      const api = () => clients.api(connection);
+      return {
+        startRun: async (agentId, input, options) => (await api()).startRun(agentId, input, options),
+        followUp: async (agentId, sessionId, input, options) =>
+          (await api()).followUp(agentId, sessionId, input, options),
+        getRunStatus: async (agentId, sessionId, options) =>
+          (await api()).getRunStatus(agentId, sessionId, options),
+        submitFeedback: async (agentId, items, options) =>
+          (await api()).submitFeedback(agentId, items, options),
+      };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * A service connection as the store keeps it (DESIGN "Many accounts"). The token is sealed with
+ * the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): the plain token is never stored,
+ * logged, echoed or used as a metric label.
+ */
+export interface StoredConnection {
+  alias: string;
+  /** The region's API address, normalised (no trailing slash). */
+  baseUrl: string;
+  /** `v1.<keyId>.…`: see secrets/secret-box.ts. */
+  sealedToken: string;
+  /** What `/v2/whoami` answered when the connection was added. */
+  accountId: number;
+  accountName: string;
+  addedBy: string;
+  addedAt: number;
+}
+
+/** Where connections are kept: the state store, shared by every replica, no expiry. */
+export interface ConnectionRecordStore {
+  getConnection(alias: string): Promise<StoredConnection | undefined>;
+  /** In alias order. */
+  listConnections(): Promise<StoredConnection[]>;
+  saveConnection(connection: StoredConnection): Promise<void>;
+  deleteConnection(alias: string): Promise<void>;
+  /** The channels bound to an agent on `alias` (kept up to date by the channel bindings). */
+  channelsUsing(alias: string): Promise<string[]>;
+}

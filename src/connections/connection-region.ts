@@ -1,0 +1,26 @@
+/**
+ * The region a connection's address points at, for the listing and the add confirmation. The
+ * service's identity endpoint names no region: the vendor's regional API hosts do (DESIGN "Facts
+ * about the real service": `api.logz.io` is us, `api-eu.logz.io` eu, …); any other host is shown
+ * as itself.
+ */
+const REGION_HOSTS: Record<string, string> = {
+  'api.logz.io': 'us',
+  'api-eu.logz.io': 'eu',
+  'api-uk.logz.io': 'uk',
+  'api-au.logz.io': 'au',
+  'api-ca.logz.io': 'ca',
+  'api-nl.logz.io': 'nl',
+  'api-wa.logz.io': 'wa',
+};
+
+export function regionOf(baseUrl: string): string {
+  let host: string;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+  const region = REGION_HOSTS[host.toLowerCase()];
+  return region ? `${region} (${host})` : host;
+}

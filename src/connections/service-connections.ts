@@ -1,0 +1,70 @@
+/**
+ * The service connections, wired once for the composition root (DESIGN "Many accounts"): the
+ * client factory, the default connection's client, the per-alias clients, the conversation's
+ * port and the admin commands' service.
+ */
+
+import type { AgentApi, RequestBudget } from '../agent-api/index.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { createSecretBox } from '../secrets/secret-box.js';
+import { type AgentApiFactory, createAgentApiFactory } from './agent-api-factory.js';
+import { createConnectionAdmin } from './connection-admin.js';
+import { DEFAULT_CONNECTION } from './connection-alias.js';
+import { connectionRuns, createConnectionClients } from './connection-clients.js';
+import type { ConnectionRecordStore } from './connection-record.js';
+
+/**
+ * How long a whoami of the add form may take: Slack wants the form's answer within 3 s, and the
+ * answer (errors, or the result) can only be given in that answer.
+ */
+export const FORM_CHECK_TIMEOUT_MS = 2_200;
+
+export function createServiceConnections(deps: {
+  config: Config;
+  factory: AgentApiFactory;
+  defaultApi: AgentApi;
+  store: ConnectionRecordStore;
+  logger: Logger;
+  clock: Pick<Clock, 'now'>;
+}) {
+  const { config } = deps;
+  const key = config.secrets.encryptionKey;
+  const secrets = key ? createSecretBox(key, config.secrets.previousKeys) : undefined;
+  const clients = createConnectionClients({
+    defaultApi: deps.defaultApi,
+    records: deps.store,
+    secrets,
+    factory: deps.factory,
+  });
+  const admin = createConnectionAdmin({
+    records: deps.store,
+    clients,
+    factory: deps.factory,
+    secrets,
+    defaultBaseUrl: config.agent.baseUrl,
+    checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
+    now: () => deps.clock.now(),
+    logger: deps.logger,
+  });
+  return { clients, runs: connectionRuns(clients), admin };
+}
+
+/** The factory and the default connection's client (AGENT_API_*), with its request budget. */
+export function createDefaultServiceClient(
+  config: Config,
+  logger: Logger,
+  newBudget?: (accountKey: string) => RequestBudget,
+) {
+  const factory = createAgentApiFactory({ agent: config.agent, logger, newBudget });
+  const settings = {
+    alias: DEFAULT_CONNECTION,
+    baseUrl: config.agent.baseUrl,
+    token: config.agent.token,
+    accountToken: config.agent.accountToken,
+  };
+  return { factory, defaultApi: factory.make(settings), budget: factory.budgetFor(settings) };
+}
+
+export type ServiceConnections = ReturnType<typeof createServiceConnections>;

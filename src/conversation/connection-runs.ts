@@ -1,0 +1,21 @@
+/**
+ * Several service connections (DESIGN "Many accounts"): each thread keeps the connection it
+ * started on, so its runs, polls, follow-ups and feedback go to that connection's service with
+ * that connection's token. A record without a connection (older records, and the default) uses
+ * the default connection, `AGENT_API_*`.
+ */
+import type { AgentRunsPort } from './ports.js';
+
+/** The agent service of each connection, by alias (undefined: the default connection). */
+export interface ConnectionRuns {
+  on(connection: string | undefined): AgentRunsPort;
+}
+
+/** The runs port of `connection`: the default `agent` when there is no alias or no registry. */
+export function runsOn(
+  agent: AgentRunsPort,
+  connections: ConnectionRuns | undefined,
+  connection: string | undefined,
+): AgentRunsPort {
+  return connection !== undefined && connections ? connections.on(connection) : agent;
+}

@@ -1,0 +1,47 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AdminCheck } from '../../../commands/access.js';
+import { personOfInteraction } from '../../payload-person.js';
+import {
+  ADMINS_ONLY_FORM,
+  CONNECTION_BLOCKS,
+  readConnectionForm,
+  renderAddAnswer,
+} from '../../views/connection-form.js';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * The add-connection form submitted → checked (who submits it, the fields, whoami on the address
+ * with the token) and answered in the ack itself, within Slack's 3 seconds: errors under a field,
+ * or the result in place of the form. Audited like the admin commands; the token is never logged.
+ */
+export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
+  return async ({ ack, body, view }: Args): Promise<void> => {
+    const userId = body.user.id;
+    const audit = (fields: Record<string, unknown>) =>
+      deps.logger.info(
+        { audit: true, user: userId, subcommand: 'connections-add', ...fields },
+        'admin command',
+      );
+    const verdict = await deps.inside.check(personOfInteraction(body));
+    if (!deps.connections || !verdict.inside || !(await access.isAdmin(userId))) {
+      audit({ result: 'refused', outcome: 'refused' });
+      await ack({ response_action: 'errors', errors: { [CONNECTION_BLOCKS.alias]: ADMINS_ONLY_FORM } });
+      return;
+    }
+    const input = readConnectionForm(view.state.values);
+    const result = await deps.connections.admin.add(input, userId);
+    audit({
+      connection: input.alias.trim().slice(0, 40),
+      result: result.ok ? 'ok' : result.reason === 'check-failed' ? 'failed' : 'refused',
+      outcome: result.ok ? 'connection-added' : result.reason,
+      ...(result.ok ? { accountId: result.accountId } : {}),
+      ...(!result.ok && result.reason !== 'no-key' ? { field: result.field } : {}),
+      ...(!result.ok && result.reason === 'check-failed'
+        ? { problem: result.problem, referenceId: result.referenceId }
+        : {}),
+    });
+    await ack(renderAddAnswer(result));
+  };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentApi } from '../../src/agent-api/index.js';
+import { loadConfig } from '../../src/config.js';
+import { createAgentApiFactory } from '../../src/connections/agent-api-factory.js';
+import { addressOf } from '../../src/connections/connection-admin.js';
+import { aliasProblem } from '../../src/connections/connection-alias.js';
+import { createConnectionClients, UnknownConnectionError } from '../../src/connections/connection-clients.js';
+import type { StoredConnection } from '../../src/connections/connection-record.js';
+import { silentLogger } from '../../src/logging.js';
+import { createSecretBox } from '../../src/secrets/secret-box.js';
+
+const config = loadConfig({
+  SLACK_BOT_TOKEN: 'xoxb-test-not-real',
+  SLACK_SIGNING_SECRET: 'test-secret-not-real',
+  AGENT_API_URL: 'http://127.0.0.1:9',
+  AGENT_API_TOKEN: 'test-token-not-real',
+  AGENT_ID: 'agent',
+});
+const box = createSecretBox(Buffer.alloc(32, 3));
+
+function stored(alias: string, accountId: number, baseUrl = 'https://api-eu.example.com'): StoredConnection {
+  return {
+    alias,
+    baseUrl,
+    sealedToken: box.seal(`token-of-${alias}`),
+    accountId,
+    accountName: 'A',
+    addedBy: 'U1',
+    addedAt: 0,
+  };
+}
+
+describe('connection clients', () => {
+  it('builds each alias once from its record (token opened), the default without the store', async () => {
+    const records = new Map([['eu', stored('eu', 1)]]);
+    let reads = 0;
+    const made: string[] = [];
+    const defaultApi = {} as AgentApi;
+    const clients = createConnectionClients({
+      defaultApi,
+      records: {
+        getConnection: async (alias) => {
+          reads += 1;
+          return records.get(alias);
+        },
+      },
+      secrets: box,
+      factory: {
+        make: (connection) => {
+          made.push(`${connection.alias}:${connection.token}`);
+          return {} as AgentApi;
+        },
+      },
+    });
+    expect(await clients.api()).toBe(defaultApi);
+    expect(await clients.api('default')).toBe(defaultApi);
+    const eu = await clients.api('eu');
+    expect(await clients.api('eu')).toBe(eu);
+    expect(made).toEqual(['eu:token-of-eu']);
+    expect(reads).toBe(1);
+    await expect(clients.api('gone')).rejects.toBeInstanceOf(UnknownConnectionError);
+    clients.forget('eu');
+    expect(await clients.api('eu')).not.toBe(eu);
+  });
+
+  it('reads the record again after recheckMs: unchanged keeps the client, removed elsewhere fails', async () => {
+    const records = new Map([['eu', stored('eu', 1)]]);
+    let clock = 0;
+    let built = 0;
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      factory: {
+        make: () => {
+          built += 1;
+          return {} as AgentApi;
+        },
+      },
+      recheckMs: 1000,
+      now: () => clock,
+    });
+    const eu = await clients.api('eu');
+    clock = 2000;
+    expect(await clients.api('eu')).toBe(eu);
+    records.set('eu', stored('eu', 1)); // added anew elsewhere: another sealed token
+    clock = 4000;
+    expect(await clients.api('eu')).not.toBe(eu);
+    expect(built).toBe(2);
+    records.delete('eu');
+    clock = 6000;
+    await expect(clients.api('eu')).rejects.toBeInstanceOf(UnknownConnectionError);
+  });
+
+  it('one request budget per account: shared by two aliases of one account, separate otherwise', () => {
+    const factory = createAgentApiFactory({ agent: config.agent, logger: silentLogger });
+    const settings = (alias: string, accountId?: number) => ({
+      alias,
+      baseUrl: 'https://api-eu.example.com',
+      token: 't',
+      accountId,
+    });
+    expect(factory.budgetFor(settings('a', 1))).toBe(factory.budgetFor(settings('b', 1)));
+    expect(factory.budgetFor(settings('a', 1))).not.toBe(factory.budgetFor(settings('c', 2)));
+    expect(factory.budgetFor(settings('default'))).not.toBe(factory.budgetFor(settings('a', 1)));
+    expect(factory.budgetFor(settings('c', 2)).limit).toBe(config.agent.maxInFlight);
+  });
+});
+
+describe('connection input rules', () => {
+  it.each([
+    ['eu-prod', undefined],
+    ['a', undefined],
+    ['x'.repeat(32), undefined],
+    ['x'.repeat(33), /at most 32/],
+    ['eu prod', /without spaces/],
+    ['-eu', /is not an alias/],
+    ['EU', /is not an alias/],
+    ['', /empty/],
+  ])('alias %j', (alias, problem) => {
+    const found = aliasProblem(alias);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toMatch(problem);
+  });
+
+  it.each([
+    ['api-eu.logz.io', 'https://api-eu.logz.io'],
+    ['https://api-eu.logz.io/', 'https://api-eu.logz.io'],
+    ['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+  ])('address %s → %s', (address, url) => {
+    expect(addressOf(address)).toBe(url);
+  });
+
+  it.each([
+    ['', /empty/],
+    ['not a host', /not a URL or host name/],
+    ['https://', /not a URL or host name/],
+    ['localhostish', /not a full host name/],
+    ['ftp://api.example.com', /not an http\(s\) address/],
+    ['http://api.example.com', /clear text/],
+  ])('address %j is refused', (address, problem) => {
+    const result = addressOf(address);
+    expect(typeof result).toBe('object');
+    expect((result as { problem: string }).problem).toMatch(problem);
+  });
+});

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm run sandbox`, piped: `/agent connections add` goes through the bot's form in the terminal
+ * (the sandbox's second simulator is the demo account), and a channel uses that connection.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+function runSandbox(
+  input: string,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`sandbox did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+describe('npm run sandbox: a second account through the connection form', () => {
+  it('adds the demo connection, lists it, binds #sandbox to it and answers there', async () => {
+    const run = await runSandbox(
+      [
+        '/agent connections add',
+        '/agent connections',
+        '/agent channel use sim-agent-api on demo',
+        'why? [sim steps=1 stepms=50 answer="from the demo account"]',
+        '/agent connections remove demo',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('the bot opened the form “Add a connection”');
+    expect(run.stdout).toMatch(/Added \*demo\*: account \*Production\* \(id \d+\), region 127\.0\.0\.1:\d+/);
+    expect(run.stdout).toMatch(/`demo` — region 127\.0\.0\.1:\d+ — account \*Production\*.*healthy/);
+    expect(run.stdout).toContain('on connection `demo`');
+    expect(run.stdout).toContain('from the demo account');
+    expect(run.stdout).toContain('`demo` is still used by');
+    expect(run.stdout).not.toContain('sim-demo-account-token');
+  });
+});

@@ -26,6 +26,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
+import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
@@ -34,7 +35,6 @@ import { createSlackThreadReader } from './slack/thread-reader.js';
 import { createSlackThreadStatus } from './slack/thread-status.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
-import { createFailFastWebClient, createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
@@ -76,7 +76,8 @@ export async function startBridge(
       `empty variables are treated as unset, so their defaults apply: ${config.emptyVariables.join(', ')}`,
     );
   }
-  const identity = await checkSlackToken(config, logger);
+  // One workspace: its token is checked now. OAuth: each installation's token came with its install.
+  const checkedIdentity = config.slack.oauth ? undefined : await checkSlackToken(config, logger);
   const budget = createRequestBudget({ limit: config.agent.maxInFlight, pollShare: config.agent.pollShare });
   const agentApi = createAgentApi({
     baseUrl: config.agent.baseUrl,
@@ -97,6 +98,8 @@ export async function startBridge(
     { redisUrl: config.state.redisUrl, redisPrefix: config.state.redisPrefix },
     logger,
   );
+  const slackSide = createSlackWiring({ config, logger, checkedIdentity, records: store });
+  const { identity } = slackSide;
   const metrics = createMetrics();
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
@@ -110,10 +113,11 @@ export async function startBridge(
     clock,
     logger,
   });
-  const slackClient = createWebClient(config, logger);
+  const slackClient = slackSide.webClient();
   const users = createUserDirectory({ fetch: slackUsersInfo(slackClient) });
   const inside = createInsideCheck({
-    app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+    // Read per check: with OAuth the organisation is the installation's under way.
+    app: identity,
     allowExternalUsers: config.access.allowExternalUsers,
     allowGuests: config.access.allowGuests,
     lookup: users.lookup,
@@ -121,21 +125,23 @@ export async function startBridge(
   });
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
-  const progressClient = createWebClient(config, logger);
-  const output = createSlackThreadOutput({
-    client: slackClient,
-    progressClient,
-    identity,
-    logger,
-    metrics,
-    fileThresholdChars: config.answers.fileThresholdChars,
-  });
+  const progressClient = slackSide.webClient();
+  const output = slackSide.routeOutput(
+    createSlackThreadOutput({
+      client: slackClient,
+      progressClient,
+      identity,
+      logger,
+      metrics,
+      fileThresholdChars: config.answers.fileThresholdChars,
+    }),
+  );
   const progress = createTurnProgress({
     style: config.progress.style,
     refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
     output,
-    status: createSlackThreadStatus({ client: progressClient, logger, metrics }),
+    status: slackSide.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
     clock,
     logger,
     metrics,
@@ -168,7 +174,7 @@ export async function startBridge(
     defaultAgentId: config.agent.agentId,
     now: () => clock.now(),
   });
-  const contextClient = createFailFastWebClient(config, logger);
+  const contextClient = slackSide.failFastWebClient();
   const people = createSlackPeopleDirectory(users);
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
@@ -177,13 +183,23 @@ export async function startBridge(
     channelAgents,
     clock,
     logger,
-    settings: { ...config.context, botUserId: identity.botUserId, botId: identity.botId },
+    settings: {
+      ...config.context,
+      get botUserId() {
+        return identity.botUserId;
+      },
+      get botId() {
+        return identity.botId;
+      },
+    },
   });
   const audience = createConversationAudience({
     source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
     cache: store,
     inside,
-    botUserId: identity.botUserId,
+    get botUserId() {
+      return identity.botUserId;
+    },
     logger,
   });
   const placement = createAnswerPlacement({
@@ -229,6 +245,7 @@ export async function startBridge(
   const slack = createSlackApp({
     config,
     identity,
+    installations: slackSide.installations,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
     listeners: {
@@ -254,8 +271,9 @@ export async function startBridge(
       mode: config.slack.socketMode ? 'socket' : 'http',
       store: store.kind,
       resumed: adopted,
-      team: identity.teamId,
-      enterprise: identity.enterpriseId,
+      ...(checkedIdentity
+        ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
+        : { oauth: true }),
     },
     'slack-agent-bridge started',
   );

@@ -8,6 +8,7 @@ import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';
 
 export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js';
+export type { InstallationRecordStore, SealedInstallation } from './installation-records.js';
 export type { StateStore } from './keyv-conversation-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { createRedisStore, type RedisStoreOptions } from './redis-store.js';

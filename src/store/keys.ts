@@ -13,6 +13,7 @@ export const storeKeys = {
   lock: (name: string) => `lock:${name}`,
   inFlightTurns: 'turns:in-flight',
   allowance: (name: string) => `allowance:${name}`,
+  installation: (installationId: string) => `installation:${installationId}`,
 } as const;
 
 /** The separator @keyv/redis puts between namespace and key. */

@@ -3,13 +3,18 @@ import type { Audience, AudienceCache } from '../conversation/audience.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context-ports.js';
 import type { AnswerRef, ConversationStore, ThreadRecord, TurnRecord } from '../conversation/ports.js';
 import { StoreClosedError } from './errors.js';
+import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
 import type { StorePrimitives } from './primitives.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
-export interface StateStore extends ConversationStore, ChannelBindingStore, AudienceCache {
+export interface StateStore
+  extends ConversationStore,
+    ChannelBindingStore,
+    AudienceCache,
+    InstallationRecordStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -35,6 +40,7 @@ export function createKeyvConversationStore(
 
   return {
     kind,
+    ...createInstallationRecords(keyv, ensureOpen),
 
     async getThread(threadKey) {
       ensureOpen();

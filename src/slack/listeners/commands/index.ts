@@ -10,7 +10,8 @@ import { agentCommandListener } from './agent-command.js';
 export function registerCommandListeners(app: App, deps: ListenerDeps): void {
   const access = createAdminCheck({
     adminUserIds: deps.config.access.adminUserIds,
-    app: { teamId: deps.identity.teamId, enterpriseId: deps.identity.enterpriseId },
+    // Read per command: with OAuth the organisation is the command's installation's.
+    app: deps.identity,
     lookupUser: deps.users.lookup,
     onLookupError: (userId, error) =>
       deps.logger.warn({ user: userId, err: error }, 'users.info failed; treating the user as a non-admin'),

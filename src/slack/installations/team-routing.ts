@@ -1,0 +1,61 @@
+import { ThreadOutputError } from '../../conversation/output-error.js';
+import type { ThreadLocation, ThreadOutput } from '../../conversation/ports.js';
+import type { ThreadStatusPort } from '../../conversation/turn-progress.js';
+import { InstallationGoneError, type SlackClients } from './slack-clients.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+/**
+ * Thread writes find their installation by the thread's team (DESIGN "Many workspaces"): a turn's
+ * answer, notices and progress are written long after its event returned (polling, recovery after a
+ * restart), so each write enters the scope of the installation its ThreadLocation names.
+ */
+export interface TeamRouting {
+  /** Runs `work` for the installation `teamId` names; rejects when it is gone. */
+  within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
+}
+
+export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope): TeamRouting {
+  return {
+    async within(teamId, work) {
+      const workspace = await clients.forTeam(teamId);
+      return scope.run(workspace, work);
+    },
+  };
+}
+
+/** A write for an installation that is gone is refused for good, as Slack refuses a revoked token. */
+function gone(method: string, error: unknown): ThreadOutputError {
+  return new ThreadOutputError('permanent', 'installation_not_found', method, { cause: error });
+}
+
+/** The output with every write in its thread's installation. */
+export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): ThreadOutput {
+  const at =
+    <A extends unknown[], R>(method: string, write: (where: ThreadLocation, ...rest: A) => Promise<R>) =>
+    (where: ThreadLocation, ...rest: A): Promise<R> =>
+      routing
+        .within(where.teamId, () => write(where, ...rest))
+        .catch((error: unknown) => {
+          // A store that cannot answer is a passing fault (unclassified: transient); a gone install is not.
+          throw error instanceof InstallationGoneError ? gone(method, error) : error;
+        });
+  return {
+    postProgress: at('chat.postMessage', output.postProgress.bind(output)),
+    updateProgress: at('chat.update', output.updateProgress.bind(output)),
+    removeProgress: at('chat.delete', output.removeProgress.bind(output)),
+    postAnswer: at('chat.postMessage', output.postAnswer.bind(output)),
+    postNotice: at('chat.postMessage', output.postNotice.bind(output)),
+    refuse: at('chat.postEphemeral', output.refuse.bind(output)),
+    findTurnMessages: at('conversations.replies', output.findTurnMessages.bind(output)),
+  };
+}
+
+/** The native status in its thread's installation; a gone installation is a status Slack refused. */
+export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting): ThreadStatusPort {
+  return {
+    set: (where, progress) =>
+      routing
+        .within(where.teamId, () => status.set(where, progress))
+        .catch(() => ({ ok: false, unavailable: false, error: 'installation_not_found' })),
+  };
+}

@@ -316,7 +316,8 @@ function checkSlackAuth(env: Record<string, unknown>, ctx: z.RefinementCtx): voi
     ctx.addIssue({
       code: 'custom',
       path: ['SLACK_REDIRECT_URI'],
-      message: 'must be the public address of /slack/oauth_redirect, e.g. https://bot.example.com/slack/oauth_redirect',
+      message:
+        'must be the public address of /slack/oauth_redirect, e.g. https://bot.example.com/slack/oauth_redirect',
     });
   }
   if (typeof env.SLACK_APP_TOKEN === 'string') {

@@ -64,9 +64,15 @@ describe('OAuth distribution config', () => {
   });
 
   it.each([
-    [{ SLACK_BOT_TOKEN: 'xoxb-test-not-real' }, 'SLACK_CLIENT_ID: cannot be set together with SLACK_BOT_TOKEN'],
+    [
+      { SLACK_BOT_TOKEN: 'xoxb-test-not-real' },
+      'SLACK_CLIENT_ID: cannot be set together with SLACK_BOT_TOKEN',
+    ],
     [{ SLACK_APP_TOKEN: 'xapp-test-not-real' }, 'SLACK_APP_TOKEN: OAuth distribution'],
-    [{ SLACK_REDIRECT_URI: 'https://bot.example.com/callback' }, 'SLACK_REDIRECT_URI: must be the public address'],
+    [
+      { SLACK_REDIRECT_URI: 'https://bot.example.com/callback' },
+      'SLACK_REDIRECT_URI: must be the public address',
+    ],
     [{ SLACK_AUTHORIZE_URL: 'slack.com/oauth' }, 'SLACK_AUTHORIZE_URL: must be an http:// or https:// URL'],
   ])('refuses %o', (extra, problem) => {
     expect(problems({ ...base, ...oauth, ...extra }).join('\n')).toContain(problem);

@@ -42,6 +42,8 @@ export type { Outage } from './faults.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
+export type { StandinActor, StandinOAuthOptions, StandinWorkspace } from './oauth.js';
+export { StandinOAuth } from './oauth.js';
 export type { AppEndpoint } from './person-clicks.js';
 export { clickEphemeralButton, clickFeedbackButton, submitNewestForm } from './person-clicks.js';
 export type { DeliveryOptions, SlackPostResult } from './signed-post.js';

@@ -77,7 +77,7 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
     await Promise.all([sim.close(), slack.close()]);
     throw error;
   }
-  const appUrl = `http://127.0.0.1:${bridge.port}`;
+  let appUrl = `http://127.0.0.1:${bridge.port}`;
   // The app's redirect URL as registered in its Slack settings.
   slack.oauth?.redirectUrls.push(`${appUrl}/slack/oauth_redirect`);
 
@@ -103,10 +103,21 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
   return {
     sim,
     slack,
-    bridge,
     config,
-    appUrl,
+    get bridge() {
+      return bridge;
+    },
+    get appUrl() {
+      return appUrl;
+    },
     envelope,
+    /** A new bot process on the same configuration (and store): what a deploy or a crash does. */
+    async restart() {
+      await bridge.stop();
+      bridge = await startBridge(config, { logger: silentLogger });
+      appUrl = `http://127.0.0.1:${bridge.port}`;
+      slack.oauth?.redirectUrls.push(`${appUrl}/slack/oauth_redirect`);
+    },
     /** Sends any event of `place`, signed. */
     send: (place: keyof typeof WORKSPACES, event: object) =>
       postEvent(appUrl, OAUTH_SIGNING_SECRET, envelope(place, event)),
@@ -120,7 +131,11 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
       const stored = slack.recordUserMessage({ channel, user: person.id, text: full, team: person.team_id });
       const base = { channel, user: person.id, text: full, ts: stored.ts, team: person.team_id };
       const responses = await Promise.all([
-        postEvent(appUrl, OAUTH_SIGNING_SECRET, envelope(place, appMentionEvent({ ...base, botUserId: w.botUserId }))),
+        postEvent(
+          appUrl,
+          OAUTH_SIGNING_SECRET,
+          envelope(place, appMentionEvent({ ...base, botUserId: w.botUserId })),
+        ),
         postEvent(appUrl, OAUTH_SIGNING_SECRET, envelope(place, messageEvent(base))),
       ]);
       return { channel, threadTs: stored.ts, responses };

@@ -5,8 +5,8 @@ import type { InstallationRecordStore } from '../../store/index.js';
 
 /**
  * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation is kept
- * whole, sealed with the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY), so neither its tokens
- * nor its ids are readable in Redis. An org-wide install on Enterprise Grid is one installation for
+ * whole, sealed with the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): only its key (the
+ * team or enterprise id) is readable in Redis, never a token. An org-wide install on Enterprise Grid is one installation for
  * every workspace of the org, kept under the enterprise id; a workspace install under the team id
  * (as Bolt's own stores do: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
  */

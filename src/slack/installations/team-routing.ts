@@ -30,23 +30,21 @@ function gone(method: string, error: unknown): ThreadOutputError {
 
 /** The output with every write in its thread's installation. */
 export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): ThreadOutput {
-  const at =
-    <A extends unknown[], R>(method: string, write: (where: ThreadLocation, ...rest: A) => Promise<R>) =>
-    (where: ThreadLocation, ...rest: A): Promise<R> =>
-      routing
-        .within(where.teamId, () => write(where, ...rest))
-        .catch((error: unknown) => {
-          // A store that cannot answer is a passing fault (unclassified: transient); a gone install is not.
-          throw error instanceof InstallationGoneError ? gone(method, error) : error;
-        });
+  const at = <R>(method: string, where: ThreadLocation, write: () => Promise<R>): Promise<R> =>
+    routing.within(where.teamId, write).catch((error: unknown) => {
+      // A store that cannot answer is a passing fault (unclassified: transient); a gone install is not.
+      throw error instanceof InstallationGoneError ? gone(method, error) : error;
+    });
   return {
-    postProgress: at('chat.postMessage', output.postProgress.bind(output)),
-    updateProgress: at('chat.update', output.updateProgress.bind(output)),
-    removeProgress: at('chat.delete', output.removeProgress.bind(output)),
-    postAnswer: at('chat.postMessage', output.postAnswer.bind(output)),
-    postNotice: at('chat.postMessage', output.postNotice.bind(output)),
-    refuse: at('chat.postEphemeral', output.refuse.bind(output)),
-    findTurnMessages: at('conversations.replies', output.findTurnMessages.bind(output)),
+    postProgress: (where, ...rest) =>
+      at('chat.postMessage', where, () => output.postProgress(where, ...rest)),
+    updateProgress: (where, ...rest) => at('chat.update', where, () => output.updateProgress(where, ...rest)),
+    removeProgress: (where, ...rest) => at('chat.delete', where, () => output.removeProgress(where, ...rest)),
+    postAnswer: (where, ...rest) => at('chat.postMessage', where, () => output.postAnswer(where, ...rest)),
+    postNotice: (where, ...rest) => at('chat.postMessage', where, () => output.postNotice(where, ...rest)),
+    refuse: (where, ...rest) => at('chat.postEphemeral', where, () => output.refuse(where, ...rest)),
+    findTurnMessages: (where, ...rest) =>
+      at('conversations.replies', where, () => output.findTurnMessages(where, ...rest)),
   };
 }
 

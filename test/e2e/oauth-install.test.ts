@@ -9,7 +9,7 @@ import {
   startOAuthHarness,
   WORKSPACES,
 } from '../support/oauth-harness.js';
-import { postEvent } from '../support/slack-events.js';
+import { postEvent, postSlashCommand } from '../support/slack-events.js';
 
 /**
  * DESIGN "Many workspaces", end to end over HTTP: the install page, the state round trip, a bad
@@ -133,6 +133,41 @@ describe('OAuth distribution (many workspaces)', () => {
         (call) => call.method === 'users.info' && call.args.user === PEOPLE.org.id && call.team === 'E0GRID',
       ),
     ).toBe(true);
+  });
+
+  it('judges who is inside by the installation: Beta’s person is outside in Alpha’s channel', async () => {
+    const text = `<@${WORKSPACES.a.botUserId}> may I?`;
+    const stored = h.slack.recordUserMessage({ channel: 'C0ALPHA', user: PEOPLE.b.id, text, team: 'T0BETA' });
+    const event = { channel: 'C0ALPHA', user: PEOPLE.b.id, text, ts: stored.ts, team: 'T0BETA' };
+    const runsBefore = h.sim.runs().length;
+    await h.send('a', appMentionEvent({ ...event, botUserId: WORKSPACES.a.botUserId }));
+    const refusal = await h.slack.waitFor(() => h.slack.ephemerals('C0ALPHA', PEOPLE.b.id)[0], {
+      description: 'the refusal Ben sees',
+    });
+    expect(refusal.text).toMatch(/organisation|outside/i);
+    expect(h.slack.calls.find((call) => call.method === 'chat.postEphemeral')?.team).toBe('T0ALPHA');
+    expect(h.sim.runs().length).toBe(runsBefore);
+  });
+
+  it('serves /agent in a workspace with that installation', async () => {
+    const responseUrl = h.slack.responseUrl();
+    const id = responseUrl.split('/').pop() ?? '';
+    const posted = await postSlashCommand(h.appUrl, OAUTH_SIGNING_SECRET, {
+      command: '/agent',
+      text: 'help',
+      user_id: PEOPLE.a.id,
+      channel_id: 'C0ALPHA',
+      team_id: 'T0ALPHA',
+      response_url: responseUrl,
+    });
+    expect(posted.status).toBe(200);
+    const [reply] = await h.slack.waitFor(
+      () => (h.slack.responses(id).length > 0 ? h.slack.responses(id) : undefined),
+      {
+        description: '/agent help answered',
+      },
+    );
+    expect(JSON.stringify(reply)).toContain('/agent');
   });
 
   it('does not answer an event of a workspace that never installed the app', async () => {

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** High-availability tests (Sentinel, Cluster, TLS, the shared budget) start their own Redis processes. */
 const HA_TESTS = 'test/ha/**/*.test.ts';
+/** The install pages in a real browser. */
+const BROWSER_TESTS = 'test/browser/**/*.test.ts';
 
 export default defineConfig({
   test: {
@@ -10,9 +12,12 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default', './test/support/plain-summary-reporter.ts'],
-    // `npm test` runs both projects; `npx vitest run --project ha` only the HA tests.
+    // `npm test` runs every project; `npx vitest run --project ha` only the HA tests.
     projects: [
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [HA_TESTS] } },
+      {
+        extends: true,
+        test: { name: 'default', include: ['test/**/*.test.ts'], exclude: [HA_TESTS, BROWSER_TESTS] },
+      },
       {
         extends: true,
         // One file at a time: each starts several redis-server processes and failovers take seconds.
@@ -24,6 +29,8 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // Pages in headless Chromium (Debian's `chromium`): `npm test` runs them too.
+      { extends: true, test: { name: 'browser', include: [BROWSER_TESTS] } },
     ],
   },
 });

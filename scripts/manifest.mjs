@@ -2,6 +2,8 @@
 // hand to the Slack CLI, so nobody edits a copy by hand:
 //   node scripts/manifest.mjs --socket-mode          Socket Mode: no request URLs (what `slack run` uses)
 //   node scripts/manifest.mjs --url https://bot.example.com   HTTP mode with the bot's public address
+//   node scripts/manifest.mjs --distribution --url https://bot.example.com
+//                                                    OAuth distribution: redirect URL, org-wide install
 //   add --json for JSON instead of YAML.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +42,28 @@ export function httpManifest(manifest, baseUrl) {
   return JSON.parse(text);
 }
 
+/** Where Bolt's installer takes Slack's redirect back (src/slack/installations/oauth-setup.ts). */
+export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
+
+/**
+ * The distribution variant of an HTTP-mode manifest: Slack's redirect back to the bot after
+ * "Add to Slack" (`oauth_config.redirect_urls`), and installable org-wide on Enterprise Grid
+ * (`settings.org_deploy_enabled`). https://docs.slack.dev/enterprise-grid/developing-for-enterprise-grid
+ */
+export function distributionManifest(manifest, baseUrl) {
+  const copy = httpManifest(manifest, baseUrl);
+  const origin = new URL(baseUrl).origin;
+  copy.oauth_config.redirect_urls = [`${origin}${OAUTH_REDIRECT_PATH}`];
+  copy.settings.org_deploy_enabled = true;
+  return copy;
+}
+
 function main() {
   const { values } = parseArgs({
     options: {
       'socket-mode': { type: 'boolean', default: false },
       url: { type: 'string' },
+      distribution: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -52,7 +71,12 @@ function main() {
   let manifest = source;
   if (values['socket-mode'] && values.url) throw new Error('choose --socket-mode or --url, not both');
   if (values['socket-mode']) manifest = socketModeManifest(source);
-  if (values.url) manifest = httpManifest(source, values.url);
+  if (values.distribution && !values.url)
+    throw new Error('--distribution needs --url https://HOST (OAuth runs in HTTP mode)');
+  if (values.url)
+    manifest = values.distribution
+      ? distributionManifest(source, values.url)
+      : httpManifest(source, values.url);
   process.stdout.write(values.json ? `${JSON.stringify(manifest, null, 2)}\n` : stringify(manifest));
 }
 

@@ -83,6 +83,12 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
 
+/** An optional absolute URL (http or https). */
+const optionalUrl = optionalString.refine(
+  (value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+  'must be an http:// or https:// URL',
+);
+
 /** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
 const redisUrl = optionalString.refine(
   (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
@@ -191,12 +197,28 @@ const required = (name: string) =>
     .min(1, 'is required');
 
 const variables = z.object({
-  SLACK_BOT_TOKEN: required('SLACK_BOT_TOKEN'),
+  // Required unless OAuth distribution is configured (then each installation brings its own token).
+  SLACK_BOT_TOKEN: optionalString,
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_APP_TOKEN: appToken,
   SLACK_API_URL: slackApiUrl,
   PORT: intFrom(3000).pipe(z.number().max(65535)),
   HOST: z.string().trim().default('0.0.0.0'),
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: optionalString,
+  SLACK_REDIRECT_URI: optionalUrl,
+  SLACK_AUTHORIZE_URL: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .trim()
+      .default('https://slack.com/oauth/v2/authorize')
+      .refine(
+        (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
+        'must be an http:// or https:// URL',
+      ),
+  ),
 
   AGENT_API_URL: baseUrl,
   AGENT_API_TOKEN: required('AGENT_API_TOKEN'),
@@ -282,6 +304,7 @@ const envSchema = variables.superRefine(
         message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
       });
     }
+    checkSlackAuth(env, ctx);
     refusePlainHttp(env, ctx);
     checkRedisTopology(env, ctx);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
@@ -299,6 +322,63 @@ const envSchema = variables.superRefine(
 );
 
 type Env = z.output<typeof envSchema>;
+
+/** The three OAuth variables, all or none */
+const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+
+/**
+ * DESIGN "Many workspaces": SLACK_BOT_TOKEN (one workspace), or the three OAuth variables (many
+ * workspaces, installed through /slack/install, HTTP mode only); OAuth needs STATE_ENCRYPTION_KEY,
+ * as installations (their tokens) are kept sealed in the store.
+ */
+function checkSlackAuth(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const set = OAUTH_VARIABLES.filter((name) => typeof env[name] === 'string');
+  if (set.length === 0) {
+    if (typeof env.SLACK_BOT_TOKEN !== 'string') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_BOT_TOKEN'],
+        message:
+          'is required (or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install the app through OAuth)',
+      });
+    }
+    return;
+  }
+  for (const name of OAUTH_VARIABLES.filter((name) => !set.includes(name))) {
+    ctx.addIssue({ code: 'custom', path: [name], message: `is required with ${set.join(' and ')} (OAuth)` });
+  }
+  if (typeof env.SLACK_BOT_TOKEN === 'string') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SLACK_CLIENT_ID'],
+      message: 'cannot be set together with SLACK_BOT_TOKEN: choose one workspace (the token) or OAuth',
+    });
+  }
+  const redirect = env.SLACK_REDIRECT_URI;
+  if (typeof redirect === 'string' && !redirect.endsWith('/slack/oauth_redirect')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SLACK_REDIRECT_URI'],
+      message:
+        'must be the public address of /slack/oauth_redirect, e.g. https://bot.example.com/slack/oauth_redirect',
+    });
+  }
+  if (typeof env.SLACK_APP_TOKEN === 'string') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SLACK_APP_TOKEN'],
+      message: 'OAuth distribution (SLACK_CLIENT_ID) runs in HTTP mode: unset SLACK_APP_TOKEN',
+    });
+  }
+  if (env.STATE_ENCRYPTION_KEY === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STATE_ENCRYPTION_KEY'],
+      message:
+        'is required with SLACK_CLIENT_ID: Slack installations (their tokens) are kept in the store sealed under it; make one with `openssl rand -base64 32`',
+    });
+  }
+}
 
 /** Tokens would travel in clear text to a host that is not this machine: refuse http:// there. */
 function refusePlainHttp(env: Record<string, unknown>, ctx: z.RefinementCtx): void {
@@ -370,11 +450,14 @@ function redisTopology(env: Env): RedisTopology | undefined {
 
 export interface Config {
   slack: {
-    botToken: string;
+    /** Unset in OAuth mode (each installation brings its own token). */
+    botToken: string | undefined;
     signingSecret: string | undefined;
     appToken: string | undefined;
     apiUrl: string;
     socketMode: boolean;
+    /** DESIGN "Many workspaces": set ⇒ installed through OAuth (`/slack/install`), many workspaces. */
+    oauth: SlackOAuthConfig | undefined;
   };
   http: { port: number; host: string };
   agent: {
@@ -439,6 +522,16 @@ export interface Config {
   emptyVariables: string[];
 }
 
+/** OAuth distribution: the app's credentials and where Slack's authorize page is. */
+export interface SlackOAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** The public address of /slack/oauth_redirect; unset ⇒ the app's first redirect URL in Slack. */
+  redirectUri: string | undefined;
+  authorizeUrl: string;
+}
+
 /** Thrown by loadConfig with one line per offending variable. */
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -457,6 +550,16 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       appToken: env.SLACK_APP_TOKEN,
       apiUrl: env.SLACK_API_URL,
       socketMode: env.SLACK_APP_TOKEN !== undefined,
+      oauth:
+        env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET
+          ? {
+              clientId: env.SLACK_CLIENT_ID,
+              clientSecret: env.SLACK_CLIENT_SECRET,
+              stateSecret: env.SLACK_STATE_SECRET,
+              redirectUri: env.SLACK_REDIRECT_URI,
+              authorizeUrl: env.SLACK_AUTHORIZE_URL,
+            }
+          : undefined,
     },
     http: { port: env.PORT, host: env.HOST },
     agent: {

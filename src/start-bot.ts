@@ -27,7 +27,7 @@ import { createTurnStarter } from './conversation/turn/turn-starter.js';
 import { createViewedContext } from './conversation/viewed-context.js';
 import { createHomeActivity } from './home/home-activity.js';
 import { createHomeData } from './home/home-data.js';
-import { defaultConnection } from './home/service-connections.js';
+import { registryConnections } from './home/service-connections.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { type Clock, systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
@@ -37,6 +37,7 @@ import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createAppHome } from './slack/app-home.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
+import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
@@ -45,7 +46,6 @@ import { createSlackThreadReader } from './slack/thread-reader.js';
 import { createSlackThreadStatus } from './slack/thread-status.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
-import { createFailFastWebClient, createWebClient } from './slack/web-client.js';
 import { createStore } from './store/index.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
@@ -87,7 +87,8 @@ export async function startBot(
       `empty variables are treated as unset, so their defaults apply: ${config.emptyVariables.join(', ')}`,
     );
   }
-  const identity = await checkSlackToken(config, logger);
+  // One workspace: its token is checked now. OAuth: each installation's token came with its install.
+  const checkedIdentity = config.slack.oauth ? undefined : await checkSlackToken(config, logger);
   // The store first: the account's request budget is leased in it (DESIGN "Redis beyond one node").
   const store = await createStore(
     { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
@@ -120,6 +121,8 @@ export async function startBot(
     await store.close();
     throw error;
   }
+  const slackSide = createSlackWiring({ config, logger, checkedIdentity, records: store });
+  const { identity } = slackSide;
   const metrics = createMetrics();
   const connections = createServiceConnections({
     config,
@@ -144,10 +147,11 @@ export async function startBot(
     clock,
     logger,
   });
-  const slackClient = createWebClient(config, logger);
+  const slackClient = slackSide.webClient();
   const users = createUserDirectory({ fetch: slackUsersInfo(slackClient) });
   const inside = createInsideCheck({
-    app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+    // Read per check: with OAuth the organisation is the installation's under way.
+    app: identity,
     allowExternalUsers: config.access.allowExternalUsers,
     allowGuests: config.access.allowGuests,
     lookup: users.lookup,
@@ -155,25 +159,27 @@ export async function startBot(
   });
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
-  const progressClient = createWebClient(config, logger);
+  const progressClient = slackSide.webClient();
   // Answers to alert investigations stop their time-to-verdict clock (alerts/verdict-clock.ts).
   const verdicts = createVerdictClock({ clock, metrics });
   const output = verdicts.observe(
-    createSlackThreadOutput({
-      client: slackClient,
-      progressClient,
-      identity,
-      logger,
-      metrics,
-      fileThresholdChars: config.answers.fileThresholdChars,
-    }),
+    slackSide.routeOutput(
+      createSlackThreadOutput({
+        client: slackClient,
+        progressClient,
+        identity,
+        logger,
+        metrics,
+        fileThresholdChars: config.answers.fileThresholdChars,
+      }),
+    ),
   );
   const progress = createTurnProgress({
     style: config.progress.style,
     refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
     output,
-    status: createSlackThreadStatus({ client: progressClient, logger, metrics }),
+    status: slackSide.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
     clock,
     logger,
     metrics,
@@ -197,18 +203,27 @@ export async function startBot(
       inside,
       admins: createAdminCheck({
         adminUserIds: config.access.adminUserIds,
-        app: { teamId: identity.teamId, enterpriseId: identity.enterpriseId },
+        // Read per person: with OAuth the organisation is the event's installation's.
+        app: identity,
         lookupUser: users.lookup,
       }),
-      // More connections (DESIGN "Many accounts") join here: combineConnections(default, theirs).
-      connections: defaultConnection({ baseUrl: config.agent.baseUrl, whoami: (o) => agentApi.whoami(o) }),
-      // Watched channels (alert investigations) plug in here as `watched`; none yet.
+      // Every service connection, the default one first, as `/agent connections` lists them.
+      connections: registryConnections({ list: () => connections.admin.list(), now: () => clock.now() }),
+      watched: { list: () => store.listWatchedChannels() },
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
       now: () => clock.now(),
       logger,
     }),
-    view: { workspaceUrl: identity.url, botUserId: identity.botUserId },
+    // Read per publish: with OAuth the workspace and the bot are the event's installation's.
+    view: {
+      get workspaceUrl() {
+        return identity.url;
+      },
+      get botUserId() {
+        return identity.botUserId;
+      },
+    },
     logger,
     republishIntervalMs: config.home.republishMs,
   });
@@ -242,7 +257,7 @@ export async function startBot(
     defaultAgentId: config.agent.agentId,
     now: () => clock.now(),
   });
-  const contextClient = createFailFastWebClient(config, logger);
+  const contextClient = slackSide.failFastWebClient();
   const people = createSlackPeopleDirectory(users);
   const context = createTurnContext({
     threads: createSlackThreadReader(contextClient),
@@ -251,13 +266,23 @@ export async function startBot(
     channelAgents,
     clock,
     logger,
-    settings: { ...config.context, botUserId: identity.botUserId, botId: identity.botId },
+    settings: {
+      ...config.context,
+      get botUserId() {
+        return identity.botUserId;
+      },
+      get botId() {
+        return identity.botId;
+      },
+    },
   });
   const audience = createConversationAudience({
     source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
     cache: store,
     inside,
-    botUserId: identity.botUserId,
+    get botUserId() {
+      return identity.botUserId;
+    },
     logger,
   });
   const placement = createAnswerPlacement({
@@ -302,7 +327,7 @@ export async function startBot(
     delivery,
     progress,
     settings,
-    alertOutput: createSlackAlertOutput(slackClient, identity.botUserId),
+    alertOutput: createSlackAlertOutput(slackClient, identity),
     audience,
     channelAgents,
     verdicts,
@@ -331,6 +356,7 @@ export async function startBot(
   const slack = createSlackApp({
     config,
     identity,
+    installations: slackSide.installations,
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
     routes: [alerts.route],
@@ -348,6 +374,7 @@ export async function startBot(
       store,
       channelAgents,
       audience,
+      alerts,
       connections,
     },
   });
@@ -361,8 +388,9 @@ export async function startBot(
       mode: config.slack.socketMode ? 'socket' : 'http',
       store: store.kind,
       resumed: adopted,
-      team: identity.teamId,
-      enterprise: identity.enterpriseId,
+      ...(checkedIdentity
+        ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
+        : { oauth: true }),
     },
     'slack-agent-bridge started',
   );

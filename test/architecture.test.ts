@@ -125,6 +125,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'metrics.ts',
     'runtime',
     'secrets',
+    // The installation store's record port (OAuth installations are kept, sealed, in the state store).
+    'store',
   ],
   // The key's decoder, and the Redis topology's shape and address parser (pure modules).
   'config.ts': ['secrets', 'store'],

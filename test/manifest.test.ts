@@ -58,6 +58,9 @@ const EVENT_SUBSCRIPTIONS: Record<string, { botEvents: string[]; scopes: string[
   channel_unshared: { botEvents: ['channel_unshared'], scopes: ['channels:read'] },
   member_joined_channel: { botEvents: ['member_joined_channel'], scopes: ['channels:read', 'groups:read'] },
   member_left_channel: { botEvents: ['member_left_channel'], scopes: ['channels:read', 'groups:read'] },
+  // OAuth distribution: an installation is forgotten (no scope needed).
+  app_uninstalled: { botEvents: ['app_uninstalled'], scopes: [] },
+  tokens_revoked: { botEvents: ['tokens_revoked'], scopes: [] },
 };
 
 /**

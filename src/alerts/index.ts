@@ -68,7 +68,16 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
     metrics: deps.metrics,
     clock,
     logger: log,
-    settings: { ...deps.identity, ...config },
+    // The identity is read per alert, not copied: with OAuth it is the installation's in scope.
+    settings: {
+      ...config,
+      get teamId() {
+        return deps.identity.teamId;
+      },
+      get botUserId() {
+        return deps.identity.botUserId;
+      },
+    },
   });
   const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
   const route: HttpRoute = alertWebhookRoute({

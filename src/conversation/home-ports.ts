@@ -54,6 +54,8 @@ export interface HomeStore {
   weeklyTallies(week: string): Promise<WeeklyTallies>;
   /** Channels bound with `/agent channel use` (kept beside the bindings themselves). */
   listBoundChannels(): Promise<string[]>;
+  /** Channels watched for alerts (`/agent channel investigate on`), kept beside their settings. */
+  listWatchedChannels(): Promise<string[]>;
   noteAgentSeen(seen: AgentSeen): Promise<void>;
   /** Every agent the bot has seen, most recently seen first. */
   agentsSeen(): Promise<AgentSeen[]>;

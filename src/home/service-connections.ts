@@ -66,3 +66,38 @@ export function combineConnections(...sources: ServiceConnections[]): ServiceCon
     },
   };
 }
+
+/** A connection as the service-connections registry lists it (its `/agent connections` row). */
+export type ListedConnection = { alias: string; region: string } & (
+  | { health: 'ok'; accountId: number; accountName: string }
+  | { health: 'failing'; problem: IdentityProblem; accountName?: string | undefined }
+);
+
+/**
+ * Every connection of the registry (the default one first), each checked with whoami by the
+ * registry, the answers reused for a minute: opening the home again does not call the services again.
+ */
+export function registryConnections(deps: {
+  list(): Promise<ListedConnection[]>;
+  now?: () => number;
+}): ServiceConnections {
+  const now = deps.now ?? Date.now;
+  let cached: { at: number; statuses: ConnectionStatus[] } | undefined;
+  const statusOf = (row: ListedConnection): ConnectionStatus =>
+    row.health === 'ok'
+      ? {
+          alias: row.alias,
+          host: row.region,
+          account: { id: row.accountId, name: row.accountName },
+          health: 'ok',
+        }
+      : { alias: row.alias, host: row.region, health: row.problem };
+  return {
+    async list() {
+      if (!cached || now() - cached.at >= HEALTH_CACHE_MS) {
+        cached = { at: now(), statuses: (await deps.list()).map(statusOf) };
+      }
+      return cached.statuses;
+    },
+  };
+}

@@ -51,6 +51,8 @@ export { homeTabOpenedEvent } from './home-events.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
 export { SLACK_LIMITS } from './limits.js';
+export type { StandinActor, StandinOAuthOptions, StandinWorkspace } from './oauth.js';
+export { StandinOAuth } from './oauth.js';
 export type { AppEndpoint } from './person-clicks.js';
 export {
   clickEphemeralButton,

@@ -4,6 +4,8 @@ import { parseJsonArg } from './limits.js';
 import type { MethodContext } from './methods/context.js';
 import { receiveUpload, UPLOAD_PATH_PREFIX } from './methods/files.js';
 import { BOT_METHODS } from './methods/index.js';
+import type { StandinActor, StandinOAuth } from './oauth.js';
+import { actorState, OAUTH_AUTHORIZE_PATH, oauthRefusal, sendAuthorizePage } from './oauth-routes.js';
 import { parseArgs, readBody, uploadedBytes } from './request-body.js';
 import { SOCKET_PATH, type SocketModeStandin } from './socket-mode.js';
 import type { StandinState } from './state.js';
@@ -23,6 +25,8 @@ export interface RouterDeps {
   acceptsAppToken: (token: string) => boolean;
   /** e.g. 'http://127.0.0.1:PORT' */
   baseUrl: () => string;
+  /** OAuth distribution: installations with their own tokens (oauth.ts). */
+  oauth?: StandinOAuth | undefined;
 }
 
 function sendJson(
@@ -50,7 +54,12 @@ function authProblem(deps: RouterDeps, method: string, token: string | undefined
   return accepted ? undefined : 'invalid_auth';
 }
 
-function runMethod(deps: RouterDeps, method: string, args: Record<string, unknown>): SlackResult {
+function runMethod(
+  deps: RouterDeps,
+  method: string,
+  args: Record<string, unknown>,
+  actor: StandinActor | undefined,
+): SlackResult {
   if (method === 'apps.connections.open') {
     const base = deps.baseUrl().replace(/^http/, 'ws');
     const appId = deps.state.identity.appId;
@@ -58,7 +67,7 @@ function runMethod(deps: RouterDeps, method: string, args: Record<string, unknow
   }
   const handler = BOT_METHODS[method];
   if (!handler) return { ok: false, error: 'unknown_method' };
-  const ctx: MethodContext = { state: deps.state, baseUrl: deps.baseUrl() };
+  const ctx: MethodContext = { state: actorState(deps.state, actor), baseUrl: deps.baseUrl() };
   return handler(args, ctx);
 }
 
@@ -70,17 +79,20 @@ async function handleApi(deps: RouterDeps, method: string, req: IncomingMessage,
     args = { unparseable_body: true };
   }
   const token = bearer(req, args);
-  const { token: _token, ...logged } = args;
+  const { token: _token, client_secret: _secret, ...logged } = args;
+  const actor = token ? deps.oauth?.actorOf(token) : undefined;
   const answer = (status: number, result: SlackResult, headers: Record<string, string> = {}) => {
     deps.state.logCall({
       method,
       args: logged,
       ok: result.ok,
       ...(result.error ? { error: result.error } : {}),
+      ...(actor ? { team: actor.installationId } : {}),
       at: Date.now(),
     });
     sendJson(res, status, result, headers);
   };
+  if (method === 'oauth.v2.access' && deps.oauth) return answer(200, deps.oauth.access(req, args));
   if (method !== 'apps.connections.open' && !BOT_METHODS[method]) {
     return answer(200, { ok: false, error: 'unknown_method', req_method: method });
   }
@@ -95,12 +107,12 @@ async function handleApi(deps: RouterDeps, method: string, req: IncomingMessage,
   if (retryAfter !== undefined) {
     return answer(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(retryAfter) });
   }
-  const denied = authProblem(deps, method, token);
+  const denied = oauthRefusal(deps.oauth, token, actor, args) ?? authProblem(deps, method, token);
   if (denied) return answer(200, { ok: false, error: denied });
   if (args.unparseable_body === true) return answer(200, { ok: false, error: 'invalid_json' });
   const injected = deps.faults.takeFailure(method);
   if (injected) return answer(200, { ok: false, error: injected });
-  const result = runMethod(deps, method, args);
+  const result = runMethod(deps, method, args, actor);
   // Slack did the work; the caller hears of it only once the test releases the answer.
   const hold = deps.faults.takeHold(method);
   if (hold) await hold;
@@ -142,6 +154,9 @@ export function createRequestListener(deps: RouterDeps): (req: IncomingMessage, 
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const route = async () => {
+      if (req.method === 'GET' && path === OAUTH_AUTHORIZE_PATH && deps.oauth) {
+        return sendAuthorizePage(deps.oauth, req, res);
+      }
       if (path.startsWith(API_PATH_PREFIX))
         return handleApi(deps, path.slice(API_PATH_PREFIX.length), req, res);
       if (req.method === 'POST' && path.startsWith(UPLOAD_PATH_PREFIX)) {

@@ -10,6 +10,8 @@ import {
 } from './defaults.js';
 import { FaultPlan, type Outage } from './faults.js';
 import { StandinView } from './inspection.js';
+import { StandinOAuth, type StandinOAuthOptions } from './oauth.js';
+import { OAUTH_AUTHORIZE_PATH } from './oauth-routes.js';
 import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';
 import { type SocketAck, type SocketEnvelope, SocketModeStandin } from './socket-mode.js';
 import { StandinState } from './state.js';
@@ -55,6 +57,11 @@ export interface SlackStandinOptions {
   missingChannels?: string[];
   /** Socket Mode server ping interval. Default 10,000 ms. */
   socketPingIntervalMs?: number;
+  /**
+   * OAuth distribution: the app's credentials and the places it can be installed (oauth.ts). Set ⇒
+   * only tokens issued by `oauth.v2.access` are accepted, each for its own installation.
+   */
+  oauth?: StandinOAuthOptions;
 }
 
 /** The Socket Mode side of the stand-in. */
@@ -83,6 +90,8 @@ export class SlackStandin extends StandinView {
   readonly appId: string;
   /** Socket Mode: envelopes out, acks back. */
   readonly socket: SocketModeControls;
+  /** OAuth: Slack's authorize page on this stand-in (for SLACK_AUTHORIZE_URL). */
+  readonly authorizeUrl: string;
 
   constructor(
     state: StandinState,
@@ -90,9 +99,12 @@ export class SlackStandin extends StandinView {
     private readonly faults: FaultPlan,
     private readonly socketMode: SocketModeStandin,
     url: string,
+    /** OAuth distribution (when started with `oauth`): codes, tokens, revocation. */
+    readonly oauth: StandinOAuth | undefined = undefined,
   ) {
     super(state);
     this.url = url;
+    this.authorizeUrl = `${url}${OAUTH_AUTHORIZE_PATH}`;
     this.apiUrl = `${url}${API_PATH_PREFIX}`;
     ({
       teamId: this.teamId,
@@ -194,6 +206,7 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
     ...(options.socketPingIntervalMs ? { pingIntervalMs: options.socketPingIntervalMs } : {}),
   });
   let baseUrl = '';
+  const oauth = options.oauth ? new StandinOAuth(options.oauth) : undefined;
   const server = createServer(
     createRequestListener({
       state,
@@ -202,6 +215,7 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
       acceptsBotToken: (t) => (options.botToken ? t === options.botToken : t.startsWith('xoxb-')),
       acceptsAppToken: (t) => (options.appToken ? t === options.appToken : t.startsWith('xapp-')),
       baseUrl: () => baseUrl,
+      oauth,
     }),
   );
   server.on('upgrade', (req, socket, head) => socketMode.handleUpgrade(req, socket, head));
@@ -212,5 +226,5 @@ export async function startSlackStandin(options: SlackStandinOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
   baseUrl = options.publicUrl?.replace(/\/+$/, '') ?? `http://${host}:${port}`;
-  return new SlackStandin(state, server, faults, socketMode, baseUrl);
+  return new SlackStandin(state, server, faults, socketMode, baseUrl, oauth);
 }

@@ -134,6 +134,8 @@ export interface StandinCall {
   args: Record<string, unknown>;
   ok: boolean;
   error?: string;
+  /** OAuth: the installation whose token made the call (`T…`, or `E…` org-wide). */
+  team?: string;
   /** Date.now() when answered. */
   at: number;
 }

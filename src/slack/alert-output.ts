@@ -6,13 +6,17 @@ import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './view
  * The alert card and the replies in alert threads on the Web API (`chat.postMessage`, scope
  * `chat:write`). The Web client retries 429s itself; other errors reach the caller.
  */
-export function createSlackAlertOutput(client: WebClient, botUserId: string): AlertOutput {
+/** `identity` is read per post: with OAuth the bot is the installation's in scope. */
+export function createSlackAlertOutput(
+  client: WebClient,
+  identity: { readonly botUserId: string },
+): AlertOutput {
   return {
     async postCard(channel, card) {
       const posted = await client.chat.postMessage({
         channel,
         unfurl_links: false,
-        ...renderAlertCard(card, botUserId),
+        ...renderAlertCard(card, identity.botUserId),
       } as Parameters<WebClient['chat']['postMessage']>[0]);
       if (!posted.ts) throw new Error('chat.postMessage returned no ts');
       return posted.ts;
@@ -28,7 +32,7 @@ export function createSlackAlertOutput(client: WebClient, botUserId: string): Al
       await client.chat.postMessage({
         channel: where.channel,
         thread_ts: where.threadTs,
-        ...renderNotInvestigated(reason, botUserId),
+        ...renderNotInvestigated(reason, identity.botUserId),
       });
     },
   };

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
+import type { SlackInstallations } from './installations/oauth-setup.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
 import { SlackStartupError } from './startup-check.js';
@@ -44,8 +45,10 @@ export function createSlackApp(options: {
   /** More routes on PORT in both modes, beside /healthz and /metrics (POST /alerts). */
   routes?: HttpRoute[];
   listeners: Omit<ListenerDeps, 'identity' | 'logger'>;
+  /** OAuth distribution (many workspaces): set ⇒ no bot token; each event's installation is used. */
+  installations?: SlackInstallations | undefined;
 }): SlackApp {
-  const { config, identity, logger } = options;
+  const { config, identity, logger, installations } = options;
   const slackLogger = toSlackLogger(logger);
   let listening = false;
   let socketConnected = false;
@@ -73,6 +76,8 @@ export function createSlackApp(options: {
         logger: slackLogger,
         // Ack first, work after: listeners never hold Slack's 3-second deadline.
         processBeforeResponse: false,
+        // GET /slack/install and /slack/oauth_redirect, by Bolt's InstallProvider.
+        ...installations?.receiverOptions(clientOptions),
       });
   socketReceiver?.client.on('connected', () => {
     socketConnected = true;
@@ -82,7 +87,8 @@ export function createSlackApp(options: {
   });
 
   const app = new App({
-    token: config.slack.botToken,
+    // With OAuth each event's token comes from its installation (the receiver's installer authorizes).
+    token: installations ? undefined : config.slack.botToken,
     receiver: socketReceiver ?? httpReceiver,
     logger: slackLogger,
     clientOptions,
@@ -90,12 +96,12 @@ export function createSlackApp(options: {
     tokenVerificationEnabled: false,
     // Threads ↔ sessions live in our own store; Bolt's per-event conversation store is unused work.
     convoStore: false,
-    botId: identity.botId,
-    botUserId: identity.botUserId,
+    ...(installations ? {} : { botId: identity.botId, botUserId: identity.botUserId }),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
+  installations?.register(app);
   registerListeners(app, { ...options.listeners, identity, logger });
 
   let opsServer: Server | undefined;

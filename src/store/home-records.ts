@@ -12,6 +12,8 @@ export const homeKeys = {
   recentThreads: (userId: string) => `home:threads:${userId}`,
   tally: (week: string, kind: WeeklyTallyKind) => `home:tally:${week}:${kind}`,
   boundChannels: 'channel-agents:bound',
+  /** Channels whose integration posts are investigated (`/agent channel investigate on`). */
+  watchedChannels: 'channel-watch:listed',
   agentsSeen: 'home:agents-seen',
 } as const;
 
@@ -64,6 +66,9 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
     },
     async listBoundChannels() {
       return (await primitives.members(homeKeys.boundChannels)).sort();
+    },
+    async listWatchedChannels() {
+      return (await primitives.members(homeKeys.watchedChannels)).sort();
     },
     async noteAgentSeen(seen) {
       await primitives.putRanked(

@@ -9,6 +9,7 @@ import { createRedisStore } from './redis-store.js';
 import type { RedisTopology } from './redis-topology.js';
 
 export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js';
+export type { InstallationRecordStore, SealedInstallation } from './installation-records.js';
 export type { StateStore } from './keyv-conversation-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export type { AccountSlotLeases, SlotRequest } from './primitives.js';

@@ -20,6 +20,7 @@ export const storeKeys = {
   connections: 'connections',
   /** Channel → alias of the added connection its agent is on. */
   connectionChannels: 'connections:channels',
+  installation: (installationId: string) => `installation:${installationId}`,
 };
 
 /** The key names a store uses: {@link storeKeys}, or {@link clusterKeys} on a Redis Cluster. */
@@ -54,6 +55,7 @@ export const clusterKeys: StoreKeys = {
   accountSlots: (account) => `account-slots:${tag(account)}`,
   connections: 'connections',
   connectionChannels: 'connections:channels',
+  installation: (installationId) => `installation:${tag(installationId)}`,
 };
 
 /** The separator @keyv/redis puts between namespace and key. */

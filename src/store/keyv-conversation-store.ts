@@ -10,6 +10,7 @@ import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
 import type { HomePrimitives } from './home-primitives.js';
 import { createHomeRecords, homeKeys } from './home-records.js';
+import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
 import type { AccountSlotLeases, StorePrimitives } from './primitives.js';
@@ -24,7 +25,8 @@ export interface StateStore
     ClaimStore,
     ChannelWatchStore,
     AccountSlotLeases,
-    ConnectionRecordStore {
+    ConnectionRecordStore,
+    InstallationRecordStore {
   /** Which backend holds the state (for start-up logs and health). */
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backend answers; rejects otherwise (for `/healthz`). */
@@ -61,6 +63,7 @@ export function createKeyvConversationStore(
     saveConnection: connections.saveConnection,
     deleteConnection: connections.deleteConnection,
     channelsUsing: connections.channelsUsing,
+    ...createInstallationRecords(keyv, ensureOpen),
 
     async getThread(threadKey) {
       ensureOpen();
@@ -137,10 +140,13 @@ export function createKeyvConversationStore(
     async saveChannelWatch(channel, watch) {
       ensureOpen();
       await keyv.set(keys.channelWatch(channel), watch);
+      // Listed on the admins' App Home.
+      await homePrimitives.addMember(homeKeys.watchedChannels, channel);
     },
     async deleteChannelWatch(channel) {
       ensureOpen();
       await keyv.delete(keys.channelWatch(channel));
+      await homePrimitives.removeMember(homeKeys.watchedChannels, channel);
     },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {

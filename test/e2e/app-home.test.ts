@@ -89,6 +89,7 @@ describe('App Home', () => {
     harness = await startHarness();
     const h = harness;
     await h.command('channel use ops-agent', { user: 'UADMIN', channel: 'C0OPS' });
+    await h.command('channel investigate on', { user: 'UADMIN', channel: 'C0ALERTS' });
     const { channel, threadTs } = await h.mention(
       `disk? ${simDirective({ steps: 2, stepMs: 20, answer: 'Full.' })}`,
       { user: 'UADMIN' },
@@ -106,7 +107,7 @@ describe('App Home', () => {
     expect(text).toContain(`\`${SIM_AGENTS.api}\` (default) — :large_green_circle: on`);
     expect(text).toContain('`ops-agent` (<#C0OPS>) — :white_circle: not seen yet');
     expect(text).toContain('<#C0OPS> → `ops-agent`');
-    expect(text).toContain('*Watched channels*\n_not available in this version_');
+    expect(text).toMatch(/\*Watched channels\*\n.*<#C0ALERTS>/);
     expect(text).toMatch(
       /Runs: \*1\* · Answers: \*1\* · Feedback coverage: \*100% \(1 of 1 answered sessions rated\)\*/,
     );

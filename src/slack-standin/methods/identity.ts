@@ -12,7 +12,8 @@ export const authTest: MethodHandler = (_args, { state }) => {
     user_id: botUserId,
     bot_id: botId,
     ...(enterpriseId ? { enterprise_id: enterpriseId } : {}),
-    is_enterprise_install: false,
+    // An org-wide install's token answers for the org itself.
+    is_enterprise_install: enterpriseId !== undefined && teamId === enterpriseId,
   };
 };
 

@@ -8,7 +8,8 @@ import type { ListenerDeps } from './index.js';
 export function adminCheckOf(deps: ListenerDeps): AdminCheck {
   return createAdminCheck({
     adminUserIds: deps.config.access.adminUserIds,
-    app: { teamId: deps.identity.teamId, enterpriseId: deps.identity.enterpriseId },
+    // Read per command: with OAuth the organisation is the command's installation's.
+    app: deps.identity,
     lookupUser: deps.users.lookup,
     onLookupError: (userId, error) =>
       deps.logger.warn({ user: userId, err: error }, 'users.info failed; treating the user as a non-admin'),

@@ -1,0 +1,90 @@
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import type { Logger } from '../../runtime/logger.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import type { InstallationRecordStore } from '../../store/index.js';
+
+/**
+ * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation is kept
+ * whole, sealed with the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): only its key (the
+ * team or enterprise id) is readable in Redis, never a token. An org-wide install on Enterprise Grid is one installation for
+ * every workspace of the org, kept under the enterprise id; a workspace install under the team id
+ * (as Bolt's own stores do: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
+ */
+
+/** What identifies an installation: the fields of a query or of an installation Bolt hands over. */
+interface InstallationKeys {
+  isEnterpriseInstall?: boolean | undefined;
+  enterpriseId?: string | undefined;
+  teamId?: string | undefined;
+}
+
+/**
+ * The installation's id in the store and in thread keys: the enterprise id for an org-wide
+ * install, else the workspace's team id; undefined when the payload names neither.
+ */
+export function installationIdOf(keys: InstallationKeys): string | undefined {
+  if (keys.isEnterpriseInstall && keys.enterpriseId) return keys.enterpriseId;
+  return keys.teamId ?? keys.enterpriseId;
+}
+
+/** The store's keys of an installation as Bolt builds it after `oauth.v2.access`. */
+function keysOfInstallation(installation: Installation): InstallationKeys {
+  return {
+    isEnterpriseInstall: installation.isEnterpriseInstall,
+    enterpriseId: installation.enterprise?.id,
+    teamId: installation.team?.id,
+  };
+}
+
+export interface SealedInstallationStore extends InstallationStore {
+  /** The installation kept under `installationId` (`T…` or `E…`), opened; undefined when none. */
+  fetchById(installationId: string): Promise<Installation | undefined>;
+  deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
+}
+
+export function createSealedInstallationStore(deps: {
+  records: InstallationRecordStore;
+  box: SecretBox;
+  logger: Logger;
+  now?: () => number;
+}): SealedInstallationStore {
+  const { records, box, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function fetchById(installationId: string): Promise<Installation | undefined> {
+    const record = await records.getInstallationRecord(installationId);
+    return record ? (JSON.parse(box.open(record.sealed)) as Installation) : undefined;
+  }
+
+  return {
+    fetchById,
+    async storeInstallation(installation) {
+      const id = installationIdOf(keysOfInstallation(installation as Installation));
+      if (!id) throw new Error('the installation names neither a workspace nor an enterprise');
+      await records.saveInstallationRecord(id, {
+        sealed: box.seal(JSON.stringify(installation)),
+        savedAt: now(),
+      });
+      logger.info(
+        { installation: id, enterprise: installation.isEnterpriseInstall === true },
+        'Slack installation saved',
+      );
+    },
+    async fetchInstallation(query) {
+      const id = installationIdOf(query);
+      // An org-wide install also serves events that name a workspace of the org.
+      const found =
+        (id ? await fetchById(id) : undefined) ??
+        (query.enterpriseId && query.enterpriseId !== id ? await fetchById(query.enterpriseId) : undefined);
+      // Bolt expects a throw for "not installed here": it answers the event without a listener.
+      if (!found) throw new Error(`no Slack installation for ${id ?? 'this payload'}`);
+      return found;
+    },
+    async deleteInstallation(query) {
+      const id = installationIdOf(query);
+      if (!id) return;
+      await records.deleteInstallationRecord(id);
+      logger.info({ installation: id }, 'Slack installation forgotten');
+    },
+  };
+}

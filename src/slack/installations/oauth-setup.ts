@@ -1,0 +1,155 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App, Context, HTTPReceiverOptions, Installation } from '@slack/bolt';
+import type { WebClientOptions } from '@slack/web-api';
+import type { SlackOAuthConfig } from '../../config.js';
+import type { Logger } from '../../runtime/logger.js';
+import { createSecretBox } from '../../secrets/secret-box.js';
+import type { InstallationRecordStore } from '../../store/index.js';
+import type { SlackIdentity } from '../app.js';
+import { SlackStartupError } from '../startup-check.js';
+import { BOT_SCOPES } from './bot-scopes.js';
+import { renderFailedPage, renderInstalledPage, renderInstallPage } from './install-pages.js';
+import {
+  createSealedInstallationStore,
+  installationIdOf,
+  type SealedInstallationStore,
+} from './installation-store.js';
+import { registerInstallationListeners } from './listeners/index.js';
+import { scopedIdentity } from './scoped-identity.js';
+import { createSlackClients, type SlackClients } from './slack-clients.js';
+import { createTeamRouting, type TeamRouting } from './team-routing.js';
+import { createWorkspaceScope, type SlackWorkspace, type WorkspaceScope } from './workspace-scope.js';
+
+export const INSTALL_PATH = '/slack/install';
+export const REDIRECT_PATH = '/slack/oauth_redirect';
+
+/** Installer error codes that are the browser's or the person's doing, not the server's. */
+const CLIENT_SIDE_FAILURES = new Set([
+  'slack_oauth_invalid_state',
+  'slack_oauth_missing_state',
+  'slack_oauth_missing_code',
+  'slack_oauth_installer_authorization_error',
+]);
+
+/** Everything OAuth distribution adds (DESIGN "Many workspaces"), built once at start-up. */
+export interface SlackInstallations {
+  scope: WorkspaceScope;
+  store: SealedInstallationStore;
+  clients: SlackClients;
+  routing: TeamRouting;
+  /** The bot's identity as the installation under way sees it. */
+  identity: SlackIdentity;
+  /** The HTTPReceiver's OAuth options: Bolt's InstallProvider serves the install and redirect paths. */
+  receiverOptions(clientOptions: WebClientOptions): Partial<HTTPReceiverOptions>;
+  /** Enters each event's installation scope, and forgets installations Slack says are gone. */
+  register(app: App): void;
+}
+
+/** The installation a Bolt event was authorized for (its context), as a workspace scope. */
+export function workspaceOfContext(context: Context): SlackWorkspace | undefined {
+  const installationId = installationIdOf(context);
+  if (!installationId || !context.botToken || !context.botUserId) return undefined;
+  return {
+    installationId,
+    botToken: context.botToken,
+    identity: {
+      botUserId: context.botUserId,
+      botId: context.botId ?? '',
+      teamId: installationId,
+      enterpriseId: context.enterpriseId,
+    },
+  };
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(html);
+}
+
+export function createSlackInstallations(deps: {
+  oauth: SlackOAuthConfig;
+  secrets: { encryptionKey: Buffer | undefined; previousKeys: Buffer[] };
+  records: InstallationRecordStore;
+  logger: Logger;
+}): SlackInstallations {
+  const { oauth, logger } = deps;
+  if (!deps.secrets.encryptionKey) {
+    throw new SlackStartupError(
+      'OAuth distribution keeps each Slack installation (its tokens) in the store, sealed: set STATE_ENCRYPTION_KEY (32 bytes in base64, `openssl rand -base64 32`)',
+    );
+  }
+  const box = createSecretBox(deps.secrets.encryptionKey, deps.secrets.previousKeys);
+  const store = createSealedInstallationStore({ records: deps.records, box, logger });
+  const scope = createWorkspaceScope();
+  const clients = createSlackClients(store);
+  const routing = createTeamRouting(clients, scope);
+
+  async function forget(context: Context, why: string): Promise<void> {
+    const id = installationIdOf(context);
+    if (!id) return;
+    await store.deleteInstallation({
+      teamId: context.teamId,
+      enterpriseId: context.enterpriseId,
+      isEnterpriseInstall: context.isEnterpriseInstall,
+    });
+    clients.forget(id);
+    logger.info({ installation: id, why }, 'Slack installation removed');
+  }
+
+  return {
+    scope,
+    store,
+    clients,
+    routing,
+    identity: scopedIdentity(scope),
+    receiverOptions: (clientOptions) => ({
+      clientId: oauth.clientId,
+      clientSecret: oauth.clientSecret,
+      stateSecret: oauth.stateSecret,
+      ...(oauth.redirectUri ? { redirectUri: oauth.redirectUri } : {}),
+      scopes: [...BOT_SCOPES],
+      installationStore: store,
+      installerOptions: {
+        installPath: INSTALL_PATH,
+        redirectUriPath: REDIRECT_PATH,
+        directInstall: false,
+        // The state travels in a cookie and in the URL: a link opened in another browser is refused.
+        stateVerification: true,
+        authorizationUrl: oauth.authorizeUrl,
+        // oauth.v2.access and auth.test go where the bot's other calls go (SLACK_API_URL).
+        clientOptions,
+        renderHtmlForInstallPath: renderInstallPage,
+        callbackOptions: {
+          success: (
+            installation: Installation,
+            _options: unknown,
+            _req: IncomingMessage,
+            res: ServerResponse,
+          ) => {
+            const orgWide = installation.isEnterpriseInstall === true;
+            const name = orgWide ? installation.enterprise?.name : installation.team?.name;
+            sendHtml(res, 200, renderInstalledPage({ name, orgWide }));
+          },
+          failure: (
+            error: { code?: string },
+            _options: unknown,
+            _req: IncomingMessage,
+            res: ServerResponse,
+          ) => {
+            const code = error.code ?? 'slack_oauth_unknown_error';
+            logger.warn({ code }, 'a Slack installation did not complete');
+            sendHtml(res, CLIENT_SIDE_FAILURES.has(code) ? 400 : 502, renderFailedPage(code, INSTALL_PATH));
+          },
+        },
+      },
+    }),
+    register(app) {
+      app.use(async ({ context, next }) => {
+        const workspace = workspaceOfContext(context);
+        if (workspace) await scope.run(workspace, next);
+        else await next();
+      });
+      registerInstallationListeners(app, { forget, logger });
+    },
+  };
+}

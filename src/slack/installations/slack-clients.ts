@@ -1,0 +1,74 @@
+import type { Installation } from '@slack/bolt';
+import { installationIdOf, type SealedInstallationStore } from './installation-store.js';
+import type { SlackWorkspace } from './workspace-scope.js';
+
+/**
+ * The port background work uses to act for an installation (DESIGN "Many workspaces"): delivery,
+ * polling and recovery run after the event that started a turn has returned, so they find the
+ * installation again by the team the turn record carries (its thread key's team: `T…`, or `E…`
+ * for an org-wide install).
+ */
+export interface SlackClients {
+  /** Rejects with {@link InstallationGoneError} when the installation is not (or no longer) kept. */
+  forTeam(installationId: string): Promise<SlackWorkspace>;
+  /** Drops what is remembered of an installation (uninstalled, tokens revoked). */
+  forget(installationId: string): void;
+}
+
+export class InstallationGoneError extends Error {
+  readonly code = 'installation_not_found';
+  constructor(readonly installationId: string) {
+    super(`no Slack installation for ${installationId} (uninstalled, or never installed)`);
+    this.name = 'InstallationGoneError';
+  }
+}
+
+/** The workspace of a stored installation; undefined when it has no bot (a user-only install). */
+export function workspaceOfInstallation(installation: Installation): SlackWorkspace | undefined {
+  const installationId = installationIdOf({
+    isEnterpriseInstall: installation.isEnterpriseInstall,
+    enterpriseId: installation.enterprise?.id,
+    teamId: installation.team?.id,
+  });
+  const bot = installation.bot;
+  if (!installationId || !bot) return undefined;
+  return {
+    installationId,
+    botToken: bot.token,
+    identity: {
+      botUserId: bot.userId,
+      botId: bot.id,
+      // Thread keys and who-is-inside take the installation's id: for an org-wide install the org
+      // (`E…`) never equals a workspace, so everyone is judged by their enterprise.
+      teamId: installationId,
+      enterpriseId: installation.enterprise?.id,
+    },
+  };
+}
+
+/** How long an opened installation is reused before the store is read again. */
+const REMEMBER_MS = 60_000;
+
+export function createSlackClients(
+  store: SealedInstallationStore,
+  now: () => number = Date.now,
+): SlackClients {
+  const remembered = new Map<string, { workspace: SlackWorkspace; until: number }>();
+  return {
+    async forTeam(installationId) {
+      const hit = remembered.get(installationId);
+      if (hit && hit.until > now()) return hit.workspace;
+      const installation = await store.fetchById(installationId);
+      const workspace = installation ? workspaceOfInstallation(installation) : undefined;
+      if (!workspace) {
+        remembered.delete(installationId);
+        throw new InstallationGoneError(installationId);
+      }
+      remembered.set(installationId, { workspace, until: now() + REMEMBER_MS });
+      return workspace;
+    },
+    forget(installationId) {
+      remembered.delete(installationId);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { WebClient } from '@slack/web-api';
+import type { Config } from '../../config.js';
+import type { ThreadOutput } from '../../conversation/thread-output-port.js';
+import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { InstallationRecordStore } from '../../store/index.js';
+import type { SlackIdentity } from '../app.js';
+import { toSlackLogger } from '../bolt-logger.js';
+import { createFailFastWebClient, createWebClient, webClientOptions } from '../web-client.js';
+import { InstallationWebClient } from './installation-web-client.js';
+import { createSlackInstallations, type SlackInstallations } from './oauth-setup.js';
+import { routeOutputByTeam, routeStatusByTeam } from './team-routing.js';
+
+/**
+ * The Slack side the composition root builds, for one workspace (SLACK_BOT_TOKEN: `auth.test`'s
+ * identity, clients with that token) or for many (OAuth: the identity and token of the installation
+ * under way, thread writes routed by their thread's team). bridge.ts asks this and stays the same
+ * in both modes.
+ */
+export interface SlackWiring {
+  identity: SlackIdentity;
+  installations: SlackInstallations | undefined;
+  /** A Web client with the Slack retry policy (answers, progress, people, audience). */
+  webClient(): WebClient;
+  /** A client for reads a turn can do without: fails at once on a 429 or a slow Slack. */
+  failFastWebClient(): WebClient;
+  routeOutput(output: ThreadOutput): ThreadOutput;
+  routeStatus(status: ThreadStatusPort): ThreadStatusPort;
+}
+
+export function createSlackWiring(deps: {
+  config: Config;
+  logger: Logger;
+  /** `auth.test`'s answer in single-workspace mode; undefined with OAuth. */
+  checkedIdentity: SlackIdentity | undefined;
+  records: InstallationRecordStore;
+}): SlackWiring {
+  const { config, logger, checkedIdentity } = deps;
+  if (!config.slack.oauth) {
+    if (!checkedIdentity) throw new Error('single-workspace mode needs the identity auth.test gave');
+    return {
+      identity: checkedIdentity,
+      installations: undefined,
+      webClient: () => createWebClient(config, logger),
+      failFastWebClient: () => createFailFastWebClient(config, logger),
+      routeOutput: (output) => output,
+      routeStatus: (status) => status,
+    };
+  }
+  const installations = createSlackInstallations({
+    oauth: config.slack.oauth,
+    secrets: config.secrets,
+    records: deps.records,
+    logger,
+  });
+  const options = webClientOptions(config, toSlackLogger(logger));
+  return {
+    identity: installations.identity,
+    installations,
+    webClient: () => new InstallationWebClient(installations.scope, options),
+    failFastWebClient: () =>
+      new InstallationWebClient(installations.scope, {
+        ...options,
+        rejectRateLimitedCalls: true,
+        retryConfig: { retries: 0 },
+        timeout: 10_000,
+      }),
+    routeOutput: (output) => routeOutputByTeam(output, installations.routing),
+    routeStatus: (status) => routeStatusByTeam(status, installations.routing),
+  };
+}

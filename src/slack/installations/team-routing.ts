@@ -1,0 +1,59 @@
+import type { ThreadLocation, ThreadOutput } from '../../conversation/thread-output-port.js';
+import { ThreadOutputError } from '../../conversation/turn/output-error.js';
+import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js';
+import { InstallationGoneError, type SlackClients } from './slack-clients.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+/**
+ * Thread writes find their installation by the thread's team (DESIGN "Many workspaces"): a turn's
+ * answer, notices and progress are written long after its event returned (polling, recovery after a
+ * restart), so each write enters the scope of the installation its ThreadLocation names.
+ */
+export interface TeamRouting {
+  /** Runs `work` for the installation `teamId` names; rejects when it is gone. */
+  within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
+}
+
+export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope): TeamRouting {
+  return {
+    async within(teamId, work) {
+      const workspace = await clients.forTeam(teamId);
+      return scope.run(workspace, work);
+    },
+  };
+}
+
+/** A write for an installation that is gone is refused for good, as Slack refuses a revoked token. */
+function gone(method: string, error: unknown): ThreadOutputError {
+  return new ThreadOutputError('permanent', 'installation_not_found', method, { cause: error });
+}
+
+/** The output with every write in its thread's installation. */
+export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): ThreadOutput {
+  const at = <R>(method: string, where: ThreadLocation, write: () => Promise<R>): Promise<R> =>
+    routing.within(where.teamId, write).catch((error: unknown) => {
+      // A store that cannot answer is a passing fault (unclassified: transient); a gone install is not.
+      throw error instanceof InstallationGoneError ? gone(method, error) : error;
+    });
+  return {
+    postProgress: (where, ...rest) =>
+      at('chat.postMessage', where, () => output.postProgress(where, ...rest)),
+    updateProgress: (where, ...rest) => at('chat.update', where, () => output.updateProgress(where, ...rest)),
+    removeProgress: (where, ...rest) => at('chat.delete', where, () => output.removeProgress(where, ...rest)),
+    postAnswer: (where, ...rest) => at('chat.postMessage', where, () => output.postAnswer(where, ...rest)),
+    postNotice: (where, ...rest) => at('chat.postMessage', where, () => output.postNotice(where, ...rest)),
+    refuse: (where, ...rest) => at('chat.postEphemeral', where, () => output.refuse(where, ...rest)),
+    findTurnMessages: (where, ...rest) =>
+      at('conversations.replies', where, () => output.findTurnMessages(where, ...rest)),
+  };
+}
+
+/** The native status in its thread's installation; a gone installation is a status Slack refused. */
+export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting): ThreadStatusPort {
+  return {
+    set: (where, progress) =>
+      routing
+        .within(where.teamId, () => status.set(where, progress))
+        .catch(() => ({ ok: false, unavailable: false, error: 'installation_not_found' })),
+  };
+}

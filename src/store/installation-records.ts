@@ -1,0 +1,37 @@
+import type { Keyv } from 'keyv';
+import { storeKeys } from './keys.js';
+
+/**
+ * Where Slack installations are kept (DESIGN "Many workspaces"): one record per installation id (a
+ * workspace's `T…`, or an org-wide install's `E…`), holding only what the caller sealed — the store
+ * never sees a token in plain text. No expiry: an installation lasts until Slack says it is gone.
+ */
+export interface InstallationRecordStore {
+  getInstallationRecord(installationId: string): Promise<SealedInstallation | undefined>;
+  saveInstallationRecord(installationId: string, record: SealedInstallation): Promise<void>;
+  deleteInstallationRecord(installationId: string): Promise<void>;
+}
+
+/** A sealed installation (secrets/secret-box.ts format) and when it was saved. */
+export interface SealedInstallation {
+  sealed: string;
+  savedAt: number;
+}
+
+/** The installation records on the store's keyv; `ensureOpen` refuses calls after close. */
+export function createInstallationRecords(keyv: Keyv, ensureOpen: () => void): InstallationRecordStore {
+  return {
+    async getInstallationRecord(installationId) {
+      ensureOpen();
+      return keyv.get<SealedInstallation>(storeKeys.installation(installationId));
+    },
+    async saveInstallationRecord(installationId, record) {
+      ensureOpen();
+      await keyv.set(storeKeys.installation(installationId), record);
+    },
+    async deleteInstallationRecord(installationId) {
+      ensureOpen();
+      await keyv.delete(storeKeys.installation(installationId));
+    },
+  };
+}

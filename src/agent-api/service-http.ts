@@ -1,5 +1,5 @@
 import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
-import { Agent } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { Logger } from '../runtime/logger.js';
 import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
 import { AgentApiErrorCode } from './errors.js';
@@ -54,49 +54,80 @@ export interface ServiceHttpOptions {
 }
 
 /**
- * The keep-alive connection pool handed to ky: one connection per slot of the budget (the budget
- * already bounds requests in flight, so none waits in the pool). ky builds a global `Request`, which
- * only the global fetch accepts (undici's own fetch is another copy of the classes on Node 20), so
- * ky's `fetch` is the global one with this Agent as its dispatcher.
+ * Whether Node's global fetch is an undici older than 7 (Node 20 bundles 6.x): it spends about a
+ * tenth more CPU per exchange under ky than the undici package's fetch. Node 24 bundles 7.x,
+ * where handing ky's Request over costs more than it saves (bench/README.md).
+ */
+const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) < 7;
+
+/**
+ * ky's `fetch`: a keep-alive connection pool, one connection per slot of the budget (the budget
+ * already bounds requests in flight, so none waits in the pool). Where the global fetch is the
+ * old bundled undici, the undici package's own fetch serves instead: ky hands over the global
+ * `Request` it built, and undici's fetch accepts only its own copy of the class, so the request's
+ * URL, method, headers, signal and (already serialised) body are passed on as they are.
  */
 function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch {
   const dispatcher = new Agent({ connections, bodyTimeout });
   // Node's fetch types name its bundled copy of undici's Dispatcher; this Agent is the package's.
-  return (input, init) => fetch(input, { ...init, dispatcher } as unknown as RequestInit);
+  if (!globalFetchIsOld)
+    return (input, init) => fetch(input, { ...init, dispatcher } as unknown as RequestInit);
+  return async (input, init) => {
+    const request = input as Request;
+    const body = request.body === null ? undefined : await request.text();
+    const response = await undiciFetch(request.url, {
+      method: request.method,
+      // A global Headers is iterable as [name, value] pairs, which undici reads as a sequence.
+      headers: request.headers as unknown as [string, string][],
+      body,
+      signal: request.signal,
+      dispatcher,
+      ...(init as object),
+    });
+    // undici's Response has the global one's shape; ky and parse-body read status, headers, text.
+    return response as unknown as Response;
+  };
 }
 
-const attemptsOf = (options: NormalizedOptions) => options.context.attempts as CallAttempts;
+/** ky's `context` of one call (a type, not an interface: ky's option is a record). */
+type CallContext = {
+  attempts: CallAttempts;
+  token: string;
+};
+
+const contextOf = (options: NormalizedOptions) => options.context as unknown as CallContext;
 
 /**
- * The client's ky instance, and one extension of it per token. Options that never change per
- * token (base address, fetch, headers, hooks) live on the instance: ky merges every option of a
- * call into its defaults, so a call carries only what is its own. The hooks find the call's
- * attempts in ky's `context`.
+ * The client's one ky instance: base address, fetch and hooks never change, and a call carries
+ * only what is its own. The headers are set on the request in `beforeRequest` (from the call's
+ * ky `context`, where the hooks also find its attempts) rather than as ky `headers` options: ky
+ * merges option headers by building several `Headers` objects per call, about a tenth of a call's
+ * CPU on Node 20 (bench/README.md); setting two headers on the request it built costs little.
  */
-function kyPerToken(options: ServiceHttpOptions): (token: string) => KyInstance {
-  const http = ky.create({
+function createKy(options: ServiceHttpOptions): KyInstance {
+  return ky.create({
     prefixUrl: options.baseUrl,
     fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
-    headers: { accept: 'application/json' },
     hooks: {
-      beforeRequest: [(_request, kyOptions) => attemptsOf(kyOptions).begin()],
-      beforeRetry: [({ options: kyOptions, retryCount }) => attemptsOf(kyOptions).logRetry(retryCount)],
+      beforeRequest: [
+        (request, kyOptions) => {
+          const { attempts, token } = contextOf(kyOptions);
+          request.headers.set('accept', 'application/json');
+          request.headers.set('x-api-token', token);
+          return attempts.begin();
+        },
+      ],
+      beforeRetry: [
+        ({ options: kyOptions, retryCount }) => contextOf(kyOptions).attempts.logRetry(retryCount),
+      ],
     },
   });
-  const byToken = new Map<string, KyInstance>();
-  return (token) => {
-    let instance = byToken.get(token);
-    if (instance === undefined) {
-      instance = http.extend({ headers: { 'x-api-token': token } });
-      byToken.set(token, instance);
-    }
-    return instance;
-  };
 }
 
 /** ky's options for one call: only what differs from the instance's. */
 function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['retry']): Options {
-  const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context: { attempts } };
+  const context: CallContext = { attempts, token: spec.token };
+  const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context };
   if (spec.body !== undefined) options.json = spec.body;
   if (spec.signal !== undefined) options.signal = spec.signal;
   const accepted = spec.acceptStatuses;
@@ -106,7 +137,7 @@ function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['
 
 /** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
 export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
-  const httpFor = kyPerToken(options);
+  const http = createKy(options);
   const retrySettings = kyRetrySettings(options.retry, options.random);
   const deps: AttemptDeps = {
     budget: options.budget,
@@ -122,7 +153,7 @@ export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
     let response: Response;
     let text: string;
     try {
-      response = await httpFor(spec.token)(spec.path.slice(1), callOptions(spec, attempts, retry));
+      response = await http(spec.path.slice(1), callOptions(spec, attempts, retry));
       text = await response.text();
     } catch (error) {
       throw await attempts.failed(error);

@@ -1,11 +1,11 @@
 import type { FetchFunction, RetryOptions, Logger as SlackLogger, WebClientOptions } from '@slack/web-api';
 import { WebClient } from '@slack/web-api';
-import { Agent } from 'undici';
+import { Agent, type RequestInit as UndiciRequestInit, fetch as undiciFetch } from 'undici';
 import type { Config } from '../config.js';
 import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
 
-/** Client-side timeout of one Web API call. */
+/** Client-side bound of one Web API call: the pool's wait for the headers, and between body chunks. */
 const CALL_TIMEOUT_MS = 30_000;
 
 /**
@@ -30,19 +30,32 @@ export const SLACK_RETRY_POLICY: RetryOptions = {
 /**
  * One keep-alive connection pool to the Slack API per configuration: the bot's clients and Bolt's
  * listener client share it. The Web client takes its transport as a `fetch` (web-api 8 has no
- * `agent` option): Node's fetch with an undici `Agent` as its dispatcher. The Agent serves http and
- * https alike, so SLACK_API_URL's scheme needs no choice here; Node's fetch (not undici's) because
- * the Web client builds multipart uploads with Node's own FormData, which undici's fetch does not
- * recognise.
+ * `agent` option): undici's own fetch with an undici `Agent` as its dispatcher. The Agent serves
+ * http and https alike, so SLACK_API_URL's scheme needs no choice here. undici's fetch rather than
+ * Node's: on Node 20 the global fetch is an older bundled undici that costs about a third more CPU
+ * per call (bench/README.md). Multipart uploads are the exception: the Web client builds them with
+ * Node's own FormData, which only Node's fetch recognises, so those go through it (same pool).
+ *
+ * The pool also bounds each call in time (`headersTimeout`, `bodyTimeout`): the Web client's own
+ * `timeout` builds an `AbortSignal.timeout` and its timer for every call, a measurable share of a
+ * call's CPU; undici's timers are per connection and cost nothing extra per call.
  */
 const fetchByConfig = new WeakMap<Config, FetchFunction>();
 
 function keepAliveFetch(config: Config): FetchFunction {
   let fetch = fetchByConfig.get(config);
   if (fetch === undefined) {
-    const dispatcher = new Agent({ connections: SLACK_CONNECTIONS });
-    // Node's fetch takes any undici dispatcher; its types come from its own bundled copy of undici.
-    fetch = (url, init) => globalThis.fetch(url, { ...init, dispatcher } as unknown as RequestInit);
+    const dispatcher = new Agent({
+      connections: SLACK_CONNECTIONS,
+      headersTimeout: CALL_TIMEOUT_MS,
+      bodyTimeout: CALL_TIMEOUT_MS,
+    });
+    fetch = (url, init) =>
+      init?.body instanceof FormData
+        ? // Node's fetch takes any undici dispatcher; its types come from its own bundled copy of undici.
+          globalThis.fetch(url, { ...init, dispatcher } as unknown as RequestInit)
+        : // The Web client sends a url-encoded string here: undici's fetch reads it as Node's would.
+          (undiciFetch(url, { ...init, dispatcher } as UndiciRequestInit) as unknown as Promise<Response>);
     fetchByConfig.set(config, fetch);
   }
   return fetch;
@@ -65,7 +78,8 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
     retryConfig: SLACK_RETRY_POLICY,
     rejectRateLimitedCalls: false,
     fetch: keepAliveFetch(config),
-    timeout: CALL_TIMEOUT_MS,
+    // No per-call timer: the pool's headersTimeout and bodyTimeout bound every call (above).
+    timeout: 0,
   };
 }
 

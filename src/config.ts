@@ -1,200 +1,37 @@
-import net, { BlockList } from 'node:net';
 import os from 'node:os';
 import { z } from 'zod';
-import { decodeKey } from './secrets/secret-box.js';
-import { parseNodeAddress, type RedisNodeAddress, type RedisTopology } from './store/redis-topology.js';
+import { type Config, LOG_LEVELS } from './config/config-type.js';
+import {
+  alertToken,
+  appToken,
+  baseUrl,
+  bool,
+  csv,
+  csvWithDefault,
+  emptyAsUnset,
+  encryptionKey,
+  encryptionKeys,
+  intFrom,
+  isLoopbackHost,
+  metricsToken,
+  optionalString,
+  optionalUrl,
+  redisNodes,
+  redisUrl,
+  required,
+  slackApiUrl,
+  suggestedPrompts,
+  TOKEN_CARRYING_URLS,
+} from './config/fields.js';
+import type { RedisTopology } from './store/redis-topology.js';
 
 /**
  * The one place that reads the environment. Parsed once at start-up; a bad or missing value
  * stops the process with a message naming every offending variable (see main.ts).
  */
 
-/** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
-const emptyAsUnset = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-const intFrom = (fallback: number, min = 0) =>
-  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).default(fallback));
-const csvWithDefault = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item.length > 0),
-    );
-const csv = csvWithDefault('');
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1' || value === 'yes');
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
-/** A full URL, or a bare host meaning `https://host`; returned without a trailing slash. */
-export function normaliseBaseUrl(value: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  const url = new URL(withScheme);
-  return url.toString().replace(/\/+$/, '');
-}
-
-const baseUrl = z
-  // Unset reads "is required", like the other required variables.
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'is required')
-  .transform((value, ctx) => {
-    try {
-      return normaliseBaseUrl(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
-      return z.NEVER;
-    }
-  });
-
-const slackApiUrl = z
-  .string()
-  .trim()
-  .default('https://slack.com/api/')
-  .refine((value) => URL.canParse(value), 'is not a URL')
-  .transform((value) => (value.endsWith('/') ? value : `${value}/`));
-
-/** Addresses whose traffic never leaves the machine (IPv4-mapped IPv6 forms included). */
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** True for `localhost`, 127.0.0.0/8 and ::1, as a WHATWG URL spells its host (IPv6 in brackets). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (host === 'localhost') return true;
-  if (net.isIPv4(host)) return LOOPBACK.check(host, 'ipv4');
-  if (net.isIPv6(host)) return LOOPBACK.check(host, 'ipv6');
-  return false;
-}
-
-/**
- * Base addresses that carry a token on every request (`x-api-token`, the Slack bot token): plain
- * http:// is refused unless the host is loopback (tests, the sandbox) or listed in ALLOW_HTTP_HOSTS.
- */
-const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
-
-/** An optional absolute URL (http or https). */
-const optionalUrl = optionalString.refine(
-  (value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)),
-  'must be an http:// or https:// URL',
-);
-
-/** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
-const redisUrl = optionalString.refine(
-  (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
-  'must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
-);
-
-/** REDIS_SENTINELS / REDIS_CLUSTER_NODES: `host:port,…` (IPv6 in brackets). */
-const redisNodes = csv.transform((values, ctx) => {
-  const nodes: RedisNodeAddress[] = [];
-  for (const value of values) {
-    const node = parseNodeAddress(value);
-    if (node) nodes.push(node);
-    else
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${value}" is not host:port (list them as host:port,host:port)`,
-      });
-  }
-  return nodes;
-});
-
-/**
- * An app-level token (`xapp-…`) for Socket Mode: with a bot or user token Slack refuses the
- * socket, and the client would retry for ever with /healthz at 503.
- */
-const appToken = optionalString.superRefine((value, ctx) => {
-  if (value === undefined || value.startsWith('xapp-')) return;
-  const kind = value.startsWith('xoxb-')
-    ? ', not a bot token (xoxb-…)'
-    : value.startsWith('xox')
-      ? ', not a user or bot token'
-      : '';
-  ctx.addIssue({
-    code: 'custom',
-    message: `must be an app-level token (xapp-…) with connections:write${kind}`,
-  });
-});
-/** The manifest's `features.agent_view.suggested_prompts`, the default of SUGGESTED_PROMPTS. */
-export const DEFAULT_SUGGESTED_PROMPTS: ReadonlyArray<{ title: string; message: string }> = [
-  { title: 'Why are errors up?', message: 'Why did the error rate go up in the last hour?' },
-  {
-    title: 'Summarise recent alerts',
-    message: 'Summarise the alerts that fired today and what they have in common.',
-  },
-  { title: 'Investigate latency', message: 'Which services have the highest latency right now, and why?' },
-];
-
-const suggestedPrompt = z.object({ title: z.string().trim().min(1), message: z.string().trim().min(1) });
-/** A JSON array of at most 4 `{title, message}` (Slack shows no more in the agent view). */
-const suggestedPrompts = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value.trim() === '') return [...DEFAULT_SUGGESTED_PROMPTS];
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not JSON (a JSON array of {title, message})' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
-
-/** Sent as `Authorization: Bearer <token>`: one header-safe word (visible ASCII, no spaces). */
-const metricsToken = optionalString.refine(
-  (value) => value === undefined || /^[\x21-\x7e]+$/.test(value),
-  'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
-);
-
-/**
- * Sent in a header, or in the JSON body a vendor's template holds: one word of visible ASCII, long
- * enough not to be guessed.
- */
-const alertToken = optionalString.refine(
-  (value) => value === undefined || /^[\x21-\x7e]{16,}$/.test(value),
-  'must be one word of at least 16 visible ASCII characters (e.g. openssl rand -hex 32)',
-);
-
-/** STATE_ENCRYPTION_KEY: 32 bytes in base64 (`openssl rand -base64 32`). */
-const encryptionKey = optionalString.transform((value, ctx) => {
-  if (value === undefined) return undefined;
-  try {
-    return decodeKey(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
-const encryptionKeys = csv.transform((values, ctx) => {
-  const keys: Buffer[] = [];
-  for (const value of values) {
-    try {
-      keys.push(decodeKey(value));
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `each key ${(error as Error).message}` });
-      return z.NEVER;
-    }
-  }
-  return keys;
-});
-
-const required = (name: string) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, 'is required');
+export type { Config, SlackOAuthConfig } from './config/config-type.js';
+export { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, normaliseBaseUrl } from './config/fields.js';
 
 const variables = z.object({
   // Required unless OAuth distribution is configured (then each installation brings its own token).
@@ -285,7 +122,7 @@ const variables = z.object({
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
   LEASE_TTL_MS: intFrom(15_000, 1000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   METRICS_TOKEN: metricsToken,
   ALLOW_HTTP_HOSTS: csv,
   STATE_ENCRYPTION_KEY: encryptionKey,
@@ -446,90 +283,6 @@ function redisTopology(env: Env): RedisTopology | undefined {
   }
   if (env.REDIS_CLUSTER_NODES.length > 0) return { kind: 'cluster', nodes: env.REDIS_CLUSTER_NODES, auth };
   return env.REDIS_URL === undefined ? undefined : { kind: 'single', url: env.REDIS_URL };
-}
-
-export interface Config {
-  slack: {
-    /** Unset in OAuth mode (each installation brings its own token). */
-    botToken: string | undefined;
-    signingSecret: string | undefined;
-    appToken: string | undefined;
-    apiUrl: string;
-    socketMode: boolean;
-    /** DESIGN "Many workspaces": set ⇒ installed through OAuth (`/slack/install`), many workspaces. */
-    oauth: SlackOAuthConfig | undefined;
-  };
-  http: { port: number; host: string };
-  agent: {
-    baseUrl: string;
-    token: string;
-    agentId: string;
-    accountToken: string | undefined;
-    accountPathPrefix: string;
-    maxInFlight: number;
-    /** Requests in flight per service account across every replica (AGENT_ACCOUNT_CONCURRENCY). */
-    accountConcurrency: number;
-    pollShare: number;
-    requestTimeoutMs: number;
-    statusTimeoutMs: number;
-    turnDeadlineMs: number;
-    /** How long past the deadline a run is still watched for a late answer (0: not at all). */
-    lateWatchMs: number;
-  };
-  access: {
-    adminUserIds: string[];
-    allowedChannelIds: string[];
-    allowExternalUsers: boolean;
-    /** Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside. */
-    allowGuests: boolean;
-  };
-  /** Who reads an answer (DESIGN "Who reads the answer"). */
-  audience: { outsiderPolicy: 'dm' | 'thread' | 'refuse'; memberLimit: number };
-  feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
-  answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
-  /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
-  context: { maxChars: number; alertLookbackMinutes: number };
-  progress: { style: 'status' | 'message'; statusRefreshMs: number };
-  agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
-  /** DESIGN "App Home": a person's home is published again at most once per `republishMs`. */
-  home: { republishMs: number };
-  /** DESIGN "Spending": turns per person per rolling hour (0: no limit). */
-  spending: { runsPerPersonPerHour: number };
-  /** DESIGN "Alert investigations"; `webhookToken` unset ⇒ POST /alerts answers 404. */
-  alerts: {
-    webhookToken: string | undefined;
-    defaultChannelId: string | undefined;
-    cooldownMs: number;
-    runsPerHour: number;
-  };
-  state: {
-    redisUrl: string | undefined;
-    /** One server, Sentinel or Cluster (DESIGN "Redis beyond one node"); unset ⇒ memory. */
-    redis: RedisTopology | undefined;
-    redisPrefix: string;
-    instanceId: string;
-    leaseTtlMs: number;
-  };
-  /**
-   * DESIGN "Many accounts": the key secrets are sealed with in the store (unset: nothing secret may
-   * be kept), and older keys still accepted for opening after a rotation.
-   */
-  secrets: { encryptionKey: Buffer | undefined; previousKeys: Buffer[] };
-  logLevel: Env['LOG_LEVEL'];
-  /** Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`. */
-  ops: { metricsToken: string | undefined };
-  /** Variables set to an empty value and so treated as unset (logged at start-up). */
-  emptyVariables: string[];
-}
-
-/** OAuth distribution: the app's credentials and where Slack's authorize page is. */
-export interface SlackOAuthConfig {
-  clientId: string;
-  clientSecret: string;
-  stateSecret: string;
-  /** The public address of /slack/oauth_redirect; unset ⇒ the app's first redirect URL in Slack. */
-  redirectUri: string | undefined;
-  authorizeUrl: string;
 }
 
 /** Thrown by loadConfig with one line per offending variable. */

@@ -5,7 +5,8 @@ import {
   isAgentApiError,
 } from './agent-api/index.js';
 import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
-import { createAdminCheck } from './commands/access.js';
+import { wireAppHome } from './composition/app-home-room.js';
+import { startLeaseTimers } from './composition/lease-timers.js';
 import type { Config } from './config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
@@ -25,9 +26,6 @@ import { createTurnProgress } from './conversation/turn/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn/turn-starter.js';
 import { createViewedContext } from './conversation/viewed-context.js';
-import { createHomeActivity } from './home/home-activity.js';
-import { createHomeData } from './home/home-data.js';
-import { registryConnections } from './home/service-connections.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { type Clock, systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
@@ -35,7 +33,6 @@ import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
-import { createAppHome } from './slack/app-home.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
@@ -196,43 +193,16 @@ export async function startBot(
     lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
-  const appHome = createAppHome({
-    client: slackClient,
-    data: createHomeData({
-      store,
-      inside,
-      admins: createAdminCheck({
-        adminUserIds: config.access.adminUserIds,
-        // Read per person: with OAuth the organisation is the event's installation's.
-        app: identity,
-        lookupUser: users.lookup,
-      }),
-      // Every service connection, the default one first, as `/agent connections` lists them.
-      connections: registryConnections({ list: () => connections.admin.list(), now: () => clock.now() }),
-      watched: { list: () => store.listWatchedChannels() },
-      defaultAgentId: config.agent.agentId,
-      prompts: config.agentView.suggestedPrompts,
-      now: () => clock.now(),
-      logger,
-    }),
-    // Read per publish: with OAuth the workspace and the bot are the event's installation's.
-    view: {
-      get workspaceUrl() {
-        return identity.url;
-      },
-      get botUserId() {
-        return identity.botUserId;
-      },
-    },
-    logger,
-    republishIntervalMs: config.home.republishMs,
-  });
-  // What turns and ratings write for App Home, and the re-publish of the asker's home.
-  const homeActivity = createHomeActivity({
+  const { appHome, homeActivity } = wireAppHome({
+    config,
     store,
-    now: () => clock.now(),
+    inside,
+    identity,
+    users,
+    connections,
+    client: slackClient,
+    clock,
     logger,
-    onThreadsChanged: appHome.threadsChanged,
   });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
@@ -412,20 +382,4 @@ export async function startBot(
     logger.info({}, 'slack-agent-bridge stopped');
   }
   return { port, metrics, stop };
-}
-
-/** Lease renewal every third of the TTL; orphan adoption every half, so takeover is prompt. */
-function startLeaseTimers(
-  recovery: ReturnType<typeof createTurnRecovery>,
-  leaseTtlMs: number,
-  logger: Logger,
-): NodeJS.Timeout[] {
-  const run = (what: string, task: () => Promise<unknown>) => () => {
-    task().catch((error: unknown) => logger.error({ err: error }, `${what} failed`));
-  };
-  const renew = setInterval(run('lease renewal', recovery.renewLeases), Math.max(250, leaseTtlMs / 3));
-  const adopt = setInterval(run('turn takeover', recovery.adoptOrphans), Math.max(500, leaseTtlMs / 2));
-  renew.unref();
-  adopt.unref();
-  return [renew, adopt];
 }

@@ -1,0 +1,195 @@
+import net, { BlockList } from 'node:net';
+import { z } from 'zod';
+import { decodeKey } from '../secrets/secret-box.js';
+import { parseNodeAddress, type RedisNodeAddress } from '../store/redis-topology.js';
+
+/** The environment's field types, one schema each: what config.ts's variables are made of. */
+/** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
+export const emptyAsUnset = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+export const intFrom = (fallback: number, min = 0) =>
+  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).default(fallback));
+export const csvWithDefault = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    );
+export const csv = csvWithDefault('');
+export const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+export const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** A full URL, or a bare host meaning `https://host`; returned without a trailing slash. */
+export function normaliseBaseUrl(value: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
+  const url = new URL(withScheme);
+  return url.toString().replace(/\/+$/, '');
+}
+
+export const baseUrl = z
+  // Unset reads "is required", like the other required variables.
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .transform((value, ctx) => {
+    try {
+      return normaliseBaseUrl(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
+      return z.NEVER;
+    }
+  });
+
+export const slackApiUrl = z
+  .string()
+  .trim()
+  .default('https://slack.com/api/')
+  .refine((value) => URL.canParse(value), 'is not a URL')
+  .transform((value) => (value.endsWith('/') ? value : `${value}/`));
+
+/** Addresses whose traffic never leaves the machine (IPv4-mapped IPv6 forms included). */
+export const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** True for `localhost`, 127.0.0.0/8 and ::1, as a WHATWG URL spells its host (IPv6 in brackets). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
+  if (net.isIPv4(host)) return LOOPBACK.check(host, 'ipv4');
+  if (net.isIPv6(host)) return LOOPBACK.check(host, 'ipv6');
+  return false;
+}
+
+/**
+ * Base addresses that carry a token on every request (`x-api-token`, the Slack bot token): plain
+ * http:// is refused unless the host is loopback (tests, the sandbox) or listed in ALLOW_HTTP_HOSTS.
+ */
+export const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
+
+/** An optional absolute URL (http or https). */
+export const optionalUrl = optionalString.refine(
+  (value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)),
+  'must be an http:// or https:// URL',
+);
+
+/** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
+export const redisUrl = optionalString.refine(
+  (value) => value === undefined || /^rediss?:\/\/[^/]/i.test(value),
+  'must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',
+);
+
+/** REDIS_SENTINELS / REDIS_CLUSTER_NODES: `host:port,…` (IPv6 in brackets). */
+export const redisNodes = csv.transform((values, ctx) => {
+  const nodes: RedisNodeAddress[] = [];
+  for (const value of values) {
+    const node = parseNodeAddress(value);
+    if (node) nodes.push(node);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not host:port (list them as host:port,host:port)`,
+      });
+  }
+  return nodes;
+});
+
+/**
+ * An app-level token (`xapp-…`) for Socket Mode: with a bot or user token Slack refuses the
+ * socket, and the client would retry for ever with /healthz at 503.
+ */
+export const appToken = optionalString.superRefine((value, ctx) => {
+  if (value === undefined || value.startsWith('xapp-')) return;
+  const kind = value.startsWith('xoxb-')
+    ? ', not a bot token (xoxb-…)'
+    : value.startsWith('xox')
+      ? ', not a user or bot token'
+      : '';
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be an app-level token (xapp-…) with connections:write${kind}`,
+  });
+});
+/** The manifest's `features.agent_view.suggested_prompts`, the default of SUGGESTED_PROMPTS. */
+export const DEFAULT_SUGGESTED_PROMPTS: ReadonlyArray<{ title: string; message: string }> = [
+  { title: 'Why are errors up?', message: 'Why did the error rate go up in the last hour?' },
+  {
+    title: 'Summarise recent alerts',
+    message: 'Summarise the alerts that fired today and what they have in common.',
+  },
+  { title: 'Investigate latency', message: 'Which services have the highest latency right now, and why?' },
+];
+
+export const suggestedPrompt = z.object({
+  title: z.string().trim().min(1),
+  message: z.string().trim().min(1),
+});
+/** A JSON array of at most 4 `{title, message}` (Slack shows no more in the agent view). */
+export const suggestedPrompts = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return [...DEFAULT_SUGGESTED_PROMPTS];
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not JSON (a JSON array of {title, message})' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
+
+/** Sent as `Authorization: Bearer <token>`: one header-safe word (visible ASCII, no spaces). */
+export const metricsToken = optionalString.refine(
+  (value) => value === undefined || /^[\x21-\x7e]+$/.test(value),
+  'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
+);
+
+/**
+ * Sent in a header, or in the JSON body a vendor's template holds: one word of visible ASCII, long
+ * enough not to be guessed.
+ */
+export const alertToken = optionalString.refine(
+  (value) => value === undefined || /^[\x21-\x7e]{16,}$/.test(value),
+  'must be one word of at least 16 visible ASCII characters (e.g. openssl rand -hex 32)',
+);
+
+/** STATE_ENCRYPTION_KEY: 32 bytes in base64 (`openssl rand -base64 32`). */
+export const encryptionKey = optionalString.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  try {
+    return decodeKey(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+export const encryptionKeys = csv.transform((values, ctx) => {
+  const keys: Buffer[] = [];
+  for (const value of values) {
+    try {
+      keys.push(decodeKey(value));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `each key ${(error as Error).message}` });
+      return z.NEVER;
+    }
+  }
+  return keys;
+});
+
+export const required = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, 'is required');

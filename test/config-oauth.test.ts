@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { configProblems as problems } from './support/config-env.js';
 
 /** DESIGN "Many workspaces": SLACK_BOT_TOKEN for one workspace, or the three OAuth variables. */
 
@@ -15,16 +16,6 @@ const oauth = {
   SLACK_STATE_SECRET: 'test-state-secret-not-real',
   STATE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
 };
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('OAuth distribution config', () => {
   it('needs no SLACK_BOT_TOKEN once the three OAuth variables are set', () => {

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { configProblems, MINIMAL_ENV } from './support/config-env.js';
 
 /** The contract row "Redis topologies": one of REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES. */
-const minimal = {
-  SLACK_BOT_TOKEN: 'xoxb-test-not-real',
-  SLACK_SIGNING_SECRET: 'test-secret',
-  AGENT_API_URL: 'api-eu.logz.io',
-  AGENT_API_TOKEN: 'test-agent-token',
-  AGENT_ID: 'agent-1',
-};
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig({ ...minimal, ...env });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const minimal = MINIMAL_ENV;
+const problems = (env: Record<string, string>) => configProblems({ ...minimal, ...env });
 
 describe('Redis topologies in the configuration', () => {
   it('reads a URL, with credentials and TLS in it, as one server; nothing set is memory', () => {

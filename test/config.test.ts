@@ -2,30 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   CONFIG_VARIABLES,
-  ConfigError,
   DEFAULT_SUGGESTED_PROMPTS,
   isLoopbackHost,
   loadConfig,
   normaliseBaseUrl,
 } from '../src/config.js';
+import { MINIMAL_ENV, configProblems as problems } from './support/config-env.js';
 
-const minimal = {
-  SLACK_BOT_TOKEN: 'xoxb-test-not-real',
-  SLACK_SIGNING_SECRET: 'test-secret',
-  AGENT_API_URL: 'api-eu.logz.io',
-  AGENT_API_TOKEN: 'test-agent-token',
-  AGENT_ID: 'agent-1',
-};
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const minimal = MINIMAL_ENV;
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {

@@ -1,43 +1,10 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runSandbox } from '../support/run-sandbox.js';
 
 /**
  * `npm run sandbox`, piped: `/agent connections add` goes through the bot's form in the terminal
  * (the sandbox's second simulator is the demo account), and a channel uses that connection.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-function runSandbox(
-  input: string,
-  timeoutMs = 20_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
-      cwd: repoRoot,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`sandbox did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
-
 describe('npm run sandbox: a second account through the connection form', () => {
   it('adds the demo connection, lists it, binds #sandbox to it and answers there', async () => {
     const run = await runSandbox(

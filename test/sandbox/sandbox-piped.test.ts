@@ -1,51 +1,12 @@
-import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runSandbox } from '../support/run-sandbox.js';
 
 /**
  * `npm run sandbox` as a person pipes a script into it: the real entry point in a child process
  * (the simulator lives inside it, so the feedback check reads the line the sandbox prints from the
  * simulator's state).
  */
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-interface SandboxRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Promise<SandboxRun> {
-  return new Promise((resolve, reject) => {
-    // The bot's default audience policy, whatever the shell running the tests exported.
-    const { OUTSIDER_AUDIENCE: _policy, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', ...args], {
-      cwd: repoRoot,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`sandbox did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
 
 describe('npm run sandbox with piped input', () => {
   it('/home prints the Home tab the bot published: the thread just asked, and the admin part', async () => {

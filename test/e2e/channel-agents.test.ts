@@ -12,6 +12,7 @@ import {
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
+import { agentCommandReply } from '../support/command-reply.js';
 import { memoryLogger } from '../support/memory-log.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { postEvent, postSlashCommand } from '../support/slack-events.js';
@@ -21,22 +22,8 @@ const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer })
 const PAYMENTS = 'C0PAYMENTS';
 const hasRedis = await redisAvailable();
 
-/** The reply's visible text (section blocks). */
-function replyText(slack: SlackStandin, responseId: string): string | undefined {
-  const [reply] = slack.responses(responseId);
-  if (!reply) return undefined;
-  const blocks = (reply.blocks ?? []) as Array<{ text?: { text?: string } }>;
-  const text = blocks.map((block) => block.text?.text ?? '').join('\n') || reply.text || '';
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
-
-async function command(harness: Harness, text: string, user = 'UADMINLIST', channel = PAYMENTS) {
-  const posted = await harness.command(text, { user, channel });
-  expect(posted.status).toBe(200);
-  return harness.slack.waitFor(() => replyText(harness.slack, posted.responseId), {
-    description: `the reply to /agent ${text}`,
-  });
-}
+const command = (harness: Harness, text: string, user = 'UADMINLIST', channel = PAYMENTS) =>
+  agentCommandReply(harness, text, user, channel);
 
 async function ask(harness: Harness, text: string, where: { channel: string; threadTs?: string }) {
   const mention = await harness.mention(text, where);

@@ -7,10 +7,11 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
-import { DEFAULT_TEAM_ID, type SlackStandin } from '../../src/slack-standin/index.js';
+import { DEFAULT_TEAM_ID } from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
+import { agentCommandReply, replyText } from '../support/command-reply.js';
 import { memoryLogger } from '../support/memory-log.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
 import { postSlashCommand } from '../support/slack-events.js';
@@ -27,22 +28,8 @@ const SECOND_TOKEN = 'sim-second-account-token-not-real';
 const EU = 'C0EUROPE';
 const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer });
 
-/** The reply's visible text (section blocks), unescaped. */
-function replyText(slack: SlackStandin, responseId: string): string | undefined {
-  const [reply] = slack.responses(responseId);
-  if (!reply) return undefined;
-  const blocks = (reply.blocks ?? []) as Array<{ text?: { text?: string } }>;
-  const text = blocks.map((block) => block.text?.text ?? '').join('\n') || reply.text || '';
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-}
-
-async function command(harness: Harness, text: string, user = 'UADMINLIST', channel = EU) {
-  const posted = await harness.command(text, { user, channel });
-  expect(posted.status).toBe(200);
-  return harness.slack.waitFor(() => replyText(harness.slack, posted.responseId), {
-    description: `the reply to /agent ${text}`,
-  });
-}
+const command = (harness: Harness, text: string, user = 'UADMINLIST', channel = EU) =>
+  agentCommandReply(harness, text, user, channel);
 
 /** `/agent connections add`, then the form filled and submitted; returns the ack's JSON. */
 async function addThroughForm(

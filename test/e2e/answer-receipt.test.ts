@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { simDirective } from '../../src/simulator/index.js';
 import type { StoredMessage } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { WINDOW_PATTERN } from '../support/looked-at.js';
 
 type Card = { type: string; task_id?: string; title?: string; status?: string; details?: unknown };
 
@@ -31,7 +32,7 @@ describe('the answer receipt', () => {
     const turnId = answer?.metadata?.event_payload?.turn_id;
     expect(card).toMatchObject({ type: 'task_card', status: 'complete', title: 'Agent run complete' });
     expect(card.task_id).toBe(turnId);
-    expect(details).toMatch(/^3 steps · took \d+ s · looked at \d\d:\d\d–\d\d:\d\d UTC \(\d{4}-\d\d-\d\d\)$/);
+    expect(details).toMatch(new RegExp(`^3 steps · took \\d+ s · looked at ${WINDOW_PATTERN}$`));
     // The fallback text says the same words, before the answer.
     expect(answer?.text?.startsWith(`Agent run complete — ${details}\n\n`)).toBe(true);
     expect(answer?.text).toContain('Disk filled up.');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { simDirective } from '../../src/simulator/index.js';
 import { alertMessage, visibleText } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { windowText } from '../support/looked-at.js';
 
 /** DESIGN "Time range" end to end: the phrase, the asker's zone (users.info tz), the alert window. */
 const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer });
@@ -42,9 +43,8 @@ describe('time range', () => {
     const answer = harness.slack
       .messages(CHANNEL, mention.threadTs)
       .find((message) => message.metadata?.event_type === 'agent_answer');
-    const hhmm = (iso: string) => iso.slice(11, 16);
     expect(visibleText(answer as never)).toContain(
-      `Looked at ${hhmm(timerange?.startTime ?? '')}–${hhmm(timerange?.endTime ?? '')} UTC`,
+      `Looked at ${windowText(timerange?.startTime ?? '', timerange?.endTime ?? '')}`,
     );
   });
 

@@ -17,14 +17,6 @@ import type {
 } from './poll-contract.js';
 import { FifoQueue, TimeHeap } from './time-queues.js';
 
-export type {
-  PollEntry,
-  PollHandlers,
-  PollScheduler,
-  PollSchedulerDeps,
-  PollVerdict,
-} from './poll-contract.js';
-
 type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';
 
 interface Tracked {

@@ -3,38 +3,17 @@ import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore, RunStatusReport } from '../ports.js';
-import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';
+import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
+import { answerRef, type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
 import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
-import { type TurnState, transition } from './turn-machine.js';
+import { transition } from './turn-machine.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
-
-/** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
-export type FinalOutcome =
-  | { kind: 'report'; report: RunStatusReport; late: boolean }
-  | { kind: 'notice'; notice: TurnNotice; outcome: TurnOutcome };
-
-/** One turn this instance polls or delivers, as the deliverer and the poller share it. */
-export interface TurnInFlight {
-  turn: TurnRecord;
-  /** After a takeover or a failed post: look in the thread before posting. */
-  takenOver: boolean;
-  /** The turn machine's state (the outcome to post, and what the thread keeps, are decided there). */
-  state: TurnState;
-  /** Ends this turn's waits between delivery attempts (lease lost, shutdown). */
-  abort: AbortController;
-  /** The thread lock is given back (once only: a newer turn may hold it by the next attempt). */
-  released: boolean;
-  /** The deadline notice on its way: a late outcome waits for it, so the thread reads in order. */
-  noticeChain: Promise<void>;
-  /** The latest step count the run reported (for the receipt of an outcome without a report). */
-  steps?: number | undefined;
-}
 
 export interface OutcomeDelivererDeps {
   ledger: TurnLedger;
@@ -65,16 +44,6 @@ class ClaimedElsewhere extends Error {
     this.name = 'ClaimedElsewhere';
   }
 }
-
-const where = ({ teamId, channel, threadTs }: TurnRecord): ThreadLocation => ({ teamId, channel, threadTs });
-
-const answerRef = ({ threadKey, agentId, connection, sessionId, turnId }: TurnRecord) => ({
-  threadKey,
-  agentId,
-  ...(connection !== undefined ? { connection } : {}),
-  sessionId: sessionId ?? '',
-  turnId,
-});
 
 /**
  * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, the

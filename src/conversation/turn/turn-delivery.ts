@@ -1,10 +1,11 @@
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentSessions } from '../agent-session.js';
-import type { PollScheduler } from '../polling/poll-scheduler.js';
+import type { PollScheduler } from '../polling/poll-contract.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { ThreadOutput, TurnNotice } from '../thread-output-port.js';
-import { createOutcomeDeliverer, type FinalOutcome, type TurnInFlight } from './outcome-deliverer.js';
+import { createOutcomeDeliverer } from './outcome-deliverer.js';
+import type { FinalOutcome, TurnInFlight } from './turn-in-flight.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, storedPhase, type TurnEffect, type TurnEvent, transition } from './turn-machine.js';
 import type { TurnObserver } from './turn-observer.js';

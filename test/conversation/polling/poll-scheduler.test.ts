@@ -1,12 +1,12 @@
 import sinon from 'sinon';
 import { describe, expect, it } from 'vitest';
 import { fullJitterDelay } from '../../../src/conversation/polling/backoff.js';
-import {
-  createPollScheduler,
-  type PollHandlers,
-  type PollScheduler,
-  type PollSchedulerDeps,
-} from '../../../src/conversation/polling/poll-scheduler.js';
+import type {
+  PollHandlers,
+  PollScheduler,
+  PollSchedulerDeps,
+} from '../../../src/conversation/polling/poll-contract.js';
+import { createPollScheduler } from '../../../src/conversation/polling/poll-scheduler.js';
 import type { RunStatusReport } from '../../../src/conversation/ports.js';
 import type { Logger } from '../../../src/runtime/logger.js';
 import { createManualClock, type ManualClock } from '../../support/manual-clock.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PollHandlers } from '../../../src/conversation/polling/poll-scheduler.js';
+import type { PollHandlers } from '../../../src/conversation/polling/poll-contract.js';
 import type { ConversationStore } from '../../../src/conversation/ports.js';
 import type { ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { ThreadOutputError } from '../../../src/conversation/turn/output-error.js';

@@ -1,0 +1,125 @@
+/**
+ * The turn machine's vocabulary: its states (one per phase, the same words as the stored turn
+ * record's), the events fed to it and the effects it asks for. The rules are in turn-machine.ts.
+ */
+import type { ReportDigest, RunStatusReport } from '../ports.js';
+
+/** No turn in flight: the only state that accepts a new turn. */
+export interface IdleTurnState {
+  phase: 'idle';
+  /** The thread's agent session, once its first run has started. */
+  sessionId?: string | undefined;
+  /** The digest of the thread's last finished turn's final report (for the stale rule). */
+  lastFinal?: ReportDigest | undefined;
+  /** The last turn ended without a terminal status: its run may still work. */
+  runOpen?: boolean | undefined;
+}
+
+/** A message arrived in a thread whose run was left open: its status is read before anything is sent. */
+export interface CheckingTurnState {
+  phase: 'checking';
+  turnId: string;
+  sessionId: string;
+  previousFinal?: ReportDigest | undefined;
+}
+
+/** The start (or follow-up) request is on its way; no run to poll yet. */
+export interface StartingTurnState {
+  phase: 'starting';
+  turnId: string;
+  /** Set for a follow-up: the session the turn continues. */
+  sessionId?: string | undefined;
+  previousFinal?: ReportDigest | undefined;
+}
+
+/** The run is started and being polled (`late`: past the deadline, watched at a slow pace). */
+export interface PollingTurnState {
+  phase: 'polling' | 'late';
+  turnId: string;
+  sessionId: string;
+  previousFinal?: ReportDigest | undefined;
+  /** True after a follow-up until a report shows the service has registered the new turn. */
+  awaitingFresh: boolean;
+  /** The highest `totalSteps` already shown as progress. */
+  stepsShown: number;
+}
+
+/** What the thread record keeps once a turn ends (written when the thread is freed). */
+export type ThreadChange =
+  /** The run ended with this final report: the next turn follows up, compared against it. */
+  | { kind: 'final'; lastFinal: ReportDigest }
+  /** No terminal status (deadline, watch ended, polling failed): the run may still be working. */
+  | { kind: 'run-open' }
+  /** The run never started: the thread keeps its previous session and final report. */
+  | { kind: 'unchanged' }
+  /** Someone stopped the run: the thread drops its session; the next question starts a new one. */
+  | { kind: 'stopped' };
+
+/** The outcome is decided and being posted (outcome-deliverer.ts); the turn ends with `delivered`. */
+export interface DeliveringTurnState {
+  phase: 'delivering';
+  turnId: string;
+  sessionId?: string | undefined;
+  previousFinal?: ReportDigest | undefined;
+  thread: ThreadChange;
+}
+
+export type TurnState =
+  | IdleTurnState
+  | CheckingTurnState
+  | StartingTurnState
+  | PollingTurnState
+  | DeliveringTurnState;
+
+/** A thread that has never run a turn. */
+export const initialTurnState: IdleTurnState = { phase: 'idle' };
+
+export type TurnEvent =
+  /** Someone asked for a new turn (a mention or a reply in the thread). */
+  | { type: 'message-received'; turnId: string }
+  /** The status of a run left open, read before a follow-up; undefined when it could not be read. */
+  | { type: 'previous-run-checked'; report?: RunStatusReport | undefined }
+  | { type: 'run-started'; sessionId: string }
+  | { type: 'run-start-failed'; error: unknown }
+  /** A turn found still starting after its instance died: its run may never have started. */
+  | { type: 'start-lost' }
+  | { type: 'status-report'; report: RunStatusReport }
+  /** A status request failed; `permanent` when polling cannot succeed (e.g. the session is gone). */
+  | { type: 'poll-failed'; error: unknown; permanent?: boolean | undefined }
+  /** `watchLate`: keep watching the run past the deadline (a late-watch limit is configured). */
+  | { type: 'deadline-passed'; watchLate?: boolean | undefined }
+  /** The late watch reached its limit too. */
+  | { type: 'watch-ended' }
+  /** Someone inside pressed Stop on the thread's agent session (seen here or through the store). */
+  | { type: 'stop-requested' }
+  /** The outcome was posted (or given up on): the turn is over. */
+  | { type: 'delivered' };
+
+export type TurnEffect =
+  | { type: 'start-run' }
+  | { type: 'follow-up'; sessionId: string }
+  /** Read the status of the run left open before deciding (rule 2 of the seed). */
+  | { type: 'check-previous-run'; sessionId: string }
+  | { type: 'refuse-turn'; reason: 'busy' }
+  | { type: 'schedule-poll' }
+  | { type: 'show-progress'; steps: number }
+  /** Status `done`: post the answer (`late`: after the deadline). */
+  | { type: 'deliver-answer'; report: RunStatusReport; late?: boolean }
+  /** Status `error` or `canceled`: tell the thread how the run ended. */
+  | { type: 'deliver-outcome'; report: RunStatusReport; late?: boolean }
+  | { type: 'notify-start-failed'; error: unknown }
+  | { type: 'notify-lost' }
+  | { type: 'notify-poll-failed'; error: unknown }
+  /** `watching`: the thread is told the run is still watched; otherwise this ends the turn. */
+  | { type: 'notify-deadline'; watching: boolean }
+  /** Keep polling past the deadline, at the slow pace, until the watch limit. */
+  | { type: 'watch-late' }
+  /** The watch limit passed: tell the thread and end the turn with the run left open. */
+  | { type: 'notify-watch-ended' }
+  /** Stopped: stop polling, tell the thread its answer will not be posted, forget the session. */
+  | { type: 'notify-stopped' };
+
+export interface Transition {
+  state: TurnState;
+  effects: TurnEffect[];
+}

@@ -61,6 +61,8 @@ const PROBE_INTERVAL_MS = 10;
 const TOTAL_BUDGET_MS = 280_000;
 /** `--timeout-scale` stretches every size's timeout (a busy machine); the 5-minute bound stays. */
 let timeoutScale = 1;
+/** `--bot-env KEY=VALUE` settings laid over the bot's environment (an A/B of one setting). */
+let extraBotEnv: Record<string, string> = {};
 const sizeTimeoutMs = (size: number) => (20_000 + size * 8) * timeoutScale;
 
 type Child = ChildProcess;
@@ -98,6 +100,7 @@ function botEnv(simUrl: string, slackApiUrl: string, port: number): Record<strin
       LOG_LEVEL: 'warn',
       // Every bench mention comes from one person: the per-person limit would refuse all but 30.
       RUNS_PER_PERSON_PER_HOUR: '0',
+      ...extraBotEnv,
     },
   );
 }
@@ -351,6 +354,7 @@ function parseOptions(): Options {
       node: { type: 'string', default: 'current' },
       'timeout-scale': { type: 'string', default: '1' },
       replicas: { type: 'string', default: '1' },
+      'bot-env': { type: 'string', multiple: true, default: [] },
     },
   });
   const replicas = Number(values.replicas);
@@ -364,6 +368,13 @@ function parseOptions(): Options {
   const scale = Number(values['timeout-scale']);
   if (!(scale >= 1 && scale <= 10)) throw new Error(`--timeout-scale must be in 1..10, not "${scale}"`);
   timeoutScale = scale;
+  extraBotEnv = Object.fromEntries(
+    values['bot-env'].map((pair) => {
+      const match = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(pair);
+      if (!match) throw new Error(`--bot-env takes KEY=VALUE (an upper-case variable name), not "${pair}"`);
+      return [match[1] as string, match[2] as string];
+    }),
+  );
   const runtimes = values.node.split(',').map((item) => resolveNode(item.trim()));
   if (values['calls-only'] && values['skip-calls'])
     throw new Error('--calls-only and --skip-calls exclude each other');
@@ -536,7 +547,11 @@ async function main(): Promise<void> {
       timeoutScale,
       botRuntime: bot.runtime,
       botEnvironment:
-        'HTTP mode, memory store, LOG_LEVEL=warn, RUNS_PER_PERSON_PER_HOUR=0, every other setting at its default',
+        'HTTP mode, memory store, LOG_LEVEL=warn, RUNS_PER_PERSON_PER_HOUR=0' +
+        Object.entries(extraBotEnv)
+          .map(([key, value]) => `, ${key}=${value}`)
+          .join('') +
+        ', every other setting at its default',
     },
     runtimes: perRuntime,
     ...(skipCalls ? {} : { slackCallsPerTurn: slackCalls }),

@@ -71,6 +71,8 @@ const variables = z.object({
   AGENT_POLL_SHARE: z.preprocess(emptyAsUnset, z.coerce.number().gt(0).lt(1).default(0.8)),
   AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
   AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
+  // The service's long poll answers at every step; this spaces one run's polls (at most a minute).
+  AGENT_POLL_INTERVAL_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(60_000).default(250)),
   TURN_DEADLINE_SECONDS: intFrom(1800, 1),
   // Minutes, fractions allowed; 0 turns the late watch off (the deadline then ends the turn).
   LATE_ANSWER_WATCH_MINUTES: z.coerce
@@ -326,6 +328,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       pollShare: env.AGENT_POLL_SHARE,
       requestTimeoutMs: env.AGENT_REQUEST_TIMEOUT_MS,
       statusTimeoutMs: env.AGENT_STATUS_TIMEOUT_MS,
+      pollIntervalMs: env.AGENT_POLL_INTERVAL_MS,
       turnDeadlineMs: env.TURN_DEADLINE_SECONDS * 1000,
       lateWatchMs: Math.round(env.LATE_ANSWER_WATCH_MINUTES * 60_000),
     },

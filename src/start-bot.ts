@@ -139,6 +139,7 @@ export async function startBot(
       }),
     slots: budget.pollSlots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
+    minIntervalMs: config.agent.pollIntervalMs,
     // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
     lateIntervalMs: Math.min(30_000, Math.max(1_000, config.agent.turnDeadlineMs / 10)),
     clock,

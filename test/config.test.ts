@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     expect(config.agent.accountPathPrefix).toBe('');
     expect(config.agent.maxInFlight).toBe(50);
     expect(config.agent.pollShare).toBe(0.8);
+    expect(config.agent.pollIntervalMs).toBe(250);
     expect(config.agent.turnDeadlineMs).toBe(30 * 60 * 1000);
     expect(config.agent.lateWatchMs).toBe(60 * 60 * 1000);
     expect(config.feedback).toEqual({
@@ -71,6 +72,9 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ AGENT_POLL_SHARE: '1.5' }, 'AGENT_POLL_SHARE'],
+    [{ AGENT_POLL_INTERVAL_MS: '-1' }, 'AGENT_POLL_INTERVAL_MS'],
+    [{ AGENT_POLL_INTERVAL_MS: '60001' }, 'AGENT_POLL_INTERVAL_MS'],
+    [{ AGENT_POLL_INTERVAL_MS: '0.5' }, 'AGENT_POLL_INTERVAL_MS'],
     [{ ACCOUNT_API_PATH_PREFIX: 'v1' }, 'ACCOUNT_API_PATH_PREFIX'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ FEEDBACK_NEGATIVE_EMOJI: '+1' }, 'FEEDBACK_NEGATIVE_EMOJI'],

@@ -29,6 +29,8 @@ export interface Config {
     pollShare: number;
     requestTimeoutMs: number;
     statusTimeoutMs: number;
+    /** Least time between the starts of two status polls of one run (AGENT_POLL_INTERVAL_MS). */
+    pollIntervalMs: number;
     turnDeadlineMs: number;
     /** How long past the deadline a run is still watched for a late answer (0: not at all). */
     lateWatchMs: number;

@@ -16,11 +16,12 @@ import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import type { TurnLedger } from './turn-ledger.js';
-import { stateOfRecord, storedPhase, type TurnEffect, transition } from './turn-machine.js';
+import { stateOfRecord, storedPhase, transition } from './turn-machine.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord, TurnRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-starter.js';
+import type { TurnEffect } from './turn-states.js';
 
 export type ReadyTurn = Extract<PreparedTurn, { kind: 'ready' }>;
 

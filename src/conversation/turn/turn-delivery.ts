@@ -7,10 +7,11 @@ import type { ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { createOutcomeDeliverer } from './outcome-deliverer.js';
 import type { FinalOutcome, TurnInFlight } from './turn-in-flight.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
-import { stateOfRecord, storedPhase, type TurnEffect, type TurnEvent, transition } from './turn-machine.js';
+import { stateOfRecord, storedPhase, transition } from './turn-machine.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
+import type { TurnEffect, TurnEvent } from './turn-states.js';
 
 const STOP: TurnEvent = { type: 'stop-requested' };
 

@@ -1,8 +1,8 @@
 /** A turn as this instance holds it while it polls and delivers, and what ends it. */
 import type { RunStatusReport } from '../ports.js';
 import type { ThreadLocation, TurnNotice } from '../thread-output-port.js';
-import type { TurnState } from './turn-machine.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
+import type { TurnState } from './turn-states.js';
 
 /** What ends a turn in the thread: the run's terminal report, or a notice of ours. */
 export type FinalOutcome =

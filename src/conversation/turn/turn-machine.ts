@@ -3,6 +3,7 @@
  * `idle → (checking →) starting → polling (→ late) → delivering → idle`. Pure: it returns the next
  * state and the effects to carry out as data; the caller performs them and feeds the results back
  * as events. See the seed's "States and transitions" for the run statuses.
+ * The states, events and effects are declared in turn-states.ts; the rules are here.
  *
  * The phases are one vocabulary with the stored turn record's: a record is saved in `starting`,
  * `polling` or `late` ({@link StoredTurnPhase}), and {@link stateOfRecord} reads it back as the
@@ -36,20 +37,6 @@ import type {
   TurnEvent,
   TurnState,
 } from './turn-states.js';
-
-export type {
-  CheckingTurnState,
-  DeliveringTurnState,
-  IdleTurnState,
-  PollingTurnState,
-  StartingTurnState,
-  ThreadChange,
-  Transition,
-  TurnEffect,
-  TurnEvent,
-  TurnState,
-} from './turn-states.js';
-export { initialTurnState } from './turn-states.js';
 
 const SCHEDULE_POLL: TurnEffect = { type: 'schedule-poll' };
 const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };

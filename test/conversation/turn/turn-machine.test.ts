@@ -2,20 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { RunStatusReport } from '../../../src/conversation/ports.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';
 import {
-  type DeliveringTurnState,
-  initialTurnState,
   isStaleReport,
-  type PollingTurnState,
-  type StartingTurnState,
   stateOfRecord,
   storedPhase,
+  transition,
+} from '../../../src/conversation/turn/turn-machine.js';
+import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
+import {
+  type DeliveringTurnState,
+  initialTurnState,
+  type PollingTurnState,
+  type StartingTurnState,
   type ThreadChange,
   type TurnEffect,
   type TurnEvent,
   type TurnState,
-  transition,
-} from '../../../src/conversation/turn/turn-machine.js';
-import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
+} from '../../../src/conversation/turn/turn-states.js';
 
 /** The previous turn's final report as the service sent it, and as the machine remembers it. */
 const previousReport: RunStatusReport = { status: 'done', message: 'first answer', totalSteps: 3 };

@@ -202,6 +202,14 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     const removed = await command(harness, 'connections remove eu-prod');
     expect(removed).toContain('Removed the service connection `eu-prod`');
     expect(await command(harness, 'connections')).not.toContain('eu-prod');
+
+    // The old thread's connection is gone: its next question is told why, and what to do.
+    await harness.reply(`and db-4? ${quick('never sent')}`, { channel: EU, threadTs: first.threadTs });
+    const [, , gone] = await harness.waitForOutcome(EU, first.threadTs, 3);
+    expect(harness.visibleText(gone ?? {})).toContain(
+      'The service connection `eu-prod` this conversation uses is gone',
+    );
+    expect(second.runs()[0]?.turns).toBe(2);
   });
 
   it('survives a restart: a new bridge on the same prefix opens the sealed token and uses it', async () => {

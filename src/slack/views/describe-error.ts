@@ -114,15 +114,38 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
     `The bot did not send this request, which the service would refuse: ${truncate(neutraliseSlackControls(error.message ?? ''), 300)}`,
 };
 
+/**
+ * The service connections' own failures (connections/connection-clients.ts), read by their code so
+ * this view needs no import from that layer: a thread keeps the connection it started on, which an
+ * admin may have removed since, or whose token a restart without STATE_ENCRYPTION_KEY cannot open.
+ */
+const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
+  unknown_connection: (alias) =>
+    `The service connection ${alias} this conversation uses is gone — an admin can add it again with \`/agent connections add\`, or start a new thread to use the channel's current one`,
+  encryption_key_missing: (alias) =>
+    `The token of the service connection ${alias} can't be opened — an admin needs to set STATE_ENCRYPTION_KEY to the key it was added with`,
+};
+
+function connectionSentence(error: unknown): string | undefined {
+  const { code, alias } = (error ?? {}) as { code?: unknown; alias?: unknown };
+  const sentence = typeof code === 'string' ? CONNECTION_SENTENCES[code] : undefined;
+  if (!sentence || typeof alias !== 'string') return undefined;
+  // Inside backticks: no backtick may end the code span early.
+  return sentence(`\`${truncate(neutraliseSlackControls(alias).replace(/`/g, "'"), 40)}\``);
+}
+
 const UNKNOWN =
   "Something went wrong on the bot's side — please try again, and tell an admin if it keeps happening";
 
 /**
  * Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4)."
- * Every code of the agent-api errors has its own; anything else is "Something went wrong".
+ * Every code of the agent-api errors and of the service connections has its own; anything else is
+ * "Something went wrong".
  */
 export function describeError(error: unknown, referenceId: string): string {
   const coded = asCodedError(error);
-  const sentence = coded ? SENTENCES[coded.code as AgentApiErrorCode](coded) : UNKNOWN;
+  const sentence = coded
+    ? SENTENCES[coded.code as AgentApiErrorCode](coded)
+    : (connectionSentence(error) ?? UNKNOWN);
   return `${sentence} (ref: ${referenceId}).`;
 }

@@ -5,6 +5,10 @@ import {
   InvalidResponseError,
   RegionMismatchError,
 } from '../../../src/agent-api/errors.js';
+import {
+  ConnectionKeyMissingError,
+  UnknownConnectionError,
+} from '../../../src/connections/connection-clients.js';
 import { describeError, newReferenceId } from '../../../src/slack/views/describe-error.js';
 
 const REF = 'a1b2c3d4';
@@ -99,6 +103,22 @@ describe('describeError', () => {
       'The bot did not send this request, which the service would refuse: “admin@localhost” is not an email address',
     ],
     ['look-alike from another module copy', { code: 'maintenance' }, 'down for maintenance'],
+    [
+      'a removed service connection',
+      new UnknownConnectionError('eu-prod'),
+      'The service connection `eu-prod` this conversation uses is gone — an admin can add it again with `/agent connections add`',
+    ],
+    [
+      "a connection whose token can't be opened",
+      new ConnectionKeyMissingError('eu-prod'),
+      'an admin needs to set STATE_ENCRYPTION_KEY to the key it was added with',
+    ],
+    [
+      'a connection code with an alias that would end the code span',
+      { code: 'unknown_connection', alias: 'a`<!here>' },
+      "`a'",
+    ],
+    ['a connection code without an alias', { code: 'unknown_connection' }, 'Something went wrong'],
     ['plain Error', new Error('boom'), 'Something went wrong'],
     ['Node system error', Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'Something went wrong'],
     ['a string', 'nope', 'Something went wrong'],
@@ -110,6 +130,7 @@ describe('describeError', () => {
     expect(sentence.endsWith(`(ref: ${REF}).`)).toBe(true);
     expect(sentenceCount(sentence)).toBe(1);
     expect(sentence).not.toContain('internal detail');
+    expect(sentence).not.toContain('<!here>');
   });
 
   it('has a sentence for every code', () => {

@@ -71,12 +71,8 @@ const variables = z.object({
   AGENT_POLL_SHARE: z.preprocess(emptyAsUnset, z.coerce.number().gt(0).lt(1).default(0.8)),
   AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
   AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
-  // The service's long poll answers at every step; this spaces one run's polls. At least 50 ms:
-  // a service that answers `loading` at once must not be polled in a tight loop.
-  AGENT_POLL_INTERVAL_MS: z.preprocess(
-    emptyAsUnset,
-    z.coerce.number().int().min(50).max(60_000).default(250),
-  ),
+  // Spaces one run's polls (the long poll answers every step); ≥ 50 ms: never a tight loop.
+  AGENT_POLL_INTERVAL_MS: intFrom(250, 50, 60_000),
   TURN_DEADLINE_SECONDS: intFrom(1800, 1),
   // Minutes, fractions allowed; 0 turns the late watch off (the deadline then ends the turn).
   LATE_ANSWER_WATCH_MINUTES: z.coerce

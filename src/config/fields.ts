@@ -7,8 +7,10 @@ import { parseNodeAddress, type RedisNodeAddress } from '../store/redis-topology
 /** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
 export const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
-export const intFrom = (fallback: number, min = 0) =>
-  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).default(fallback));
+export const intFrom = (fallback: number, min = 0, max?: number) => {
+  const whole = z.coerce.number().int().min(min);
+  return z.preprocess(emptyAsUnset, (max === undefined ? whole : whole.max(max)).default(fallback));
+};
 export const csvWithDefault = (fallback: string) =>
   z
     .string()

@@ -4,7 +4,7 @@ import { startHarness } from '../support/bridge-harness.js';
 
 /**
  * AGENT_POLL_INTERVAL_MS end to end: the simulator's long poll answers at every step, so a run of
- * eight steps 100 ms apart costs a status request per step at the default pace, and about one per
+ * eight steps 100 ms apart is polled about every 250 ms at the default pace, and about once a
  * second at a pace of 1 s — with the same answer, posted once.
  */
 const STEPS = 8;
@@ -29,7 +29,7 @@ async function statusPollsForOneRun(env: Record<string, string> = {}) {
 }
 
 describe('the status poll pace (AGENT_POLL_INTERVAL_MS)', () => {
-  it('polls a run of quick steps at every step by default, and at most once a second at 1000', async () => {
+  it('polls a run of quick steps every 250 ms by default, and at most once a second at 1000', async () => {
     const eager = await statusPollsForOneRun();
     const paced = await statusPollsForOneRun({ AGENT_POLL_INTERVAL_MS: '1000' });
     // Default (250 ms): the 0.8 s run is looked at four times or more.

@@ -44,9 +44,11 @@ describe('when Slack fails', () => {
     });
     harness.slack.setOutage('*', { status: 500 });
     // The Web client retries a 5xx five times by itself; the bot must try again after that (and
-    // then reads the thread first, for a notice that landed after all).
+    // then reads the thread first, for a notice that landed after all). Each of the Web client's
+    // rounds waits 7.75–15.5 s (web-client.ts), and up to three come before the sixth failed read:
+    // a progress refresh already in flight (the notice waits for it), the notice, the read.
     await harness.slack.waitFor(() => failedCalls(harness, 'conversations.replies', 'http_500').length >= 6, {
-      timeoutMs: 40_000,
+      timeoutMs: 75_000,
       description: 'the notice retried past the Web client’s own retries',
     });
     expect(byType(harness, channel, threadTs, 'agent_notice')).toHaveLength(0);
@@ -55,7 +57,7 @@ describe('when Slack fails', () => {
     expect(harness.visibleText(notice ?? {})).toMatch(/stopped waiting/);
     expect(byType(harness, channel, threadTs, 'agent_notice')).toHaveLength(1);
     expect(byType(harness, channel, threadTs, 'agent_progress')).toHaveLength(0);
-  }, 90_000);
+  }, 150_000);
 
   it('an answer during dropped connections lands once they are back', async () => {
     harness = await startHarness({ env: AS_MESSAGES });

@@ -146,7 +146,10 @@ export async function startBot(
     logger,
   });
   const slackClient = slackSide.webClient();
-  const users = createUserDirectory({ fetch: slackUsersInfo(slackClient) });
+  const users = createUserDirectory({
+    fetch: slackUsersInfo(slackClient),
+    partition: slackSide.installationKey,
+  });
   const inside = createInsideCheck({
     // Read per check: with OAuth the organisation is the installation's under way.
     app: identity,
@@ -250,6 +253,7 @@ export async function startBot(
   const audience = createConversationAudience({
     source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
     cache: store,
+    partition: slackSide.installationKey,
     inside,
     get botUserId() {
       return identity.botUserId;

@@ -43,6 +43,13 @@ export interface UserDirectoryOptions {
   maxEntries?: number;
   /** Default Date.now. */
   now?: () => number;
+  /**
+   * Whose view of the person is asked for: with OAuth, the installation under way. Slack answers
+   * `users.info` as the asking workspace sees the person (a stranger through Slack Connect in one,
+   * at home in the other; a guest in one Grid workspace, a member in another), so one workspace's
+   * answer must never decide for another's. Undefined (one workspace): one view.
+   */
+  partition?: () => string | undefined;
 }
 
 /** People by Slack user id. */
@@ -64,9 +71,9 @@ export function createUserDirectory(options: UserDirectoryOptions): UserDirector
   const cache = new Map<string, { person: SlackPerson | undefined; expiresAt: number }>();
   const pending = new Map<string, Promise<SlackPerson | undefined>>();
 
-  function remember(userId: string, person: SlackPerson | undefined): void {
-    cache.delete(userId);
-    cache.set(userId, { person, expiresAt: now() + ttlMs });
+  function remember(key: string, person: SlackPerson | undefined): void {
+    cache.delete(key);
+    cache.set(key, { person, expiresAt: now() + ttlMs });
     while (cache.size > maxEntries) {
       const oldest = cache.keys().next().value;
       if (oldest === undefined) break;
@@ -76,25 +83,27 @@ export function createUserDirectory(options: UserDirectoryOptions): UserDirector
 
   return {
     lookup(userId) {
-      const cached = cache.get(userId);
+      const view = options.partition?.();
+      const key = view === undefined ? userId : `${view}/${userId}`;
+      const cached = cache.get(key);
       if (cached && cached.expiresAt > now()) {
-        cache.delete(userId);
-        cache.set(userId, cached);
+        cache.delete(key);
+        cache.set(key, cached);
         return Promise.resolve(cached.person);
       }
-      const inFlight = pending.get(userId);
+      const inFlight = pending.get(key);
       if (inFlight) return inFlight;
       const answer = (async () => {
         try {
           // Through a then-callback: even a fetch that throws at once settles after `pending.set` below.
           const person = await Promise.resolve(userId).then(options.fetch);
-          remember(userId, person);
+          remember(key, person);
           return person;
         } finally {
-          pending.delete(userId);
+          pending.delete(key);
         }
       })();
-      pending.set(userId, answer);
+      pending.set(key, answer);
       return answer;
     },
   };

@@ -44,6 +44,24 @@ describe('createUserDirectory', () => {
     expect(api.calls).toEqual(['UA', 'UNOBODY', 'UA']);
   });
 
+  it('keeps each installation’s view of a person apart (OAuth): a stranger in one, at home in the other', async () => {
+    let installation = 'TA';
+    const calls: string[] = [];
+    const directory = createUserDirectory({
+      fetch: async (id) => {
+        calls.push(`${installation}:${id}`);
+        return person(id, { isStranger: installation === 'TA' });
+      },
+      partition: () => installation,
+    });
+    expect((await directory.lookup('UX'))?.isStranger).toBe(true);
+    installation = 'TB';
+    expect((await directory.lookup('UX'))?.isStranger).toBe(false);
+    installation = 'TA';
+    expect((await directory.lookup('UX'))?.isStranger).toBe(true);
+    expect(calls).toEqual(['TA:UX', 'TB:UX']);
+  });
+
   it('shares one call between concurrent look-ups of one user', async () => {
     const api = slack({ UA: person('UA') });
     let open: () => void = () => undefined;

@@ -41,11 +41,14 @@ export type OutsiderReason =
 
 export type Audience = { outsiders: false } | { outsiders: true; reason: OutsiderReason };
 
-/** Port: cached verdicts, shared by the replicas (the state store). */
+/**
+ * Port: cached verdicts, shared by the replicas (the state store). `verdict` names a channel's
+ * verdict: its id, prefixed by the installation's with OAuth (see `partition`).
+ */
 export interface AudienceCache {
-  getAudience(channel: string): Promise<Audience | undefined>;
-  saveAudience(channel: string, audience: Audience, ttlMs: number): Promise<void>;
-  forgetAudience(channel: string): Promise<void>;
+  getAudience(verdict: string): Promise<Audience | undefined>;
+  saveAudience(verdict: string, audience: Audience, ttlMs: number): Promise<void>;
+  forgetAudience(verdict: string): Promise<void>;
 }
 
 /** The one question the turn starter (and, later, alert investigations) ask. */
@@ -67,6 +70,12 @@ export interface ConversationAudienceDeps {
   ttlMs?: number | undefined;
   /** Members judged at once (users.info is cached, but a first look at a big channel is not). Default 8. */
   concurrency?: number | undefined;
+  /**
+   * Whose verdict: with OAuth, the installation under way. A channel shared between two installed
+   * organisations has one id, but who is an outsider depends on which organisation asks.
+   * Undefined (one workspace): verdicts by channel alone.
+   */
+  partition?: (() => string | undefined) | undefined;
 }
 
 const INSIDE: Audience = { outsiders: false };
@@ -104,10 +113,17 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
     return reason ? { outsiders: true, reason } : INSIDE;
   }
 
+  /** The cache's name for this channel's verdict, as the installation under way sees it. */
+  function verdictKey(channel: string): string {
+    const view = deps.partition?.();
+    return view === undefined ? channel : `${view}/${channel}`;
+  }
+
   return {
     async of(channel) {
       if (isDirectMessage(channel)) return INSIDE;
-      const cached = await deps.cache.getAudience(channel);
+      const key = verdictKey(channel);
+      const cached = await deps.cache.getAudience(key);
       if (cached) return cached;
       let audience: Audience;
       try {
@@ -120,11 +136,11 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
         );
         return { outsiders: true, reason: 'unknown' };
       }
-      await deps.cache.saveAudience(channel, audience, ttlMs);
+      await deps.cache.saveAudience(key, audience, ttlMs);
       return audience;
     },
     async forget(channel) {
-      await deps.cache.forgetAudience(channel);
+      await deps.cache.forgetAudience(verdictKey(channel));
     },
   };
 }

@@ -20,6 +20,11 @@ import { routeOutputByTeam, routeStatusByTeam } from './team-routing.js';
 export interface SlackWiring {
   identity: SlackIdentity;
   installations: SlackInstallations | undefined;
+  /**
+   * The installation under way (OAuth), for caches of what Slack answers as one workspace sees it
+   * (people, who reads a channel); undefined with one workspace.
+   */
+  installationKey(): string | undefined;
   /** A Web client with the Slack retry policy (answers, progress, people, audience). */
   webClient(): WebClient;
   /** A client for reads a turn can do without: fails at once on a 429 or a slow Slack. */
@@ -41,6 +46,7 @@ export function createSlackWiring(deps: {
     return {
       identity: checkedIdentity,
       installations: undefined,
+      installationKey: () => undefined,
       webClient: () => createWebClient(config, logger),
       failFastWebClient: () => createFailFastWebClient(config, logger),
       routeOutput: (output) => output,
@@ -57,6 +63,7 @@ export function createSlackWiring(deps: {
   return {
     identity: installations.identity,
     installations,
+    installationKey: () => installations.scope.current()?.installationId,
     webClient: () => new InstallationWebClient(installations.scope, options),
     failFastWebClient: () =>
       new InstallationWebClient(installations.scope, {

@@ -85,6 +85,39 @@ describe('the audience of a conversation', () => {
     expect(failing.described).toEqual(['C1', 'C1']);
   });
 
+  it('keeps each installation’s verdict apart: one channel shared by two organisations', async () => {
+    // Seen from TA the channel has TB's people in it, and from TB TA's: each asks Slack for itself.
+    let installation: string | undefined = 'TA';
+    const described: string[] = [];
+    const audience = createConversationAudience({
+      source: {
+        describe: async () => {
+          described.push(installation ?? 'none');
+          return { isIm: false, externallyShared: false, members: installation === 'TA' ? ['U1'] : ['X1'] };
+        },
+      },
+      cache: createMemoryStore(),
+      partition: () => installation,
+      inside: { check },
+      botUserId: 'BOT',
+      logger: silentLogger,
+    });
+    expect(await audience.of('C1')).toEqual({ outsiders: false });
+    installation = 'TB';
+    expect(await audience.of('C1')).toEqual({ outsiders: true, reason: 'outsider' });
+    installation = 'TA';
+    expect(await audience.of('C1')).toEqual({ outsiders: false });
+    expect(described).toEqual(['TA', 'TB']);
+    // An event in TB drops TB's verdict only.
+    installation = 'TB';
+    await audience.forget('C1');
+    installation = 'TA';
+    await audience.of('C1');
+    installation = 'TB';
+    await audience.of('C1');
+    expect(described).toEqual(['TA', 'TB', 'TB']);
+  });
+
   it('asks nothing about a DM channel with the bot', async () => {
     const { audience, described } = audienceOf(new Error('must not be asked'));
     expect(await audience.of('D0123')).toEqual({ outsiders: false });

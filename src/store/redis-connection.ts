@@ -14,7 +14,7 @@ import {
   type RedisTopology,
   topologyVariable,
 } from './redis-topology.js';
-import { diagnoseSentinel } from './sentinel-diagnosis.js';
+import { type Diagnosis, diagnoseCluster, diagnoseSentinel } from './topology-diagnosis.js';
 
 export { redisAddress } from './redis-topology.js';
 
@@ -119,6 +119,13 @@ function destroyQuietly(handle: RedisHandle): void {
   }
 }
 
+/** Asks node by node why a Sentinel pool or a cluster refused (their clients hide the reason). */
+async function diagnose(topology: RedisTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
+  if (topology.kind === 'sentinel') return diagnoseSentinel(topology, timeoutMs);
+  if (topology.kind === 'cluster') return diagnoseCluster(topology, timeoutMs);
+  return undefined;
+}
+
 /** Every credential the topology carries, to be kept out of messages. */
 function secretsOf(topology: RedisTopology): string[] {
   if (topology.kind === 'single') {
@@ -162,7 +169,7 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     ready = true;
   } catch (error) {
     destroyQuietly(handle);
-    const found = topology.kind === 'sentinel' ? await diagnoseSentinel(topology, timeoutMs) : undefined;
+    const found = await diagnose(topology, timeoutMs);
     throw startupError(topology, found ? new Error(found.detail, { cause: error }) : error, found?.variable);
   } finally {
     clearTimeout(timer);

@@ -53,9 +53,9 @@ describe.skipIf(!installed)('Sentinel: the primary dies mid-run', () => {
     await set.failover();
     // Mid-run: the run is still going on the new primary.
     expect(bots.answersIn(first)).toHaveLength(0);
-    expect(await withNode(set.replica.port, (client) => client.keys(`${prefix}::*`), PASSWORD)).not.toEqual(
-      [],
-    );
+    expect(
+      await withNode(set.replica.port, (client) => client.keys(`${prefix}::*`), { password: PASSWORD }),
+    ).not.toEqual([]);
     await bots.waitFor(() => bots.answersIn(first).length === 1, 'the answer after the failover', 30_000);
     expect(visibleText(bots.answersIn(first)[0] as never)).toContain('The primary was fine all along.');
 

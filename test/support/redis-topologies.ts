@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type RedisClientType } from '@keyv/redis';
@@ -49,15 +49,22 @@ async function startNode(
 
 const baseArgs = (port: number, dir: string) => ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir];
 
-/** A short-lived plain client of one node, for the test's own questions. */
+/** How the test's own client reaches a node: its password, and the CA file when it speaks only TLS. */
+export interface NodeAuth {
+  password?: string | undefined;
+  caFile?: string | undefined;
+}
+
+/** A short-lived client of one node, for the test's own questions. */
 export async function withNode<T>(
   port: number,
   use: (client: RedisClientType) => Promise<T>,
-  password?: string,
+  auth: NodeAuth = {},
 ): Promise<T> {
+  const tls = auth.caFile ? { tls: true as const, ca: readFileSync(auth.caFile) } : {};
   const client: RedisClientType = createClient({
-    socket: { host: '127.0.0.1', port, reconnectStrategy: false },
-    ...(password ? { password } : {}),
+    socket: { host: '127.0.0.1', port, reconnectStrategy: false, ...tls },
+    ...(auth.password ? { password: auth.password } : {}),
   });
   client.on('error', () => {});
   await client.connect();
@@ -123,8 +130,8 @@ export async function startSentinelSet(options: { password?: string } = {}): Pro
   ]);
   await waitUntil(
     () =>
-      withNode(replica.port, (client) => client.info('replication'), options.password).then((info) =>
-        info.includes('master_link_status:up'),
+      withNode(replica.port, (client) => client.info('replication'), { password: options.password }).then(
+        (info) => info.includes('master_link_status:up'),
       ),
     { timeoutMs: 20_000, intervalMs: 100, description: 'the replica in sync with the primary' },
   );
@@ -174,7 +181,7 @@ export async function startSentinelSet(options: { password?: string } = {}): Pro
 
 export interface RedisClusterSet {
   nodes: RedisNode[];
-  /** REDIS_CLUSTER_NODES. */
+  /** REDIS_CLUSTER_NODES (and REDIS_PASSWORD, REDIS_TLS and NODE_EXTRA_CA_CERTS as the nodes need). */
   env: Record<string, string>;
   /** How many keys under `prefix::` each node holds, in node order. */
   keysPerNode(prefix: string): Promise<number[]>;
@@ -183,12 +190,35 @@ export interface RedisClusterSet {
   close(): Promise<void>;
 }
 
+export interface ClusterOptions {
+  /** `requirepass` (and `masterauth`) on every node. */
+  password?: string;
+  /** Clients and the cluster bus speak only TLS, with a self-signed certificate made here. */
+  tls?: boolean;
+}
+
 /** `count` primaries (no replicas), slots spread by `redis-cli --cluster create`, append-only files. */
-export async function startCluster(count = 3): Promise<RedisClusterSet> {
+export async function startCluster(count = 3, options: ClusterOptions = {}): Promise<RedisClusterSet> {
+  const certDir = options.tls ? mkdtempSync(join(tmpdir(), 'sab-tls-')) : undefined;
+  const certificate = certDir ? selfSignedCertificate(certDir) : undefined;
+  const auth: NodeAuth = { password: options.password, caFile: certificate?.cert };
+  const listen = (port: number, dir: string) =>
+    certificate
+      ? [
+          ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+          ...['--tls-cluster', 'yes', '--tls-auth-clients', 'no'],
+          ...['--tls-cert-file', certificate.cert, '--tls-key-file', certificate.key],
+          ...['--tls-ca-cert-file', certificate.cert],
+        ]
+      : baseArgs(port, dir);
+  const password = options.password
+    ? ['--requirepass', options.password, '--masterauth', options.password]
+    : [];
   const nodes = await Promise.all(
     Array.from({ length: count }, () =>
       startNode((port, dir) => [
-        ...baseArgs(port, dir),
+        ...listen(port, dir),
+        ...password,
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',
@@ -204,9 +234,13 @@ export async function startCluster(count = 3): Promise<RedisClusterSet> {
       ]),
     ),
   );
+  const cliAuth = [
+    ...(options.password ? ['-a', options.password, '--no-auth-warning'] : []),
+    ...(certificate ? ['--tls', '--cacert', certificate.cert] : []),
+  ];
   const created = spawnSync(
     'redis-cli',
-    ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-yes'],
+    [...cliAuth, '--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-yes'],
     { encoding: 'utf8', timeout: 30_000 },
   );
   if (created.status !== 0)
@@ -215,7 +249,7 @@ export async function startCluster(count = 3): Promise<RedisClusterSet> {
     waitUntil(
       async () => {
         const states = await Promise.all(
-          nodes.map((node) => withNode(node.port, (client) => client.clusterInfo()).catch(() => '')),
+          nodes.map((node) => withNode(node.port, (client) => client.clusterInfo(), auth).catch(() => '')),
         );
         return states.every((info) => info.includes('cluster_state:ok'));
       },
@@ -224,15 +258,22 @@ export async function startCluster(count = 3): Promise<RedisClusterSet> {
   await healthy();
   return {
     nodes,
-    env: { REDIS_CLUSTER_NODES: nodes.map((node) => `127.0.0.1:${node.port}`).join(',') },
+    env: {
+      REDIS_CLUSTER_NODES: nodes.map((node) => `127.0.0.1:${node.port}`).join(','),
+      ...(options.password ? { REDIS_PASSWORD: options.password } : {}),
+      ...(certificate ? { REDIS_TLS: 'true', NODE_EXTRA_CA_CERTS: certificate.cert } : {}),
+    },
     keysPerNode: (prefix) =>
       Promise.all(
         nodes.map((node) =>
-          withNode(node.port, async (client) => (await client.keys(`${prefix}::*`)).length),
+          withNode(node.port, async (client) => (await client.keys(`${prefix}::*`)).length, auth),
         ),
       ),
     healthy,
-    close: () => close(nodes),
+    async close() {
+      await close(nodes);
+      if (certDir) rmSync(certDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -107,6 +107,25 @@ export type CommandOutcome =
   /** A channel command outside a channel (Slack always names one; kept for safety). */
   | { kind: 'channel-missing'; usage: string };
 
+/**
+ * Whether the outcome changed what an admin's App Home shows: agents on or off, a channel's agent
+ * or watch, the service connections (DESIGN "App Home").
+ */
+export function changesAdminHome(outcome: CommandOutcome): boolean {
+  switch (outcome.kind) {
+    case 'agent-state':
+    case 'channel-bound':
+    case 'channel-reset':
+      return true;
+    case 'channel-watch':
+      return outcome.on !== outcome.wasOn;
+    case 'connection-remove':
+      return outcome.result.outcome === 'removed';
+    default:
+      return false;
+  }
+}
+
 /** Result class of an outcome, for the audit log. */
 export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed' {
   switch (outcome.kind) {

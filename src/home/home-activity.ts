@@ -44,13 +44,18 @@ export interface HomeActivityDeps {
 
 export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   rated(answer: AnswerRef): void;
-  agentSeen(seen: Omit<AgentSeen, 'at'>): void;
+  /** Settles once the state is recorded (or the failure logged); never rejects. */
+  agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void>;
 } {
   const { store, logger } = deps;
   const week = () => isoWeekOf(deps.now());
 
-  function beside(what: string, work: () => Promise<unknown>, then?: () => void): void {
-    work().then(then, (error: unknown) => logger.warn({ err: error }, `App Home: ${what} not recorded`));
+  /** Runs `work` beside the turn: a failure is logged, never felt. Settles once it is done. */
+  function beside(what: string, work: () => Promise<unknown>, then?: () => void): Promise<void> {
+    return work().then(
+      () => then?.(),
+      (error: unknown) => logger.warn({ err: error }, `App Home: ${what} not recorded`),
+    );
   }
 
   function noteThread(turn: TurnRecord, status: RecentThreadStatus, title?: string): Promise<void> {
@@ -96,7 +101,7 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       beside('rating', () => store.tally(week(), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
     },
     agentSeen(seen) {
-      beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));
+      return beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));
     },
   };
 }

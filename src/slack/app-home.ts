@@ -44,6 +44,12 @@ export function createAppHome(deps: AppHomeDeps) {
     },
     /** The person's threads changed: publish again, rate-bounded. */
     threadsChanged: (userId: string) => throttle.request(userId),
+    /**
+     * An admin changed what the admin part shows (agents, channel agents, watched channels,
+     * connections): their own home is published again, rate-bounded. Other admins see it when
+     * they next open the tab or their threads change.
+     */
+    settingsChanged: (userId: string) => throttle.request(userId),
     stop: () => throttle.stop(),
   };
 }

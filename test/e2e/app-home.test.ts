@@ -126,6 +126,34 @@ describe('App Home', () => {
     expect(text).toContain(`\`${SIM_AGENTS.api}\` (default) — :red_circle: off (set by /agent`);
   });
 
+  it('publishes an admin’s home again when /agent changes what it shows, not after a look-up', async () => {
+    harness = await startHarness({ env: { HOME_REPUBLISH_SECONDS: '0.5' } });
+    const h = harness;
+    await openHome(h, 'UADMIN');
+    const publishedAfter = async (text: string, user = 'UADMIN') => {
+      const before = h.slack.homePublishes(user);
+      const { responseId } = await h.command(text, { user, channel: 'C0OPS' });
+      await h.slack.waitFor(() => h.slack.responses(responseId).length >= 1, {
+        description: `/agent ${text}`,
+      });
+      return before;
+    };
+    let before = await publishedAfter('channel use ops-agent');
+    await h.slack.waitFor(() => h.slack.homePublishes('UADMIN') > before, { description: 'the home again' });
+    expect(homeText(h, 'UADMIN')).toContain('<#C0OPS> → `ops-agent`');
+
+    before = await publishedAfter(`disable ${SIM_AGENTS.api}`);
+    await h.slack.waitFor(() => h.slack.homePublishes('UADMIN') > before, { description: 'the home again' });
+    // Recorded before the publish: the first home after the command shows the agent off.
+    expect(homeText(h, 'UADMIN')).toContain(`\`${SIM_AGENTS.api}\` (default) — :red_circle: off`);
+
+    // Commands that change nothing it shows publish nothing (waited out past the interval).
+    before = await publishedAfter('channel');
+    await publishedAfter('whoami');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(h.slack.homePublishes('UADMIN')).toBe(before);
+  });
+
   it('shows an outsider one sentence', async () => {
     harness = await startHarness();
     const h = harness;

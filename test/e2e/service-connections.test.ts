@@ -134,6 +134,14 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     // The check went to the second service with its token, not to the default one.
     expect(second.requests.filter((r) => r.path === '/v2/whoami').map((r) => r.token)).toEqual(['agent']);
     expect(harness.sim.requests.filter((r) => r.path === '/v2/whoami')).toEqual([]);
+    // The admin's App Home is published again with the new connection, the tab never opened.
+    await harness.slack.waitFor(
+      () =>
+        harness
+          .visibleText({ blocks: harness.slack.homeOf('UADMINLIST')?.blocks ?? [] })
+          .includes('`eu-prod`'),
+      { description: 'the admin’s home listing eu-prod' },
+    );
 
     const stored = await everythingStored(prefix);
     expect(stored).toContain('eu-prod');

@@ -33,9 +33,9 @@ export interface ListenerDeps {
   users: UserDirectory;
   agentView: AgentView;
   /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
-  appHome?: Pick<AppHome, 'opened'> | undefined;
+  appHome?: Pick<AppHome, 'opened' | 'settingsChanged'> | undefined;
   /** Told what `/agent enable|disable` left an agent at (the admins' App Home lists it). */
-  agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): void } | undefined;
+  agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void> } | undefined;
   agentApi: AgentApi;
   store: ConversationStore;
   /** Which agent each channel's new threads use (`/agent channel …`). */

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { AdminCheck } from '../../../commands/access.js';
 import { type CommandContext, runAgentCommand } from '../../../commands/admin-commands.js';
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
+import { changesAdminHome } from '../../../commands/command-outcome.js';
 import { parseCommand } from '../../../commands/parse-command.js';
 import { personOfCommand } from '../../payload-person.js';
 import {
@@ -64,8 +65,11 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       );
       answer = renderCommandOutcome(outcome);
       if (outcome.kind === 'agent-state') {
-        deps.agentStates?.agentSeen({ agentId: outcome.agentId, active: outcome.active, source: 'command' });
+        const seen = { agentId: outcome.agentId, active: outcome.active, source: 'command' as const };
+        await deps.agentStates?.agentSeen(seen);
       }
+      // After the state is recorded: the home published now must show it.
+      if (changesAdminHome(outcome)) deps.appHome?.settingsChanged(command.user_id);
     } catch (error) {
       const referenceId = newReferenceId();
       logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');

@@ -43,5 +43,6 @@ export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
         : {}),
     });
     await ack(renderAddAnswer(result));
+    if (result.ok) deps.appHome?.settingsChanged(userId);
   };
 }

@@ -21,8 +21,9 @@ import {
 
 /**
  * A managed Redis's shape — TLS with a self-signed certificate (trusted via NODE_EXTRA_CA_CERTS)
- * and a password — and the start-up errors of every topology: exit 1 naming the variable to fix,
- * never printing a password. The bot runs as a child process (`src/main.ts`), as `npm start` does.
+ * and a password, on one server and behind Sentinel — and the start-up errors of every topology:
+ * exit 1 naming the variable to fix, never printing a password. The bot runs as a child process
+ * (`src/main.ts`), as `npm start` does.
  */
 const installed = redisServerInstalled();
 const PASSWORD = 'tls-test-password-not-secret';
@@ -37,7 +38,7 @@ describe.skipIf(!installed)('TLS, passwords and start-up errors', () => {
   beforeAll(async () => {
     [tls, sentinels, sim, slack] = await Promise.all([
       startTlsRedis(PASSWORD),
-      startSentinelSet({ password: PASSWORD }),
+      startSentinelSet({ password: PASSWORD, tls: true }),
       startSimulator({ quiet: true, longPollMs: 500 }),
       startSlackStandin(),
     ]);
@@ -88,6 +89,23 @@ describe.skipIf(!installed)('TLS, passwords and start-up errors', () => {
     const output = await failedStart({ REDIS_URL: tls.url });
     expect(output).toMatch(/REDIS_URL: Redis at 127\.0\.0\.1:\d+ is not reachable: .*certificate/i);
     expect(output).not.toContain(PASSWORD);
+  });
+
+  it('answers through Sentinel when sentinels and data nodes speak only TLS and the nodes want a password', async () => {
+    const bot = await startChildBot(env(sentinels.env));
+    const mention = mentionEvents(
+      slack,
+      `via sentinel? ${simDirective({ steps: 1, answer: 'Found the primary.' })}`,
+    );
+    await Promise.all([bot.send(mention.appMention), bot.send(mention.message)]);
+    await withBotOutput(
+      slack.waitFor(
+        () => messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer').length === 1,
+        { timeoutMs: 15_000, description: 'the answer' },
+      ),
+      bot,
+    );
+    expect(`${bot.stdout()}${bot.stderr()}`).not.toContain(PASSWORD);
   });
 
   it('exits 1 naming REDIS_PASSWORD when the nodes behind Sentinel refuse it, without printing it', async () => {

@@ -49,6 +49,28 @@ async function startNode(
 
 const baseArgs = (port: number, dir: string) => ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir];
 
+/** A self-signed certificate for 127.0.0.1 (its own CA) and its key, as files. */
+interface Certificate {
+  cert: string;
+  key: string;
+}
+
+/** The arguments of a node that speaks only TLS on `port`, with `certificate`; clients need none. */
+const tlsArgs = (port: number, dir: string, certificate: Certificate) => [
+  ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+  ...['--tls-cert-file', certificate.cert, '--tls-key-file', certificate.key],
+  ...['--tls-ca-cert-file', certificate.cert, '--tls-auth-clients', 'no'],
+];
+
+/** A certificate in a directory of its own, when `tls`; `close` removes it. */
+function certificateFor(tls: boolean | undefined) {
+  const dir = tls ? mkdtempSync(join(tmpdir(), 'sab-tls-')) : undefined;
+  return {
+    certificate: dir ? selfSignedCertificate(dir) : undefined,
+    close: () => (dir ? rmSync(dir, { recursive: true, force: true }) : undefined),
+  };
+}
+
 /** How the test's own client reaches a node: its password, and the CA file when it speaks only TLS. */
 export interface NodeAuth {
   password?: string | undefined;
@@ -97,11 +119,27 @@ export interface SentinelSet {
   close(): Promise<void>;
 }
 
-async function sentinelNode(primaryPort: number, password: string | undefined): Promise<RedisNode> {
+async function sentinelNode(
+  primaryPort: number,
+  password: string | undefined,
+  certificate: Certificate | undefined,
+): Promise<RedisNode> {
   return startNode((port, dir) => {
     const conf = join(dir, 'sentinel.conf');
+    const listen = certificate
+      ? [
+          'port 0',
+          `tls-port ${port}`,
+          `tls-cert-file ${certificate.cert}`,
+          `tls-key-file ${certificate.key}`,
+          `tls-ca-cert-file ${certificate.cert}`,
+          'tls-auth-clients no',
+          // Sentinel's own connections (to the data nodes and the other sentinels) over TLS too.
+          'tls-replication yes',
+        ]
+      : [`port ${port}`];
     const lines = [
-      `port ${port}`,
+      ...listen,
       'bind 127.0.0.1',
       `dir ${dir}`,
       `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primaryPort} 2`,
@@ -114,14 +152,26 @@ async function sentinelNode(primaryPort: number, password: string | undefined): 
   }, '+monitor master');
 }
 
+export interface SentinelOptions {
+  /** `requirepass` and `masterauth` on the data nodes (the sentinels have none). */
+  password?: string;
+  /** Every node and sentinel speaks only TLS, replication included, with a certificate made here. */
+  tls?: boolean;
+}
+
 /** A primary, its replica and three sentinels (quorum 2), ready to fail over. */
-export async function startSentinelSet(options: { password?: string } = {}): Promise<SentinelSet> {
+export async function startSentinelSet(options: SentinelOptions = {}): Promise<SentinelSet> {
+  const { certificate, close: removeCertificate } = certificateFor(options.tls);
+  const nodeAuth: NodeAuth = { password: options.password, caFile: certificate?.cert };
+  const sentinelAuth: NodeAuth = { caFile: certificate?.cert };
   const auth = options.password ? ['--requirepass', options.password, '--masterauth', options.password] : [];
+  const listen = (port: number, dir: string) =>
+    certificate ? [...tlsArgs(port, dir, certificate), '--tls-replication', 'yes'] : baseArgs(port, dir);
   // Full syncs start at once (Redis waits 5 s by default for more replicas to join one).
   const persistence = ['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
-  const primary = await startNode((port, dir) => [...baseArgs(port, dir), ...persistence, ...auth]);
+  const primary = await startNode((port, dir) => [...listen(port, dir), ...persistence, ...auth]);
   const replica = await startNode((port, dir) => [
-    ...baseArgs(port, dir),
+    ...listen(port, dir),
     ...persistence,
     ...auth,
     '--replicaof',
@@ -130,19 +180,26 @@ export async function startSentinelSet(options: { password?: string } = {}): Pro
   ]);
   await waitUntil(
     () =>
-      withNode(replica.port, (client) => client.info('replication'), { password: options.password }).then(
-        (info) => info.includes('master_link_status:up'),
+      withNode(replica.port, (client) => client.info('replication'), nodeAuth).then((info) =>
+        info.includes('master_link_status:up'),
       ),
     { timeoutMs: 20_000, intervalMs: 100, description: 'the replica in sync with the primary' },
   );
-  const sentinels = await Promise.all([0, 1, 2].map(() => sentinelNode(primary.port, options.password)));
-  const ask = (args: string[]) => withNode(sentinels[0]?.port ?? 0, (client) => client.sendCommand(args));
+  const sentinels = await Promise.all(
+    [0, 1, 2].map(() => sentinelNode(primary.port, options.password, certificate)),
+  );
+  const ask = (args: string[]) =>
+    withNode(sentinels[0]?.port ?? 0, (client) => client.sendCommand(args), sentinelAuth);
   // Ready to fail over: every sentinel knows the replica and the two other sentinels.
   await waitUntil(
     async () => {
       const states = await Promise.all(
         sentinels.map((node) =>
-          withNode(node.port, (client) => client.sendCommand(['SENTINEL', 'MASTER', SENTINEL_NAME])),
+          withNode(
+            node.port,
+            (client) => client.sendCommand(['SENTINEL', 'MASTER', SENTINEL_NAME]),
+            sentinelAuth,
+          ),
         ),
       );
       return states.every((state) => {
@@ -163,6 +220,7 @@ export async function startSentinelSet(options: { password?: string } = {}): Pro
       REDIS_SENTINELS: sentinels.map((node) => `127.0.0.1:${node.port}`).join(','),
       REDIS_SENTINEL_NAME: SENTINEL_NAME,
       ...(options.password ? { REDIS_PASSWORD: options.password } : {}),
+      ...(certificate ? { REDIS_TLS: 'true', NODE_EXTRA_CA_CERTS: certificate.cert } : {}),
     },
     primaryPort,
     async failover() {
@@ -173,7 +231,10 @@ export async function startSentinelSet(options: { password?: string } = {}): Pro
         description: 'the replica promoted by the sentinels',
       });
     },
-    close: () => close([...sentinels, replica, primary]),
+    async close() {
+      await close([...sentinels, replica, primary]);
+      removeCertificate();
+    },
   };
 }
 
@@ -199,18 +260,10 @@ export interface ClusterOptions {
 
 /** `count` primaries (no replicas), slots spread by `redis-cli --cluster create`, append-only files. */
 export async function startCluster(count = 3, options: ClusterOptions = {}): Promise<RedisClusterSet> {
-  const certDir = options.tls ? mkdtempSync(join(tmpdir(), 'sab-tls-')) : undefined;
-  const certificate = certDir ? selfSignedCertificate(certDir) : undefined;
+  const { certificate, close: removeCertificate } = certificateFor(options.tls);
   const auth: NodeAuth = { password: options.password, caFile: certificate?.cert };
   const listen = (port: number, dir: string) =>
-    certificate
-      ? [
-          ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir],
-          ...['--tls-cluster', 'yes', '--tls-auth-clients', 'no'],
-          ...['--tls-cert-file', certificate.cert, '--tls-key-file', certificate.key],
-          ...['--tls-ca-cert-file', certificate.cert],
-        ]
-      : baseArgs(port, dir);
+    certificate ? [...tlsArgs(port, dir, certificate), '--tls-cluster', 'yes'] : baseArgs(port, dir);
   const password = options.password
     ? ['--requirepass', options.password, '--masterauth', options.password]
     : [];
@@ -272,7 +325,7 @@ export async function startCluster(count = 3, options: ClusterOptions = {}): Pro
     healthy,
     async close() {
       await close(nodes);
-      if (certDir) rmSync(certDir, { recursive: true, force: true });
+      removeCertificate();
     },
   };
 }
@@ -289,7 +342,7 @@ export interface TlsRedis {
 }
 
 /** A self-signed certificate for 127.0.0.1, made with the openssl CLI into `dir`. */
-function selfSignedCertificate(dir: string): { cert: string; key: string } {
+function selfSignedCertificate(dir: string): Certificate {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
   const made = spawnSync(
@@ -308,29 +361,19 @@ function selfSignedCertificate(dir: string): { cert: string; key: string } {
 
 /** One server that speaks only TLS and requires `password`. */
 export async function startTlsRedis(password: string): Promise<TlsRedis> {
-  const certDir = mkdtempSync(join(tmpdir(), 'sab-tls-'));
-  const { cert, key } = selfSignedCertificate(certDir);
+  const { certificate, close: removeCertificate } = certificateFor(true);
+  if (!certificate) throw new Error('no certificate made');
   const node = await startNode((port, dir) => [
-    ...['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--dir', dir],
-    ...[
-      '--tls-cert-file',
-      cert,
-      '--tls-key-file',
-      key,
-      '--tls-ca-cert-file',
-      cert,
-      '--tls-auth-clients',
-      'no',
-    ],
+    ...tlsArgs(port, dir, certificate),
     ...['--requirepass', password, '--save', '', '--appendonly', 'no'],
   ]);
   return {
     node,
     url: `rediss://:${password}@127.0.0.1:${node.port}`,
-    caFile: cert,
+    caFile: certificate.cert,
     async close() {
       await close([node]);
-      rmSync(certDir, { recursive: true, force: true });
+      removeCertificate();
     },
   };
 }

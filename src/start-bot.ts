@@ -34,6 +34,7 @@ import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
+import { alertInstallations } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
@@ -316,6 +317,7 @@ export async function startBot(
       lookbackMinutes: config.context.alertLookbackMinutes,
     },
     identity,
+    installations: slackSide.installations && alertInstallations(slackSide.installations),
   });
   const reactions = createRatings({
     store,

@@ -80,3 +80,13 @@ export interface AlertMetrics {
 export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited';
 /** Where an alert came from: the webhook, or an integration's post in a watched channel. */
 export type AlertSource = 'webhook' | 'channel';
+
+/**
+ * With OAuth (DESIGN "Many workspaces"): the installation an alert is for, named by the webhook's
+ * `?team=` (a workspace `T…`, or an org `E…` for an org-wide install). Its card, run and answer go
+ * out with that installation's token and identity.
+ */
+export interface AlertInstallations {
+  /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
+  runAs<T>(team: string, work: () => Promise<T>): Promise<{ found: true; value: T } | { found: false }>;
+}

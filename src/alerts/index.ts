@@ -12,14 +12,26 @@ import type { HttpRoute } from '../http/http-route.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { createAlertIntake } from './alert-intake.js';
-import type { AlertMetrics, AlertOutput, ChannelWatchStore, ClaimStore } from './alert-ports.js';
+import type {
+  AlertInstallations,
+  AlertMetrics,
+  AlertOutput,
+  ChannelWatchStore,
+  ClaimStore,
+} from './alert-ports.js';
 import type { VerdictClock } from './verdict-clock.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
 
 export { AlertCardError, type AlertIntake, type AlertReceipt } from './alert-intake.js';
 export { type Alert, parseAlertBody } from './alert-payload.js';
-export type { AlertMetrics, AlertOutput, ChannelWatchStore, ClaimStore } from './alert-ports.js';
+export type {
+  AlertInstallations,
+  AlertMetrics,
+  AlertOutput,
+  ChannelWatchStore,
+  ClaimStore,
+} from './alert-ports.js';
 export { createVerdictClock, type VerdictClock } from './verdict-clock.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
@@ -44,6 +56,8 @@ export interface AlertInvestigationsDeps
     lookbackMinutes: number;
   };
   identity: { teamId: string; botUserId: string };
+  /** With OAuth: which installation a webhook alert is for (`?team=`). */
+  installations?: AlertInstallations | undefined;
 }
 
 export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
@@ -84,6 +98,7 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
     token: config.webhookToken,
     defaultChannelId: config.defaultChannelId,
     intake,
+    installations: deps.installations,
     logger: log,
   });
   return { intake, watched, route };

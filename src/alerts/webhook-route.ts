@@ -5,7 +5,8 @@
  * 202 `{"outcome", "channel", "ts"}`; 400 a body that is not a JSON object, without
  * `alert_title`, or no channel; 401 a missing or wrong token; 413 a body over 256 KB; 404 when
  * ALERT_WEBHOOK_TOKEN is unset; 502 when Slack refused the card (nothing started, the vendor may
- * retry). Nothing is posted or started on a bad request.
+ * retry). With OAuth `?team=` names the installation (400 without it, or for one not installed).
+ * Nothing is posted or started on a bad request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
@@ -16,6 +17,7 @@ import type { Logger } from '../runtime/logger.js';
 import { AlertCardError, type AlertIntake } from './alert-intake.js';
 import { alertEventKey } from './alert-keys.js';
 import { parseAlertBody } from './alert-payload.js';
+import type { AlertInstallations } from './alert-ports.js';
 
 /** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
 export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -23,12 +25,17 @@ export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
 /** Slack conversation ids: an upper-case letter and upper-case letters or digits. */
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 
+/** A workspace (`T…`) or an Enterprise Grid org (`E…`). */
+const TEAM_ID = /^[TE][A-Z0-9]{2,}$/;
+
 export interface AlertWebhookDeps {
   /** ALERT_WEBHOOK_TOKEN; unset ⇒ 404. */
   token: string | undefined;
   /** ALERT_CHANNEL_ID. */
   defaultChannelId: string | undefined;
   intake: Pick<AlertIntake, 'receive'>;
+  /** With OAuth: `?team=` is required and names the installation the alert is for. */
+  installations?: AlertInstallations | undefined;
   logger: Logger;
 }
 
@@ -75,13 +82,28 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
     if (agentId !== undefined && !isAgentId(agentId))
       return { status: 400, body: { error: 'agent is not an agent id' } };
     const { alert } = parsed;
-    const receipt = await deps.intake.receive(alert, {
-      channel,
-      agentId,
-      source: 'webhook',
-      eventKey: alertEventKey(alert),
-    });
-    return { status: 202, body: { ...receipt, ts: receipt.ts ?? null } };
+    const receive = async (): Promise<Answer> => {
+      const receipt = await deps.intake.receive(alert, {
+        channel,
+        agentId,
+        source: 'webhook',
+        eventKey: alertEventKey(alert),
+      });
+      return { status: 202, body: { ...receipt, ts: receipt.ts ?? null } };
+    };
+    if (!deps.installations) return receive();
+    const team = query.get('team')?.trim();
+    if (!team)
+      return {
+        status: 400,
+        body: { error: 'this app serves several workspaces: add ?team=<workspace id T…, or org id E…>' },
+      };
+    if (!TEAM_ID.test(team))
+      return { status: 400, body: { error: 'team is not a Slack workspace or org id' } };
+    const ran = await deps.installations.runAs(team, receive);
+    if (!ran.found)
+      return { status: 400, body: { error: `the app is not installed in ${team}: install it there first` } };
+    return ran.value;
   }
 
   function handler(req: IncomingMessage, res: ServerResponse): void {

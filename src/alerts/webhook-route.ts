@@ -18,6 +18,7 @@ import { AlertCardError, type AlertIntake } from './alert-intake.js';
 import { alertEventKey } from './alert-keys.js';
 import { parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
+import { readTemplateBody } from './template-body.js';
 
 /** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
 export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -56,7 +57,7 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
         body: { error: status === 413 ? 'the body is over 256 KB' : 'the body could not be read' },
       };
     }
-    const body = parseJson(raw);
+    const body = parseJson(raw) ?? leniently(raw);
     const header = (name: string) => {
       const value = req.headers[name];
       return typeof value === 'string' ? value : undefined;
@@ -67,6 +68,14 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
       return { status: 401, body: { error: 'a missing or wrong token' } };
     }
     return receive(req, body);
+  }
+
+  /** A filled-in template that is not JSON (a quote in the description): read by its members. */
+  function leniently(raw: string): Record<string, unknown> | undefined {
+    const members = readTemplateBody(raw);
+    if (members)
+      deps.logger.info({ bytes: raw.length }, 'alert body is not JSON; read by the template’s members');
+    return members;
   }
 
   async function receive(req: IncomingMessage, body: unknown): Promise<Answer> {

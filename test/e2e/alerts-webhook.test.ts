@@ -222,6 +222,33 @@ describe('POST /alerts', () => {
     expect(harness.sim.runs()).toHaveLength(1);
   });
 
+  it('reads a filled-in template that is not JSON (quotes, a line break, a backslash): investigated, not lost', async () => {
+    // The vendor substitutes the variables as text, unescaped.
+    const raw = [
+      '{',
+      `  "alert_title": "Errors "spiking" in checkout ${quick}",`,
+      '  "alert_description": "level:error > 100 in "payments"\nlogs in C:\\app",',
+      '  "alert_severity": "HIGH",',
+      `  "alert_event_id": "raw-${Date.now()}",`,
+      '  "alert_timeframe_start": "2026-11-25T10:00:00Z",',
+      '  "alert_timeframe_end": "2026-11-25T10:15:00Z",',
+      '  "alert_samples": [{"message": "timeout"}],',
+      '  "alert_tags": ["checkout"]',
+      '}',
+    ].join('\n');
+    expect(() => JSON.parse(raw)).toThrow();
+    const posted = await postAlert(harness.appUrl, { body: raw, query: { channel: 'C0RAW' } });
+    expect(posted.status, JSON.stringify(posted.json)).toBe(202);
+    expect(posted.json).toMatchObject({ outcome: 'investigating', channel: 'C0RAW' });
+    const [card] = harness.slack.messages('C0RAW', posted.json.ts);
+    expect(textOf(harness, card)).toContain('Errors "spiking" in checkout');
+    expect(textOf(harness, card)).toContain('2026-11-25 10:00 – 10:15 UTC');
+    const [answer] = await harness.waitForOutcome('C0RAW', posted.json.ts);
+    expect(textOf(harness, answer)).toContain('checkout-1 is saturated');
+    const [run] = harness.sim.runs();
+    expect(run?.contexts[0]?.additionalContext).toContain('level:error > 100 in "payments"\nlogs in C:\\app');
+  });
+
   it('refuses bad requests with nothing posted and nothing started', async () => {
     const calls = () => harness.slack.callCount('chat.postMessage');
     const before = calls();

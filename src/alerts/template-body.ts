@@ -56,13 +56,13 @@ export function readTemplateBody(raw: string): Record<string, unknown> | undefin
       .slice(member.valueAt, next ? next.at : inner.length)
       .trim()
       .replace(/,$/, '');
-    if (!(member.name in members)) members[member.name] = valueOf(text);
+    if (!(member.name in members)) members[member.name] = memberValue(text);
   });
   const template = found.length >= TEMPLATE_LIKE && typeof members.alert_title === 'string';
   return template ? members : undefined;
 }
 
-function valueOf(text: string): unknown {
+function memberValue(text: string): unknown {
   // The vendor substituted raw text: what stands between the quotes is the value, backslashes too.
   if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) return text.slice(1, -1);
   const parsed = parseJson(text);

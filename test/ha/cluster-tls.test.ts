@@ -3,10 +3,10 @@ import { type Simulator, simDirective, startSimulator } from '../../src/simulato
 import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import {
+  failedStartOutput,
   killAllChildBots,
   mentionEvents,
   messagesOfType,
-  spawnBot,
   startChildBot,
   withBotOutput,
 } from '../support/child-bot.js';
@@ -71,13 +71,8 @@ describe.skipIf(!installed)('Cluster over TLS with a password', () => {
     expect(`${bot.stdout()}${bot.stderr()}`).not.toContain(PASSWORD);
   });
 
-  /** Starts a bot that must fail; resolves with what it printed once it exited 1. */
-  async function failedStart(extra: Record<string, string>): Promise<string> {
-    const child = spawnBot(env(uniqueRedisPrefix('cluster-tls-failed'), extra));
-    const exit = await child.exited;
-    expect(exit.code, child.describe()).toBe(1);
-    return `${child.stdout()}\n${child.stderr()}`;
-  }
+  const failedStart = (extra: Record<string, string>) =>
+    failedStartOutput(env(uniqueRedisPrefix('cluster-tls-failed'), extra));
 
   it('exits 1 naming REDIS_PASSWORD when the nodes refuse it, without printing it', async () => {
     // The cluster client says only "All the root nodes are unavailable"; the bot asks a node why.

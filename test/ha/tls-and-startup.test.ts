@@ -3,10 +3,10 @@ import { type Simulator, simDirective, startSimulator } from '../../src/simulato
 import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import {
+  failedStartOutput,
   killAllChildBots,
   mentionEvents,
   messagesOfType,
-  spawnBot,
   startChildBot,
   withBotOutput,
 } from '../support/child-bot.js';
@@ -53,13 +53,7 @@ describe.skipIf(!installed)('TLS, passwords and start-up errors', () => {
   const env = (extra: Record<string, string>) =>
     harnessEnv(sim, slack, { REDIS_PREFIX: uniqueRedisPrefix('tls'), ...extra });
 
-  /** Starts a bot that must fail; resolves with what it printed once it exited 1. */
-  async function failedStart(extra: Record<string, string>): Promise<string> {
-    const bot = spawnBot(env(extra));
-    const exit = await bot.exited;
-    expect(exit.code, bot.describe()).toBe(1);
-    return `${bot.stdout()}\n${bot.stderr()}`;
-  }
+  const failedStart = (extra: Record<string, string>) => failedStartOutput(env(extra));
 
   it('answers over rediss:// with a password and a self-signed certificate', async () => {
     const bot = await startChildBot(env({ REDIS_URL: tls.url, NODE_EXTRA_CA_CERTS: tls.caFile }));

@@ -107,6 +107,14 @@ export function spawnBot(env: Record<string, string>): ChildBotProcess {
   return bot;
 }
 
+/** Starts a bot that must fail at start-up; resolves with all it printed once it exited 1. */
+export async function failedStartOutput(env: Record<string, string>): Promise<string> {
+  const bot = spawnBot(env);
+  const exit = await bot.exited;
+  if (exit.code !== 1) throw new Error(`expected exit 1, got ${exit.code ?? exit.signal}\n${bot.describe()}`);
+  return `${bot.stdout()}\n${bot.stderr()}`;
+}
+
 function parseLogLines(text: string): Array<Record<string, unknown>> {
   const lines: Array<Record<string, unknown>> = [];
   for (const line of text.split('\n')) {

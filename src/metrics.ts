@@ -121,7 +121,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 }
 
 /** DESIGN "Alert investigations": alerts by outcome and source, investigations, time to verdict. */
-function createAlertSeries(registry: Registry): AlertMetrics {
+function createAlertSeries(registry: Registry): AlertMetrics & Pick<ConversationMetrics, 'timeToVerdict'> {
   const received = new Counter({
     name: 'sab_alerts_received_total',
     help: 'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',

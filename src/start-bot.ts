@@ -4,7 +4,7 @@ import {
   createAccountBudgets,
   isAgentApiError,
 } from './agent-api/index.js';
-import { createAlertInvestigations, createVerdictClock } from './alerts/index.js';
+import { createAlertInvestigations } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
 import type { Config } from './config.js';
@@ -162,19 +162,15 @@ export async function startBot(
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
   const progressClient = slackSide.webClient();
-  // Answers to alert investigations stop their time-to-verdict clock (alerts/verdict-clock.ts).
-  const verdicts = createVerdictClock({ clock, metrics });
-  const output = verdicts.observe(
-    slackSide.routeOutput(
-      createSlackThreadOutput({
-        client: slackClient,
-        progressClient,
-        identity,
-        logger,
-        metrics,
-        fileThresholdChars: config.answers.fileThresholdChars,
-      }),
-    ),
+  const output = slackSide.routeOutput(
+    createSlackThreadOutput({
+      client: slackClient,
+      progressClient,
+      identity,
+      logger,
+      metrics,
+      fileThresholdChars: config.answers.fileThresholdChars,
+    }),
   );
   const progress = createTurnProgress({
     style: config.progress.style,
@@ -306,7 +302,6 @@ export async function startBot(
     alertOutput: createSlackAlertOutput(slackClient, identity),
     audience,
     channelAgents,
-    verdicts,
     metrics,
     clock,
     logger,

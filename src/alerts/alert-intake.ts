@@ -32,7 +32,6 @@ import type {
   NotInvestigatedReason,
 } from './alert-ports.js';
 import { alertRunInput } from './alert-run-input.js';
-import type { VerdictClock } from './verdict-clock.js';
 
 /** Kept past a day: vendors retry for hours, and the same event must not start twice. */
 const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
@@ -78,7 +77,6 @@ export interface AlertIntakeDeps {
   policy: 'dm' | 'thread' | 'refuse';
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   runStart: Pick<RunStart, 'begin'>;
-  verdicts: Pick<VerdictClock, 'expect'>;
   metrics: AlertMetrics;
   clock: Clock;
   logger: Logger;
@@ -105,6 +103,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   const background = new Set<Promise<unknown>>();
 
   async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
+    const arrivedAt = clock.now();
     const claim = claims.open(target.postedTs);
     const first = await claim.take(dedupeClaimName(target.channel, target.eventKey), DEDUPE_TTL_MS);
     if (!first.taken) return done({ outcome: 'duplicate', channel: target.channel, ts: first.ts }, target);
@@ -117,7 +116,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         ? await claim.take(cooldown, settings.cooldownMs)
         : { taken: true };
       if (!earlier.taken) return done(await firedAgain(alert, target, claim, earlier.ts), target);
-      return done(await investigateOrNot(alert, target, claim, cooldown), target);
+      return done(await investigateOrNot(alert, target, claim, cooldown, arrivedAt), target);
     } catch (error) {
       // Nothing is in Slack (a card Slack took is never given back): a retry may take it all.
       await claim.giveBack();
@@ -149,6 +148,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     target: AlertTarget,
     claim: AlertClaimHandle,
     cooldown: string | undefined,
+    arrivedAt: number,
   ): Promise<AlertReceipt> {
     const allowanceId = newId();
     const reason = await whyNotInvestigate(target.channel, allowanceId);
@@ -157,7 +157,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     const ts = await place(alert, target, reason, allowanceId);
     await claim.settle(ts);
     if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
-    track(investigate(alert, target, ts));
+    track(investigate(alert, target, ts, arrivedAt));
     return { outcome: 'investigating', channel: target.channel, ts };
   }
 
@@ -205,7 +205,12 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     }
   }
 
-  async function investigate(alert: Alert, target: AlertTarget, ts: string): Promise<void> {
+  async function investigate(
+    alert: Alert,
+    target: AlertTarget,
+    ts: string,
+    arrivedAt: number,
+  ): Promise<void> {
     const receivedAt = clock.now();
     const agentId = target.agentId ?? (await deps.channelAgents.agentFor(target.channel)).agentId;
     const { message, ...context } = alertRunInput(alert, settings, receivedAt);
@@ -217,8 +222,8 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       userId: settings.botUserId,
       prompt: message,
       mentioned: true,
+      alertAt: arrivedAt,
     };
-    deps.verdicts.expect(target.channel, ts, receivedAt);
     const prepared = { kind: 'ready', agentId, context } as const;
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     if (result === 'started') metrics.investigationStarted(target.source);

@@ -72,8 +72,6 @@ export interface AlertOutput {
 export interface AlertMetrics {
   alertReceived(outcome: AlertOutcome, source: AlertSource): void;
   investigationStarted(source: AlertSource): void;
-  /** From the alert's arrival to its investigation's answer in Slack. */
-  timeToVerdict(ms: number): void;
 }
 
 /** What became of an alert (the `outcome` of POST /alerts). */

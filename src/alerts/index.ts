@@ -19,7 +19,6 @@ import type {
   ChannelWatchStore,
   ClaimStore,
 } from './alert-ports.js';
-import type { VerdictClock } from './verdict-clock.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
 
@@ -32,7 +31,6 @@ export type {
   ChannelWatchStore,
   ClaimStore,
 } from './alert-ports.js';
-export { createVerdictClock, type VerdictClock } from './verdict-clock.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
 
@@ -42,7 +40,6 @@ export interface AlertInvestigationsDeps
   alertOutput: AlertOutput;
   audience: Pick<ConversationAudience, 'of'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
-  verdicts: Pick<VerdictClock, 'expect'>;
   metrics: AlertMetrics & RunStartDeps['metrics'];
   clock: Clock;
   logger: Logger;
@@ -78,7 +75,6 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
     policy: config.outsiderPolicy,
     channelAgents: deps.channelAgents,
     runStart,
-    verdicts: deps.verdicts,
     metrics: deps.metrics,
     clock,
     logger: log,

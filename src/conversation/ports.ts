@@ -132,6 +132,11 @@ export interface ConversationMetrics {
   serviceError(code: string): void;
   /** Terminal status seen → answer accepted by Slack. */
   deliveryLatency(ms: number): void;
+  /**
+   * An alert investigation's answer posted, from the alert's arrival (DESIGN "Alert
+   * investigations"): measured by the replica that posts it, whichever started the run.
+   */
+  timeToVerdict(ms: number): void;
   /** A turn's outcome given up on because Slack refused it for good, by Slack's error code. */
   deliveryDropped(code: string): void;
   /** A turn's native thread status expired (Slack clears it after 2 min) before its refresh landed. */

@@ -37,6 +37,8 @@ describe.skipIf(!hasRedis)('alerts on two replicas sharing Redis', () => {
       REDIS_PREFIX: prefix,
       ALERT_WEBHOOK_TOKEN: TEST_ALERT_TOKEN,
       ALERT_CHANNEL_ID: 'C0ALERTS',
+      // A stopped replica's turn is taken over within seconds.
+      LEASE_TTL_MS: '2000',
     });
     replicas = await Promise.all(
       ['replica-a', 'replica-b'].map((id) =>
@@ -70,6 +72,29 @@ describe.skipIf(!hasRedis)('alerts on two replicas sharing Redis', () => {
     expect(
       slack.messages('C0ALERTS').filter((message) => message.metadata?.event_type === 'agent_alert'),
     ).toHaveLength(1);
+  });
+
+  it('times the verdict where the answer is posted: by the replica that took the run over', async () => {
+    const [a, b] = replicas as [RunningBot, RunningBot];
+    const slow = simDirective({ steps: 12, stepMs: 250, answer: 'Verdict: finished by the survivor.' });
+    const posted = await postAlert(urlOf(a), { body: alertBody({ alert_title: `Handed over ${slow}` }) });
+    expect(posted.json.outcome).toBe('investigating');
+    await slack.waitFor(() => sim.runs()[0]?.status === 'loading', { description: 'the run under way' });
+    // Replica a goes away mid-run (a deploy) and lets go of the turn: b resumes it.
+    await a.stop();
+    replicas = [b];
+    await slack.waitFor(() => answersIn('C0ALERTS', posted.json.ts).length === 1, {
+      timeoutMs: 20_000,
+      description: 'the answer, posted by b',
+    });
+    // Observed once the delivery is recorded, a moment after Slack took the answer.
+    const verdicts = /^sab_alert_time_to_verdict_seconds_count (\d+)$/m;
+    const counted = async (replica: RunningBot) => Number(verdicts.exec(await replica.metrics.render())?.[1]);
+    for (let waited = 0; waited < 5_000 && (await counted(b)) === 0; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await counted(b)).toBe(1);
+    expect(await counted(a)).toBe(0);
+    expect(sim.runs()).toHaveLength(1);
   });
 
   it('investigates a watched channel post delivered to both replicas once', async () => {

@@ -24,7 +24,10 @@ export interface OutcomeDelivererDeps {
   sessions?: Pick<AgentSessions, 'end'> | undefined;
   clock: Clock;
   logger: Logger;
-  metrics: Pick<ConversationMetrics, 'deliveryLatency' | 'deliveryDropped' | 'turnFinished'>;
+  metrics: Pick<
+    ConversationMetrics,
+    'deliveryLatency' | 'deliveryDropped' | 'turnFinished' | 'timeToVerdict'
+  >;
   /** True while `turn` is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(turn: TurnInFlight): boolean;
   /** The turn is over here: stop polling it and forget it. */
@@ -76,8 +79,12 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     const seenAt = clock.now();
     const result = await retrying(entry, (style) => deliverOnce(entry, outcome, style));
     if (result.ok) {
-      if (result.value && outcome.kind === 'report' && outcome.report.status === 'done')
+      // Counted where the answer was posted: `value` is false when another replica had posted it.
+      if (result.value && outcome.kind === 'report' && outcome.report.status === 'done') {
         metrics.deliveryLatency(clock.now() - seenAt);
+        const { alertAt } = entry.turn;
+        if (alertAt !== undefined) metrics.timeToVerdict(clock.now() - alertAt);
+      }
       return;
     }
     if (result.reason === 'permanent') await dropUndeliverable(entry, result.code);

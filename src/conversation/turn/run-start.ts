@@ -190,6 +190,7 @@ export function createRunStart(deps: RunStartDeps) {
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
       ...(request.hasFiles ? { filesNotSent: true } : {}),
+      ...(request.alertAt !== undefined ? { alertAt: request.alertAt } : {}),
       timerange: prepared.context.timerange,
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,

@@ -61,6 +61,8 @@ export interface TurnRecord {
   watchUntil?: number | undefined;
   /** The "still working past the deadline" notice is in the thread. */
   deadlineNoticed?: boolean | undefined;
+  /** An alert investigation: when the alert arrived (its answer's time to verdict counts from it). */
+  alertAt?: number | undefined;
 }
 
 /** What a reaction on an answer message needs to find its session. */

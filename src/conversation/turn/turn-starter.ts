@@ -48,6 +48,8 @@ export interface TurnRequest {
    * (DESIGN "What the person is looking at"; see viewed-context.ts).
    */
   viewing?: ViewedPlace | undefined;
+  /** An alert investigation (src/alerts/): when the alert arrived. */
+  alertAt?: number | undefined;
 }
 
 export type TurnRequestResult =

@@ -42,7 +42,11 @@ export function wireAppHome(deps: {
         lookupUser: users.lookup,
       }),
       // Every service connection, the default one first, as `/agent connections` lists them.
-      connections: registryConnections({ list: () => connections.admin.list(), now: () => clock.now() }),
+      connections: registryConnections({
+        list: () => connections.admin.list(),
+        aliases: async () => (await store.listConnections()).map((connection) => connection.alias),
+        now: () => clock.now(),
+      }),
       watched: { list: () => store.listWatchedChannels() },
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
@@ -60,6 +64,7 @@ export function wireAppHome(deps: {
     },
     logger,
     republishIntervalMs: config.home.republishMs,
+    now: () => clock.now(),
   });
   // What turns and ratings write for App Home, and the re-publish of the asker's home.
   const homeActivity = createHomeActivity({

@@ -75,14 +75,17 @@ export type ListedConnection = { alias: string; region: string } & (
 
 /**
  * Every connection of the registry (the default one first), each checked with whoami by the
- * registry, the answers reused for a minute: opening the home again does not call the services again.
+ * registry, the answers reused for a minute: opening the home again does not call the services
+ * again. A connection added or removed meanwhile (`aliases` differ) is listed at once.
  */
 export function registryConnections(deps: {
   list(): Promise<ListedConnection[]>;
+  /** The added connections' aliases, read cheaply from the store (no service call). */
+  aliases(): Promise<string[]>;
   now?: () => number;
 }): ServiceConnections {
   const now = deps.now ?? Date.now;
-  let cached: { at: number; statuses: ConnectionStatus[] } | undefined;
+  let cached: { at: number; aliases: string; statuses: ConnectionStatus[] } | undefined;
   const statusOf = (row: ListedConnection): ConnectionStatus =>
     row.health === 'ok'
       ? {
@@ -94,8 +97,9 @@ export function registryConnections(deps: {
       : { alias: row.alias, host: row.region, health: row.problem };
   return {
     async list() {
-      if (!cached || now() - cached.at >= HEALTH_CACHE_MS) {
-        cached = { at: now(), statuses: (await deps.list()).map(statusOf) };
+      const aliases = (await deps.aliases()).sort().join('\n');
+      if (!cached || now() - cached.at >= HEALTH_CACHE_MS || cached.aliases !== aliases) {
+        cached = { at: now(), aliases, statuses: (await deps.list()).map(statusOf) };
       }
       return cached.statuses;
     },

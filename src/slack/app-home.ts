@@ -17,7 +17,15 @@ export interface AppHomeDeps {
   logger: Logger;
   /** Least time between two publishes for one person after a change. Default 10 s. */
   republishIntervalMs?: number | undefined;
+  /** Default Date.now. */
+  now?: (() => number) | undefined;
 }
+
+/**
+ * How long after opening the Home tab an admin's settings changes are pushed to it. Every open
+ * publishes a fresh home anyway: a push only helps someone who may be looking at it now.
+ */
+const LOOKING_MS = 30 * 60_000;
 
 export function createAppHome(deps: AppHomeDeps) {
   const { client, data, logger } = deps;
@@ -35,10 +43,23 @@ export function createAppHome(deps: AppHomeDeps) {
     publish,
     ...(deps.republishIntervalMs === undefined ? {} : { intervalMs: deps.republishIntervalMs }),
   });
+  const now = deps.now ?? Date.now;
+  /** Who opened their Home tab on this replica lately, oldest first (re-inserted on each open). */
+  const openedAt = new Map<string, number>();
+
+  function noteOpened(userId: string): void {
+    openedAt.delete(userId);
+    openedAt.set(userId, now());
+    for (const [user, at] of openedAt) {
+      if (now() - at < LOOKING_MS) break;
+      openedAt.delete(user);
+    }
+  }
 
   return {
     /** The person opened the Home tab: publish now (their interval starts). */
     async opened(userId: string): Promise<void> {
+      noteOpened(userId);
       throttle.published(userId);
       await publish(userId);
     },
@@ -46,10 +67,13 @@ export function createAppHome(deps: AppHomeDeps) {
     threadsChanged: (userId: string) => throttle.request(userId),
     /**
      * An admin changed what the admin part shows (agents, channel agents, watched channels,
-     * connections): their own home is published again, rate-bounded. Other admins see it when
-     * they next open the tab or their threads change.
+     * connections): their own home is published again, rate-bounded, when they opened it on this
+     * replica in the last half hour. Other admins see it when they next open the tab.
      */
-    settingsChanged: (userId: string) => throttle.request(userId),
+    settingsChanged(userId: string): void {
+      const at = openedAt.get(userId);
+      if (at !== undefined && now() - at < LOOKING_MS) throttle.request(userId);
+    },
     stop: () => throttle.stop(),
   };
 }

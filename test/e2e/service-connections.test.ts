@@ -14,7 +14,7 @@ import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/brid
 import { agentCommandReply, replyText } from '../support/command-reply.js';
 import { memoryLogger } from '../support/memory-log.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';
-import { postSlashCommand } from '../support/slack-events.js';
+import { homeTabOpenedEvent, postSlashCommand } from '../support/slack-events.js';
 
 /**
  * DESIGN "Many accounts" end to end: two simulators stand for two accounts (the second only takes
@@ -134,14 +134,6 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
     // The check went to the second service with its token, not to the default one.
     expect(second.requests.filter((r) => r.path === '/v2/whoami').map((r) => r.token)).toEqual(['agent']);
     expect(harness.sim.requests.filter((r) => r.path === '/v2/whoami')).toEqual([]);
-    // The admin's App Home is published again with the new connection, the tab never opened.
-    await harness.slack.waitFor(
-      () =>
-        harness
-          .visibleText({ blocks: harness.slack.homeOf('UADMINLIST')?.blocks ?? [] })
-          .includes('`eu-prod`'),
-      { description: 'the admin’s home listing eu-prod' },
-    );
 
     const stored = await everythingStored(prefix);
     expect(stored).toContain('eu-prod');
@@ -162,6 +154,29 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
       }),
     );
     expect(log.lines().join('\n')).not.toContain(SECOND_TOKEN);
+  });
+
+  it('an admin looking at App Home sees a connection added or removed at once (cached health aside)', async () => {
+    await start({ HOME_REPUBLISH_SECONDS: '0.5' });
+    const homeText = () => harness.visibleText({ blocks: harness.slack.homeOf('UADMINLIST')?.blocks ?? [] });
+    await harness.send(homeTabOpenedEvent({ user: 'UADMINLIST' }));
+    await harness.slack.waitFor(() => homeText().includes('`default`'), { description: 'the admin’s home' });
+    expect(homeText()).not.toContain('eu-prod');
+    const answer = await addThroughForm(harness, {
+      alias: 'eu-prod',
+      address: second.url,
+      token: SECOND_TOKEN,
+    });
+    expect(answer.response_action).toBe('update');
+    // Published again without opening the tab, listing the new connection though the list of a
+    // moment ago is still within its minute of cached health.
+    await harness.slack.waitFor(() => homeText().includes('`eu-prod`'), {
+      description: 'the home listing eu-prod',
+    });
+    expect(await command(harness, 'connections remove eu-prod')).toContain('eu-prod');
+    await harness.slack.waitFor(() => !homeText().includes('eu-prod'), {
+      description: 'the home without eu-prod',
+    });
   });
 
   it('a channel on the connection runs there with its token; its threads keep it; remove is refused while used', async () => {

@@ -2,8 +2,8 @@
  * The vendor's custom endpoint fills the README's template by plain text substitution: an alert
  * whose description holds a double quote, a backslash or a line break arrives as a body that is
  * not JSON. Refusing it would lose the alert, so a body that is not JSON is read once more by the
- * template's own shape: each known member name at the start of a line (or after `{` or `,`), its
- * value running to the next known member or the closing brace.
+ * template's own shape, one member a line as the README writes it: each known member name at the
+ * start of a line, its value running to the next known member or the closing brace.
  */
 
 /** The members of the README's template, and the older `_json` spellings the parser accepts. */
@@ -30,7 +30,11 @@ const TEMPLATE_MEMBERS = [
  */
 const TEMPLATE_LIKE = 3;
 
-const MEMBER = new RegExp(`(?:^|[{,])[ \\t\\r\\n]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
+/**
+ * A member where the template puts one: at the start of a line, after the `{` or `,` that ends the
+ * line before. Names inside a value (a sample's `"token":` field, say) stay part of the value.
+ */
+const MEMBER = new RegExp(`[{,][ \\t]*\\r?\\n[ \\t]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
 
 /**
  * The members of a filled-in template that is not valid JSON, or undefined when `raw` does not

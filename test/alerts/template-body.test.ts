@@ -63,6 +63,14 @@ describe('reading a filled-in template that is not JSON', () => {
     expect(members?.alert_samples).toBe('host=a "x"');
   });
 
+  it('keeps a member name inside a value (a sample’s "token" field) part of that value', () => {
+    const samples = '[{"message":"login failed","token":"abc","account_id":"9"}]';
+    const members = readTemplateBody(filled({ ...VALUES, alert_samples_json: samples }));
+    expect(members?.alert_samples).toEqual([{ message: 'login failed', token: 'abc', account_id: '9' }]);
+    expect(members?.account_id).toBe('123456');
+    expect(members).not.toHaveProperty('token');
+  });
+
   const refused: Array<[string, string]> = [
     ['plain text', 'not json at all'],
     ['a cut body', '{"alert_title": "cut'],
@@ -70,6 +78,7 @@ describe('reading a filled-in template that is not JSON', () => {
     ['unquoted names', '{alert_title: "x", alert_severity: "HIGH", triggered_id: "1"}'],
     ['no title', '{"alert_severity": "HIGH", "triggered_id": "1 "2"", "account_id": "3"}'],
     ['an array', '[{"alert_title": "x"}, "alert_severity": "y"]'],
+    ['the template on one line', '{"alert_title": "a "b"", "alert_severity": "HIGH", "triggered_id": "1"}'],
   ];
   it.each(refused)('does not read %s', (_name, raw) => {
     expect(readTemplateBody(raw)).toBeUndefined();

@@ -129,6 +129,7 @@ export async function startBot(
     store,
     logger,
     clock,
+    installation: slackSide.installationKey,
   });
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
@@ -204,6 +205,7 @@ export async function startBot(
     client: slackClient,
     clock,
     logger,
+    installationKey: slackSide.installationKey,
   });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
@@ -227,6 +229,7 @@ export async function startBot(
     store,
     defaultAgentId: config.agent.agentId,
     now: () => clock.now(),
+    installation: slackSide.installationKey,
   });
   const contextClient = slackSide.failFastWebClient();
   const people = createSlackPeopleDirectory(users);

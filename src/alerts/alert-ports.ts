@@ -27,6 +27,8 @@ export interface ChannelWatch {
   /** Who turned it on, and when (epoch ms). */
   by: string;
   at: number;
+  /** With OAuth: the installation whose admin turned it on (its admins' App Home lists it). */
+  installation?: string | undefined;
 }
 
 /** Watched channels, kept in the store (no expiry: an admin turns them off). */

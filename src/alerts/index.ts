@@ -89,7 +89,12 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
       },
     },
   });
-  const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
+  const watched = createWatchedChannels({
+    store: deps.store,
+    now: () => clock.now(),
+    // With OAuth the identity in scope is the installation's: its team is the installation id.
+    installation: deps.installations && (() => deps.identity.teamId),
+  });
   const route: HttpRoute = alertWebhookRoute({
     token: config.webhookToken,
     defaultChannelId: config.defaultChannelId,

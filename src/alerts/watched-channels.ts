@@ -5,7 +5,12 @@
  */
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';
 
-export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () => number }) {
+export function createWatchedChannels(deps: {
+  store: ChannelWatchStore;
+  now: () => number;
+  /** With OAuth: the installation under way, kept with each watch. */
+  installation?: (() => string | undefined) | undefined;
+}) {
   const { store } = deps;
 
   /** The watch on `channel`, if on. */
@@ -16,7 +21,9 @@ export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () 
   /** Turns the watch on or off; returns whether it was on before. */
   async function set(channel: string, on: boolean, userId: string): Promise<{ wasOn: boolean }> {
     const before = await store.getChannelWatch(channel);
-    if (on) await store.saveChannelWatch(channel, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    const installation = before?.installation ?? deps.installation?.();
+    const watch = { by: before?.by ?? userId, at: before?.at ?? deps.now() };
+    if (on) await store.saveChannelWatch(channel, { ...watch, ...(installation ? { installation } : {}) });
     else await store.deleteChannelWatch(channel);
     return { wasOn: before !== undefined };
   }

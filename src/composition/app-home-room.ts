@@ -28,6 +28,8 @@ export function wireAppHome(deps: {
   client: Parameters<typeof createAppHome>[0]['client'];
   clock: Clock;
   logger: Logger;
+  /** With OAuth: the installation under way (admins see its connections). */
+  installationKey: () => string | undefined;
 }) {
   const { config, store, inside, identity, users, connections, clock, logger } = deps;
   const appHome = createAppHome({
@@ -44,10 +46,20 @@ export function wireAppHome(deps: {
       // Every service connection, the default one first, as `/agent connections` lists them.
       connections: registryConnections({
         list: () => connections.admin.list(),
-        aliases: async () => (await store.listConnections()).map((connection) => connection.alias),
+        aliases: () => connections.admin.aliases(),
+        view: deps.installationKey,
         now: () => clock.now(),
       }),
-      watched: { list: () => store.listWatchedChannels() },
+      // With OAuth, the watches this installation's admins turned on.
+      watched: {
+        list: async () => {
+          const channels = await store.listWatchedChannels();
+          const watches = await Promise.all(channels.map((channel) => store.getChannelWatch(channel)));
+          const view = deps.installationKey();
+          return channels.filter((_, index) => watches[index]?.installation === view);
+        },
+      },
+      view: deps.installationKey,
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
       now: () => clock.now(),

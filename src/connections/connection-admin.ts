@@ -72,10 +72,17 @@ export interface ConnectionAdminDeps {
   checkTimeoutMs: number;
   now: () => number;
   logger: Logger;
+  /** With OAuth: the installation under way, whose connections an admin sees. Default: none (one workspace). */
+  installation?: (() => string | undefined) | undefined;
 }
 
 export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   const { records, clients, logger } = deps;
+  const installation = () => deps.installation?.();
+
+  /** A connection this installation's admins may see, bind and remove (all of them with one workspace). */
+  const visible = (connection: StoredConnection | undefined): connection is StoredConnection =>
+    connection !== undefined && connection.installation === installation();
 
   /** Validates the form, asks whoami at the address with the token, and saves it sealed. */
   async function add(input: ConnectionInput, userId: string): Promise<AddResult> {
@@ -105,6 +112,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       accountName: identity.accountName,
       addedBy: userId,
       addedAt: deps.now(),
+      ...(installation() !== undefined ? { installation: installation() } : {}),
     });
     clients.forget(alias);
     return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };
@@ -124,11 +132,13 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
         problem: '“default” is the connection set by AGENT_API_URL; choose another alias',
       };
     }
-    if (await records.getConnection(alias)) {
-      return {
-        field: 'alias',
-        problem: `a connection “${alias}” exists; remove it first or choose another alias`,
-      };
+    const existing = await records.getConnection(alias);
+    if (existing) {
+      // Another installation's connection: say only that the alias is taken, nothing about it.
+      const problem = visible(existing)
+        ? `a connection “${alias}” exists; remove it first or choose another alias`
+        : `the alias “${alias}” is taken; choose another`;
+      return { field: 'alias', problem };
     }
     const baseUrl = addressOf(input.address.trim());
     if (typeof baseUrl !== 'string') return { field: 'address', problem: baseUrl.problem };
@@ -142,7 +152,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
 
   /** Every connection, the default first, each checked with whoami at once (bounded in time). */
   async function list(): Promise<ConnectionRow[]> {
-    const stored = await records.listConnections();
+    const stored = (await records.listConnections()).filter(visible);
     const rows = [
       check(DEFAULT_CONNECTION, deps.defaultBaseUrl, 'environment'),
       ...stored.map((connection) => check(connection.alias, connection.baseUrl, 'added', connection)),
@@ -180,7 +190,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   /** Removes a connection no channel uses; the default one cannot be removed. */
   async function remove(alias: string): Promise<RemoveResult> {
     if (alias === DEFAULT_CONNECTION) return { outcome: 'default', alias };
-    if (!(await records.getConnection(alias))) return { outcome: 'unknown', alias };
+    if (!visible(await records.getConnection(alias))) return { outcome: 'unknown', alias };
     const channels = await records.channelsUsing(alias);
     if (channels.length > 0) return { outcome: 'in-use', alias, channels };
     await records.deleteConnection(alias);
@@ -190,10 +200,15 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
 
   /** Whether `alias` names a connection (the default one included). */
   async function exists(alias: string): Promise<boolean> {
-    return alias === DEFAULT_CONNECTION || (await records.getConnection(alias)) !== undefined;
+    return alias === DEFAULT_CONNECTION || visible(await records.getConnection(alias));
   }
 
-  return { add, list, remove, exists, canAdd: () => deps.secrets !== undefined };
+  /** The added connections' aliases this installation sees, from the store alone (no service call). */
+  async function aliases(): Promise<string[]> {
+    return (await records.listConnections()).filter(visible).map((connection) => connection.alias);
+  }
+
+  return { add, list, remove, exists, aliases, canAdd: () => deps.secrets !== undefined };
 }
 
 export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;

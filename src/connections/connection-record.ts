@@ -14,6 +14,12 @@ export interface StoredConnection {
   accountName: string;
   addedBy: string;
   addedAt: number;
+  /**
+   * With OAuth (DESIGN "Many workspaces"): the installation whose admin added it (`T…`, or `E…`
+   * for an org-wide install). Only that installation's admins list, bind or remove it: one
+   * organisation's token is never used for another's channels.
+   */
+  installation?: string | undefined;
 }
 
 /** Where connections are kept: the state store, shared by every replica, no expiry. */

@@ -28,6 +28,8 @@ export function createServiceConnections(deps: {
   store: ConnectionRecordStore;
   logger: Logger;
   clock: Pick<Clock, 'now'>;
+  /** With OAuth: the installation under way (connections belong to the one that added them). */
+  installation?: (() => string | undefined) | undefined;
 }) {
   const { config } = deps;
   const key = config.secrets.encryptionKey;
@@ -47,6 +49,7 @@ export function createServiceConnections(deps: {
     checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
     now: () => deps.clock.now(),
     logger: deps.logger,
+    installation: deps.installation,
   });
   return { clients, runs: connectionRuns(clients), admin };
 }

@@ -54,6 +54,11 @@ export interface HomeDataDeps {
   prompts: ReadonlyArray<{ title: string; message: string }>;
   now: () => number;
   logger: Logger;
+  /**
+   * With OAuth: the installation under way. Its admins see the channel agents its admins bound
+   * (one organisation's channels are not listed to another's). Undefined with one workspace.
+   */
+  view?: (() => string | undefined) | undefined;
 }
 
 export function createHomeData(deps: HomeDataDeps) {
@@ -72,9 +77,10 @@ export function createHomeData(deps: HomeDataDeps) {
   async function channelAgents(): Promise<Array<{ channel: string; agentId: string }>> {
     const channels = await store.listBoundChannels();
     const bindings = await Promise.all(channels.map((channel) => store.getChannelBinding(channel)));
+    const view = deps.view?.();
     return channels.flatMap((channel, index) => {
-      const agentId = bindings[index]?.agentId;
-      return agentId ? [{ channel, agentId }] : [];
+      const binding = bindings[index];
+      return binding && binding.installation === view ? [{ channel, agentId: binding.agentId }] : [];
     });
   }
 

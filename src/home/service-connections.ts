@@ -76,16 +76,19 @@ export type ListedConnection = { alias: string; region: string } & (
 /**
  * Every connection of the registry (the default one first), each checked with whoami by the
  * registry, the answers reused for a minute: opening the home again does not call the services
- * again. A connection added or removed meanwhile (`aliases` differ) is listed at once.
+ * again. A connection added or removed meanwhile (`aliases` differ) is listed at once. With OAuth
+ * each installation sees its own connections: answers are kept per `view`.
  */
 export function registryConnections(deps: {
   list(): Promise<ListedConnection[]>;
-  /** The added connections' aliases, read cheaply from the store (no service call). */
+  /** The added connections' aliases the view sees, read cheaply from the store (no service call). */
   aliases(): Promise<string[]>;
+  /** Whose connections are listed: the installation under way with OAuth; undefined with one workspace. */
+  view?: (() => string | undefined) | undefined;
   now?: () => number;
 }): ServiceConnections {
   const now = deps.now ?? Date.now;
-  let cached: { at: number; aliases: string; statuses: ConnectionStatus[] } | undefined;
+  const cached = new Map<string, { at: number; aliases: string; statuses: ConnectionStatus[] }>();
   const statusOf = (row: ListedConnection): ConnectionStatus =>
     row.health === 'ok'
       ? {
@@ -97,11 +100,14 @@ export function registryConnections(deps: {
       : { alias: row.alias, host: row.region, health: row.problem };
   return {
     async list() {
+      const view = deps.view?.() ?? '';
       const aliases = (await deps.aliases()).sort().join('\n');
-      if (!cached || now() - cached.at >= HEALTH_CACHE_MS || cached.aliases !== aliases) {
-        cached = { at: now(), aliases, statuses: (await deps.list()).map(statusOf) };
-      }
-      return cached.statuses;
+      for (const [key, entry] of cached) if (now() - entry.at >= HEALTH_CACHE_MS) cached.delete(key);
+      const hit = cached.get(view);
+      if (hit && hit.aliases === aliases) return hit.statuses;
+      const statuses = (await deps.list()).map(statusOf);
+      cached.set(view, { at: now(), aliases, statuses });
+      return statuses;
     },
   };
 }

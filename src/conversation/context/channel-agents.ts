@@ -20,6 +20,8 @@ export function createChannelAgents(deps: {
   store: ChannelBindingStore;
   defaultAgentId: string;
   now: () => number;
+  /** With OAuth: the installation under way, kept with each binding. */
+  installation?: (() => string | undefined) | undefined;
 }) {
   const { store, defaultAgentId } = deps;
 
@@ -44,6 +46,7 @@ export function createChannelAgents(deps: {
       ...(connection !== undefined ? { connection } : {}),
       boundBy: userId,
       boundAt: deps.now(),
+      ...(deps.installation?.() !== undefined ? { installation: deps.installation?.() } : {}),
     });
     return before;
   }

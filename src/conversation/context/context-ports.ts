@@ -69,6 +69,8 @@ export interface ChannelBinding {
   /** Who bound it, and when (epoch ms): for `/agent channel` and the audit trail. */
   boundBy: string;
   boundAt: number;
+  /** With OAuth: the installation whose admin bound it (its admins' App Home lists it). */
+  installation?: string | undefined;
 }
 
 /** Where channel bindings are kept (the state store: shared by every replica, no expiry). */

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIM_AGENTS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
+import { submitNewestFormFields } from '../../src/slack-standin/index.js';
+import {
+  installThroughPages,
+  OAUTH_SIGNING_SECRET,
+  type OAuthHarness,
+  PEOPLE,
+  startOAuthHarness,
+} from '../support/oauth-harness.js';
+import { homeTabOpenedEvent, postSlashCommand } from '../support/slack-events.js';
+
+/**
+ * Service connections when the app is distributed (DESIGN "Many accounts", "Many workspaces"): a
+ * connection belongs to the installation whose admin added it. Another installation's admins
+ * neither see it (`/agent connections`, App Home) nor bind a channel to it, remove it, or learn
+ * more than that its alias is taken: one organisation's token never serves another's channels.
+ * App Home lists each installation's own channel agents and watched channels too.
+ */
+const ALPHA_TOKEN = 'sim-alpha-account-token-not-real';
+
+describe('service connections belong to their installation (OAuth)', () => {
+  let h: OAuthHarness;
+  let alphaService: Simulator;
+  beforeAll(async () => {
+    alphaService = await startSimulator({ quiet: true, longPollMs: 500, agentToken: ALPHA_TOKEN });
+    h = await startOAuthHarness({ env: { ADMIN_USER_IDS: `${PEOPLE.a.id},${PEOPLE.b.id}` } });
+    for (const place of ['Alpha', 'Beta']) {
+      const flow = await installThroughPages(h, place);
+      expect(flow.redirect.status, flow.redirectHtml).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await alphaService?.close();
+  });
+
+  const admins = {
+    a: { user: PEOPLE.a.id, team: 'T0ALPHA', channel: 'C0ALPHA' },
+    b: { user: PEOPLE.b.id, team: 'T0BETA', channel: 'C0BETA' },
+  };
+
+  /** `/agent <text>` by the place's admin in its channel; resolves with the reply's text. */
+  async function command(place: 'a' | 'b', text: string): Promise<string> {
+    const admin = admins[place];
+    const responseUrl = h.slack.responseUrl();
+    const posted = await postSlashCommand(h.appUrl, OAUTH_SIGNING_SECRET, {
+      command: '/agent',
+      text,
+      user_id: admin.user,
+      channel_id: admin.channel,
+      team_id: admin.team,
+      response_url: responseUrl,
+      // As Slack does: a trigger_id views.open accepts once, within 3 s.
+      trigger_id: h.slack.issueTriggerId(),
+    });
+    expect(posted.status).toBe(200);
+    const id = responseUrl.split('/').pop() ?? '';
+    // The first answer may be "Working on it…": wait for the command's own reply.
+    const replies = await h.slack.waitFor(
+      () => {
+        const all = h.slack.responses(id);
+        return all.length > 0 && !/working on it/i.test(JSON.stringify(all.at(-1))) ? all : undefined;
+      },
+      { description: `/agent ${text} answered` },
+    );
+    return JSON.stringify(replies.at(-1));
+  }
+
+  async function addThroughForm(place: 'a' | 'b', alias: string, address: string, token: string) {
+    expect(await command(place, 'connections add')).toContain('form');
+    const answer = await submitNewestFormFields(
+      h.slack,
+      { appUrl: h.appUrl, signingSecret: OAUTH_SIGNING_SECRET },
+      {
+        [CONNECTION_BLOCKS.alias]: alias,
+        [CONNECTION_BLOCKS.address]: address,
+        [CONNECTION_BLOCKS.token]: token,
+      },
+      { user: admins[place].user, team: admins[place].team, userTeam: admins[place].team },
+    );
+    expect(answer.status).toBe(200);
+    return answer.body;
+  }
+
+  it('lists, binds and removes a connection only in the installation that added it', async () => {
+    const added = await addThroughForm('a', 'alpha-prod', alphaService.url, ALPHA_TOKEN);
+    expect(added).toContain('alpha-prod');
+    expect(added).not.toContain('errors');
+
+    expect(await command('a', 'connections')).toContain('alpha-prod');
+    const betaListing = await command('b', 'connections');
+    expect(betaListing).toContain('default');
+    expect(betaListing).not.toContain('alpha-prod');
+
+    // Beta cannot run its channel on Alpha's account, nor remove Alpha's connection.
+    expect(await command('b', 'channel use some-agent on alpha-prod')).toMatch(/alpha-prod/);
+    expect(await command('b', 'channel')).not.toContain('alpha-prod');
+    await command('b', 'connections remove alpha-prod');
+    expect(await command('a', 'connections')).toContain('alpha-prod');
+
+    // Beta's admin learns only that the alias is taken.
+    const taken = await addThroughForm('b', 'alpha-prod', alphaService.url, ALPHA_TOKEN);
+    expect(taken).toContain('is taken');
+    expect(taken).not.toContain('exists');
+
+    // Alpha binds its channel to it; Alpha's runs go to Alpha's account with Alpha's token.
+    expect(await command('a', `channel use ${SIM_AGENTS.api} on alpha-prod`)).toContain('alpha-prod');
+    const asked = await h.mention('a', 'errors in checkout?');
+    const outcome = await h.waitForOutcome(asked.channel, asked.threadTs);
+    expect(outcome.metadata?.event_type).toBe('agent_answer');
+    expect(alphaService.runs().map((run) => run.prompts[0])).toEqual(['errors in checkout?']);
+    expect(h.sim.runs()).toEqual([]);
+  });
+
+  it('shows each admin’s App Home only their installation’s connections, channel agents and watches', async () => {
+    await command('a', 'channel investigate on');
+    const homeOf = async (place: 'a' | 'b') => {
+      const user = admins[place].user;
+      const before = h.slack.homePublishes(user);
+      await h.send(place, homeTabOpenedEvent({ user }));
+      await h.slack.waitFor(() => h.slack.homePublishes(user) > before, { description: `${user}'s home` });
+      return JSON.stringify(h.slack.homeOf(user)?.blocks ?? []);
+    };
+    const alpha = await homeOf('a');
+    expect(alpha).toContain('alpha-prod');
+    expect(alpha).toContain(`<#C0ALPHA> → \`${SIM_AGENTS.api}\``);
+    expect(alpha).toMatch(/Watched channels.*<#C0ALPHA>/);
+    // Opened right after, within the minute of cached health: still Beta's own list.
+    const beta = await homeOf('b');
+    expect(beta).toContain('default');
+    expect(beta).not.toContain('alpha-prod');
+    expect(beta).not.toContain('C0ALPHA');
+  });
+});

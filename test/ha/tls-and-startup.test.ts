@@ -3,12 +3,10 @@ import { type Simulator, simDirective, startSimulator } from '../../src/simulato
 import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import {
+  askAndWaitForAnswer,
   failedStartOutput,
   killAllChildBots,
-  mentionEvents,
-  messagesOfType,
   startChildBot,
-  withBotOutput,
 } from '../support/child-bot.js';
 import { uniqueRedisPrefix } from '../support/redis.js';
 import { freePort, redisServerInstalled } from '../support/redis-server.js';
@@ -57,18 +55,7 @@ describe.skipIf(!installed)('TLS, passwords and start-up errors', () => {
 
   it('answers over rediss:// with a password and a self-signed certificate', async () => {
     const bot = await startChildBot(env({ REDIS_URL: tls.url, NODE_EXTRA_CA_CERTS: tls.caFile }));
-    const mention = mentionEvents(slack, `over TLS? ${simDirective({ steps: 1, answer: 'Encrypted.' })}`);
-    await Promise.all([bot.send(mention.appMention), bot.send(mention.message)]);
-    await withBotOutput(
-      slack.waitFor(
-        () => messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer').length === 1,
-        {
-          timeoutMs: 15_000,
-          description: 'the answer',
-        },
-      ),
-      bot,
-    );
+    await askAndWaitForAnswer(slack, bot, `over TLS? ${simDirective({ steps: 1, answer: 'Encrypted.' })}`);
     expect(bot.stdout()).not.toContain(PASSWORD);
   });
 
@@ -87,18 +74,8 @@ describe.skipIf(!installed)('TLS, passwords and start-up errors', () => {
 
   it('answers through Sentinel when sentinels and data nodes speak only TLS and the nodes want a password', async () => {
     const bot = await startChildBot(env(sentinels.env));
-    const mention = mentionEvents(
-      slack,
-      `via sentinel? ${simDirective({ steps: 1, answer: 'Found the primary.' })}`,
-    );
-    await Promise.all([bot.send(mention.appMention), bot.send(mention.message)]);
-    await withBotOutput(
-      slack.waitFor(
-        () => messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer').length === 1,
-        { timeoutMs: 15_000, description: 'the answer' },
-      ),
-      bot,
-    );
+    const question = `via sentinel? ${simDirective({ steps: 1, answer: 'Found the primary.' })}`;
+    await askAndWaitForAnswer(slack, bot, question);
     expect(`${bot.stdout()}${bot.stderr()}`).not.toContain(PASSWORD);
   });
 

@@ -107,6 +107,31 @@ export function spawnBot(env: Record<string, string>): ChildBotProcess {
   return bot;
 }
 
+/**
+ * Mentions `bot` with `text` (app_mention and message, as Slack sends them) and waits for its one
+ * answer in the thread; a timeout carries what the bot printed.
+ */
+export async function askAndWaitForAnswer(
+  slack: SlackStandin,
+  bot: ChildBot,
+  text: string,
+  timeoutMs = 15_000,
+): Promise<{ channel: string; threadTs: string }> {
+  const mention = mentionEvents(slack, text);
+  await Promise.all([bot.send(mention.appMention), bot.send(mention.message)]);
+  await withBotOutput(
+    slack.waitFor(
+      () => messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer').length === 1,
+      {
+        timeoutMs,
+        description: 'the answer',
+      },
+    ),
+    bot,
+  );
+  return mention;
+}
+
 /** Starts a bot that must fail at start-up; resolves with all it printed once it exited 1. */
 export async function failedStartOutput(env: Record<string, string>): Promise<string> {
   const bot = spawnBot(env);

@@ -84,6 +84,7 @@ export function wireAppHome(deps: {
     now: () => clock.now(),
     logger,
     onThreadsChanged: appHome.threadsChanged,
+    byInstallation: config.slack.oauth !== undefined,
   });
   return { appHome, homeActivity };
 }

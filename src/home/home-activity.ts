@@ -5,10 +5,11 @@
  * by the republish throttle). Beside the turn: a failure is logged, never felt by the turn.
  */
 import type { AgentSeen, HomeStore, RecentThreadStatus } from '../conversation/home-ports.js';
+import { parseThreadKey } from '../conversation/thread-key.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
 import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { Logger } from '../runtime/logger.js';
-import { isoWeekOf } from './iso-week.js';
+import { isoWeekOf, weekTally } from './iso-week.js';
 
 /** A person's list: their ten newest threads, forgotten a month after the last. */
 export const RECENT_THREADS = { max: 10, ttlMs: 30 * 24 * 3_600_000 } as const;
@@ -40,6 +41,11 @@ export interface HomeActivityDeps {
   logger: Logger;
   /** The person's own threads changed: publish their home again (rate-bounded by the caller). */
   onThreadsChanged(userId: string): void;
+  /**
+   * With OAuth: the weekly figures are kept per installation, named by the thread's team (the
+   * installation's id: thread-key.ts), so each installation's admins see their own.
+   */
+  byInstallation?: boolean | undefined;
 }
 
 export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
@@ -48,7 +54,9 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void>;
 } {
   const { store, logger } = deps;
-  const week = () => isoWeekOf(deps.now());
+  /** The tally of this week, for the installation of the thread `teamId` names (with OAuth). */
+  const week = (teamId: string | undefined) =>
+    weekTally(isoWeekOf(deps.now()), deps.byInstallation ? teamId : undefined);
 
   /** Runs `work` beside the turn: a failure is logged, never felt. Settles once it is done. */
   function beside(what: string, work: () => Promise<unknown>, then?: () => void): Promise<void> {
@@ -79,7 +87,7 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
         () => noteThread(turn, 'working', title || undefined),
         () => deps.onThreadsChanged(turn.userId),
       );
-      beside('run', () => store.tally(week(), 'runs', turn.turnId, TALLY_TTL_MS));
+      beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
       beside('agent state', () =>
         store.noteAgentSeen({ agentId: turn.agentId, active: true, source: 'run', at: deps.now() }),
       );
@@ -91,14 +99,17 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
         () => deps.onThreadsChanged(turn.userId),
       );
       if (outcome !== 'done') return;
-      beside('answer', () => store.tally(week(), 'answers', turn.turnId, TALLY_TTL_MS));
+      beside('answer', () => store.tally(week(turn.teamId), 'answers', turn.turnId, TALLY_TTL_MS));
       if (turn.sessionId) {
         const sessionId = turn.sessionId;
-        beside('answered session', () => store.tally(week(), 'answered-sessions', sessionId, TALLY_TTL_MS));
+        beside('answered session', () =>
+          store.tally(week(turn.teamId), 'answered-sessions', sessionId, TALLY_TTL_MS),
+        );
       }
     },
     rated(answer) {
-      beside('rating', () => store.tally(week(), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
+      const teamId = parseThreadKey(answer.threadKey)?.teamId;
+      beside('rating', () => store.tally(week(teamId), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
     },
     agentSeen(seen) {
       return beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));

@@ -9,7 +9,7 @@ import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from '../conversation/home-ports.js';
 import type { Logger } from '../runtime/logger.js';
-import { isoWeekOf } from './iso-week.js';
+import { isoWeekOf, weekTally } from './iso-week.js';
 import type { ConnectionStatus, ServiceConnections } from './service-connections.js';
 import type { WatchedChannels } from './watched-channels.js';
 
@@ -103,7 +103,7 @@ export function createHomeData(deps: HomeDataDeps) {
       deps.watched
         ? orUndefined('watched channels', () => deps.watched?.list() ?? Promise.resolve([]))
         : undefined,
-      orUndefined('weekly tallies', () => store.weeklyTallies(label)),
+      orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, deps.view?.()))),
     ]);
     const channelRows = bound ?? [];
     return {

@@ -8,3 +8,11 @@ export function isoWeekOf(ms: number): string {
   const week = Math.ceil(((thursday - Date.UTC(year, 0, 1)) / 86_400_000 + 1) / 7);
   return `${year}-W${String(week).padStart(2, '0')}`;
 }
+
+/**
+ * The name a week's figures are kept under: the ISO week, prefixed with the installation's id
+ * with OAuth (each installation's admins see their own runs, answers and feedback coverage).
+ */
+export function weekTally(isoWeek: string, installation: string | undefined): string {
+  return installation === undefined ? isoWeek : `${installation}/${isoWeek}`;
+}

@@ -16,7 +16,7 @@ import { homeTabOpenedEvent, postSlashCommand } from '../support/slack-events.js
  * connection belongs to the installation whose admin added it. Another installation's admins
  * neither see it (`/agent connections`, App Home) nor bind a channel to it, remove it, or learn
  * more than that its alias is taken: one organisation's token never serves another's channels.
- * App Home lists each installation's own channel agents and watched channels too.
+ * App Home lists each installation's own channel agents, watched channels and weekly figures too.
  */
 const ALPHA_TOKEN = 'sim-alpha-account-token-not-real';
 
@@ -114,7 +114,7 @@ describe('service connections belong to their installation (OAuth)', () => {
     expect(h.sim.runs()).toEqual([]);
   });
 
-  it('shows each admin’s App Home only their installation’s connections, channel agents and watches', async () => {
+  it('shows each admin’s App Home only their installation’s connections, channel agents, watches and weekly figures', async () => {
     await command('a', 'channel investigate on');
     const homeOf = async (place: 'a' | 'b') => {
       const user = admins[place].user;
@@ -123,7 +123,10 @@ describe('service connections belong to their installation (OAuth)', () => {
       await h.slack.waitFor(() => h.slack.homePublishes(user) > before, { description: `${user}'s home` });
       return JSON.stringify(h.slack.homeOf(user)?.blocks ?? []);
     };
-    const alpha = await homeOf('a');
+    // Alpha's answered question is counted beside the turn: open until it shows (bounded).
+    let alpha = await homeOf('a');
+    for (let tries = 0; tries < 50 && !alpha.includes('Answers: *1*'); tries++) alpha = await homeOf('a');
+    expect(alpha).toMatch(/Runs: \*1\* · Answers: \*1\*/);
     expect(alpha).toContain('alpha-prod');
     expect(alpha).toContain(`<#C0ALPHA> → \`${SIM_AGENTS.api}\``);
     expect(alpha).toMatch(/Watched channels.*<#C0ALPHA>/);
@@ -132,5 +135,7 @@ describe('service connections belong to their installation (OAuth)', () => {
     expect(beta).toContain('default');
     expect(beta).not.toContain('alpha-prod');
     expect(beta).not.toContain('C0ALPHA');
+    // This week's figures are each installation's own: Beta asked nothing.
+    expect(beta).toMatch(/Runs: \*0\* · Answers: \*0\*/);
   });
 });

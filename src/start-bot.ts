@@ -343,7 +343,10 @@ export async function startBot(
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
-      agentStates: homeActivity,
+      // `/agent enable|disable` runs in its installation's scope (with OAuth): the state is noted there.
+      agentStates: {
+        agentSeen: (seen) => homeActivity.agentSeen({ ...seen, installation: slackSide.installationKey() }),
+      },
       config,
       agentApi,
       store,

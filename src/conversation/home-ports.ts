@@ -34,6 +34,8 @@ export interface AgentSeen {
   /** `command`: `/agent enable|disable`; `run`: a run started on it. */
   source: 'command' | 'run';
   at: number;
+  /** With OAuth: the installation it was last seen in (its admins' App Home lists it). */
+  installation?: string | undefined;
 }
 
 /** Bounds of a person's recent-thread list. */

@@ -88,8 +88,15 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
         () => deps.onThreadsChanged(turn.userId),
       );
       beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
+      const installation = deps.byInstallation ? { installation: turn.teamId } : {};
       beside('agent state', () =>
-        store.noteAgentSeen({ agentId: turn.agentId, active: true, source: 'run', at: deps.now() }),
+        store.noteAgentSeen({
+          agentId: turn.agentId,
+          active: true,
+          source: 'run',
+          at: deps.now(),
+          ...installation,
+        }),
       );
     },
     finished(turn, outcome) {

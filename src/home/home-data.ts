@@ -85,7 +85,10 @@ export function createHomeData(deps: HomeDataDeps) {
   }
 
   function agentRows(bound: Array<{ channel: string; agentId: string }>, seen: AgentSeen[]): AgentRow[] {
-    const ids = [deps.defaultAgentId, ...bound.map((row) => row.agentId), ...seen.map((row) => row.agentId)];
+    // An agent seen only in another installation is not listed (the default and bound ones are).
+    const view = deps.view?.();
+    const seenHere = seen.filter((row) => row.installation === view).map((row) => row.agentId);
+    const ids = [deps.defaultAgentId, ...bound.map((row) => row.agentId), ...seenHere];
     return [...new Set(ids)].map((agentId) => ({
       agentId,
       isDefault: agentId === deps.defaultAgentId,

@@ -16,7 +16,8 @@ import { homeTabOpenedEvent, postSlashCommand } from '../support/slack-events.js
  * connection belongs to the installation whose admin added it. Another installation's admins
  * neither see it (`/agent connections`, App Home) nor bind a channel to it, remove it, or learn
  * more than that its alias is taken: one organisation's token never serves another's channels.
- * App Home lists each installation's own channel agents, watched channels and weekly figures too.
+ * App Home lists each installation's own channel agents, watched channels, agents seen and weekly
+ * figures too.
  */
 const ALPHA_TOKEN = 'sim-alpha-account-token-not-real';
 
@@ -114,8 +115,10 @@ describe('service connections belong to their installation (OAuth)', () => {
     expect(h.sim.runs()).toEqual([]);
   });
 
-  it('shows each admin’s App Home only their installation’s connections, channel agents, watches and weekly figures', async () => {
+  it('shows each admin’s App Home only their installation’s connections, channel agents, watches, agents and weekly figures', async () => {
     await command('a', 'channel investigate on');
+    // An agent seen only in Alpha (enabled there, on Alpha's connection).
+    expect(await command('a', `enable ${SIM_AGENTS.alert}`)).toContain('enabled');
     const homeOf = async (place: 'a' | 'b') => {
       const user = admins[place].user;
       const before = h.slack.homePublishes(user);
@@ -128,6 +131,7 @@ describe('service connections belong to their installation (OAuth)', () => {
     for (let tries = 0; tries < 50 && !alpha.includes('Answers: *1*'); tries++) alpha = await homeOf('a');
     expect(alpha).toMatch(/Runs: \*1\* · Answers: \*1\*/);
     expect(alpha).toContain('alpha-prod');
+    expect(alpha).toContain(SIM_AGENTS.alert);
     expect(alpha).toContain(`<#C0ALPHA> → \`${SIM_AGENTS.api}\``);
     expect(alpha).toMatch(/Watched channels.*<#C0ALPHA>/);
     // Opened right after, within the minute of cached health: still Beta's own list.
@@ -135,6 +139,7 @@ describe('service connections belong to their installation (OAuth)', () => {
     expect(beta).toContain('default');
     expect(beta).not.toContain('alpha-prod');
     expect(beta).not.toContain('C0ALPHA');
+    expect(beta).not.toContain(SIM_AGENTS.alert);
     // This week's figures are each installation's own: Beta asked nothing.
     expect(beta).toMatch(/Runs: \*0\* · Answers: \*0\*/);
   });

@@ -316,6 +316,8 @@ export async function startBot(
     },
     identity,
     installations: slackSide.installations && alertInstallations(slackSide.installations),
+    // Investigations count in App Home's weekly runs, as their answers do.
+    observer: homeActivity,
   });
   const reactions = createRatings({
     store,

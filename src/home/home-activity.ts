@@ -82,11 +82,14 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   return {
     started(turn, question) {
       const title = threadTitle(question);
-      beside(
-        'thread start',
-        () => noteThread(turn, 'working', title || undefined),
-        () => deps.onThreadsChanged(turn.userId),
-      );
+      // An alert investigation is the bot's own: it counts, but is nobody's recent thread.
+      if (turn.alertAt === undefined) {
+        beside(
+          'thread start',
+          () => noteThread(turn, 'working', title || undefined),
+          () => deps.onThreadsChanged(turn.userId),
+        );
+      }
       beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
       const installation = deps.byInstallation ? { installation: turn.teamId } : {};
       beside('agent state', () =>
@@ -100,11 +103,13 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       );
     },
     finished(turn, outcome) {
-      beside(
-        'thread outcome',
-        () => noteThread(turn, STATUS_OF[outcome]),
-        () => deps.onThreadsChanged(turn.userId),
-      );
+      if (turn.alertAt === undefined) {
+        beside(
+          'thread outcome',
+          () => noteThread(turn, STATUS_OF[outcome]),
+          () => deps.onThreadsChanged(turn.userId),
+        );
+      }
       if (outcome !== 'done') return;
       beside('answer', () => store.tally(week(turn.teamId), 'answers', turn.turnId, TALLY_TTL_MS));
       if (turn.sessionId) {

@@ -91,14 +91,14 @@ describe('POST /alerts', () => {
 
     // The thread is an ordinary bot thread: a reply is a follow-up of the same session.
     await harness.reply(`and memory? ${quick}`, { channel: ALERTS, threadTs: ts, user: 'UALICE' });
-    await harness.waitForOutcome(ALERTS, ts, 2);
+    await harness.waitForOutcome(ALERTS, ts, 2, 20_000);
     expect(harness.sim.runs()).toHaveLength(1);
     expect(harness.sim.runs()[0]?.turns).toBe(2);
     const metrics = await harness.bridge.metrics.render();
     expect(metrics).toMatch(/sab_alerts_received_total\{outcome="investigating",source="webhook"\} [1-9]/);
     expect(metrics).toMatch(/sab_alert_investigations_started_total\{source="webhook"\} [1-9]/);
     expect(metrics).toMatch(/sab_alert_time_to_verdict_seconds_count [1-9]/);
-  });
+  }, 60_000);
 
   it('acks a click on View in Explore (the browser opens the link; Slack still sends the click)', async () => {
     const posted = await postAlert(harness.appUrl, { body: alertBody({ alert_title: `Click ${quick}` }) });

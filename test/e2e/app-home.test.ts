@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config.js';
 import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { OUTSIDER_HOME } from '../../src/slack/views/home-view.js';
+import { DEFAULT_BOT_USER_ID } from '../../src/slack-standin/index.js';
+import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { homeTabOpenedEvent } from '../support/slack-events.js';
 
@@ -152,6 +154,29 @@ describe('App Home', () => {
     await publishedAfter('whoami');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(h.slack.homePublishes('UADMIN')).toBe(before);
+  });
+
+  it('counts an alert investigation in this week’s runs and answers, in nobody’s recent threads', async () => {
+    harness = await startHarness({ env: { ALERT_WEBHOOK_TOKEN: TEST_ALERT_TOKEN } });
+    const h = harness;
+    const quick = simDirective({ steps: 1, stepMs: 20, answer: 'Verdict: the disk is full.' });
+    const posted = await postAlert(h.appUrl, {
+      body: alertBody({ alert_title: `Disk full ${quick}` }),
+      query: { channel: 'C0ALERTS' },
+    });
+    expect(posted.json.outcome).toBe('investigating');
+    await h.waitForOutcome('C0ALERTS', posted.json.ts);
+    let text = await openHome(h, 'UADMIN');
+    for (let tries = 0; tries < 50 && !text.includes('Answers: *1*'); tries++)
+      text = await openHome(h, 'UADMIN');
+    expect(text).toMatch(/Runs: \*1\* · Answers: \*1\*/);
+    // The bot asked: no home is published for it, and the admin's threads do not list the alert.
+    expect(
+      h.slack.calls.filter(
+        (call) => call.method === 'views.publish' && call.args.user_id === DEFAULT_BOT_USER_ID,
+      ),
+    ).toEqual([]);
+    expect(text).not.toContain('Disk full');
   });
 
   it('shows an outsider one sentence', async () => {

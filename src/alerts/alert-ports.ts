@@ -87,6 +87,8 @@ export type AlertSource = 'webhook' | 'channel';
  * out with that installation's token and identity.
  */
 export interface AlertInstallations {
+  /** The installation under way (an event's, or the one `runAs` entered). */
+  current(): string | undefined;
   /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
   runAs<T>(team: string, work: () => Promise<T>): Promise<{ found: true; value: T } | { found: false }>;
 }

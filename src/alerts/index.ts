@@ -92,8 +92,7 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
   const watched = createWatchedChannels({
     store: deps.store,
     now: () => clock.now(),
-    // With OAuth the identity in scope is the installation's: its team is the installation id.
-    installation: deps.installations && (() => deps.identity.teamId),
+    installation: deps.installations?.current,
   });
   const route: HttpRoute = alertWebhookRoute({
     token: config.webhookToken,

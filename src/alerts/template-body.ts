@@ -73,7 +73,8 @@ function memberValue(text: string): unknown {
   return parsed === undefined ? text : parsed;
 }
 
-function parseJson(text: string): unknown {
+/** `text` as JSON, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -18,7 +18,7 @@ import { AlertCardError, type AlertIntake } from './alert-intake.js';
 import { alertEventKey } from './alert-keys.js';
 import { parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
-import { readTemplateBody } from './template-body.js';
+import { parseJson, readTemplateBody } from './template-body.js';
 
 /** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
 export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
@@ -140,11 +140,3 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-}

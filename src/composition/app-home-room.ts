@@ -5,6 +5,7 @@ import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import { createHomeActivity } from '../home/home-activity.js';
 import { createHomeData } from '../home/home-data.js';
 import { registryConnections } from '../home/service-connections.js';
+import { installationWatches } from '../home/watched-channels.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from '../slack/app.js';
@@ -50,15 +51,7 @@ export function wireAppHome(deps: {
         view: deps.installationKey,
         now: () => clock.now(),
       }),
-      // With OAuth, the watches this installation's admins turned on.
-      watched: {
-        list: async () => {
-          const channels = await store.listWatchedChannels();
-          const watches = await Promise.all(channels.map((channel) => store.getChannelWatch(channel)));
-          const view = deps.installationKey();
-          return channels.filter((_, index) => watches[index]?.installation === view);
-        },
-      },
+      watched: installationWatches({ store, view: deps.installationKey }),
       view: deps.installationKey,
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,

@@ -48,7 +48,7 @@ export interface HomeDataDeps {
   inside: Pick<InsideCheck, 'check'>;
   admins: AdminCheck;
   connections: ServiceConnections;
-  /** Not wired yet: see watched-channels.ts. */
+  /** Unset: the home says no source of watched channels is wired (see watched-channels.ts). */
   watched?: WatchedChannels | undefined;
   defaultAgentId: string;
   prompts: ReadonlyArray<{ title: string; message: string }>;

@@ -8,6 +8,7 @@ import { InstallationGoneError } from './slack-clients.js';
  */
 export function alertInstallations(installations: SlackInstallations): AlertInstallations {
   return {
+    current: () => installations.scope.current()?.installationId,
     async runAs(team, work) {
       let workspace: Awaited<ReturnType<SlackInstallations['clients']['forTeam']>>;
       try {

@@ -3,7 +3,6 @@
 export {
   type AccountBudgets,
   type AccountBudgetsOptions,
-  accountKeyOf,
   createAccountBudgets,
 } from './account-budgets.js';
 export {

@@ -126,14 +126,25 @@ describe('the creation answer', () => {
 });
 
 describe('checks before sending', () => {
+  // The spec's own `pattern` for email (account-checks.ts), its edges included: the bot takes what
+  // the service takes, and nothing it would answer 400 to.
   it.each([
     ['admin@example.com', true],
-    ['first.last+tag@sub.example.co.uk', true],
+    ['first_last-2@sub.example.co.uk', true],
+    ['first+tag.last@example.com', true],
+    // `+` only before the first dot of the local part.
+    ['first.last+tag@example.com', false],
+    // No other symbols in the local part, no leading dot.
+    ["o'brien@example.com", false],
+    ['.admin@example.com', false],
+    // The domain's labels may start with a hyphen; the last one is two or more letters.
+    ['admin@-example.com', true],
+    ['admin@example.c0m', false],
+    ['admin@example.c', false],
     ['admin', false],
     ['admin@example', false],
     ['admin@@example.com', false],
     ['ad min@example.com', false],
-    ['admin@-example.com', false],
     ['admin@example..com', false],
     ['<mailto:admin@example.com|admin@example.com>', false],
   ])('%s is an email address: %s', (value, expected) => {

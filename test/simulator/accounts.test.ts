@@ -369,6 +369,9 @@ describe("the vendor's OpenAPI spec", () => {
     ['an email without a domain', { ...creation, email: 'admin' }],
     ['an email without a top-level domain', { ...creation, email: 'admin@example' }],
     ['an email with a space', { ...creation, email: 'ad min@example.com' }],
+    // The spec's pattern takes `+` only before the first dot of the local part.
+    ['an email with + after a dot', { ...creation, email: 'ops.lead+x@example.com' }],
+    ['an email whose top-level domain has a digit', { ...creation, email: 'admin@example.c0m' }],
     ['retentionDays past int32', { ...creation, retentionDays: 2_147_483_648 }],
     ['maxDailyGB past int32', { ...creation, maxDailyGB: 2_147_483_648 }],
   ])('refuses a creation with %s (400, nothing created)', async (_name, body) => {

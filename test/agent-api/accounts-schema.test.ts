@@ -50,6 +50,18 @@ describe('a listing row', () => {
     expect(parsed[1]).toEqual({ accountId: 9, accountName: 'Partial' });
   });
 
+  it('parses a sharing entry without its id (both SharingAccount members are optional in the spec)', () => {
+    const rows = [
+      complete,
+      { ...complete, accountId: 10, sharingObjectsAccounts: [8, { accountName: 'QA' }] },
+    ];
+    const parsed = listing.parse(rows);
+    expect(parsed[1]?.sharingObjectsAccounts).toEqual([8, { accountName: 'QA' }]);
+    // …but not an id of the wrong type.
+    const wrong = { ...complete, sharingObjectsAccounts: [{ accountId: 'eight' }] };
+    expect(listing.safeParse([complete, wrong]).success).toBe(false);
+  });
+
   it('still refuses a member of the wrong type: optional is not "anything"', () => {
     expect(listing.safeParse([complete, { ...complete, retentionDays: 'fourteen' }]).success).toBe(false);
   });
@@ -65,6 +77,13 @@ describe('a listing row', () => {
       ['utilizationSettings.utilizationEnabled'],
     ],
     [{ ...complete, utilizationSettings: { utilizationEnabled: true } }, []],
+    // An update sends sharing accounts as ids: an entry without one makes the row incomplete.
+    [{ ...complete, sharingObjectsAccounts: [{ accountName: 'QA' }] }, ['the id of a sharing account']],
+    [
+      { ...complete, sharingObjectsAccounts: [8, { accountId: null, accountName: 'QA' }] },
+      ['the id of a sharing account'],
+    ],
+    [{ ...complete, sharingObjectsAccounts: [8, 9] }, []],
     [
       { accountName: 'Bare' },
       [

@@ -83,7 +83,10 @@ export function shapeListed(listed: Record<string, unknown>, faults: ListingFaul
       const [outer, inner] = member.split('.') as [string, string | undefined];
       const nested = shaped[outer];
       if (inner === undefined) delete shaped[outer];
-      else if (typeof nested === 'object' && nested !== null)
+      else if (Array.isArray(nested)) {
+        // A member of every entry: `sharingObjectsAccounts.accountId` (SharingAccount's members are optional too).
+        for (const entry of nested) if (typeof entry === 'object' && entry !== null) delete entry[inner];
+      } else if (typeof nested === 'object' && nested !== null)
         delete (nested as Record<string, unknown>)[inner];
     }
   }

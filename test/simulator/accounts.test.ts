@@ -424,6 +424,19 @@ describe("the vendor's OpenAPI spec", () => {
     expect(sim.accounts().find((a) => a.accountId === 200002)?.retentionDays).toBe(14);
   });
 
+  it('can list a row whose sharing accounts come without their ids', async () => {
+    sim.faults.listingOmits = { accountId: 200002, members: ['sharingObjectsAccounts.accountId'] };
+    const staging = (await listAll()).find((a) => a.accountId === 200002);
+    expect(staging.sharingObjectsAccounts).toEqual([
+      { accountName: 'Production' },
+      { accountName: 'QA Team' },
+    ]);
+    // Only the listing is shaped: the sharing itself is unchanged.
+    expect(sim.accounts().find((a) => a.accountId === 200002)?.sharingObjectsAccounts).toEqual([
+      200001, 200004,
+    ]);
+  });
+
   it('can list a Consumption-plan account: maxDailyGB null without being flexible', async () => {
     sim.faults.consumptionPlanAccount = 200002;
     const staging = (await list()).find((a) => a.accountId === 200002);

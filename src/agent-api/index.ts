@@ -30,6 +30,7 @@ export {
   AgentApiError,
   AgentApiErrorCode,
   type AgentApiErrorDetails,
+  EmptyAnswerError,
   InvalidResponseError,
   isAgentApiError,
   parseRegionMismatch,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../runtime/logger.js';
 import { type AccountSlotLeases, createAccountShare, type LeasedAccountShare } from './account-share.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
@@ -10,7 +9,10 @@ import { createRequestBudget, type RequestBudget } from './request-budget.js';
  * account's budget by key; every connection to the same account shares one.
  */
 export interface AccountBudgets {
-  /** The budget of `accountKey` (see {@link accountKeyOf}), made on first use. */
+  /**
+   * The budget of `accountKey`, made on first use. The key names the account, never its token: the
+   * connections' client factory makes it (`accountKeyOf` in connections/agent-api-factory.ts).
+   */
   budgetFor(accountKey: string): RequestBudget;
   /** Stops every budget's renewals and gives their slots back (shutdown). */
   stop(): Promise<void>;
@@ -30,14 +32,6 @@ export interface AccountBudgetsOptions {
   /** How long a replica's slots outlive its last renewal (LEASE_TTL_MS). */
   ttlMs: number;
   logger?: Logger | undefined;
-}
-
-/**
- * The account's key in the store: a digest of the service address and token, so replicas agree on
- * it and no token is written into a key name.
- */
-export function accountKeyOf(baseUrl: string, token: string): string {
-  return createHash('sha256').update(`${baseUrl}\n${token}`).digest('hex').slice(0, 24);
 }
 
 export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {

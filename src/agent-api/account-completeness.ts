@@ -44,9 +44,26 @@ export function missingMembers(account: SubAccount): string[] {
   if (utilization != null && utilization.utilizationEnabled == null) {
     missing.push('utilizationSettings.utilizationEnabled');
   }
+  // The PUT takes sharing accounts as ids: one listed without its id cannot be sent back, and
+  // leaving it out would stop that sharing (the update replaces every setting).
+  if (account.sharingObjectsAccounts?.some((entry) => typeof entry !== 'number' && entry.accountId == null)) {
+    missing.push('the id of a sharing account');
+  }
   return missing;
 }
 
 export function isComplete(account: SubAccount): account is CompleteSubAccount {
   return missingMembers(account).length === 0;
+}
+
+/**
+ * The sharing accounts of a complete row as the PUT takes them: plain ids (the listing shows
+ * `{accountId, accountName}` objects). A complete row has an id in every entry (missingMembers).
+ */
+export function sharingIds(account: CompleteSubAccount): number[] {
+  return account.sharingObjectsAccounts.map((entry) => {
+    const id = typeof entry === 'number' ? entry : entry.accountId;
+    if (id == null) throw new Error('a sharing account without an id reached an update');
+    return id;
+  });
 }

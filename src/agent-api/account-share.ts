@@ -23,7 +23,7 @@ export interface AccountSlotLeases {
 
 export interface AccountShareOptions {
   leases: AccountSlotLeases;
-  /** The account's key in the store (never a token: see accountKeyOf). */
+  /** The account's key in the store (never a token: see accountKeyOf in connections/agent-api-factory.ts). */
   account: string;
   /** This process's name among the holders; unique per process. */
   holder: string;

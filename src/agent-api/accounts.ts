@@ -25,10 +25,14 @@ export const RESPONSE_ONLY_FIELDS = ['isOwner', 'isCapped', 'sharedGB', 'totalTi
 /** Retention of a created account when the admin names none (the service requires one). */
 export const DEFAULT_RETENTION_DAYS = 7;
 
-/** A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. */
+/**
+ * A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. Both
+ * members are optional in the spec's `SharingAccount`, so an entry without its id is still a
+ * listing: the row is shown and marked incomplete (account-completeness.ts), never sunk.
+ */
 const sharingAccountSchema = z.union([
   z.number().int(),
-  z.looseObject({ accountId: z.number().int(), accountName: z.string().nullish() }),
+  z.looseObject({ accountId: z.number().int().nullish(), accountName: z.string().nullish() }),
 ]);
 
 /**

@@ -35,6 +35,12 @@ export const AgentApiErrorCode = {
   Timeout: 'timeout',
   /** A 2xx whose body does not match the schema. */
   InvalidResponse: 'invalid_response',
+  /**
+   * A 2xx whose body the vendor's spec allows but which holds none of what was asked: whoami's
+   * `{}` (no account), an export without `hits`. The request worked; the message says what the
+   * answer lacked, in words (not a schema dump).
+   */
+  EmptyAnswer: 'empty_answer',
   /** ACCOUNT_API_TOKEN is not set, so account endpoints cannot be called. */
   NotConfigured: 'not_configured',
   /**
@@ -108,6 +114,14 @@ export class InvalidResponseError extends AgentApiError {
     super(AgentApiErrorCode.InvalidResponse, `invalid response: ${issues.join('; ')}`, details);
     this.name = 'InvalidResponseError';
     this.issues = issues;
+  }
+}
+
+/** A spec-valid answer without what the call is for; `message` reads as a sentence's end. */
+export class EmptyAnswerError extends AgentApiError {
+  constructor(message: string, details: AgentApiErrorDetails = {}) {
+    super(AgentApiErrorCode.EmptyAnswer, message, details);
+    this.name = 'EmptyAnswerError';
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type AgentCallOptions, type CallContext, callFields } from './call-context.js';
+import { EmptyAnswerError } from './errors.js';
 import { parseBody } from './parse-body.js';
 
 /** Saved-object export: `<prefix>/kibana/export`, one type per request. */
@@ -13,10 +14,17 @@ export type SavedObjectType = (typeof SAVED_OBJECT_TYPES)[number];
  * dates, and a backup must keep whatever came (DESIGN, "Exports are lossless").
  */
 export const exportCollectionSchema = z.looseObject({
-  kibanaVersion: z.string().optional(),
+  kibanaVersion: z.string().nullish(),
   hits: z.array(z.unknown()),
 });
 export type ExportCollection = z.infer<typeof exportCollectionSchema>;
+
+/**
+ * The answer as the spec types it: `hits` and `kibanaVersion` are both optional there, so `{}` (or
+ * an empty body) is a valid answer that holds no list of objects. That is not "zero objects" —
+ * `hits: []` says that — so it is an EmptyAnswerError in words, not an invalid response.
+ */
+const exportAnswerSchema = exportCollectionSchema.extend({ hits: z.array(z.unknown()).nullish() });
 
 /** The parsed collection, and the response text exactly as served (what the bot uploads). */
 export interface ExportResult {
@@ -43,5 +51,19 @@ export async function exportSavedObjects(
     retry: 'idempotent',
     ...callFields(options, context.requestTimeoutMs),
   });
-  return { parsed: parseBody(response, exportCollectionSchema), raw: response.text };
+  const empty = () =>
+    new EmptyAnswerError(`the ${type} export came back without a list of saved objects`, {
+      status: response.status,
+      method: response.method,
+      path: response.path,
+    });
+  if (response.text.trim() === '') throw empty();
+  const { hits, ...rest } = parseBody(response, exportAnswerSchema);
+  if (hits != null) return { parsed: { ...rest, hits }, raw: response.text };
+  // No hits and nothing but the version: empty. Other members: not an export at all (another
+  // server's JSON), reported as an invalid response naming the field.
+  if (Object.keys(rest).some((member) => member !== 'kibanaVersion')) {
+    return { parsed: parseBody(response, exportCollectionSchema), raw: response.text };
+  }
+  throw empty();
 }

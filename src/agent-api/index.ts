@@ -3,7 +3,6 @@
 export {
   type AccountBudgets,
   type AccountBudgetsOptions,
-  accountKeyOf,
   createAccountBudgets,
 } from './account-budgets.js';
 export {
@@ -31,6 +30,7 @@ export {
   AgentApiError,
   AgentApiErrorCode,
   type AgentApiErrorDetails,
+  EmptyAnswerError,
   InvalidResponseError,
   isAgentApiError,
   parseRegionMismatch,

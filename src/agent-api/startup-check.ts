@@ -1,6 +1,6 @@
 import type { Logger } from '../runtime/logger.js';
 import type { AgentApi } from './client.js';
-import { isAgentApiError, RegionMismatchError } from './errors.js';
+import { AgentApiErrorCode, isAgentApiError, RegionMismatchError } from './errors.js';
 import { type Identity, identityProblem } from './identity.js';
 
 /** Raised when the agent service side of the configuration is wrong; main.ts exits 1 with its message. */
@@ -21,6 +21,8 @@ export interface AgentServiceCheckSettings {
 /** What the service answered, for a message: status and its own words. */
 function answered(error: unknown): string {
   if (!isAgentApiError(error)) return error instanceof Error ? error.message : String(error);
+  // A spec-valid answer naming no account: its own words say what came back.
+  if (error.code === AgentApiErrorCode.EmptyAnswer) return error.message;
   const status = error.status === undefined ? error.code : `HTTP ${error.status}`;
   const words = error.serviceMessage ? `: “${error.serviceMessage}”` : '';
   return `GET /v2/whoami answered ${status}${words}`;

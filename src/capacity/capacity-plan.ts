@@ -1,5 +1,5 @@
 import { fitsInt32, INT32_MAX } from '../agent-api/account-checks.js';
-import { type CompleteSubAccount, missingMembers } from '../agent-api/account-completeness.js';
+import { type CompleteSubAccount, missingMembers, sharingIds } from '../agent-api/account-completeness.js';
 import { RESPONSE_ONLY_FIELDS, type SubAccount, type SubAccountUpdate } from '../agent-api/accounts.js';
 import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
 
@@ -184,9 +184,7 @@ export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number)
     accountToken?: unknown;
   };
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
-  const sharingObjectsAccounts = account.sharingObjectsAccounts.map((entry) =>
-    typeof entry === 'number' ? entry : entry.accountId,
-  );
+  const sharingObjectsAccounts = sharingIds(account);
   const kept = withoutNulls(rest) as Record<string, unknown>;
   return {
     ...kept,

@@ -163,6 +163,7 @@ export const putAccount: Handler = (ctx, req) => {
 
 /** GET /v2/whoami: the account of the token used. */
 export const whoami: Handler = (ctx, req) => {
+  if (ctx.faults.whoamiAnswersEmpty) return { status: 200, body: {} };
   if (req.token === 'main') return { status: 200, body: { ...SIM_MAIN_ACCOUNT } };
   const account = ctx.accounts.get(SIM_ACCOUNT_IDS.agent);
   return {

@@ -3,9 +3,10 @@
  * account endpoints, as a validating server applies it: strict about requests, loose in what
  * it answers. Written from that spec and DESIGN's notes on it, never from the bot's client.
  *
- * Requests: `email` has `format: email`; `retentionDays`, `maxDailyGB` (and the other integers)
- * are int32; `reservedDailyGB`, `softLimitGB` and `snapsearchRetentionDays` are numbers, so `null`
- * fails — a client says "not set" by leaving them out. `maxDailyGB: null` stays allowed on a
+ * Requests: `email` must match the spec's `pattern` (its TimeBasedAccountUpsertRequest);
+ * `retentionDays`, `maxDailyGB` (and the other integers) are int32; `reservedDailyGB`,
+ * `softLimitGB` and `snapsearchRetentionDays` are numbers, so `null` fails — a client says
+ * "not set" by leaving them out. `maxDailyGB: null` stays allowed on a
  * flexible account (uncapped) and on a Consumption plan's account (no daily cap).
  * Answers: every listing member is optional, `snapsearchRetentionDays` is spelled in lower case,
  * and every member of the creation answer is optional (`{}` is a created account).
@@ -25,12 +26,15 @@ export const NOT_NULLABLE = ['reservedDailyGB', 'softLimitGB', STORED_SNAP_SPELL
 /** Members the spec types as int32 (top level). */
 export const INT32_MEMBERS = ['retentionDays', 'maxDailyGB', STORED_SNAP_SPELLING] as const;
 
-/** `format: email` as a validator checks it: local@domain.tld, no spaces, labels of letters, digits, hyphens. */
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+/**
+ * `TimeBasedAccountUpsertRequest.email.pattern` of the vendor's spec (logzio/public-api,
+ * account-management/swagger.json), as a validating server applies it.
+ */
+const EMAIL_PATTERN =
+  '^[_A-Za-z0-9-\\+]+(\\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*(\\.[A-Za-z]{2,})$';
+const EMAIL = new RegExp(EMAIL_PATTERN);
 
-export const isSpecEmail = (value: unknown): boolean =>
-  typeof value === 'string' && EMAIL.test(value) && !value.includes('..');
+export const isSpecEmail = (value: unknown): boolean => typeof value === 'string' && EMAIL.test(value);
 
 export const fitsInt32 = (value: unknown): boolean =>
   typeof value !== 'number' || (value >= INT32_MIN && value <= INT32_MAX);
@@ -54,7 +58,7 @@ export function specViolation(body: Record<string, unknown>): string | undefined
     if (!fitsInt32(body[member])) return `request.body.${member} should fit int32: ${String(body[member])}`;
   }
   if ('email' in body && !isSpecEmail(body.email)) {
-    return `request.body.email should match format "email": ${JSON.stringify(body.email)}`;
+    return `request.body.email should match pattern "${EMAIL_PATTERN}": ${JSON.stringify(body.email)}`;
   }
   return undefined;
 }
@@ -79,7 +83,10 @@ export function shapeListed(listed: Record<string, unknown>, faults: ListingFaul
       const [outer, inner] = member.split('.') as [string, string | undefined];
       const nested = shaped[outer];
       if (inner === undefined) delete shaped[outer];
-      else if (typeof nested === 'object' && nested !== null)
+      else if (Array.isArray(nested)) {
+        // A member of every entry: `sharingObjectsAccounts.accountId` (SharingAccount's members are optional too).
+        for (const entry of nested) if (typeof entry === 'object' && entry !== null) delete entry[inner];
+      } else if (typeof nested === 'object' && nested !== null)
         delete (nested as Record<string, unknown>)[inner];
     }
   }

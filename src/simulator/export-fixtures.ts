@@ -167,6 +167,7 @@ export const exportSavedObjects: Handler = (ctx, req) => {
   if (typeof type !== 'string' || !(EXPORT_TYPES as readonly string[]).includes(type)) {
     return invalidBody(`type must be one of ${EXPORT_TYPES.join(', ')}`);
   }
+  if (ctx.faults.exportAnswersEmpty) return { status: 200, body: {} };
   const hits = ctx.faults.legacyExport ? legacyHits(type as ExportType) : FIXTURES[type as ExportType]();
   return { status: 200, body: { kibanaVersion: KIBANA_VERSION, hits } };
 };

@@ -21,6 +21,8 @@ export function clearFaults(faults: SimulatorFaults): void {
   faults.consumptionPlanAccount = undefined;
   faults.specSpelling = undefined;
   faults.legacyExport = undefined;
+  faults.exportAnswersEmpty = undefined;
+  faults.whoamiAnswersEmpty = undefined;
   faults.errorBodyShape = undefined;
   faults.agentTokenAs = undefined;
   faults.feedbackRecordDrift = undefined;

@@ -51,8 +51,9 @@ export interface SimulatorFaults {
    */
   createAnswersEmpty?: boolean | undefined;
   /**
-   * The listing shows this account without these members (top-level names, or
-   * `utilizationSettings.utilizationEnabled`): every listing member is optional in the spec.
+   * The listing shows this account without these members (top-level names, a nested one such as
+   * `utilizationSettings.utilizationEnabled`, or one of every array entry such as
+   * `sharingObjectsAccounts.accountId`): every listing member is optional in the spec.
    */
   listingOmits?: { accountId: number; members: readonly string[] } | undefined;
   /**
@@ -70,6 +71,13 @@ export interface SimulatorFaults {
   feedbackRecordDrift?: boolean | undefined;
   /** Exports answer older-format hits (`_type: "doc"`, no `_source.type`, epoch-ms `_updatedAt`…). */
   legacyExport?: boolean | undefined;
+  /**
+   * Exports answer `{}` (200): both members of the spec's export response (`kibanaVersion`,
+   * `hits`) are optional, so an answer without a list of saved objects is spec-valid.
+   */
+  exportAnswersEmpty?: boolean | undefined;
+  /** `/v2/whoami` answers `{}` (200): the spec's WhoAmI members are optional too. */
+  whoamiAnswersEmpty?: boolean | undefined;
   /**
    * The agent token is taken for this kind from now on: a token revoked (`invalid`) or an account
    * moved to another region (`otherRegion`) while the bot runs.

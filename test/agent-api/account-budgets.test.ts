@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type AccountBudgets,
-  accountKeyOf,
-  createAccountBudgets,
-} from '../../src/agent-api/account-budgets.js';
+import { type AccountBudgets, createAccountBudgets } from '../../src/agent-api/account-budgets.js';
 import type { BudgetSlot } from '../../src/agent-api/request-budget.js';
+import { accountKeyOf, type ConnectionSettings } from '../../src/connections/agent-api-factory.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { waitUntil } from '../support/child-bot.js';
 
@@ -34,10 +31,28 @@ describe('createAccountBudgets', () => {
     return budgets;
   };
 
-  it('keys an account by address and token, without the token in it', () => {
-    const key = accountKeyOf('https://api.example.test', 'secret-token-not-real');
-    expect(key).toMatch(/^[0-9a-f]{24}$/);
-    expect(key).not.toBe(accountKeyOf('https://api-eu.example.test', 'secret-token-not-real'));
+  // The key every budget is asked for is the one the connections' client factory makes (start-bot
+  // hands it to budgetFor): it lands in the store, shared by replicas, so it must never carry a token.
+  it('keys an account by its address and account id (or the alias until whoami), never the token', () => {
+    const token = 'secret-token-not-real';
+    const connection = (changes: Partial<ConnectionSettings>): ConnectionSettings => ({
+      alias: 'default',
+      baseUrl: 'https://api.example.test',
+      token,
+      ...changes,
+    });
+    const keys = [
+      accountKeyOf(connection({ accountId: 1234 })),
+      accountKeyOf(connection({ accountId: 1234, baseUrl: 'https://api-eu.example.test' })),
+      accountKeyOf(connection({})),
+      accountKeyOf(connection({ alias: 'eu-prod', baseUrl: 'https://api-eu.example.test' })),
+    ];
+    for (const key of keys) expect(key).not.toContain(token);
+    // One account id on two regional hosts is two accounts; every key here is different.
+    expect(new Set(keys).size).toBe(keys.length);
+    // Another token of the same account shares the account's budget.
+    expect(accountKeyOf(connection({ accountId: 1234, token: 'other-token-not-real' }))).toBe(keys[0]);
+    const [key] = keys as [string];
     expect(replica('a').budgetFor(key)).toBe(replicas[0]?.budgetFor(key));
   });
 

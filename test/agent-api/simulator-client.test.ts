@@ -4,6 +4,7 @@ import {
   AgentApiError,
   type CompleteSubAccount,
   InvalidResponseError,
+  missingMembers,
   RegionMismatchError,
   SAVED_OBJECT_TYPES,
 } from '../../src/agent-api/index.js';
@@ -276,6 +277,23 @@ describe('as the real service answers', () => {
     });
     expect(created.accountToken).toBeUndefined();
     expect(sim.accounts().find((a) => a.accountId === created.accountId)?.accountName).toBe('No Token');
+  });
+
+  it('takes the spec-valid empty answers as empty, not invalid: whoami {}, export {}', async () => {
+    sim.faults.whoamiAnswersEmpty = true;
+    sim.faults.exportAnswersEmpty = true;
+    expect(await rejection(api.whoami())).toMatchObject({ code: 'empty_answer', status: 200 });
+    expect(await rejection(api.exportSavedObjects('search'))).toMatchObject({ code: 'empty_answer' });
+  });
+
+  it('lists an account whose sharing accounts come without ids, marked incomplete', async () => {
+    sim.faults.listingOmits = { accountId: 200002, members: ['sharingObjectsAccounts.accountId'] };
+    const staging = (await api.listSubAccounts()).find((a) => a.accountId === 200002);
+    expect(staging?.sharingObjectsAccounts).toEqual([
+      { accountName: 'Production' },
+      { accountName: 'QA Team' },
+    ]);
+    expect(missingMembers(staging ?? {})).toEqual(['the id of a sharing account']);
   });
 
   it('backs up older-format export hits exactly as served', async () => {

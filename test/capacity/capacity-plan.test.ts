@@ -129,6 +129,7 @@ describe('planMove', () => {
     { accountName: 'No Id', maxDailyGB: 5 },
     account(46, 'Huge', 2_147_483_640),
     account(47, 'Owner', 100, { isOwner: true }),
+    account(48, 'Shares Unnamed', 10, { sharingObjectsAccounts: [41, { accountName: 'Gone' }] }),
   ];
 
   it.each([
@@ -140,6 +141,8 @@ describe('planMove', () => {
       'without retentionDays, accessible, docSizeSetting, sharingObjectsAccounts, utilizationSettings',
     ],
     [{ gb: 1, from: 'Capped', to: 'no id' }, 'incomplete_account', 'No Id (no id) without accountId'],
+    // Its PUT could not send that sharing back (the listing gave no id), and would end it.
+    [{ gb: 1, from: 'Capped', to: '48' }, 'incomplete_account', 'without the id of a sharing account'],
     [{ gb: 1, from: 'Owner', to: 'Capped' }, 'main_account', 'is the main account'],
     [{ gb: 1000, from: 'Capped', to: 'Huge' }, 'insufficient_capacity', 'fewer than'],
     [

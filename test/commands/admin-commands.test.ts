@@ -146,7 +146,7 @@ describe('runAgentCommand', () => {
 
   it('says account commands are not configured without ACCOUNT_API_TOKEN, export still works', async () => {
     const { run, calls } = setup({ accountsConfigured: false });
-    for (const command of ['accounts', 'accounts create a b@c.d', 'capacity move 1 from 1 to 2']) {
+    for (const command of ['accounts', 'accounts create a b@c.de', 'capacity move 1 from 1 to 2']) {
       expect((await run(command)).kind).toBe('not-configured');
     }
     expect(calls).toEqual([]);

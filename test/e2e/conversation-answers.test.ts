@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging.js';
 import { SIM_AGENTS, type SimulatorFaults, simDirective } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID, SLACK_LIMITS } from '../../src/slack-standin/index.js';
+import { SLACK_LIMITS } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
+import { memoryLogger } from '../support/memory-log.js';
 
 const outcomeText = (harness: Harness, channel: string, threadTs: string) =>
   harness.slack
@@ -287,12 +288,20 @@ describe('outcomes other than an answer', () => {
   });
 });
 
+/** What the bot decided for each reaction it handled (its `reaction handled` debug line). */
+const reactionResults = (log: ReturnType<typeof memoryLogger>) =>
+  log
+    .records()
+    .filter((record) => record.msg === 'reaction handled')
+    .map((record) => ({ ts: record.ts, result: record.result }));
+
 describe('reactions become feedback', () => {
   let harness: Harness;
   afterEach(async () => harness?.stop());
 
   it('scores 👍 as 100 and 👎 as 0 on the session, latest wins; other emoji and other messages do nothing', async () => {
-    harness = await startHarness();
+    const log = memoryLogger('debug');
+    harness = await startHarness({ logger: log.logger, env: { LOG_LEVEL: 'debug' } });
     const { channel, threadTs, ts } = await harness.mention(
       `rate me ${simDirective({ steps: 1, stepMs: 20, answer: 'Rated.' })}`,
     );
@@ -303,7 +312,20 @@ describe('reactions become feedback', () => {
       .filter((m) => m.metadata?.event_type === 'agent_answer');
     await harness.react(channel, ts, '+1');
     await harness.react(channel, answer?.ts ?? '', 'tada');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Not a fixed sleep: wait until the bot has handled both reactions and said why it sent nothing.
+    const handled = await harness.slack.waitFor(
+      () => {
+        const results = reactionResults(log);
+        return results.length === 2 && results;
+      },
+      { description: 'both reactions handled', timeoutMs: 5_000 },
+    );
+    expect(handled).toEqual(
+      expect.arrayContaining([
+        { ts, result: 'not-an-answer' },
+        { ts: answer?.ts, result: 'not-feedback-emoji' },
+      ]),
+    );
     expect(harness.sim.feedback(sessionId)).toBeUndefined();
     await harness.react(channel, answer?.ts ?? '', '+1');
     await harness.slack.waitFor(() => harness.sim.feedback(sessionId)?.score === 100, {
@@ -341,14 +363,31 @@ describe('reactions become feedback', () => {
   });
 
   it('ignores reactions on notices', async () => {
-    harness = await startHarness();
-    const { channel, threadTs } = await harness.mention(
-      `fail ${simDirective({ steps: 1, stepMs: 20, outcome: 'error' })}`,
+    const log = memoryLogger('debug');
+    harness = await startHarness({ logger: log.logger, env: { LOG_LEVEL: 'debug' } });
+    const failed = await harness.mention(`fail ${simDirective({ steps: 1, stepMs: 20, outcome: 'error' })}`);
+    const [notice] = await harness.waitForOutcome(failed.channel, failed.threadTs);
+    await harness.react(failed.channel, notice?.ts ?? '', '+1');
+    // The positive signal: the bot finished with the notice's reaction (after its bounded wait for an
+    // answer index entry that never comes) and said why it sent nothing.
+    const handled = await harness.slack.waitFor(
+      () => reactionResults(log).find((record) => record.ts === notice?.ts),
+      { description: "the notice's reaction handled", timeoutMs: 5_000 },
     );
-    const [notice] = await harness.waitForOutcome(channel, threadTs);
-    await harness.react(channel, notice?.ts ?? '', '+1');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(harness.sim.requests.filter((r) => r.path.includes('/feedback'))).toHaveLength(0);
-    expect(DEFAULT_BOT_USER_ID).toBeTruthy();
+    expect(handled.result).toBe('not-an-answer');
+    const noticeSession = harness.sim.runs()[0]?.sessionId ?? '';
+    expect(harness.sim.requests.filter((r) => r.path.includes('/feedback'))).toEqual([]);
+    // The same reaction on a real answer does reach the service, and it is the only rating sent.
+    const answered = await harness.mention(
+      `rate ${simDirective({ steps: 1, stepMs: 20, answer: 'Rated.' })}`,
+    );
+    const [answer] = await harness.waitForOutcome(answered.channel, answered.threadTs);
+    const answerSession = harness.sim.runs().find((run) => run.sessionId !== noticeSession)?.sessionId ?? '';
+    await harness.react(answered.channel, answer?.ts ?? '', '+1');
+    await harness.slack.waitFor(() => harness.sim.feedback(answerSession)?.score === 100, {
+      description: 'feedback for the answer',
+    });
+    expect(harness.sim.requests.filter((r) => r.path.includes('/feedback'))).toHaveLength(1);
+    expect(harness.sim.feedback(noticeSession)).toBeUndefined();
   });
 });

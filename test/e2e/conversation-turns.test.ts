@@ -269,10 +269,15 @@ describe('one handler per Slack message', () => {
       { description: 'an hourglass on the refused message' },
     );
     await harness.waitForOutcome(channel, threadTs);
-    // Nothing was queued: the session had one turn, and stays at one.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(harness.sim.runs()[0]?.turns).toBe(1);
-    expect(answersIn(harness, channel, threadTs)).toHaveLength(1);
+    // Nothing was queued. Not a fixed sleep: the thread's next reply is the session's second turn
+    // (a queued message would have taken that place, or kept the thread busy and refused this one).
+    await harness.reply(`next? ${quick('Second.')}`, { threadTs });
+    await harness.waitForOutcome(channel, threadTs, 2);
+    const [run] = harness.sim.runs();
+    expect(run?.turns).toBe(2);
+    expect(run?.prompts[1]).toContain('next?');
+    expect(run?.prompts.some((prompt) => prompt.includes('are you done yet?'))).toBe(false);
+    expect(answersIn(harness, channel, threadTs)).toHaveLength(2);
   });
 });
 

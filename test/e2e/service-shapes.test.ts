@@ -117,6 +117,44 @@ describe('account commands and exports', () => {
       expect(text).toContain(`${type}: 2 saved objects`);
     }
   });
+
+  // The spec makes every member of these answers optional: what a person reads is a sentence
+  // about what came back, never a schema rule, and never "the address is wrong".
+  const NO_SCHEMA_DUMP = /expected|invalid input|undefined|couldn't understand|address or path is wrong/i;
+
+  it('/agent whoami answered {} says the service named no account', async () => {
+    harness.sim.faults.whoamiAnswersEmpty = true;
+    const text = await run(harness, 'whoami');
+    expect(text).toMatch(
+      /^The agent service answered, but the identity check \(\/v2\/whoami\) came back without an account id or an account name — .*\(ref: [0-9a-f]{8}\)\.$/,
+    );
+    expect(text).not.toMatch(NO_SCHEMA_DUMP);
+  });
+
+  it('/agent accounts with a sharing entry without its id lists every account and names what is missing', async () => {
+    harness.sim.faults.listingOmits = { accountId: 200002, members: ['sharingObjectsAccounts.accountId'] };
+    const text = await run(harness, 'accounts');
+    for (const account of harness.sim.accounts()) expect(text).toContain(account.accountName);
+    expect(text).toContain('*Staging* (200002) came without the id of a sharing account in the listing');
+    expect(text).toContain('it takes no part in a capacity move until the listing shows it whole');
+    expect(text).not.toMatch(NO_SCHEMA_DUMP);
+    // …and a move that would need Staging's update is refused before anything is written.
+    const move = await run(harness, 'capacity move 1 from Production to Staging');
+    expect(move).toContain('The listing shows Staging (200002) without the id of a sharing account');
+    expect(move).toContain('Nothing was changed.');
+    expect(harness.sim.putLog).toEqual([]);
+  });
+
+  it('/agent export answered {} says the export held no list of saved objects, and sends no file', async () => {
+    harness.sim.faults.exportAnswersEmpty = true;
+    const before = harness.slack.files().length;
+    const text = await run(harness, 'export dashboard');
+    expect(text).toMatch(
+      /^The export failed:\n• dashboard: The agent service answered, but the dashboard export came back without a list of saved objects — .*\(ref: [0-9a-f]{8}\)\.$/,
+    );
+    expect(text).not.toMatch(NO_SCHEMA_DUMP);
+    expect(harness.slack.files()).toHaveLength(before);
+  });
 });
 
 describe('structured output', () => {

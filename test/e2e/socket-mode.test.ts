@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
 import {
   type SlackStandin,
@@ -12,6 +13,7 @@ import {
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType } from '../support/child-bot.js';
+import { memoryLogger } from '../support/memory-log.js';
 import { eventCallback } from '../support/slack-events.js';
 
 describe('Socket Mode end to end (the real bridge against the stand-in socket)', () => {
@@ -29,7 +31,10 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
   });
 
   /** Socket Mode: the app token set, no signing secret at all. */
-  async function startSocketBridge(extra: Record<string, string> = {}): Promise<RunningBot> {
+  async function startSocketBridge(
+    extra: Record<string, string> = {},
+    logger: Logger = silentLogger,
+  ): Promise<RunningBot> {
     const { SLACK_SIGNING_SECRET: _unused, ...env } = harnessEnv(sim, slack, {
       SLACK_APP_TOKEN: TEST_APP_TOKEN,
       ...extra,
@@ -37,12 +42,13 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
     const config = loadConfig(env);
     expect(config.slack.socketMode).toBe(true);
     expect(config.slack.signingSecret).toBeUndefined();
-    bridge = await startBot(config, { logger: silentLogger });
+    bridge = await startBot(config, { logger });
     return bridge;
   }
 
   it('connects, answers /healthz, acks an events_api envelope and answers in the thread', async () => {
-    const running = await startSocketBridge();
+    const log = memoryLogger('debug');
+    const running = await startSocketBridge({ LOG_LEVEL: 'debug' }, log.logger);
     await slack.socket.waitForConnection();
     // apps.connections.open went to SLACK_API_URL (the stand-in), with the app token.
     expect(slack.callCount('apps.connections.open')).toBeGreaterThanOrEqual(1);
@@ -80,7 +86,18 @@ describe('Socket Mode end to end (the real bridge against the stand-in socket)',
       { timeoutMs: 8_000, description: 'the answer in the thread' },
     );
     expect(visibleText(answers[0] as never)).toContain('Over the socket.');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Not a fixed sleep: the bot has handled both events of the mention, the second as a duplicate.
+    const handled = await slack.waitFor(
+      () => {
+        const results = log
+          .records()
+          .filter((record) => record.msg === 'message handled' && record.ts === mention.ts)
+          .map((record) => record.result);
+        return results.length === 2 && results;
+      },
+      { description: 'both events of the mention handled' },
+    );
+    expect(handled.sort()).toEqual(['duplicate', 'started']);
     expect(messagesOfType(slack, mention.channel, mention.threadTs, 'agent_answer')).toHaveLength(1);
     expect(sim.runs()).toHaveLength(1);
   });

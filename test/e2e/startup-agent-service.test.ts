@@ -89,9 +89,13 @@ describe('start-up checks the agent service with /v2/whoami', () => {
     ['in maintenance (503)', 'maintenance'],
     ['unreachable (connection refused)', 'refused'],
     ['not answering in time', 'silent'],
+    // The spec makes both WhoAmI members optional: `{}` names no account, but is no wrong address.
+    ['answering {} (no account named)', 'empty'],
   ])('only warns when the service is %s, and starts healthy', async (_name, kind) => {
     let url: string;
-    if (kind === 'maintenance') {
+    if (kind === 'empty') {
+      url = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    } else if (kind === 'maintenance') {
       url = await serve((_req, res) =>
         res
           .writeHead(503, { 'content-type': 'application/json' })
@@ -109,6 +113,8 @@ describe('start-up checks the agent service with /v2/whoami', () => {
       .logs()
       .find((line) => String(line.msg).startsWith('agent service could not be checked'));
     expect(warning, bot.describe()).toMatchObject({ agentApiUrl: url });
+    if (kind === 'empty')
+      expect(warning?.reason).toMatch(/came back without an account id or an account name/);
     expect(bot.logs().some((line) => line.msg === 'slack-agent-bridge started')).toBe(true);
   });
 

@@ -369,6 +369,9 @@ describe("the vendor's OpenAPI spec", () => {
     ['an email without a domain', { ...creation, email: 'admin' }],
     ['an email without a top-level domain', { ...creation, email: 'admin@example' }],
     ['an email with a space', { ...creation, email: 'ad min@example.com' }],
+    // The spec's pattern takes `+` only before the first dot of the local part.
+    ['an email with + after a dot', { ...creation, email: 'ops.lead+x@example.com' }],
+    ['an email whose top-level domain has a digit', { ...creation, email: 'admin@example.c0m' }],
     ['retentionDays past int32', { ...creation, retentionDays: 2_147_483_648 }],
     ['maxDailyGB past int32', { ...creation, maxDailyGB: 2_147_483_648 }],
   ])('refuses a creation with %s (400, nothing created)', async (_name, body) => {
@@ -419,6 +422,19 @@ describe("the vendor's OpenAPI spec", () => {
     expect(after.filter((a) => a.accountId !== 200002)).toEqual(before.filter((a) => a.accountId !== 200002));
     // Only the listing is shaped: the account itself is unchanged.
     expect(sim.accounts().find((a) => a.accountId === 200002)?.retentionDays).toBe(14);
+  });
+
+  it('can list a row whose sharing accounts come without their ids', async () => {
+    sim.faults.listingOmits = { accountId: 200002, members: ['sharingObjectsAccounts.accountId'] };
+    const staging = (await listAll()).find((a) => a.accountId === 200002);
+    expect(staging.sharingObjectsAccounts).toEqual([
+      { accountName: 'Production' },
+      { accountName: 'QA Team' },
+    ]);
+    // Only the listing is shaped: the sharing itself is unchanged.
+    expect(sim.accounts().find((a) => a.accountId === 200002)?.sharingObjectsAccounts).toEqual([
+      200001, 200004,
+    ]);
   });
 
   it('can list a Consumption-plan account: maxDailyGB null without being flexible', async () => {

@@ -182,6 +182,23 @@ describe('scripted account and export answers', () => {
     expect(second).not.toHaveProperty('_id');
   });
 
+  it('exportAnswersEmpty answers {} (both members of the spec’s export answer are optional)', async () => {
+    sim.faults.exportAnswersEmpty = true;
+    const res = await call(sim, 'POST', '/kibana/export', { body: { type: 'dashboard' } });
+    expect([res.status, res.body]).toEqual([200, {}]);
+    // A request the spec refuses is still refused.
+    expect((await call(sim, 'POST', '/kibana/export', { body: { type: 'query' } })).status).toBe(400);
+  });
+
+  it('whoamiAnswersEmpty answers {} to a good token, and still 403 to a bad one', async () => {
+    sim.faults.whoamiAnswersEmpty = true;
+    const res = await call(sim, 'GET', '/v2/whoami');
+    expect([res.status, res.body]).toEqual([200, {}]);
+    expect((await call(sim, 'GET', '/v2/whoami', { token: SIM_TOKENS.invalid })).status).toBe(403);
+    sim.reset();
+    expect((await call(sim, 'GET', '/v2/whoami')).body).toHaveProperty('accountId');
+  });
+
   it.each([
     ['message', (message: string) => ({ message })],
     ['errorMessage', (message: string) => ({ errorMessage: message })],

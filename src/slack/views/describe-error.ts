@@ -108,6 +108,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
   timeout: () => 'The agent service took too long to respond — please try again in a moment',
   invalid_response: () =>
     "The agent service sent a response the bot couldn't understand — please try again, and tell an admin if it keeps happening",
+  empty_answer: (error) =>
+    `The agent service answered, but ${truncate(neutraliseSlackControls(error.message ?? 'with nothing in it'), 200)} — please try again, and tell an admin if it keeps happening`,
   not_configured: () =>
     "Account commands aren't set up — an admin needs to set ACCOUNT_API_TOKEN for the bot",
   invalid_input: (error) =>

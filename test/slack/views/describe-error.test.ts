@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AgentApiError,
   AgentApiErrorCode,
+  EmptyAnswerError,
   InvalidResponseError,
   RegionMismatchError,
 } from '../../../src/agent-api/errors.js';
@@ -96,6 +97,13 @@ describe('describeError', () => {
     ['network', error(AgentApiErrorCode.Network), "couldn't reach the agent service"],
     ['timeout', error(AgentApiErrorCode.Timeout), 'took too long to respond'],
     ['invalid response', new InvalidResponseError(['sessionId: required']), "couldn't understand"],
+    [
+      'an empty answer the spec allows: what it lacked, in words, no schema',
+      new EmptyAnswerError(
+        'the identity check (/v2/whoami) came back without an account id or an account name',
+      ),
+      'The agent service answered, but the identity check (/v2/whoami) came back without an account id or an account name — please try again',
+    ],
     ['not configured', error(AgentApiErrorCode.NotConfigured), 'ACCOUNT_API_TOKEN'],
     [
       'invalid input, caught before sending: the message is the bot’s own and names the value',

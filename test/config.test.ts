@@ -87,6 +87,19 @@ describe('loadConfig', () => {
     expect(problems({ ...minimal, ...bad }).some((line) => line.startsWith(`${name}:`))).toBe(true);
   });
 
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: must be a whole number'],
+    [{ PORT: '70000' }, 'PORT: must be at most 65535'],
+    [{ AGENT_MAX_IN_FLIGHT: '0' }, 'AGENT_MAX_IN_FLIGHT: must be at least 1'],
+    [{ AGENT_POLL_SHARE: 'most' }, 'AGENT_POLL_SHARE: must be a number'],
+    [{ LATE_ANSWER_WATCH_MINUTES: 'x' }, 'LATE_ANSWER_WATCH_MINUTES: must be a number'],
+    [{ OUTSIDER_AUDIENCE: 'all' }, 'OUTSIDER_AUDIENCE: must be one of dm, thread, refuse'],
+  ])('says what is wrong with %o in a sentence, as for every other variable', (bad, line) => {
+    const found = problems({ ...minimal, ...bad });
+    expect(found).toContain(line);
+    expect(found.join('\n')).not.toMatch(/Invalid input|expected number|received NaN/);
+  });
+
   it('says what a Redis URL and an app-level token look like', () => {
     expect(problems({ ...minimal, REDIS_URL: 'localhost:6379' })).toContain(
       'REDIS_URL: must be a redis:// or rediss:// URL, e.g. redis://localhost:6379',

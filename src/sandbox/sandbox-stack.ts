@@ -11,8 +11,16 @@ import { startBot } from '../start-bot.js';
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
 /** The demo account's token: obviously fake, taken only by the second simulator. */
 const DEMO_TOKEN = 'sim-demo-account-token-not-real';
+/** The demo account, as its simulator's whoami names it: not the default connection's account. */
+export const DEMO_ACCOUNT = { accountId: 300001, accountName: 'Demo Team' } as const;
 /** The channel the sandbox chats in. */
 export const SANDBOX_CHANNEL = { id: 'C0SANDBOX', name: 'sandbox' } as const;
+
+/** How the chat reads Slack's `<@U…>` and `<#C…>` for the sandbox's own person and channel. */
+export const SANDBOX_NAMES: Readonly<Record<string, string>> = {
+  [SANDBOX_USER.id]: SANDBOX_USER.name,
+  [SANDBOX_CHANNEL.id]: SANDBOX_CHANNEL.name,
+};
 
 /** Everything `npm run sandbox` runs, all on 127.0.0.1 with ephemeral ports. */
 export interface SandboxStack {
@@ -76,7 +84,13 @@ export function sandboxEnv(
 export async function startSandboxStack(options: SandboxStackOptions): Promise<SandboxStack> {
   // A short long-poll keeps shutdown quick: stopping waits for the poll in flight.
   const sim = await startSimulator({ quiet: true, longPollMs: 1_000, defaultScript: options.script });
-  const demo = { quiet: true, longPollMs: 1_000, defaultScript: options.script, agentToken: DEMO_TOKEN };
+  const demo = {
+    quiet: true,
+    longPollMs: 1_000,
+    defaultScript: options.script,
+    agentToken: DEMO_TOKEN,
+    agentAccount: DEMO_ACCOUNT,
+  };
   const demoSim = await startSimulator(demo).catch(async (error: unknown) => {
     await sim.close();
     throw error;

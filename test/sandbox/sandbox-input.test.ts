@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEmoji, parseInputLine } from '../../src/sandbox/input-line.js';
+import { canonicalEmoji, parseInputLine, RATE_USAGE } from '../../src/sandbox/input-line.js';
 import { parseSandboxArgs } from '../../src/sandbox/sandbox-args.js';
 import { echoOf } from '../../src/sandbox/terminal-chat.js';
 
@@ -41,7 +41,8 @@ describe('parseInputLine', () => {
     ['/rate good', { kind: 'rate', positive: true }],
     ['/rate bad the numbers are wrong', { kind: 'rate', positive: false, comment: 'the numbers are wrong' }],
     ['/rate 👍  nice ', { kind: 'rate', positive: true, comment: 'nice' }],
-    ['/rate maybe', { kind: 'unknown-command', name: '/rate (use /rate good|bad [comment])' }],
+    ['/rate maybe', { kind: 'usage', typed: '/rate maybe', text: RATE_USAGE }],
+    ['/rate', { kind: 'usage', typed: '/rate', text: RATE_USAGE }],
   ])('%j', (line, expected) => {
     expect(parseInputLine(line)).toEqual(expected);
   });

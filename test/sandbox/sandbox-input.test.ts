@@ -69,7 +69,15 @@ describe('parseSandboxArgs', () => {
   it('defaults to a quick demo script with logs in a file', () => {
     expect(parseSandboxArgs([])).toEqual({
       ok: true,
-      args: { steps: 3, stepMs: 400, verbose: false, logLevel: 'info', outsiderAudience: 'dm', help: false },
+      args: {
+        steps: 3,
+        stepMs: 400,
+        verbose: false,
+        logLevel: 'info',
+        outsiderAudience: 'dm',
+        oauth: false,
+        help: false,
+      },
     });
   });
 
@@ -77,9 +85,18 @@ describe('parseSandboxArgs', () => {
     const parsed = parseSandboxArgs(['--steps', '5', '--step-ms=50', '--verbose']);
     expect(parsed).toEqual({
       ok: true,
-      args: { steps: 5, stepMs: 50, verbose: true, logLevel: 'debug', outsiderAudience: 'dm', help: false },
+      args: {
+        steps: 5,
+        stepMs: 50,
+        verbose: true,
+        logLevel: 'debug',
+        outsiderAudience: 'dm',
+        oauth: false,
+        help: false,
+      },
     });
     expect(parseSandboxArgs(['--log-level', 'warn'])).toMatchObject({ ok: true, args: { logLevel: 'warn' } });
+    expect(parseSandboxArgs(['--oauth'])).toMatchObject({ ok: true, args: { oauth: true } });
     expect(parseSandboxArgs(['--outsider-audience', 'refuse'])).toMatchObject({
       ok: true,
       args: { outsiderAudience: 'refuse' },

@@ -68,6 +68,7 @@ describe.skipIf(!hasChromium)('npm run sandbox -- --oauth in Chromium', () => {
       description: `the installed line in:\n${stdout}${stderr}`,
     });
     sandbox.stdin.end('why are errors up? [sim steps=1 stepms=50 answer="Answered for Sandbox Co."]\n');
+    // The browser still holds its connections to the bot: the sandbox stops all the same.
     expect(await exited, stderr).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(/agent › Agent run complete[^\n]*\n\s+Answered for Sandbox Co\./);

@@ -135,7 +135,7 @@ const variables = z.object({
   STATE_ENCRYPTION_PREVIOUS_KEYS: encryptionKeys,
 });
 
-/** Every environment variable the bot reads (the README's configuration table lists them all). */
+/** Every environment variable the bot reads (docs/configuration.md's table lists them all; test/docs.test.ts checks it). */
 export const CONFIG_VARIABLES = Object.keys(variables.shape);
 
 const envSchema = variables.superRefine(

@@ -59,7 +59,7 @@ export async function setSandboxSharing(
   }
 }
 
-/** What `/shared` changed, and what the bot will do with the next question (README "Who can read answers"). */
+/** What `/shared` changed, and what the bot will do with the next question (docs/using-it.md "Who can read answers"). */
 export function sharingLines(shared: boolean, policy: OutsiderPolicy, currentInDm: boolean): string {
   const channel = `#${SANDBOX_CHANNEL.name}`;
   if (!shared) {

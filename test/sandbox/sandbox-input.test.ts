@@ -61,6 +61,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
     expect(echoOf(parseInputLine('/home'))).toBe('you   › /home');
     expect(echoOf(parseInputLine('/stop'))).toBe('you   › /stop');
+    expect(echoOf(parseInputLine('/rate maybe'))).toBe('you   › /rate maybe');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });

@@ -14,6 +14,14 @@ const MANIFEST_PATH = fileURLToPath(new URL('../manifest.yml', import.meta.url))
 /** The placeholder manifest.yml carries where the bot's public address goes. */
 export const PLACEHOLDER_BASE = 'https://YOUR-HOST';
 
+/** What stderr says when no flag replaced the placeholder host. */
+export const PLACEHOLDER_HINT = [
+  "manifest: YOUR-HOST in this manifest is a placeholder for the bot's public https address. Run one of:",
+  '  npm run manifest -- --url https://bot.example.com   HTTP mode: Slack calls https://bot.example.com/slack/events',
+  '  npm run manifest -- --socket-mode                   Socket Mode: no public address (what `slack run` uses)',
+  '  npm run manifest -- --distribution --url https://bot.example.com   many workspaces (OAuth)',
+].join('\n');
+
 /** manifest.yml, parsed. */
 export function readManifest(path = MANIFEST_PATH) {
   return parse(readFileSync(path, 'utf8'));
@@ -77,6 +85,9 @@ function main() {
     manifest = values.distribution
       ? distributionManifest(source, values.url)
       : httpManifest(source, values.url);
+  // Printed as it stands, the manifest points Slack at a host that does not exist: say so on
+  // stderr, so `npm run manifest > app.yml` still gives the file.
+  if (!values.url && !values['socket-mode']) process.stderr.write(`${PLACEHOLDER_HINT}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(manifest, null, 2)}\n` : stringify(manifest));
 }
 

@@ -14,6 +14,7 @@ import {
   intFrom,
   isLoopbackHost,
   metricsToken,
+  numberFrom,
   optionalString,
   optionalUrl,
   redisNodes,
@@ -39,7 +40,7 @@ const variables = z.object({
   SLACK_SIGNING_SECRET: optionalString,
   SLACK_APP_TOKEN: appToken,
   SLACK_API_URL: slackApiUrl,
-  PORT: intFrom(3000).pipe(z.number().max(65535)),
+  PORT: intFrom(3000, 0, 65535),
   HOST: z.string().trim().default('0.0.0.0'),
   SLACK_CLIENT_ID: optionalString,
   SLACK_CLIENT_SECRET: optionalString,
@@ -68,32 +69,35 @@ const variables = z.object({
     .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
     .transform((value) => value.replace(/\/+$/, '')),
   AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
-  AGENT_POLL_SHARE: z.preprocess(emptyAsUnset, z.coerce.number().gt(0).lt(1).default(0.8)),
+  AGENT_POLL_SHARE: z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .gt(0, 'must be above 0 and below 1')
+      .lt(1, 'must be above 0 and below 1')
+      .default(0.8),
+  ),
   AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
   AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
   // Spaces one run's polls (the long poll answers every step); ≥ 50 ms: never a tight loop.
   AGENT_POLL_INTERVAL_MS: intFrom(250, 50, 60_000),
   TURN_DEADLINE_SECONDS: intFrom(1800, 1),
   // Minutes, fractions allowed; 0 turns the late watch off (the deadline then ends the turn).
-  LATE_ANSWER_WATCH_MINUTES: z.coerce
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(60),
+  LATE_ANSWER_WATCH_MINUTES: numberFrom(60, 0, 24 * 60),
 
   ADMIN_USER_IDS: csv,
   ALLOWED_CHANNEL_IDS: csv,
   ALLOW_EXTERNAL_USERS: bool(false),
   ALLOW_GUESTS: bool(false),
   OUTSIDER_AUDIENCE: z.enum(['dm', 'thread', 'refuse']).default('dm'),
-  AUDIENCE_MEMBER_LIMIT: intFrom(500, 0).pipe(z.number().max(100_000)),
+  AUDIENCE_MEMBER_LIMIT: intFrom(500, 0, 100_000),
   FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
   FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
   FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
   ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
   PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
-  THREAD_CONTEXT_MAX_CHARS: intFrom(8000).pipe(z.number().max(200_000)),
-  ALERT_LOOKBACK_MINUTES: intFrom(60).pipe(z.number().max(7 * 24 * 60)),
+  THREAD_CONTEXT_MAX_CHARS: intFrom(8000, 0, 200_000),
+  ALERT_LOOKBACK_MINUTES: intFrom(60, 0, 7 * 24 * 60),
   PROGRESS_STYLE: z.enum(['status', 'message']).default('status'),
   // Slack clears a thread status after 2 minutes without a message: stay under it.
   STATUS_REFRESH_SECONDS: intFrom(90, 1).pipe(
@@ -101,13 +105,13 @@ const variables = z.object({
   ),
   SUGGESTED_PROMPTS: suggestedPrompts,
   // App Home: least time between two publishes of one person's home after their threads changed.
-  HOME_REPUBLISH_SECONDS: z.preprocess(emptyAsUnset, z.coerce.number().min(0.1).max(3600).default(10)),
+  HOME_REPUBLISH_SECONDS: numberFrom(10, 0.1, 3600),
   // Turns one person may start in any rolling hour, across replicas; 0: no limit.
   RUNS_PER_PERSON_PER_HOUR: intFrom(30),
   // DESIGN "Alert investigations": POST /alerts is served only with a token set.
   ALERT_WEBHOOK_TOKEN: alertToken,
   ALERT_CHANNEL_ID: optionalString,
-  ALERT_COOLDOWN_MINUTES: intFrom(30).pipe(z.number().max(7 * 24 * 60)),
+  ALERT_COOLDOWN_MINUTES: intFrom(30, 0, 7 * 24 * 60),
   // Investigations per channel in any rolling hour, across replicas; 0: no limit.
   ALERT_RUNS_PER_HOUR: intFrom(20),
 
@@ -131,7 +135,7 @@ const variables = z.object({
   STATE_ENCRYPTION_PREVIOUS_KEYS: encryptionKeys,
 });
 
-/** Every environment variable the bot reads (the README's configuration table lists them all). */
+/** Every environment variable the bot reads (docs/configuration.md's table lists them all; test/docs.test.ts checks it). */
 export const CONFIG_VARIABLES = Object.keys(variables.shape);
 
 const envSchema = variables.superRefine(
@@ -379,15 +383,21 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
   };
 }
 
+/** A choice zod words as "Invalid option: expected one of …", as a sentence like the others. */
+function sentenceOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid'))
+    return `must be one of ${issue.values.map(String).join(', ')}`;
+  return issue.message;
+}
+
 /** Parses the environment; throws ConfigError listing every problem. Defaults to process.env. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.') || 'environment';
-      const message = issue.message.startsWith(name)
-        ? issue.message.slice(name.length).trim()
-        : issue.message;
+      const said = sentenceOf(issue);
+      const message = said.startsWith(name) ? said.slice(name.length).trim() : said;
       return `${name}: ${message}`;
     });
     throw new ConfigError(problems);

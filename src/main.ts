@@ -1,19 +1,30 @@
+import { envFileLine, loadEnvFile } from './config/env-file.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { startBot } from './start-bot.js';
 
-/** Entry point: loadConfig → startBot; exit 1 with a clear message on any start-up failure. */
+/**
+ * Entry point: `.env` (if any) → loadConfig → startBot; exit 1 with a clear message on any start-up
+ * failure.
+ */
 async function main(): Promise<void> {
+  const envFile = loadEnvFile();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`slack-agent-bridge: ${error.message}\n`);
+    process.stderr.write(
+      envFile.loaded
+        ? `(${envFileLine(envFile)})\n`
+        : `No .env file in ${process.cwd()}: copy .env.example to .env and fill it in, or set these variables in the environment.\n`,
+    );
     process.stderr.write('To try the bot without Slack or an agent service, run: npm run sandbox\n');
     process.exit(1);
   }
   const logger = createLogger({ level: config.logLevel });
+  logger.info({ envFile: envFile.path, loaded: envFile.loaded }, envFileLine(envFile));
   try {
     const bridge = await startBot(config, { logger });
     const shutdown = (signal: string) => {

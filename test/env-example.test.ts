@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES } from '../src/config.js';
 
 /**
- * .env.example against the code and the README: every variable config.ts reads (the same list the
- * README's configuration table is checked against) is there, with a one-line meaning above it and
- * the README's default. A new variable without its line fails here.
+ * .env.example against the code and the configuration reference: every variable config.ts reads (the
+ * same list docs/configuration.md's table is checked against) is there, with a one-line meaning above it and
+ * the documented default. A new variable without its line fails here.
  */
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -38,10 +38,9 @@ function exampleLines(): ExampleLine[] {
   return found;
 }
 
-/** README's configuration table: variable → its Default cell. */
+/** The configuration reference's table (docs/configuration.md): variable → its Default cell. */
 function readmeDefaults(): Map<string, string> {
-  const readme = read('README.md');
-  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Architecture'));
+  const section = read('docs/configuration.md');
   const rows = [...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/gm)];
   return new Map(rows.map((row) => [row[1] as string, (row[2] as string).trim()]));
 }
@@ -67,11 +66,11 @@ describe('.env.example', () => {
     expect(lines.filter((line) => line.meaning.length < 10).map((line) => line.name)).toEqual([]);
   });
 
-  it('leaves optional variables commented at the README default, and required ones to fill in', () => {
+  it('leaves optional variables commented at the documented default, and required ones to fill in', () => {
     const defaults = readmeDefaults();
     for (const line of lines) {
       const readmeDefault = defaults.get(line.name);
-      expect(readmeDefault, `${line.name} in README's configuration table`).toBeDefined();
+      expect(readmeDefault, `${line.name} in docs/configuration.md's table`).toBeDefined();
       if (readmeDefault?.includes('required')) {
         expect(line.commented, `${line.name} is required: leave it uncommented`).toBe(false);
         continue;

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { HELP_ENTRIES } from '../src/commands/help-text.js';
 import { DEFAULT_SUGGESTED_PROMPTS } from '../src/config.js';
+import { BOT_DISPLAY_NAME, renderInstalledPage } from '../src/slack/installations/install-pages.js';
 
 /**
  * manifest.yml against the code: the events, scopes and command the app declares must cover
@@ -25,7 +27,13 @@ interface Manifest {
     };
     agent_view?: { agent_description?: string; suggested_prompts?: { title: string; message: string }[] };
     assistant_view?: unknown;
-    slash_commands?: { command: string; url?: string; description: string; should_escape?: boolean }[];
+    slash_commands?: {
+      command: string;
+      url?: string;
+      description: string;
+      usage_hint?: string;
+      should_escape?: boolean;
+    }[];
   };
   oauth_config: { scopes: { bot: string[] } };
   settings: {
@@ -204,6 +212,13 @@ describe('manifest.yml', () => {
     expect(declared.map((entry) => entry.command).sort()).toEqual([...commands.keys()].sort());
   });
 
+  it("names every /agent subcommand's first word in the usage hint Slack shows while typing", () => {
+    const hint = manifest.features.slash_commands?.find((entry) => entry.command === '/agent')?.usage_hint;
+    const words = new Set(HELP_ENTRIES.map((entry) => entry.usage.split(' ')[1] as string));
+    expect(words).toContain('connections');
+    for (const word of words) expect(hint, `${word} in the /agent usage_hint`).toContain(word);
+  });
+
   it('points every request URL at POST /slack/events (HTTP mode)', () => {
     const urls = [
       manifest.settings.event_subscriptions.request_url,
@@ -223,6 +238,9 @@ describe('manifest.yml', () => {
     expect(manifest.display_information.name.length).toBeLessThanOrEqual(35);
     expect(manifest.display_information.description?.length ?? 0).toBeLessThanOrEqual(140);
     expect(manifest.features.bot_user?.display_name).toMatch(/^[a-z0-9._-]{1,80}$/);
+    // The install success page tells people to `/invite @` this name.
+    expect(manifest.features.bot_user?.display_name).toBe(BOT_DISPLAY_NAME);
+    expect(renderInstalledPage({ name: 'Acme', orgWide: false })).toContain(`/invite @${BOT_DISPLAY_NAME}`);
     expect(manifest.features.app_home).toMatchObject({
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: false,

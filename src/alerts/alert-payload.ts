@@ -1,6 +1,6 @@
 /**
  * The body of POST /alerts: the vendor's custom notification endpoint, filled from the JSON
- * template the README gives (DESIGN "Alert investigations"). Members are named after the template
+ * template docs/alerts.md gives (DESIGN "Alert investigations"). Members are named after the template
  * variables. Only a title is required; everything else is used when it makes sense and otherwise
  * left out (a vendor fills what it has, and an alert is never refused for a malformed extra). Pure.
  */

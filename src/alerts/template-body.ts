@@ -1,12 +1,12 @@
 /**
- * The vendor's custom endpoint fills the README's template by plain text substitution: an alert
+ * The vendor's custom endpoint fills the template in docs/alerts.md by plain text substitution: an alert
  * whose description holds a double quote, a backslash or a line break arrives as a body that is
  * not JSON. Refusing it would lose the alert, so a body that is not JSON is read once more by the
- * template's own shape, one member a line as the README writes it: each known member name at the
+ * template's own shape, one member a line as docs/alerts.md writes it: each known member name at the
  * start of a line, its value running to the next known member or the closing brace.
  */
 
-/** The members of the README's template, and the older `_json` spellings the parser accepts. */
+/** The members of the template (docs/alerts.md), and the older `_json` spellings the parser accepts. */
 const TEMPLATE_MEMBERS = [
   'alert_title',
   'alert_description',
@@ -25,7 +25,7 @@ const TEMPLATE_MEMBERS = [
 ] as const;
 
 /**
- * Members a body must show to be read as a filled-in template (the README's has 12): a short
+ * Members a body must show to be read as a filled-in template (docs/alerts.md's has 12): a short
  * malformed body is refused as not JSON, as before.
  */
 const TEMPLATE_LIKE = 3;

@@ -8,9 +8,23 @@ import { parseNodeAddress, type RedisNodeAddress } from '../store/redis-topology
 export const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 export const intFrom = (fallback: number, min = 0, max?: number) => {
-  const whole = z.coerce.number().int().min(min);
-  return z.preprocess(emptyAsUnset, (max === undefined ? whole : whole.max(max)).default(fallback));
+  const whole = z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(min, `must be at least ${min}`);
+  const bounded = max === undefined ? whole : whole.max(max, `must be at most ${max}`);
+  return z.preprocess(emptyAsUnset, bounded.default(fallback));
 };
+/** A number (fractions allowed) from `min` to `max`, both included, in words when it is not one. */
+export const numberFrom = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`)
+      .default(fallback),
+  );
 export const csvWithDefault = (fallback: string) =>
   z
     .string()

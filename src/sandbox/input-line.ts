@@ -25,7 +25,13 @@ export type InputLine =
   | { kind: 'stop' }
   | { kind: 'help' }
   | { kind: 'quit' }
+  /** A sandbox command typed wrong: `text` says how it is used. */
+  | { kind: 'usage'; typed: string; text: string }
   | { kind: 'unknown-command'; name: string };
+
+/** How `/rate` is used, said when it is typed without good or bad. */
+export const RATE_USAGE =
+  '/rate needs good or bad: /rate good|bad [comment] clicks 👍 or 👎 under the last answer (and sends the comment through its form)';
 
 /** Slack reports these aliases under their canonical names (👍 is `+1`, 👎 is `-1`). */
 const CANONICAL_EMOJI: Readonly<Record<string, string>> = {
@@ -73,8 +79,7 @@ function parseSlash(line: string): InputLine {
         : /^(bad|down|-1|👎)$/i.test(choice)
           ? false
           : undefined;
-      if (positive === undefined)
-        return { kind: 'unknown-command', name: '/rate (use /rate good|bad [comment])' };
+      if (positive === undefined) return { kind: 'usage', typed: line, text: RATE_USAGE };
       const comment = words.join(' ').trim();
       return comment ? { kind: 'rate', positive, comment } : { kind: 'rate', positive };
     }

@@ -6,6 +6,7 @@ import { openBotLog } from './bot-log.js';
 import { renderBanner } from './render-terminal.js';
 import { showSuggestedPrompts } from './sandbox-agent-view.js';
 import { parseSandboxArgs, SANDBOX_USAGE } from './sandbox-args.js';
+import { installFirst } from './sandbox-install.js';
 import { createSandboxSession } from './sandbox-session.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, startSandboxStack } from './sandbox-stack.js';
 import { type ChatResult, createTerminalChat } from './terminal-chat.js';
@@ -35,10 +36,15 @@ async function main(argv: readonly string[]): Promise<number> {
     logger: log.logger,
     logLevel: args.logLevel,
     outsiderAudience: args.outsiderAudience,
+    oauth: args.oauth,
   });
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const chat = createTerminalChat({ input: process.stdin, output: process.stdout, interactive });
-  const onSignal = () => chat.interrupt();
+  const installing = new AbortController();
+  const onSignal = () => {
+    installing.abort();
+    chat.interrupt();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   chat.output.line(
@@ -53,6 +59,18 @@ async function main(argv: readonly string[]): Promise<number> {
       logs: log.where,
     }),
   );
+  const installed = await installFirst(stack, chat.output, installing.signal).then(
+    () => true,
+    (error: unknown) => {
+      process.stderr.write(`sandbox: ${(error as Error).message}\n`);
+      return false;
+    },
+  );
+  if (!installed) {
+    await stack.stop();
+    await log.close();
+    return installing.signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.failed;
+  }
   await showSuggestedPrompts(stack, chat.output);
   const session = createSandboxSession(stack, chat.output);
   const result = await chat.run(session);

@@ -38,12 +38,31 @@ export function readableSlack(text: string, names: Readonly<Record<string, strin
   );
 }
 
+/** The window a receipt line says it looked at: `… · looked at 12:52–13:52 UTC (2026-11-27)`. */
+const RECEIPT_WINDOW = /\blooked at ([^·\n]+?)\s*(?:·|$)/im;
+
+/**
+ * An answer's text without its footer's "Looked at <window>" when its receipt already said that
+ * window (`said`, from an earlier part of the same answer, or this text's own receipt line): in
+ * Slack the two sit in different blocks; in a terminal the same words twice read as noise. Returns
+ * the window the receipt said, for the answer's later parts.
+ */
+export function withoutRepeatedWindow(text: string, said?: string): { text: string; said?: string } {
+  const [first = '', ...rest] = text.split('\n');
+  const window = RECEIPT_WINDOW.exec(first)?.[1]?.trim() ?? said;
+  if (window === undefined) return { text };
+  const kept = rest.filter((line) => line.trim() !== `Looked at ${window}`);
+  return { text: [first, ...kept].join('\n'), said: window };
+}
+
 /**
  * How the terminal names where something appeared. `placeOf` names a conversation in the speaker
  * (undefined: the chat's own channel, said plainly); `names` reads Slack's `<@U…>` / `<#C…>`.
  */
 export interface SeenView {
   placeOf?: (channel: string) => string | undefined;
+  /** Names a thread other than the one the person is in (`thread "why…"`); undefined: theirs. */
+  threadOf?: (thread: { channel: string; ts: string }) => string | undefined;
   names?: Readonly<Record<string, string>>;
 }
 
@@ -144,7 +163,8 @@ export function renderSeen(item: SeenItem, view: SeenView = {}): string {
   }
   if (item.kind === 'ephemeral')
     return speak(speakerIn(SPEAKER.onlyYou, view.placeOf?.(item.channel)), readable(item.text));
-  const place = view.placeOf?.(item.thread.channel);
+  const where = [view.placeOf?.(item.thread.channel), view.threadOf?.(item.thread)].filter(Boolean);
+  const place = where.length > 0 ? where.join(', ') : undefined;
   const agent = speakerIn(SPEAKER.agent, place);
   switch (item.kind) {
     case 'progress':

@@ -13,6 +13,8 @@ export interface SandboxArgs {
   logLevel: string;
   /** The bot's `OUTSIDER_AUDIENCE`: what it does once `/shared` makes the channel Slack Connect. Default `dm`. */
   outsiderAudience: OutsiderPolicy;
+  /** Install the app first, through its install page in a browser (OAuth distribution). */
+  oauth: boolean;
   help: boolean;
 }
 
@@ -36,6 +38,8 @@ Options:
   --outsider-audience <policy>
                      the bot's OUTSIDER_AUDIENCE once /shared shares the channel with another
                      organisation: ${OUTSIDER_POLICIES.join(', ')} (default: $OUTSIDER_AUDIENCE, else dm)
+  --oauth            try the install flow: the bot runs as a distributed app (OAuth) and the sandbox
+                     prints its install page to open in a browser; the chat starts once installed
   -h, --help         this text`;
 
 function intOption(name: string, value: string | undefined, fallback: number, max: number) {
@@ -62,6 +66,7 @@ export function parseSandboxArgs(
         verbose: { type: 'boolean', default: false },
         'log-level': { type: 'string' },
         'outsider-audience': { type: 'string' },
+        oauth: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -85,6 +90,7 @@ export function parseSandboxArgs(
         verbose,
         logLevel,
         outsiderAudience,
+        oauth: values.oauth === true,
         help: values.help === true,
       },
     };

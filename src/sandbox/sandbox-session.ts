@@ -1,7 +1,7 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
 import { agentSessionStoppedEvent, alertMessage, type SlackPostResult } from '../slack-standin/index.js';
 import { createPersonDriver } from '../slack-standin/person.js';
-import { renderSeen, SPEAKER, speak } from './render-terminal.js';
+import { renderSeen, SPEAKER, speak, withoutRepeatedWindow } from './render-terminal.js';
 import { showHome } from './sandbox-home.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
@@ -10,6 +10,7 @@ import { runAgentCommand } from './sandbox-slash-command.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
 import { fireSampleAlert } from './sandbox-webhook.js';
 import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
+import { markTurn, waitForTurn } from './turn-wait.js';
 
 /** Where the chat writes: one call per block of lines. */
 export interface ChatOutput {
@@ -52,6 +53,19 @@ export interface SandboxSession {
   close(): void;
 }
 
+const sameThread = (a: ThreadRef, b: ThreadRef) => a.channel === b.channel && a.ts === b.ts;
+
+/** `thread "why are errors up?"`: how a line from a thread other than the person's says which. */
+export function threadLabel(thread: SandboxThread): string {
+  if (thread.firstText === '') return 'the alert thread';
+  const words = thread.firstText.replace(/\s*\[sim [^\]]*\]/g, '').trim();
+  return `thread "${words.length > 40 ? `${words.slice(0, 39)}…` : words}"`;
+}
+
+/** What `/stop` says when the thread's agent is not working. */
+export const NOTHING_TO_STOP =
+  'nothing to stop: the agent is not working in this thread (Slack shows Stop only while it works)';
+
 /** Slack's limit for acking an event is 3 s, and a bot answers quickly: anything else is a bug. */
 function checkAck(result: { status: number; body: string }, what: string): void {
   if (result.status !== 200)
@@ -77,13 +91,27 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   const dm = slack.dmChannel(SANDBOX_USER.id);
   let shared = false;
   const view = sandboxView(dm, () => shared);
-  const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => {
-    if (item.kind === 'moved') follow(item);
-    out.line(renderSeen(item, view));
-  });
-  const timer = setInterval(() => monitor.poll(), 100);
   let current: SandboxThread | undefined;
   const threads: SandboxThread[] = [];
+  /** Per thread, the window its latest receipt said it looked at (the footer need not say it again). */
+  const windows = new Map<string, string>();
+  /** A thread the person is not in, named by its first words; theirs goes unsaid. */
+  const threadOf = (ref: ThreadRef) => {
+    if (current && sameThread(current, ref)) return undefined;
+    const thread = threads.find((candidate) => sameThread(candidate, ref));
+    return thread ? threadLabel(thread) : undefined;
+  };
+  const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => {
+    if (item.kind === 'moved') follow(item);
+    if (item.kind === 'answer') {
+      const key = `${item.thread.channel}/${item.thread.ts}`;
+      const { text, said } = withoutRepeatedWindow(item.text, windows.get(key));
+      if (said) windows.set(key, said);
+      item = { ...item, text };
+    }
+    out.line(renderSeen(item, { ...view, threadOf }));
+  });
+  const timer = setInterval(() => monitor.poll(), 100);
 
   const person = createPersonDriver(stack.slack, stack, {
     user: scope.user,
@@ -128,20 +156,14 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   }
 
   async function say(text: string): Promise<void> {
-    // Turn ids, not counts: the turn may end in another thread (the DM) than the one it began in.
-    const endedBefore = new Set(current ? monitor.endedTurns(current) : []);
-    const refusalsBefore = monitor.ephemeralCount();
+    const mark = markTurn(monitor, current);
     const existing = current?.awaitingMention ? undefined : current;
     if (existing) await reply(existing, text);
     const thread = existing ?? (await startThread(text, current));
-    await slack.waitFor(
-      () => {
-        monitor.poll();
-        const ended = [...(monitor.endedTurns(thread) ?? [])].some((turn) => !endedBefore.has(turn));
-        return ended || monitor.ephemeralCount() > refusalsBefore;
-      },
-      { timeoutMs: turnTimeoutMs(text, stack.script), description: `the answer to "${text}"` },
-    );
+    await waitForTurn(slack, monitor, thread, mark, {
+      timeoutMs: turnTimeoutMs(text, stack.script),
+      description: `the answer to "${text}"`,
+    });
   }
 
   return {
@@ -174,6 +196,7 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     },
     async webhook(text) {
       const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
+      const mark = markTurn(monitor, undefined);
       const answer = await fireSampleAlert(stack, text);
       const said = `POST /alerts → ${answer.status} ${answer.outcome ?? answer.error ?? ''}`;
       out.line(speak(SPEAKER.sandbox, `the alert webhook fired: ${said}`));
@@ -191,13 +214,10 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
       current = thread; // your next message is a follow-up in the investigation's thread
       monitor.watch(thread);
       if (answer.outcome !== 'investigating') return;
-      await slack.waitFor(
-        () => {
-          monitor.poll();
-          return (monitor.endedTurns(thread)?.size ?? 0) > 0;
-        },
-        { timeoutMs: turnTimeoutMs(text, stack.script), description: `the investigation of "${text}"` },
-      );
+      await waitForTurn(slack, monitor, thread, mark, {
+        timeoutMs: turnTimeoutMs(text, stack.script),
+        description: `the investigation of "${text}"`,
+      });
     },
     async toggleShared() {
       shared = !shared;
@@ -211,18 +231,24 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
         out.line(speak(SPEAKER.sandbox, 'no thread to stop: ask something first'));
         return;
       }
-      const { channel, ts } = current;
-      const shown = slack.agentSessions.showsStop(channel, ts);
-      out.line(
-        speak(
-          SPEAKER.sandbox,
-          shown ? 'you pressed Stop on the thread' : 'you pressed Stop (nothing is running)',
-        ),
-      );
+      const thread = current;
+      // Slack shows Stop only while the thread's agent session is `processing`: with the answer
+      // in, there is no button to press.
+      if (!slack.agentSessions.showsStop(thread.channel, thread.ts)) {
+        out.line(speak(SPEAKER.sandbox, NOTHING_TO_STOP));
+        return;
+      }
+      const mark = markTurn(monitor, thread);
+      out.line(speak(SPEAKER.sandbox, 'you pressed Stop on the thread: the bot stops following the run'));
       await send(
-        agentSessionStoppedEvent({ channel, thread_ts: ts, user: scope.user }),
+        agentSessionStoppedEvent({ channel: thread.channel, thread_ts: thread.ts, user: scope.user }),
         'agent_session_stopped',
       );
+      // The bot's note says what it did; it is printed before the next prompt.
+      await waitForTurn(slack, monitor, thread, mark, {
+        timeoutMs: 20_000,
+        description: 'the note after Stop',
+      });
     },
     close: () => clearInterval(timer),
   };

@@ -8,7 +8,7 @@ import {
 } from '../slack-standin/index.js';
 import type { SeenView } from './render-terminal.js';
 import type { SandboxThread } from './sandbox-session.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER } from './sandbox-stack.js';
+import { SANDBOX_CHANNEL, SANDBOX_NAMES, SANDBOX_USER } from './sandbox-stack.js';
 import type { ThreadRef } from './thread-monitor.js';
 
 /** The person of another organisation `/shared` lets into #sandbox (in the stand-in's default table). */
@@ -59,7 +59,7 @@ export async function setSandboxSharing(
   }
 }
 
-/** What `/shared` changed, and what the bot will do with the next question (README "Who can read answers"). */
+/** What `/shared` changed, and what the bot will do with the next question (docs/using-it.md "Who can read answers"). */
 export function sharingLines(shared: boolean, policy: OutsiderPolicy, currentInDm: boolean): string {
   const channel = `#${SANDBOX_CHANNEL.name}`;
   if (!shared) {
@@ -91,7 +91,7 @@ export function sandboxView(dm: string, isShared: () => boolean): SeenView {
       if (channel !== SANDBOX_CHANNEL.id) return channel;
       return isShared() ? `#${SANDBOX_CHANNEL.name}` : undefined;
     },
-    names: { [SANDBOX_USER.id]: SANDBOX_USER.name, [SANDBOX_CHANNEL.id]: SANDBOX_CHANNEL.name },
+    names: SANDBOX_NAMES,
   };
 }
 

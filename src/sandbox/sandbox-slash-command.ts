@@ -1,8 +1,8 @@
 import { postSlashCommand, visibleText } from '../slack-standin/index.js';
-import { fileLine, SPEAKER, speak, unescapeSlack } from './render-terminal.js';
+import { fileLine, readableSlack, SPEAKER, speak } from './render-terminal.js';
 import { fillConnectionForm } from './sandbox-connection-form.js';
 import type { ChatOutput } from './sandbox-session.js';
-import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
+import { SANDBOX_CHANNEL, SANDBOX_NAMES, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
 
 /** How long a command may take before the sandbox gives up (exports fetch a lot). */
 const COMMAND_TIMEOUT_MS = 30_000;
@@ -42,7 +42,7 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
   });
   if (posted.status !== 200) throw new Error(`the bot answered HTTP ${posted.status} to /agent ${text}`);
   const ack = ackText(posted.body);
-  if (ack) out.line(speak(SPEAKER.onlyYou, unescapeSlack(ack)));
+  if (ack) out.line(speak(SPEAKER.onlyYou, readableSlack(ack, SANDBOX_NAMES)));
   const replies = await stack.slack.waitFor(
     () => {
       const list = stack.slack.responses(responseId);
@@ -50,7 +50,9 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
     },
     { timeoutMs: COMMAND_TIMEOUT_MS, description: `the reply to /agent ${text}` },
   );
-  for (const reply of replies) out.line(speak(SPEAKER.onlyYou, unescapeSlack(visibleText(reply))));
+  // As Slack shows them: `<#C0SANDBOX>` reads #sandbox.
+  for (const reply of replies)
+    out.line(speak(SPEAKER.onlyYou, readableSlack(visibleText(reply), SANDBOX_NAMES)));
   if (stack.slack.openedViews().length > viewsBefore) await fillConnectionForm(ctx);
   for (const file of stack.slack.files()) {
     if (filesBefore.has(file.id) || file.channel === SANDBOX_CHANNEL.id) continue;

@@ -4,15 +4,30 @@ import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
 import { localBotEnv } from '../local-stack/bot-env.js';
 import type { Logger } from '../runtime/logger.js';
 import { type SimScript, type Simulator, startSimulator } from '../simulator/index.js';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../slack-standin/index.js';
+import {
+  DEFAULT_BOT_ID,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_TEAM_ID,
+  type SlackStandin,
+  startSlackStandin,
+  TEST_BOT_TOKEN,
+} from '../slack-standin/index.js';
 import { startBot } from '../start-bot.js';
 
 /** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
 /** The demo account's token: obviously fake, taken only by the second simulator. */
 const DEMO_TOKEN = 'sim-demo-account-token-not-real';
+/** The demo account, as its simulator's whoami names it: not the default connection's account. */
+export const DEMO_ACCOUNT = { accountId: 300001, accountName: 'Demo Team' } as const;
 /** The channel the sandbox chats in. */
 export const SANDBOX_CHANNEL = { id: 'C0SANDBOX', name: 'sandbox' } as const;
+
+/** How the chat reads Slack's `<@U…>` and `<#C…>` for the sandbox's own person and channel. */
+export const SANDBOX_NAMES: Readonly<Record<string, string>> = {
+  [SANDBOX_USER.id]: SANDBOX_USER.name,
+  [SANDBOX_CHANNEL.id]: SANDBOX_CHANNEL.name,
+};
 
 /** Everything `npm run sandbox` runs, all on 127.0.0.1 with ephemeral ports. */
 export interface SandboxStack {
@@ -31,6 +46,8 @@ export interface SandboxStack {
   signingSecret: string;
   /** Random per run: ALERT_WEBHOOK_TOKEN, which `/webhook` sends to POST /alerts. */
   alertToken: string;
+  /** With `oauth`: the bot's install page, to open in a browser. */
+  installUrl?: string;
   /** Stops the bot, then the simulator and the stand-in. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -43,6 +60,11 @@ export interface SandboxStackOptions {
   logLevel: string;
   /** The bot's `OUTSIDER_AUDIENCE` (what `/shared` shows). Default `dm`, as the bot's own default. */
   outsiderAudience?: OutsiderPolicy;
+  /**
+   * OAuth distribution (`--oauth`): the bot runs with client credentials and no bot token, and
+   * the stand-in plays Slack's authorize page and `oauth.v2.access` for one workspace.
+   */
+  oauth?: boolean;
 }
 
 /**
@@ -72,16 +94,56 @@ export function sandboxEnv(
   );
 }
 
+/**
+ * The one workspace `--oauth` installs into: the stand-in's own team, bot user and #sandbox, so the
+ * chat's events name the installation the bot stores.
+ */
+export const SANDBOX_WORKSPACE = {
+  teamId: DEFAULT_TEAM_ID,
+  teamName: 'Sandbox Co',
+  botUserId: DEFAULT_BOT_USER_ID,
+  botId: DEFAULT_BOT_ID,
+  channels: [SANDBOX_CHANNEL.id],
+} as const;
+
+/** The sandbox app's OAuth credentials: obviously fake, known to the stand-in and the bot only. */
+const SANDBOX_OAUTH = {
+  clientId: '0000.sandbox',
+  clientSecret: 'sandbox-client-secret-not-real',
+  workspaces: [{ ...SANDBOX_WORKSPACE, channels: [...SANDBOX_WORKSPACE.channels] }],
+};
+
+/** The sandbox's environment for OAuth distribution: client credentials instead of a bot token. */
+function oauthEnv(env: Record<string, string>, slack: SlackStandin): Record<string, string> {
+  const { SLACK_BOT_TOKEN: _none, ...rest } = env;
+  return {
+    ...rest,
+    SLACK_CLIENT_ID: SANDBOX_OAUTH.clientId,
+    SLACK_CLIENT_SECRET: SANDBOX_OAUTH.clientSecret,
+    SLACK_STATE_SECRET: randomBytes(24).toString('hex'),
+    SLACK_AUTHORIZE_URL: slack.authorizeUrl,
+    // The installed workspace is the home one: the default connection and ADMIN_USER_IDS serve it.
+    HOME_TEAM_IDS: SANDBOX_WORKSPACE.teamId,
+  };
+}
+
 /** Starts the simulator, the Slack stand-in and the real bot (startBot, as `npm start` does). */
 export async function startSandboxStack(options: SandboxStackOptions): Promise<SandboxStack> {
   // A short long-poll keeps shutdown quick: stopping waits for the poll in flight.
   const sim = await startSimulator({ quiet: true, longPollMs: 1_000, defaultScript: options.script });
-  const demo = { quiet: true, longPollMs: 1_000, defaultScript: options.script, agentToken: DEMO_TOKEN };
+  const demo = {
+    quiet: true,
+    longPollMs: 1_000,
+    defaultScript: options.script,
+    agentToken: DEMO_TOKEN,
+    agentAccount: DEMO_ACCOUNT,
+  };
   const demoSim = await startSimulator(demo).catch(async (error: unknown) => {
     await sim.close();
     throw error;
   });
-  const slack = await startSlackStandin({ botToken: TEST_BOT_TOKEN }).catch(async (error: unknown) => {
+  const standin = options.oauth ? { oauth: SANDBOX_OAUTH } : { botToken: TEST_BOT_TOKEN };
+  const slack = await startSlackStandin(standin).catch(async (error: unknown) => {
     await Promise.all([sim.close(), demoSim.close()]);
     throw error;
   });
@@ -91,23 +153,26 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
   let config: Config;
   let bridge: Awaited<ReturnType<typeof startBot>>;
   try {
-    config = loadConfig(
-      sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience, alertToken),
-    );
+    const env = sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience, alertToken);
+    config = loadConfig(options.oauth ? oauthEnv(env, slack) : env);
     bridge = await startBot(config, { logger: options.logger });
   } catch (error) {
     await Promise.all([sim.close(), demoSim.close(), slack.close()]);
     throw error;
   }
   let stopping: Promise<void> | undefined;
+  const appUrl = `http://127.0.0.1:${bridge.port}`;
+  // The redirect URL the app registers in its Slack settings (its port is known only now).
+  slack.oauth?.redirectUrls.push(`${appUrl}/slack/oauth_redirect`);
   return {
+    ...(options.oauth ? { installUrl: `${appUrl}/slack/install` } : {}),
     sim,
     demoSim,
     demoToken: DEMO_TOKEN,
     slack,
     config,
     script: options.script,
-    appUrl: `http://127.0.0.1:${bridge.port}`,
+    appUrl,
     signingSecret,
     alertToken,
     stop() {

@@ -3,7 +3,7 @@ import type { SandboxStack } from './sandbox-stack.js';
 /**
  * `/webhook [title]` in the sandbox: the vendor's custom notification endpoint firing, as it would
  * against a real deployment — a POST to the bot's own `/alerts` with the token, filled from the
- * README's template. The bot posts the card and investigates in its thread.
+ * template in docs/alerts.md. The bot posts the card and investigates in its thread.
  */
 
 /** What the endpoint answered. */
@@ -16,7 +16,7 @@ export interface WebhookAnswer {
   error?: string;
 }
 
-/** The README's template, filled for one sample alert (a new event each time). */
+/** The template in docs/alerts.md, filled for one sample alert (a new event each time). */
 export function sampleAlertBody(title: string, now = Date.now()): Record<string, unknown> {
   return {
     alert_title: title,

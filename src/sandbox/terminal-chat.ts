@@ -45,6 +45,8 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/home');
     case 'stop':
       return speak(SPEAKER.you, '/stop');
+    case 'usage':
+      return speak(SPEAKER.you, line.typed);
     case 'rate':
       return speak(
         SPEAKER.you,
@@ -90,6 +92,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'help':
       out.line(SANDBOX_HELP);
+      return true;
+    case 'usage':
+      out.line(speak(SPEAKER.sandbox, line.text));
       return true;
     case 'unknown-command':
       out.line(speak(SPEAKER.sandbox, `${line.name} is not a sandbox command (/help lists them)`));

@@ -124,6 +124,23 @@ export class ThreadMonitor {
     return new Set(ended.map((m) => String(m.metadata?.event_payload.turn_id ?? m.ts)));
   }
 
+  /**
+   * True when every answer in the thread has all its parts (their metadata counts them): a long
+   * answer's later parts are still on their way until then.
+   */
+  answersComplete(thread: ThreadRef): boolean {
+    const parts = new Map<string, { expected: number; seen: Set<number> }>();
+    for (const message of this.botMessages(thread)) {
+      const payload = message.metadata?.event_payload;
+      if (message.metadata?.event_type !== 'agent_answer' || !payload) continue;
+      const turn = String(payload.turn_id);
+      const entry = parts.get(turn) ?? { expected: Number(payload.parts ?? 1), seen: new Set<number>() };
+      entry.seen.add(Number(payload.part ?? 1));
+      parts.set(turn, entry);
+    }
+    return [...parts.values()].every((entry) => entry.seen.size >= entry.expected);
+  }
+
   /** The newest answer message in a thread that carries feedback buttons, if any. */
   lastRateableAnswer(thread: ThreadRef): StoredMessage | undefined {
     return this.botMessages(thread)

@@ -165,6 +165,7 @@ export const putAccount: Handler = (ctx, req) => {
 export const whoami: Handler = (ctx, req) => {
   if (ctx.faults.whoamiAnswersEmpty) return { status: 200, body: {} };
   if (req.token === 'main') return { status: 200, body: { ...SIM_MAIN_ACCOUNT } };
+  if (ctx.options.agentAccount) return { status: 200, body: { ...ctx.options.agentAccount } };
   const account = ctx.accounts.get(SIM_ACCOUNT_IDS.agent);
   return {
     status: 200,

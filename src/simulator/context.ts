@@ -13,6 +13,8 @@ export interface ResolvedOptions {
   maxConcurrent: number;
   putStatus: 200 | 204;
   agentToken: string;
+  /** Overrides the seeded agent account in whoami (see SimulatorOptions.agentAccount). */
+  agentAccount: { accountId: number; accountName: string } | undefined;
 }
 
 export interface SimContext {

@@ -49,6 +49,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       maxConcurrent: options.maxConcurrent ?? 100,
       putStatus: options.putStatus ?? 204,
       agentToken: options.agentToken ?? SIM_TOKENS.agent,
+      agentAccount: options.agentAccount,
     },
     faults,
     runs: new RunStore(

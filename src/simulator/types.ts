@@ -123,6 +123,11 @@ export interface SimulatorOptions {
    * simulator another account: SIM_TOKENS.agent is then unknown to it.
    */
   agentToken?: string;
+  /**
+   * The account that token belongs to, as `/v2/whoami` names it; default the seeded sub account
+   * (200001, "Production"). A second simulator playing another account gives it another.
+   */
+  agentAccount?: { accountId: number; accountName: string };
   /** Status of a successful sub-account PUT (the real service documents both); default 204. */
   putStatus?: 200 | 204;
   /** Seed of the PRNG behind statusErrorRate; default 1. */

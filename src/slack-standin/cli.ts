@@ -1,6 +1,5 @@
 /**
- * Runs the Slack stand-in on its own: `npm run slack-standin -- [--port 3100] [--host 127.0.0.1]
- * [--public-url URL] [--events-url URL …] [--signing-secret S] [--ask-every-ms N]`.
+ * Runs the Slack stand-in on its own: `npm run slack-standin -- [options]` (`--help` lists them).
  * With `--events-url` (repeatable) and `--ask-every-ms`, a person keeps mentioning the bot and the
  * events go to those bots in turn (compose's sandbox profile runs two replicas this way). Prints its
  * URLs and every answer; SIGINT/SIGTERM close it.
@@ -20,17 +19,46 @@ function nonNegativeInt(name: string, raw: string): number {
   return n;
 }
 
+/** The `--help` text. */
+const USAGE = `Usage: npm run slack-standin -- [options]
+
+Runs the Slack stand-in (the fake Slack Web API the tests and the sandbox use) on its own.
+Point the bot at it with SLACK_API_URL (printed) and any bot token starting xoxb-.
+
+Options:
+  --port <n>              port to listen on (default 3100; 0: any free port)
+  --host <addr>           address to listen on (default 127.0.0.1)
+  --public-url <url>      the address others reach it by, if not http://host:port
+  --events-url <url>      a bot's POST /slack/events (repeatable: events go to each in turn)
+  --signing-secret <s>    the bots' SLACK_SIGNING_SECRET (needed with --events-url)
+  --ask-every-ms <n>      a person mentions the bot every n ms (needs --events-url)
+  -h, --help              this text`;
+
+const OPTIONS = {
+  port: { type: 'string', default: '3100' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'public-url': { type: 'string' },
+  'events-url': { type: 'string', multiple: true, default: [] as string[] },
+  'signing-secret': { type: 'string' },
+  'ask-every-ms': { type: 'string', default: '0' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Parses the command line; a wrong option prints the usage and exits 2 (not a stack trace). */
+function readArgs() {
+  try {
+    return parseArgs({ options: OPTIONS });
+  } catch (error) {
+    fail(`slack-standin: ${(error as Error).message}\n\n${USAGE}`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '3100' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'public-url': { type: 'string' },
-      'events-url': { type: 'string', multiple: true, default: [] },
-      'signing-secret': { type: 'string' },
-      'ask-every-ms': { type: 'string', default: '0' },
-    },
-  });
+  const { values } = readArgs();
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const askEveryMs = nonNegativeInt('ask-every-ms', values['ask-every-ms']);
   const eventsUrls = values['events-url'];
   const signingSecret = values['signing-secret'];

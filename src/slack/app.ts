@@ -12,6 +12,9 @@ import { type OpsState, opsRoutes } from './ops-routes.js';
 import { SlackStartupError } from './startup-check.js';
 import { webClientOptions } from './web-client.js';
 
+/** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
+const SHUTDOWN_GRACE_MS = 2_000;
+
 /** Who the bot token belongs to, from `auth.test` at start-up (never from an event's envelope). */
 export interface SlackIdentity {
   botUserId: string;
@@ -105,6 +108,8 @@ export function createSlackApp(options: {
   registerListeners(app, { ...options.listeners, identity, logger });
 
   let opsServer: Server | undefined;
+  /** HTTP mode: the receiver's server (events, install pages and the ops routes). */
+  let httpServer: Server | undefined;
 
   async function start(): Promise<{ port: number }> {
     const { port } = await listen();
@@ -115,6 +120,7 @@ export function createSlackApp(options: {
   async function listen(): Promise<{ port: number }> {
     if (httpReceiver) {
       const server = (await httpReceiver.start({ port: config.http.port, host: config.http.host })) as Server;
+      httpServer = server;
       listening = true;
       return { port: (server.address() as AddressInfo).port };
     }
@@ -145,11 +151,19 @@ export function createSlackApp(options: {
 
   async function stop(): Promise<void> {
     listening = false;
+    // Closing a server waits for every open connection; a browser that showed the install pages
+    // may hold one that never sends a request (Chromium preconnects), which would keep the process
+    // up until Node's headersTimeout. Requests in flight get a grace period, then every socket goes.
+    const servers = [httpServer, opsServer].filter((server) => server !== undefined);
+    const grace = setTimeout(() => {
+      for (const server of servers) server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
     await app
       .stop()
       .catch((error: unknown) => logger.warn({ err: error }, 'error while stopping the Slack app'));
     const server = opsServer;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    clearTimeout(grace);
   }
 
   return { app, start, stop, ready };

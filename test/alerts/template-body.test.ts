@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { parseAlertBody } from '../../src/alerts/alert-payload.js';
 import { readTemplateBody } from '../../src/alerts/template-body.js';
 
-/** README's template, as a newcomer pastes it into the vendor's custom endpoint. */
+/** The template in docs/alerts.md, as a newcomer pastes it into the vendor's custom endpoint. */
 function readmeTemplate(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/alerts.md', import.meta.url), 'utf8');
   const block = /```json\n(\{\n {2}"alert_title": "\{\{alert_title\}\}",[\s\S]*?\n\})\n```/.exec(readme)?.[1];
-  if (!block) throw new Error('README has no alert template');
+  if (!block) throw new Error('docs/alerts.md has no alert template');
   return block;
 }
 

@@ -20,8 +20,12 @@ describe('npm run sandbox: a second account through the connection form', () => 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('the bot opened the form “Add a connection”');
-    expect(run.stdout).toMatch(/Added \*demo\*: account \*Production\* \(id \d+\), region 127\.0\.0\.1:\d+/);
-    expect(run.stdout).toMatch(/`demo` — region 127\.0\.0\.1:\d+ — account \*Production\*.*healthy/);
+    expect(run.stdout).toMatch(
+      /Added \*demo\*: account \*Demo Team\* \(id 300001\), region 127\.0\.0\.1:\d+/,
+    );
+    expect(run.stdout).toMatch(/`demo` — region 127\.0\.0\.1:\d+ — account \*Demo Team\*.*healthy/);
+    // The demo connection is another account than the default one.
+    expect(run.stdout).toMatch(/`default` \(AGENT_API_URL\) — .*account \*Production\*/);
     expect(run.stdout).toContain('on connection `demo`');
     expect(run.stdout).toContain('from the demo account');
     expect(run.stdout).toContain('`demo` is still used by');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEmoji, parseInputLine } from '../../src/sandbox/input-line.js';
+import { canonicalEmoji, parseInputLine, RATE_USAGE } from '../../src/sandbox/input-line.js';
 import { parseSandboxArgs } from '../../src/sandbox/sandbox-args.js';
 import { echoOf } from '../../src/sandbox/terminal-chat.js';
 
@@ -41,7 +41,8 @@ describe('parseInputLine', () => {
     ['/rate good', { kind: 'rate', positive: true }],
     ['/rate bad the numbers are wrong', { kind: 'rate', positive: false, comment: 'the numbers are wrong' }],
     ['/rate 👍  nice ', { kind: 'rate', positive: true, comment: 'nice' }],
-    ['/rate maybe', { kind: 'unknown-command', name: '/rate (use /rate good|bad [comment])' }],
+    ['/rate maybe', { kind: 'usage', typed: '/rate maybe', text: RATE_USAGE }],
+    ['/rate', { kind: 'usage', typed: '/rate', text: RATE_USAGE }],
   ])('%j', (line, expected) => {
     expect(parseInputLine(line)).toEqual(expected);
   });
@@ -60,6 +61,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('/shared'))).toBe('you   › /shared');
     expect(echoOf(parseInputLine('/home'))).toBe('you   › /home');
     expect(echoOf(parseInputLine('/stop'))).toBe('you   › /stop');
+    expect(echoOf(parseInputLine('/rate maybe'))).toBe('you   › /rate maybe');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });
@@ -68,7 +70,15 @@ describe('parseSandboxArgs', () => {
   it('defaults to a quick demo script with logs in a file', () => {
     expect(parseSandboxArgs([])).toEqual({
       ok: true,
-      args: { steps: 3, stepMs: 400, verbose: false, logLevel: 'info', outsiderAudience: 'dm', help: false },
+      args: {
+        steps: 3,
+        stepMs: 400,
+        verbose: false,
+        logLevel: 'info',
+        outsiderAudience: 'dm',
+        oauth: false,
+        help: false,
+      },
     });
   });
 
@@ -76,9 +86,18 @@ describe('parseSandboxArgs', () => {
     const parsed = parseSandboxArgs(['--steps', '5', '--step-ms=50', '--verbose']);
     expect(parsed).toEqual({
       ok: true,
-      args: { steps: 5, stepMs: 50, verbose: true, logLevel: 'debug', outsiderAudience: 'dm', help: false },
+      args: {
+        steps: 5,
+        stepMs: 50,
+        verbose: true,
+        logLevel: 'debug',
+        outsiderAudience: 'dm',
+        oauth: false,
+        help: false,
+      },
     });
     expect(parseSandboxArgs(['--log-level', 'warn'])).toMatchObject({ ok: true, args: { logLevel: 'warn' } });
+    expect(parseSandboxArgs(['--oauth'])).toMatchObject({ ok: true, args: { oauth: true } });
     expect(parseSandboxArgs(['--outsider-audience', 'refuse'])).toMatchObject({
       ok: true,
       args: { outsiderAudience: 'refuse' },

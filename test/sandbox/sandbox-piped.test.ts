@@ -47,7 +47,7 @@ describe('npm run sandbox with piped input', () => {
     expect(run.stdout).toContain('Grafana posted an alert in #sandbox: [FIRING:1] Disk full on db-1');
     expect(run.stdout).toContain('**What the agent was given**');
     expect(run.stdout).toMatch(/integration Grafana: Alert: Disk full on db-1/);
-    expect(run.stdout).toMatch(new RegExp(`Looked at ${WINDOW_PATTERN}`));
+    expect(run.stdout).toMatch(new RegExp(`looked at ${WINDOW_PATTERN}`));
   });
 
   it('answers, records 👍 as score 100 on the session, runs /agent whoami, and exits 0', async () => {

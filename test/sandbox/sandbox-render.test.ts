@@ -6,9 +6,10 @@ import {
   renderSeen,
   speak,
   unescapeSlack,
+  withoutRepeatedWindow,
 } from '../../src/sandbox/render-terminal.js';
 import { findSession } from '../../src/sandbox/sandbox-reaction.js';
-import { type SandboxThread, turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
+import { type SandboxThread, threadLabel, turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
 import { moveThread, sandboxView, sharingLines } from '../../src/sandbox/sandbox-sharing.js';
 import { ackText } from '../../src/sandbox/sandbox-slash-command.js';
 import type { RunView } from '../../src/simulator/index.js';
@@ -164,5 +165,43 @@ describe('turn and command helpers', () => {
     const runs = [run('s-old', 'why?'), run('s-a', 'a'), run('s-other', 'else'), run('s-why', 'why? [sim]')];
     expect(findSession(thread, [older, thread], runs)).toBe('s-why');
     expect(thread).toMatchObject({ sessionId: 's-why' });
+  });
+});
+
+describe('withoutRepeatedWindow', () => {
+  const receipt = 'Agent run complete — 1 step · took 0 s · looked at 12:52–13:52 UTC (2026-11-27)';
+  it('drops the footer line that repeats the receipt’s window, and keeps the rest', () => {
+    const text = `${receipt}\nThe answer.\nLooked at 12:52–13:52 UTC (2026-11-27)`;
+    expect(withoutRepeatedWindow(text)).toEqual({
+      text: `${receipt}\nThe answer.`,
+      said: '12:52–13:52 UTC (2026-11-27)',
+    });
+  });
+
+  it('drops it from a later part of the same answer, and keeps a different window', () => {
+    const said = '12:52–13:52 UTC (2026-11-27)';
+    expect(withoutRepeatedWindow('Part two.\nLooked at 12:52–13:52 UTC (2026-11-27)', said).text).toBe(
+      'Part two.',
+    );
+    expect(withoutRepeatedWindow('Part two.\nLooked at 09:00–10:00 UTC (2026-11-27)', said).text).toContain(
+      'Looked at 09:00',
+    );
+    expect(withoutRepeatedWindow('No receipt.\nLooked at 09:00–10:00 UTC (2026-11-27)')).toEqual({
+      text: 'No receipt.\nLooked at 09:00–10:00 UTC (2026-11-27)',
+    });
+  });
+});
+
+describe('threadLabel', () => {
+  const thread = (firstText: string): SandboxThread => ({
+    channel: 'C0SANDBOX',
+    ts: '1.0',
+    firstText,
+    sessionsBefore: new Set(),
+  });
+  it('names a thread by its first words, without the [sim …] tag, cut at 40 characters', () => {
+    expect(threadLabel(thread('why is checkout slow? [sim steps=3]'))).toBe('thread "why is checkout slow?"');
+    expect(threadLabel(thread('a'.repeat(50)))).toBe(`thread "${'a'.repeat(39)}…"`);
+    expect(threadLabel(thread(''))).toBe('the alert thread');
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { SIM_TOKENS } from '../../src/simulator/index.js';
 
@@ -39,5 +39,27 @@ describe('npm run simulator', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  });
+});
+
+describe('npm run simulator -- --help', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/simulator/cli.ts', ...args], { encoding: 'utf8' });
+
+  it('prints the usage and exits 0, without starting anything', () => {
+    const help = run('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run simulator -- \[options\]/);
+    expect(help.stdout).toContain('--port <n>');
+    expect(help.stdout).not.toContain('listening on');
+    expect(help.stderr).not.toContain('ERR_PARSE_ARGS');
+  });
+
+  it('answers an unknown option with the usage and exit 2, not a stack trace', () => {
+    const wrong = run('--colour');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--colour'");
+    expect(wrong.stderr).toContain('Usage: npm run simulator');
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
   });
 });

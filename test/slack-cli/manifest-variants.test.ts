@@ -36,6 +36,17 @@ describe('npm run manifest', () => {
     expect(printed).toBe(source.replaceAll('https://YOUR-HOST', 'https://bot.example.com'));
   });
 
+  it('with no flag prints manifest.yml as it is, and explains YOUR-HOST on stderr', () => {
+    const run = manifestCli();
+    expect(run.code, run.stderr).toBe(0);
+    expect(parse(run.stdout)).toEqual(parse(readFileSync(`${ROOT}manifest.yml`, 'utf8')));
+    expect(run.stderr).toContain('YOUR-HOST in this manifest is a placeholder');
+    expect(run.stderr).toContain('--url https://');
+    expect(run.stderr).toContain('--socket-mode');
+    // With a flag the placeholder is gone, and so is the hint.
+    expect(manifestCli('--socket-mode').stderr).toBe('');
+  });
+
   it('refuses an address Slack would not call', () => {
     const run = manifestCli('--url', 'http://bot.example.com');
     expect(run.code).toBe(2);

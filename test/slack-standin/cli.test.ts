@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -186,5 +186,29 @@ describe('npm run slack-standin', () => {
       timeoutMs: 20_000,
       description: `an answer printed\n${cli.output()}`,
     });
+  });
+});
+
+describe('npm run slack-standin -- --help', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/slack-standin/cli.ts', ...args], {
+      encoding: 'utf8',
+    });
+
+  it('prints the usage and exits 0, without starting anything', () => {
+    const help = run('--help');
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run slack-standin -- \[options\]/);
+    expect(help.stdout).toContain('--port <n>');
+    expect(help.stdout).not.toContain('listening on');
+    expect(help.stderr).not.toContain('ERR_PARSE_ARGS');
+  });
+
+  it('answers an unknown option with the usage and exit 2, not a stack trace', () => {
+    const wrong = run('--colour');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--colour'");
+    expect(wrong.stderr).toContain('Usage: npm run slack-standin');
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   appMentionEvent,
@@ -17,8 +20,18 @@ import { postEvent, type SlackPostResult } from './slack-events.js';
  * (`npx tsx` would put a wrapper process in between).
  */
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = 'src/main.ts';
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+/** tsx's loader by its full address: the child may run in a directory without node_modules. */
+const TSX = import.meta.resolve('tsx');
+/**
+ * An empty directory the bots run in unless a test names another: the bot reads `.env` from its
+ * working directory, and a developer's own `.env` in the repository must not leak into the tests.
+ */
+let emptyDirectory: string | undefined;
+function defaultCwd(): string {
+  emptyDirectory ??= mkdtempSync(path.join(os.tmpdir(), 'sab-child-bot-'));
+  return emptyDirectory;
+}
 
 /** How a child ended. */
 export interface ChildExit {
@@ -64,10 +77,13 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-/** Starts `src/main.ts` with exactly `env` (plus PATH/HOME); does not wait for anything. */
-export function spawnBot(env: Record<string, string>): ChildBotProcess {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    cwd: REPO_ROOT,
+/**
+ * Starts `src/main.ts` with exactly `env` (plus PATH/HOME) in `options.cwd` (default: an empty
+ * directory, so no `.env` is read); does not wait for anything.
+ */
+export function spawnBot(env: Record<string, string>, options: { cwd?: string } = {}): ChildBotProcess {
+  const child: ChildProcess = spawn(process.execPath, ['--import', TSX, MAIN], {
+    cwd: options.cwd ?? defaultCwd(),
     env: { ...baseEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -185,12 +201,12 @@ async function healthz(url: string): Promise<number | undefined> {
  */
 export async function startChildBot(
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; cwd?: string } = {},
 ): Promise<ChildBot> {
-  const bot = spawnBot({
-    ...env,
-    LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info'),
-  });
+  const bot = spawnBot(
+    { ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') },
+    { cwd: options.cwd },
+  );
   const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
   let exitedEarly: ChildExit | undefined;
   void bot.exited.then((exit) => {

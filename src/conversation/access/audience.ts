@@ -107,7 +107,7 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
     const facts = await deps.source.describe(channel);
     if (facts.isIm) return INSIDE;
     if (facts.externallyShared) return { outsiders: true, reason: 'shared' };
-    // Bigger conversations are judged by external sharing alone (README says so).
+    // Bigger conversations are judged by external sharing alone (docs/using-it.md says so).
     if (facts.members === undefined) return INSIDE;
     const reason = await firstOutsider(facts.members);
     return reason ? { outsiders: true, reason } : INSIDE;

@@ -55,6 +55,12 @@ export interface InstalledPlace {
   orgWide: boolean;
 }
 
+/**
+ * The bot user's name, as manifest.yml declares it (`features.bot_user.display_name`; the manifest
+ * test keeps the two equal): what a person types after `/invite @`.
+ */
+export const BOT_DISPLAY_NAME = 'slack-agent-bridge';
+
 /** After Slack's authorize page: the app is installed. */
 export function renderInstalledPage(place: InstalledPlace): string {
   const where = place.name ? escapeHtml(place.name) : 'your workspace';
@@ -65,7 +71,7 @@ export function renderInstalledPage(place: InstalledPlace): string {
     'The agent bot is installed',
     `<h1>The agent bot is installed</h1>
 ${scope}
-<p>Invite it to a channel (<code>/invite @agent</code>) and mention it with a question, or send it a direct message. You can close this page.</p>`,
+<p>Invite it to a channel (<code>/invite @${BOT_DISPLAY_NAME}</code>) and mention it with a question, or send it a direct message. You can close this page.</p>`,
   );
 }
 

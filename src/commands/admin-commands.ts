@@ -4,7 +4,7 @@ import {
   identityProblem,
   isAgentApiError,
 } from '../agent-api/index.js';
-import type { WatchedChannels } from '../alerts/index.js';
+import type { AlertTokens, WatchedChannels } from '../alerts/index.js';
 import {
   type CapacityMoveLock,
   CapacityMoveReason,
@@ -70,6 +70,16 @@ export interface CommandContext {
    * enable/disable. Default: `api`.
    */
   apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
+  /**
+   * The installations' own alert tokens (`/agent alerts webhook`); unset without
+   * STATE_ENCRYPTION_KEY. `address` is the alert route's public address for a channel.
+   */
+  alertWebhook?:
+    | {
+        tokens: Pick<AlertTokens, 'tokenOf' | 'rotate'>;
+        address: (tenant: Tenant, channelId: string | undefined) => string;
+      }
+    | undefined;
   /** Default: the real clock (export file names carry the date). */
   now?: () => Date;
   logger: Logger;
@@ -218,6 +228,16 @@ async function runAdmin(
         const failure = (error: unknown) => serviceFailure(context, error, command.kind);
         const tenant = context.tenant;
         return await runConnectionsCommand(command, { connections, openConnectionForm, failure, tenant });
+      }
+      case 'alerts-webhook': {
+        const webhook = context.alertWebhook;
+        if (!webhook) return { kind: 'alert-webhook-no-key' };
+        const { teamId } = context.tenant;
+        const token = command.rotate
+          ? await webhook.tokens.rotate(teamId)
+          : await webhook.tokens.tokenOf(teamId);
+        const address = webhook.address(context.tenant, invoker.channelId);
+        return { kind: 'alert-webhook', address, token, rotated: command.rotate };
       }
       default:
         return { kind: 'help' };

@@ -115,7 +115,14 @@ export type CommandOutcome =
    */
   | { kind: 'home-only'; usage: string }
   /** Not a home installation and the channel is bound to none of its connections: nothing was sent. */
-  | { kind: 'channel-unbound' };
+  | { kind: 'channel-unbound' }
+  /**
+   * `/agent alerts webhook [rotate]`: the installation's own alert address and token, shown only
+   * to the admin (the reply is ephemeral; the token is never logged).
+   */
+  | { kind: 'alert-webhook'; address: string; token: string; rotated: boolean }
+  /** No STATE_ENCRYPTION_KEY: an installation's token cannot be kept sealed. */
+  | { kind: 'alert-webhook-no-key' };
 
 /**
  * Whether the outcome changed what an admin's App Home shows: agents on or off, a channel's agent
@@ -147,6 +154,7 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'connection-unknown':
     case 'home-only':
     case 'channel-unbound':
+    case 'alert-webhook-no-key':
       return 'refused';
     case 'connection-remove':
       return outcome.result.outcome === 'removed' ? 'ok' : 'refused';

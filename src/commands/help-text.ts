@@ -20,7 +20,8 @@ export type SubcommandName =
   | 'channel-investigate'
   | 'connections'
   | 'connections-add'
-  | 'connections-remove';
+  | 'connections-remove'
+  | 'alerts-webhook';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -146,6 +147,14 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     usage: '/agent connections remove <alias>',
     description: 'Remove a service connection; refused while a channel uses it.',
     example: '/agent connections remove eu-prod',
+    adminOnly: true,
+  },
+  {
+    name: 'alerts-webhook',
+    usage: '/agent alerts webhook [rotate]',
+    description:
+      'Show (only to you) this workspace’s own alert address and its token, made on first use; `rotate` replaces the token. Alerts sent with it are investigated in this workspace’s channels only, on each channel’s agent.',
+    example: '/agent alerts webhook',
     adminOnly: true,
   },
 ];

@@ -64,6 +64,7 @@ export function createSlackWiring(deps: {
   }
   const installations = createSlackInstallations({
     oauth: config.slack.oauth,
+    installTeamIds: config.tenants.installTeamIds,
     secrets: config.secrets,
     records: deps.records,
     logger,

@@ -89,6 +89,15 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
       return reply(
         `This channel has no agent in this workspace, so nothing was sent to any service: ${BIND_HINT}.`,
       );
+    case 'alert-webhook':
+      return reply(
+        `${outcome.rotated ? 'This workspace has a new alert token: the old one no longer works.' : 'This workspace’s own alert address (only you see this):'}\n• Address: \`POST ${outcome.address}\`\n• Token: \`${outcome.token}\` (send it as \`Authorization: Bearer …\`, \`X-Alert-Token\` or the body’s \`token\`)`,
+        'Alerts sent with it are investigated in this workspace’s channels only, on the channel’s own agent and connection. Keep the token secret; `/agent alerts webhook rotate` replaces it.',
+      );
+    case 'alert-webhook-no-key':
+      return reply(
+        'This workspace’s alert token cannot be kept: the bot has no STATE_ENCRYPTION_KEY to seal it with. An operator needs to set it.',
+      );
     case 'whoami':
       return reply(
         `Connected to *${escapeMrkdwn(outcome.accountName, 100)}* (account id ${outcome.accountId}).`,

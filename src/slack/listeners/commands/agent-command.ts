@@ -61,6 +61,10 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       newReferenceId,
       logger,
       ...connectionsContext(deps, client, command.trigger_id, tenant),
+      alertWebhook: deps.alerts?.tokens && {
+        tokens: deps.alerts.tokens,
+        address: (owner, channelId) => alertAddress(deps.config, owner.teamId, channelId),
+      },
     };
     let answer: CommandReply;
     try {
@@ -125,4 +129,15 @@ function connectionsContext(
       return connections.clients.api(alias, tenant.key);
     },
   };
+}
+
+/**
+ * An installation's alert address: the bot's public origin (SLACK_REDIRECT_URI's, when set) with
+ * `/alerts`, its `?team=` and the channel the command was typed in.
+ */
+function alertAddress(config: ListenerDeps['config'], teamId: string, channelId: string | undefined): string {
+  const redirect = config.slack.oauth?.redirectUri;
+  const origin = redirect ? new URL(redirect).origin : 'https://<this bot’s address>';
+  const channel = channelId && /^[CG]/.test(channelId) ? channelId : '<channel id>';
+  return `${origin}/alerts?team=${teamId}&channel=${channel}`;
 }

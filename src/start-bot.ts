@@ -307,6 +307,8 @@ export async function startBot(
     store,
     ledger,
     agent: agentApi,
+    // Investigations run on the channel's binding, its connection included, as mentions do.
+    connections: connections.runs,
     output,
     delivery,
     progress,

@@ -43,6 +43,8 @@ describe('installations apart (OAuth, HOME_TEAM_IDS)', () => {
         ADMIN_USER_IDS: `${PEOPLE.a.id},${BEA.id}`,
         ACCOUNT_API_TOKEN: SIM_TOKENS.main,
         ALERT_WEBHOOK_TOKEN: TEST_ALERT_TOKEN,
+        // A thread's outcome republishes its asker's home soon after (in the thread's installation).
+        HOME_REPUBLISH_SECONDS: '0.2',
       },
     });
     // Ben owns Beta's workspace: an admin of Beta, never of the operator's account.
@@ -217,6 +219,17 @@ describe('installations apart (OAuth, HOME_TEAM_IDS)', () => {
     const alpha = sessionCalls(alphaTs);
     expect(alpha.map((call) => call.team)).toEqual(alpha.map(() => 'T0ALPHA'));
     expect(betaService.runs().map((run) => run.prompts[0])).toContain(`quick one ${quick}`);
+    // Ben's home, published when his question started and again once its answer landed: Beta's token.
+    const homes = await h.slack.waitFor(
+      () => {
+        const found = h.slack.calls.filter(
+          (call) => call.method === 'views.publish' && call.args.user_id === PEOPLE.b.id,
+        );
+        return found.length >= 2 ? found : undefined;
+      },
+      { description: 'Ben’s home published twice' },
+    );
+    expect(homes.map((call) => call.team)).toEqual(homes.map(() => 'T0BETA'));
   });
 
   describe('alert tokens per installation', () => {

@@ -7,12 +7,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
-import type { SecretBox } from '../secrets/secret-box.js';
 
 /** Where the sealed tokens are kept (store/installation-records.ts), one per installation. */
 export interface AlertTokenRecords {
   getAlertTokenRecord(installationId: string): Promise<{ sealed: string; savedAt: number } | undefined>;
   saveAlertTokenRecord(installationId: string, record: { sealed: string; savedAt: number }): Promise<void>;
+}
+
+/** Port: the secret box (secrets/secret-box.ts), wired in the composition root. */
+export interface Sealer {
+  seal(plain: string): string;
+  /** Throws when the value was not sealed by a known key or was tampered with. */
+  open(sealed: string): string;
 }
 
 export interface AlertTokens {
@@ -29,7 +35,7 @@ const TOKEN = /^([TE][A-Z0-9]{2,})\.([A-Za-z0-9_-]{20,})$/;
 
 export function createAlertTokens(deps: {
   records: AlertTokenRecords;
-  box: SecretBox;
+  box: Sealer;
   now: () => number;
 }): AlertTokens {
   const { records, box } = deps;

@@ -172,7 +172,8 @@ export function usageOf(name: SubcommandName): string {
 }
 
 /** Who counts as an admin, in the words every refusal and the help use. */
-export const ADMINS_ARE = 'people in ADMIN_USER_IDS, and Slack workspace admins and owners';
+export const ADMINS_ARE =
+  'Slack workspace admins and owners, and (in the home workspaces) people in ADMIN_USER_IDS';
 /** "admins (…)": the subject of a refusal. */
 export const ADMIN_AUDIENCE = `admins (${ADMINS_ARE})`;
 

@@ -90,7 +90,12 @@ export function createHomeData(deps: HomeDataDeps) {
     // An agent seen only in another installation is not listed (the default and bound ones are).
     const view = tenant.key;
     const seenHere = seen.filter((row) => row.installation === view).map((row) => row.agentId);
-    const ids = [deps.defaultAgentId, ...bound.map((row) => row.agentId), ...seenHere];
+    // AGENT_ID is the operator's default: listed to the home installations only.
+    const ids = [
+      ...(tenant.home ? [deps.defaultAgentId] : []),
+      ...bound.map((row) => row.agentId),
+      ...seenHere,
+    ];
     return [...new Set(ids)].map((agentId) => ({
       agentId,
       isDefault: agentId === deps.defaultAgentId,

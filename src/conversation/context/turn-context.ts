@@ -93,6 +93,10 @@ export function createTurnContext(deps: TurnContextDeps) {
       : await deps.channelAgents.agentFor(request.tenant, request.channel);
     // Not a home installation, and no connection of its own bound here: nothing reaches any service.
     if (channelAgent?.source === 'unbound') return { kind: 'refused', refusal: 'unbound-channel' };
+    // A thread started on the default connection before its installation stopped being home.
+    if (thread && thread.connection === undefined && !request.tenant.home) {
+      return { kind: 'refused', refusal: 'unbound-channel' };
+    }
     const agentId = thread?.agentId ?? channelAgent?.agentId ?? '';
     const connection = thread ? thread.connection : channelAgent?.connection;
     const read = await readContext(request, thread);

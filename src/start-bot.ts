@@ -362,10 +362,8 @@ export async function startBot(
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
       tenancy,
-      // `/agent enable|disable` runs in its installation's scope (with OAuth): the state is noted there.
-      agentStates: {
-        agentSeen: (seen) => homeActivity.agentSeen({ ...seen, installation: slackSide.installationKey() }),
-      },
+      // `/agent enable|disable` notes the state in the command's installation (the listener names it).
+      agentStates: homeActivity,
       config,
       agentApi,
       store,

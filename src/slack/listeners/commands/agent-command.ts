@@ -75,7 +75,14 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       );
       answer = renderCommandOutcome(outcome);
       if (outcome.kind === 'agent-state') {
-        const seen = { agentId: outcome.agentId, active: outcome.active, source: 'command' as const };
+        // Noted in the command's installation (its admins' App Home lists it).
+        const installation = tenant.key !== undefined ? { installation: tenant.key } : {};
+        const seen = {
+          agentId: outcome.agentId,
+          active: outcome.active,
+          source: 'command' as const,
+          ...installation,
+        };
         await deps.agentStates?.agentSeen(seen);
       }
       // After the state is recorded: the home published now must show it.

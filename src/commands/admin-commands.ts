@@ -4,7 +4,7 @@ import {
   identityProblem,
   isAgentApiError,
 } from '../agent-api/index.js';
-import type { AlertTokens, WatchedChannels } from '../alerts/index.js';
+import type { WatchedChannels } from '../alerts/index.js';
 import {
   type CapacityMoveLock,
   CapacityMoveReason,
@@ -16,6 +16,7 @@ import type { ChannelAgent, ChannelAgents } from '../conversation/context/channe
 import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';
+import { type AlertWebhookPort, runAlertsWebhook } from './alerts-webhook-command.js';
 import { runChannelCommand } from './channel-command.js';
 import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';
 import { runConnectionsCommand } from './connections-command.js';
@@ -70,16 +71,8 @@ export interface CommandContext {
    * enable/disable. Default: `api`.
    */
   apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
-  /**
-   * The installations' own alert tokens (`/agent alerts webhook`); unset without
-   * STATE_ENCRYPTION_KEY. `address` is the alert route's public address for a channel.
-   */
-  alertWebhook?:
-    | {
-        tokens: Pick<AlertTokens, 'tokenOf' | 'rotate'>;
-        address: (tenant: Tenant, channelId: string | undefined) => string;
-      }
-    | undefined;
+  /** The installations' own alert tokens (`/agent alerts webhook`); unset without STATE_ENCRYPTION_KEY. */
+  alertWebhook?: AlertWebhookPort | undefined;
   /** Default: the real clock (export file names carry the date). */
   now?: () => Date;
   logger: Logger;
@@ -229,16 +222,8 @@ async function runAdmin(
         const tenant = context.tenant;
         return await runConnectionsCommand(command, { connections, openConnectionForm, failure, tenant });
       }
-      case 'alerts-webhook': {
-        const webhook = context.alertWebhook;
-        if (!webhook) return { kind: 'alert-webhook-no-key' };
-        const { teamId } = context.tenant;
-        const token = command.rotate
-          ? await webhook.tokens.rotate(teamId)
-          : await webhook.tokens.tokenOf(teamId);
-        const address = webhook.address(context.tenant, invoker.channelId);
-        return { kind: 'alert-webhook', address, token, rotated: command.rotate };
-      }
+      case 'alerts-webhook':
+        return await runAlertsWebhook(command, { tenant: context.tenant, ...invoker }, context.alertWebhook);
       default:
         return { kind: 'help' };
     }

@@ -66,18 +66,22 @@ export function createChannelAgents(deps: {
       boundAt: deps.now(),
       ...(tenant.key !== undefined ? { installation: tenant.teamId } : {}),
     });
+    await dropEarlier(tenant, channel, before);
     return before;
+  }
+
+  /** The binding kept under the channel alone (before installations had names), once replaced or reset. */
+  async function dropEarlier(tenant: Tenant, channel: string, before: ChannelAgent): Promise<void> {
+    if (tenant.key === undefined || before.binding?.installation !== tenant.teamId) return;
+    const earlier = await store.getChannelBinding(channel);
+    if (earlier?.installation === tenant.teamId) await store.deleteChannelBinding(channel);
   }
 
   /** Back to the default agent (or none, outside the home installations); returns the agent it used before. */
   async function reset(tenant: Tenant, channel: string): Promise<ChannelAgent> {
     const before = await agentFor(tenant, channel);
     await store.deleteChannelBinding(tenantName(tenant.key, channel));
-    if (tenant.key !== undefined && before.binding?.installation === tenant.teamId) {
-      // The binding kept under the channel alone (before installations had names) goes too.
-      const earlier = await store.getChannelBinding(channel);
-      if (earlier?.installation === tenant.teamId) await store.deleteChannelBinding(channel);
-    }
+    await dropEarlier(tenant, channel, before);
     return before;
   }
 

@@ -40,8 +40,11 @@ describe('channel agents per installation', () => {
     const agents = createChannelAgents({ store, defaultAgentId: 'main', now: () => 1 });
     expect((await agents.agentFor(beta, 'C0OLD')).agentId).toBe('old');
     expect((await agents.agentFor(alpha, 'C0OLD')).agentId).toBe('main');
-    await agents.reset(beta, 'C0OLD');
+    await agents.use(beta, 'C0OLD', 'newer', 'U');
     expect(await store.getChannelBinding('C0OLD')).toBeUndefined();
+    expect((await agents.agentFor(beta, 'C0OLD')).agentId).toBe('newer');
+    await agents.reset(beta, 'C0OLD');
+    expect(await agents.agentFor(beta, 'C0OLD')).toEqual({ source: 'unbound' });
   });
 
   it('refuses a question outside home in an unbound channel, or in a thread on the default connection', async () => {

@@ -23,6 +23,7 @@ import {
   slackApiUrl,
   suggestedPrompts,
   TOKEN_CARRYING_URLS,
+  teamIds,
 } from './config/fields.js';
 import type { RedisTopology } from './store/redis-topology.js';
 
@@ -86,6 +87,10 @@ const variables = z.object({
   LATE_ANSWER_WATCH_MINUTES: numberFrom(60, 0, 24 * 60),
 
   ADMIN_USER_IDS: csv,
+  // DESIGN "The home workspaces": who the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN serve.
+  HOME_TEAM_IDS: teamIds,
+  // DESIGN "Who may install" (OAuth only): unset ⇒ anyone may install.
+  INSTALL_TEAM_IDS: teamIds,
   ALLOWED_CHANNEL_IDS: csv,
   ALLOW_EXTERNAL_USERS: bool(false),
   ALLOW_GUESTS: bool(false),
@@ -148,6 +153,13 @@ const envSchema = variables.superRefine(
       });
     }
     checkSlackAuth(env, ctx);
+    if (Array.isArray(env.INSTALL_TEAM_IDS) && env.INSTALL_TEAM_IDS.length > 0 && !env.SLACK_CLIENT_ID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INSTALL_TEAM_IDS'],
+        message: 'applies to OAuth distribution only (SLACK_CLIENT_ID): with SLACK_BOT_TOKEN nobody installs',
+      });
+    }
     refusePlainHttp(env, ctx);
     checkRedisTopology(env, ctx);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
@@ -341,6 +353,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
       allowGuests: env.ALLOW_GUESTS,
+    },
+    tenants: {
+      homeTeamIds: env.HOME_TEAM_IDS.length > 0 ? env.HOME_TEAM_IDS : undefined,
+      installTeamIds: env.INSTALL_TEAM_IDS.length > 0 ? env.INSTALL_TEAM_IDS : undefined,
     },
     audience: { outsiderPolicy: env.OUTSIDER_AUDIENCE, memberLimit: env.AUDIENCE_MEMBER_LIMIT },
     feedback: {

@@ -4,7 +4,7 @@ import {
   createAccountBudgets,
   isAgentApiError,
 } from './agent-api/index.js';
-import { createAlertInvestigations } from './alerts/index.js';
+import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
 import type { Config } from './config.js';
@@ -20,6 +20,7 @@ import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
 import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
 import { createRunStop } from './conversation/run-stop.js';
+import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
@@ -34,7 +35,7 @@ import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
-import { alertInstallations } from './slack/installations/alert-installations.js';
+import { alertInstallations, singleAlertInstallation } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
@@ -121,6 +122,11 @@ export async function startBot(
   }
   const slackSide = createSlackWiring({ config, logger, checkedIdentity, records: store });
   const { identity } = slackSide;
+  // Who is home (HOME_TEAM_IDS; one workspace: its own) and how installations name their state.
+  const tenancy = createTenancy({
+    homeTeamIds: defaultHomeTeamIds(config.tenants.homeTeamIds, checkedIdentity),
+    many: config.slack.oauth !== undefined,
+  });
   const metrics = createMetrics();
   const connections = createServiceConnections({
     config,
@@ -129,16 +135,19 @@ export async function startBot(
     store,
     logger,
     clock,
-    installation: slackSide.installationKey,
+    keyOf: tenancy.keyOf,
   });
   const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
   const scheduler = createPollScheduler({
     // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
-    getStatus: async (agentId, sessionId, { connection, ...callOptions }) =>
-      (await connections.clients.api(connection)).getRunStatus(agentId, sessionId, {
-        ...callOptions,
-        retryLimit: 0,
-      }),
+    getStatus: async (agentId, sessionId, { connection, teamId, ...callOptions }) =>
+      (await connections.clients.api(connection, teamId && tenancy.keyOf(teamId))).getRunStatus(
+        agentId,
+        sessionId,
+        { ...callOptions, retryLimit: 0 },
+      ),
+    // Each turn's poll results are handled in its own installation (its token, its identity).
+    runFor: (teamId, work) => slackSide.within(teamId, work),
     slots: budget.pollSlots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
     minIntervalMs: config.agent.pollIntervalMs,
@@ -185,7 +194,7 @@ export async function startBot(
   });
   // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
   const sessions = createAgentSessions({
-    port: createSlackAgentSessions({ client: progressClient, logger, metrics }),
+    port: slackSide.routeSessions(createSlackAgentSessions({ client: progressClient, logger, metrics })),
     logger,
   });
   const settings = {
@@ -205,7 +214,8 @@ export async function startBot(
     client: slackClient,
     clock,
     logger,
-    installationKey: slackSide.installationKey,
+    // A republish after a turn runs in the turn's installation, with that installation's tenant.
+    within: (teamId, work) => slackSide.within(teamId, () => work(tenancy.of(identity))),
   });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
@@ -229,7 +239,6 @@ export async function startBot(
     store,
     defaultAgentId: config.agent.agentId,
     now: () => clock.now(),
-    installation: slackSide.installationKey,
   });
   const contextClient = slackSide.failFastWebClient();
   const people = createSlackPeopleDirectory(users);
@@ -298,6 +307,8 @@ export async function startBot(
     store,
     ledger,
     agent: agentApi,
+    // Investigations run on the channel's binding, its connection included, as mentions do.
+    connections: connections.runs,
     output,
     delivery,
     progress,
@@ -315,7 +326,12 @@ export async function startBot(
       lookbackMinutes: config.context.alertLookbackMinutes,
     },
     identity,
-    installations: slackSide.installations && alertInstallations(slackSide.installations),
+    installations: slackSide.installations
+      ? alertInstallations(slackSide.installations, tenancy)
+      : singleAlertInstallation(identity, tenancy),
+    tokens: connections.secrets
+      ? createAlertTokens({ records: store, box: connections.secrets, now: () => clock.now() })
+      : undefined,
     // Investigations count in App Home's weekly runs, as their answers do.
     observer: homeActivity,
   });
@@ -345,10 +361,9 @@ export async function startBot(
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
-      // `/agent enable|disable` runs in its installation's scope (with OAuth): the state is noted there.
-      agentStates: {
-        agentSeen: (seen) => homeActivity.agentSeen({ ...seen, installation: slackSide.installationKey() }),
-      },
+      tenancy,
+      // `/agent enable|disable` notes the state in the command's installation (the listener names it).
+      agentStates: homeActivity,
       config,
       agentApi,
       store,

@@ -13,8 +13,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
-import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { ConversationStore } from '../conversation/ports.js';
+import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { RunStart } from '../conversation/turn/run-start.js';
 import type { TurnRequest } from '../conversation/turn/turn-starter.js';
 import type { Clock } from '../runtime/clock.js';
@@ -39,6 +40,11 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Where an alert goes and how it is known. */
 export interface AlertTarget {
+  /**
+   * The installation the alert is for (the webhook's token and `?team=`, or the watched channel's
+   * event): its channel binding, claims, cooldowns and hourly limit are its own.
+   */
+  tenant: Tenant;
   channel: string;
   /** `?agent=`: else the channel's agent, else AGENT_ID. */
   agentId?: string | undefined;
@@ -81,8 +87,6 @@ export interface AlertIntakeDeps {
   clock: Clock;
   logger: Logger;
   settings: {
-    /** The app's own workspace (the thread key's team). */
-    teamId: string;
     /** The asker of every investigation. */
     botUserId: string;
     cooldownMs: number;
@@ -105,11 +109,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
     const arrivedAt = clock.now();
     const claim = claims.open(target.postedTs);
-    const first = await claim.take(dedupeClaimName(target.channel, target.eventKey), DEDUPE_TTL_MS);
+    // Claims are the installation's own: another one seeing the same shared channel has its own.
+    const channelName = tenantName(target.tenant.key, target.channel);
+    const first = await claim.take(dedupeClaimName(channelName, target.eventKey), DEDUPE_TTL_MS);
     if (!first.taken) return done({ outcome: 'duplicate', channel: target.channel, ts: first.ts }, target);
     const cooldown =
       settings.cooldownMs > 0
-        ? cooldownClaimName(target.channel, target.cooldownText ?? alert.title)
+        ? cooldownClaimName(channelName, target.cooldownText ?? alert.title)
         : undefined;
     try {
       const earlier: ClaimTaken = cooldown
@@ -133,7 +139,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   ): Promise<AlertReceipt> {
     await claim.settle(earlier);
     if (earlier) {
-      const where = { teamId: settings.teamId, channel: target.channel, threadTs: earlier };
+      const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: earlier };
       await output
         .postFiredAgain(where, alert.title, clock.now())
         .catch((error: unknown) =>
@@ -151,28 +157,34 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     arrivedAt: number,
   ): Promise<AlertReceipt> {
     const allowanceId = newId();
-    const reason = await whyNotInvestigate(target.channel, allowanceId);
+    // The channel's binding in the alert's installation: its agent and connection, as a mention's.
+    const channelAgent = await deps.channelAgents.agentFor(target.tenant, target.channel);
+    const reason =
+      channelAgent.source === 'unbound'
+        ? ({ kind: 'unbound' } as const)
+        : await whyNotInvestigate(target, allowanceId);
     // Only an investigation starts a cooldown: a limited alert's repeat gets a card of its own.
     if (reason && cooldown) await claim.giveBack([cooldown]);
     const ts = await place(alert, target, reason, allowanceId);
     await claim.settle(ts);
     if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
-    track(investigate(alert, target, ts, arrivedAt));
+    track(investigate(alert, target, channelAgent, ts, arrivedAt));
     return { outcome: 'investigating', channel: target.channel, ts };
   }
 
   /** Who reads the channel first (it costs no allowance), then the hourly limit. */
   async function whyNotInvestigate(
-    channel: string,
+    target: AlertTarget,
     allowanceId: string,
   ): Promise<NotInvestigatedReason | undefined> {
+    const { channel } = target;
     // Not the answer placement: an alert has no asker whose DM could take the answer.
     if (deps.policy !== 'thread' && (await deps.audience.of(channel)).outsiders) {
       return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
     }
     if (settings.runsPerHour <= 0) return undefined;
     const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: clock.now() };
-    const verdict = await store.takeAllowance(allowanceName(channel), use);
+    const verdict = await store.takeAllowance(allowanceName(target), use);
     return verdict.ok ? undefined : { kind: 'hourly-limit', limit: settings.runsPerHour };
   }
 
@@ -185,7 +197,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   ): Promise<string> {
     if (target.postedTs) {
       if (reason) {
-        const where = { teamId: settings.teamId, channel: target.channel, threadTs: target.postedTs };
+        const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: target.postedTs };
         await output
           .postNotInvestigated(where, reason)
           .catch((error: unknown) =>
@@ -199,7 +211,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       return await output.postCard(target.channel, card);
     } catch (error) {
       if (!reason) {
-        await store.returnAllowance(allowanceName(target.channel), allowanceId).catch(() => undefined);
+        await store.returnAllowance(allowanceName(target), allowanceId).catch(() => undefined);
       }
       throw new AlertCardError(error);
     }
@@ -208,14 +220,17 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   async function investigate(
     alert: Alert,
     target: AlertTarget,
+    channelAgent: ChannelAgent,
     ts: string,
     arrivedAt: number,
   ): Promise<void> {
     const receivedAt = clock.now();
-    const agentId = target.agentId ?? (await deps.channelAgents.agentFor(target.channel)).agentId;
+    // `?agent=` picks the agent; the connection stays the channel's (an unbound channel never gets here).
+    const agentId = target.agentId ?? channelAgent.agentId ?? '';
     const { message, ...context } = alertRunInput(alert, settings, receivedAt);
     const request: TurnRequest = {
-      teamId: settings.teamId,
+      tenant: target.tenant,
+      teamId: target.tenant.teamId,
       channel: target.channel,
       threadTs: ts,
       sourceTs: ts,
@@ -224,7 +239,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       mentioned: true,
       alertAt: arrivedAt,
     };
-    const prepared = { kind: 'ready', agentId, context } as const;
+    const connection = channelAgent.connection;
+    const prepared = {
+      kind: 'ready',
+      agentId,
+      ...(connection !== undefined ? { connection } : {}),
+      context,
+    } as const;
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     if (result === 'started') metrics.investigationStarted(target.source);
     logger.info(
@@ -257,4 +278,5 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
 
 export type AlertIntake = ReturnType<typeof createAlertIntake>;
 
-const allowanceName = (channel: string) => `alerts:${channel}`;
+/** The hourly limit of a channel, in the alert's installation. */
+const allowanceName = (target: AlertTarget) => `alerts:${tenantName(target.tenant.key, target.channel)}`;

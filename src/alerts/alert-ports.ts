@@ -2,6 +2,7 @@
  * The ports alert investigations talk through (DESIGN "Alert investigations"). Implementations
  * live at the edges: the claims and watched channels in src/store/, the card in src/slack/.
  */
+import type { Tenant } from '../conversation/tenancy.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
 
 /** What a claim holds when someone else took it first. */
@@ -43,7 +44,12 @@ export type NotInvestigatedReason =
   /** ALERT_RUNS_PER_HOUR investigations already started in the channel in the last hour. */
   | { kind: 'hourly-limit'; limit: number }
   /** People outside the organisation can read the channel, and OUTSIDER_AUDIENCE is not `thread`. */
-  | { kind: 'outsiders'; policy: 'dm' | 'refuse' };
+  | { kind: 'outsiders'; policy: 'dm' | 'refuse' }
+  /**
+   * Not a home installation and the channel is bound to none of its connections (DESIGN "The home
+   * workspaces"): the card is posted, nothing reaches any service.
+   */
+  | { kind: 'unbound' };
 
 /** The alert card, as src/slack/views/alert-card.ts renders it. */
 export interface AlertCard {
@@ -82,13 +88,17 @@ export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited
 export type AlertSource = 'webhook' | 'channel';
 
 /**
- * With OAuth (DESIGN "Many workspaces"): the installation an alert is for, named by the webhook's
- * `?team=` (a workspace `T…`, or an org `E…` for an org-wide install). Its card, run and answer go
- * out with that installation's token and identity.
+ * The installation an alert is for (DESIGN "Alert tokens per installation"): named by the webhook's
+ * `?team=` (a workspace `T…`, or an org `E…` for an org-wide install), else by its own token, else
+ * (one workspace) the only one. Its card, run and answer go out with that installation's token and
+ * identity, and its bindings, claims and cooldowns are its own.
  */
 export interface AlertInstallations {
-  /** The installation under way (an event's, or the one `runAs` entered). */
-  current(): string | undefined;
+  /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */
+  only?: string | undefined;
   /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
-  runAs<T>(team: string, work: () => Promise<T>): Promise<{ found: true; value: T } | { found: false }>;
+  runAs<T>(
+    team: string,
+    work: (tenant: Tenant) => Promise<T>,
+  ): Promise<{ found: true; value: T } | { found: false }>;
 }

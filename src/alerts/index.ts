@@ -19,6 +19,7 @@ import type {
   ChannelWatchStore,
   ClaimStore,
 } from './alert-ports.js';
+import type { AlertTokens } from './alert-tokens.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
 
@@ -31,6 +32,7 @@ export type {
   ChannelWatchStore,
   ClaimStore,
 } from './alert-ports.js';
+export { type AlertTokenRecords, type AlertTokens, createAlertTokens } from './alert-tokens.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
 
@@ -52,9 +54,11 @@ export interface AlertInvestigationsDeps
     maxChars: number;
     lookbackMinutes: number;
   };
-  identity: { teamId: string; botUserId: string };
-  /** With OAuth: which installation a webhook alert is for (`?team=`). */
-  installations?: AlertInstallations | undefined;
+  identity: { botUserId: string };
+  /** Which installation a webhook alert is for (`?team=`, its own token, or the only one). */
+  installations: AlertInstallations;
+  /** The installations' own webhook tokens; unset without STATE_ENCRYPTION_KEY. */
+  tokens?: AlertTokens | undefined;
 }
 
 export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
@@ -81,27 +85,21 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
     // The identity is read per alert, not copied: with OAuth it is the installation's in scope.
     settings: {
       ...config,
-      get teamId() {
-        return deps.identity.teamId;
-      },
       get botUserId() {
         return deps.identity.botUserId;
       },
     },
   });
-  const watched = createWatchedChannels({
-    store: deps.store,
-    now: () => clock.now(),
-    installation: deps.installations?.current,
-  });
+  const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
   const route: HttpRoute = alertWebhookRoute({
     token: config.webhookToken,
+    tokens: deps.tokens,
     defaultChannelId: config.defaultChannelId,
     intake,
     installations: deps.installations,
     logger: log,
   });
-  return { intake, watched, route };
+  return { intake, watched, route, tokens: deps.tokens };
 }
 
 export type AlertInvestigations = ReturnType<typeof createAlertInvestigations>;

@@ -1,30 +1,46 @@
 /**
  * Watched channels (`/agent channel investigate on|off`, DESIGN "Alert investigations"): a new
  * top-level post by another bot or integration in a watched channel is an alert. Kept in the
- * store, so every replica sees it and it survives restarts (with Redis).
+ * store, so every replica sees it and it survives restarts (with Redis), under the installation
+ * that turned it on (tenancy.ts): in a channel shared by two installations each has its own watch,
+ * and neither turns the other's off.
  */
+import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';
 
-export function createWatchedChannels(deps: {
-  store: ChannelWatchStore;
-  now: () => number;
-  /** With OAuth: the installation under way, kept with each watch. */
-  installation?: (() => string | undefined) | undefined;
-}) {
+export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () => number }) {
   const { store } = deps;
 
-  /** The watch on `channel`, if on. */
-  function watchOf(channel: string): Promise<ChannelWatch | undefined> {
-    return store.getChannelWatch(channel);
+  /** The watch on `channel` in `tenant`'s installation, if on. */
+  async function watchOf(tenant: Tenant, channel: string): Promise<ChannelWatch | undefined> {
+    const own = await store.getChannelWatch(tenantName(tenant.key, channel));
+    if (own || tenant.key === undefined) return own;
+    // A watch kept before installations had names counts for the installation that made it.
+    const earlier = await store.getChannelWatch(channel);
+    return earlier?.installation === tenant.teamId ? earlier : undefined;
   }
 
   /** Turns the watch on or off; returns whether it was on before. */
-  async function set(channel: string, on: boolean, userId: string): Promise<{ wasOn: boolean }> {
-    const before = await store.getChannelWatch(channel);
-    const installation = before?.installation ?? deps.installation?.();
+  async function set(
+    tenant: Tenant,
+    channel: string,
+    on: boolean,
+    userId: string,
+  ): Promise<{ wasOn: boolean }> {
+    const before = await watchOf(tenant, channel);
+    const name = tenantName(tenant.key, channel);
     const watch = { by: before?.by ?? userId, at: before?.at ?? deps.now() };
-    if (on) await store.saveChannelWatch(channel, { ...watch, ...(installation ? { installation } : {}) });
-    else await store.deleteChannelWatch(channel);
+    if (on) {
+      await store.saveChannelWatch(name, {
+        ...watch,
+        ...(tenant.key ? { installation: tenant.teamId } : {}),
+      });
+    } else {
+      await store.deleteChannelWatch(name);
+    }
+    // The watch kept under the channel alone (before installations had names) moves to the new name.
+    if (tenant.key !== undefined && before?.installation === tenant.teamId)
+      await store.deleteChannelWatch(channel);
     return { wasOn: before !== undefined };
   }
 

@@ -5,8 +5,11 @@
  * 202 `{"outcome", "channel", "ts"}`; 400 a body that is not a JSON object, without
  * `alert_title`, or no channel; 401 a missing or wrong token; 413 a body over 256 KB; 404 when
  * ALERT_WEBHOOK_TOKEN is unset; 502 when Slack refused the card (nothing started, the vendor may
- * retry). With OAuth `?team=` names the installation (400 without it, or for one not installed).
- * Nothing is posted or started on a bad request.
+ * retry). The token is ALERT_WEBHOOK_TOKEN (the home installations only: a `?team=` naming
+ * another is 403) or an installation's own (alert-tokens.ts: that installation only; a `?team=`
+ * naming another is 403). With OAuth `?team=` names the installation (400 without it, unless the
+ * installation's own token names it; 400 for one not installed). `?channel=` is a channel or group
+ * (`C…`/`G…`), never a DM. Nothing is posted or started on a bad request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
@@ -18,27 +21,33 @@ import { AlertCardError, type AlertIntake } from './alert-intake.js';
 import { alertEventKey } from './alert-keys.js';
 import { parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
+import type { AlertTokens } from './alert-tokens.js';
 import { parseJson, readTemplateBody } from './template-body.js';
 
 /** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
 export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
 
-/** Slack conversation ids: an upper-case letter and upper-case letters or digits. */
-const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+/** Channels and private channels (groups): a DM is never an alert channel (nobody checks who reads it). */
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 
 /** A workspace (`T…`) or an Enterprise Grid org (`E…`). */
 const TEAM_ID = /^[TE][A-Z0-9]{2,}$/;
 
 export interface AlertWebhookDeps {
-  /** ALERT_WEBHOOK_TOKEN; unset ⇒ 404. */
+  /** ALERT_WEBHOOK_TOKEN (home installations only); with neither it nor `tokens` ⇒ 404. */
   token: string | undefined;
+  /** The installations' own tokens; unset without STATE_ENCRYPTION_KEY (nothing can be kept sealed). */
+  tokens?: AlertTokens | undefined;
   /** ALERT_CHANNEL_ID. */
   defaultChannelId: string | undefined;
   intake: Pick<AlertIntake, 'receive'>;
-  /** With OAuth: `?team=` is required and names the installation the alert is for. */
-  installations?: AlertInstallations | undefined;
+  /** Which installation a call is for, and running as it. */
+  installations: AlertInstallations;
   logger: Logger;
 }
+
+/** Who a call's token speaks for: the operator (home installations), or one installation. */
+type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
 
 type Answer = { status: number; body: Record<string, unknown> };
 
@@ -46,7 +55,7 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
   const tokenMatches = deps.token ? secretCheck(deps.token) : undefined;
 
   async function answer(req: IncomingMessage): Promise<Answer> {
-    if (!tokenMatches) return { status: 404, body: { error: 'alerts are not enabled here' } };
+    if (!tokenMatches && !deps.tokens) return { status: 404, body: { error: 'alerts are not enabled here' } };
     let raw: string;
     try {
       raw = await getRawBody(req, { limit: ALERT_BODY_LIMIT_BYTES, encoding: 'utf8' });
@@ -64,10 +73,16 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
     };
     const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header('authorization') ?? '')?.[1];
     const bodyToken = isObject(body) && typeof body.token === 'string' ? body.token : undefined;
-    if (!tokenMatches([bearer, header('x-alert-token'), bodyToken].filter((t) => t !== undefined))) {
-      return { status: 401, body: { error: 'a missing or wrong token' } };
-    }
-    return receive(req, body);
+    const presented = [bearer, header('x-alert-token'), bodyToken].filter((t) => t !== undefined);
+    const caller = await callerOf(presented);
+    if (!caller) return { status: 401, body: { error: 'a missing or wrong token' } };
+    return receive(req, body, caller);
+  }
+
+  async function callerOf(presented: string[]): Promise<Caller | undefined> {
+    if (tokenMatches?.(presented)) return { kind: 'operator' };
+    const installationId = await deps.tokens?.installationOf(presented);
+    return installationId ? { kind: 'installation', installationId } : undefined;
   }
 
   /** A filled-in template that is not JSON (a quote in the description): read by its members. */
@@ -78,7 +93,7 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
     return members;
   }
 
-  async function receive(req: IncomingMessage, body: unknown): Promise<Answer> {
+  async function receive(req: IncomingMessage, body: unknown, caller: Caller): Promise<Answer> {
     const parsed = parseAlertBody(body);
     if (!parsed.ok) return { status: 400, body: { error: parsed.problem } };
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
@@ -86,30 +101,46 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
     if (!channel)
       return { status: 400, body: { error: 'no channel: add ?channel=<id> or set ALERT_CHANNEL_ID' } };
     if (!CHANNEL_ID.test(channel))
-      return { status: 400, body: { error: 'channel is not a Slack channel id' } };
+      return {
+        status: 400,
+        body: { error: 'channel is not a Slack channel id (a channel C… or private channel G…; never a DM)' },
+      };
     const agentId = query.get('agent')?.trim() || undefined;
     if (agentId !== undefined && !isAgentId(agentId))
       return { status: 400, body: { error: 'agent is not an agent id' } };
     const { alert } = parsed;
-    const receive = async (): Promise<Answer> => {
+    const own = caller.kind === 'installation' ? caller.installationId : undefined;
+    const named = query.get('team')?.trim() || undefined;
+    if (named !== undefined && !TEAM_ID.test(named))
+      return { status: 400, body: { error: 'team is not a Slack workspace or org id' } };
+    const team = named ?? own ?? deps.installations.only;
+    if (!team)
+      return {
+        status: 400,
+        body: { error: 'this app serves several workspaces: add ?team=<workspace id T…, or org id E…>' },
+      };
+    // An installation's own token acts in that installation alone.
+    if (own !== undefined && team !== own)
+      return { status: 403, body: { error: 'this token is another installation’s: it cannot act here' } };
+    const ran = await deps.installations.runAs(team, async (tenant): Promise<Answer> => {
+      // The operator's token serves the home installations only (HOME_TEAM_IDS).
+      if (caller.kind === 'operator' && !tenant.home)
+        return {
+          status: 403,
+          body: {
+            error:
+              'ALERT_WEBHOOK_TOKEN serves the home workspaces only: use this installation’s own alert address',
+          },
+        };
       const receipt = await deps.intake.receive(alert, {
+        tenant,
         channel,
         agentId,
         source: 'webhook',
         eventKey: alertEventKey(alert),
       });
       return { status: 202, body: { ...receipt, ts: receipt.ts ?? null } };
-    };
-    if (!deps.installations) return receive();
-    const team = query.get('team')?.trim();
-    if (!team)
-      return {
-        status: 400,
-        body: { error: 'this app serves several workspaces: add ?team=<workspace id T…, or org id E…>' },
-      };
-    if (!TEAM_ID.test(team))
-      return { status: 400, body: { error: 'team is not a Slack workspace or org id' } };
-    const ran = await deps.installations.runAs(team, receive);
+    });
     if (!ran.found)
       return { status: 400, body: { error: `the app is not installed in ${team}: install it there first` } };
     return ran.value;

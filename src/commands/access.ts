@@ -11,6 +11,9 @@ import {
  * organisation's admin, or a guest who carries the admin flag, administers nothing here. The Slack
  * call and its cache stay in slack/ (the user directory) behind `lookupUser`.
  *
+ * ADMIN_USER_IDS is the operator's list: it counts in the home installations only (DESIGN "The
+ * home workspaces"); elsewhere an installation's own Slack admins and owners administer it alone.
+ *
  * This check comes after the inside check of `/agent` (which refuses guests unless ALLOW_GUESTS):
  * a listed id is trusted as configured, but only once the person got past that check.
  */
@@ -33,9 +36,9 @@ export interface AdminCheckOptions {
   onLookupError?: (userId: string, error: unknown) => void;
 }
 
-/** Answers "is this Slack user an admin?". */
+/** Answers "is this Slack user an admin?" of the installation `tenant` names. */
 export interface AdminCheck {
-  isAdmin(userId: string): Promise<boolean>;
+  isAdmin(userId: string, tenant: { home: boolean }): Promise<boolean>;
 }
 
 /** Whether Slack's admin or owner flag makes this person an admin here: only a member inside. */
@@ -48,8 +51,8 @@ export function isInsideAdmin(app: AppOrganisation, roles: SlackUserRoles | unde
 export function createAdminCheck(options: AdminCheckOptions): AdminCheck {
   const listed = new Set(options.adminUserIds);
   return {
-    async isAdmin(userId) {
-      if (listed.has(userId)) return true;
+    async isAdmin(userId, tenant) {
+      if (tenant.home && listed.has(userId)) return true;
       try {
         return isInsideAdmin(options.app, await options.lookupUser(userId));
       } catch (error) {

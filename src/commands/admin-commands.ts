@@ -12,9 +12,11 @@ import {
   moveCapacity,
 } from '../capacity/index.js';
 import type { ConnectionAdmin } from '../connections/connection-admin.js';
-import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';
+import { type AlertWebhookPort, runAlertsWebhook } from './alerts-webhook-command.js';
 import { runChannelCommand } from './channel-command.js';
 import { auditResult, type CommandOutcome, serviceFailure, type WhoamiProblem } from './command-outcome.js';
 import { runConnectionsCommand } from './connections-command.js';
@@ -42,6 +44,9 @@ export type CommandsApi = Pick<
 
 /** Everything a command may reach, passed in by the Slack listener. */
 export interface CommandContext {
+  /** The installation the command was typed in: made by the listener from its event, never looked up. */
+  tenant: Tenant;
+  /** The default connection's client: the main account's commands, home installations only. */
   api: CommandsApi;
   access: AdminCheck;
   /** False without ACCOUNT_API_TOKEN: account commands then say they are not configured. */
@@ -61,8 +66,13 @@ export interface CommandContext {
   connections?: Pick<ConnectionAdmin, 'list' | 'remove' | 'canAdd' | 'exists'> | undefined;
   /** Opens the add-connection form for the person who typed the command. */
   openConnectionForm?: (() => Promise<void>) | undefined;
-  /** The client of a connection (undefined: the default one) for enable/disable. Default: `api`. */
+  /**
+   * The client of one of the tenant's connections (undefined: the default one) for whoami and
+   * enable/disable. Default: `api`.
+   */
   apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
+  /** The installations' own alert tokens (`/agent alerts webhook`); unset without STATE_ENCRYPTION_KEY. */
+  alertWebhook?: AlertWebhookPort | undefined;
   /** Default: the real clock (export file names carry the date). */
   now?: () => Date;
   logger: Logger;
@@ -73,6 +83,14 @@ export interface Invoker {
   userId: string;
   channelId?: string | undefined;
 }
+
+/** Subcommands on the operator's main account: home installations only (DESIGN "The home workspaces"). */
+const HOME_COMMANDS: ReadonlySet<SubcommandName> = new Set([
+  'accounts',
+  'accounts-create',
+  'capacity-move',
+  'export',
+]);
 
 /** Subcommands that touch the main account's sub accounts (and so need ACCOUNT_API_TOKEN). */
 const ACCOUNT_COMMANDS: ReadonlySet<SubcommandName> = new Set([
@@ -105,8 +123,9 @@ async function runGuarded(
   name: SubcommandName,
 ): Promise<CommandOutcome> {
   const usage = helpEntry(name).usage;
-  if (!(await context.access.isAdmin(invoker.userId))) return { kind: 'refused', usage };
+  if (!(await context.access.isAdmin(invoker.userId, context.tenant))) return { kind: 'refused', usage };
   if (!parsed.ok) return { kind: 'usage', problem: parsed.problem, usage: parsed.usage };
+  if (HOME_COMMANDS.has(name) && !context.tenant.home) return { kind: 'home-only', usage };
   if (ACCOUNT_COMMANDS.has(name) && !context.accountsConfigured) return { kind: 'not-configured', usage };
   return runAdmin(parsed.command, invoker, context);
 }
@@ -120,7 +139,11 @@ async function runPublic(
   if (command.kind !== 'whoami')
     return { kind: 'help', unknown: command.kind === 'help' ? command.unknown : undefined };
   try {
-    const identity = await context.api.whoami();
+    // The channel's own connection: outside the home installations the default one is not theirs.
+    const channelAgent = await channelAgentOf(invoker, context);
+    if (channelAgent.source === 'unbound') return { kind: 'channel-unbound' };
+    const on = context.apiOn ? await context.apiOn(channelAgent.connection) : context.api;
+    const identity = await on.whoami();
     return { kind: 'whoami', accountId: identity.accountId, accountName: identity.accountName };
   } catch (error) {
     const failure = serviceFailure(context, error, 'whoami');
@@ -160,6 +183,7 @@ async function runAdmin(
       case 'disable': {
         // The channel's connection: its agent (or the one named) lives on that connection's service.
         const channelAgent = await channelAgentOf(invoker, context);
+        if (channelAgent.source === 'unbound') return { kind: 'channel-unbound' };
         const agentId = command.agentId ?? channelAgent.agentId;
         const on = context.apiOn ? await context.apiOn(channelAgent.connection) : api;
         const requested = command.kind === 'enable';
@@ -175,7 +199,14 @@ async function runAdmin(
       case 'export':
         return await runExport(command.types, invoker.userId, context);
       case 'channel-use':
-        if (command.connection !== undefined && !(await context.connections?.exists(command.connection))) {
+        // The default connection is the operator's: another installation binds to its own.
+        if (command.connection === undefined && !context.tenant.home) {
+          return { kind: 'home-only', usage: helpEntry('channel-use').usage };
+        }
+        if (
+          command.connection !== undefined &&
+          !(await context.connections?.exists(command.connection, context.tenant))
+        ) {
           return { kind: 'connection-unknown', alias: command.connection };
         }
         return await runChannel(command, invoker, context);
@@ -188,8 +219,11 @@ async function runAdmin(
         const { connections, openConnectionForm } = context;
         if (!connections || !openConnectionForm) return { kind: 'help' };
         const failure = (error: unknown) => serviceFailure(context, error, command.kind);
-        return await runConnectionsCommand(command, { connections, openConnectionForm, failure });
+        const tenant = context.tenant;
+        return await runConnectionsCommand(command, { connections, openConnectionForm, failure, tenant });
       }
+      case 'alerts-webhook':
+        return await runAlertsWebhook(command, { tenant: context.tenant, ...invoker }, context.alertWebhook);
       default:
         return { kind: 'help' };
     }
@@ -199,12 +233,13 @@ async function runAdmin(
 }
 
 /** The agent (and its connection) `enable`/`disable` act on when none is named: the channel's, else AGENT_ID. */
-async function channelAgentOf(
-  invoker: Invoker,
-  context: CommandContext,
-): Promise<{ agentId: string; connection?: string | undefined }> {
-  if (!invoker.channelId) return { agentId: context.defaultAgentId };
-  return context.channelAgents.agentFor(invoker.channelId);
+async function channelAgentOf(invoker: Invoker, context: CommandContext): Promise<ChannelAgent> {
+  if (!invoker.channelId) {
+    return context.tenant.home
+      ? { agentId: context.defaultAgentId, source: 'default' }
+      : { source: 'unbound' };
+  }
+  return context.channelAgents.agentFor(context.tenant, invoker.channelId);
 }
 
 function runChannel(
@@ -215,8 +250,8 @@ function runChannel(
   invoker: Invoker,
   context: CommandContext,
 ): Promise<CommandOutcome> {
-  const { channelAgents, watchedChannels } = context;
-  return runChannelCommand(command, invoker.channelId, invoker.userId, channelAgents, watchedChannels);
+  const { channelAgents, watchedChannels, tenant } = context;
+  return runChannelCommand(command, { tenant, ...invoker }, channelAgents, watchedChannels);
 }
 
 async function createAccount(

@@ -1,5 +1,6 @@
 import type { WatchedChannels } from '../alerts/index.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { Tenant } from '../conversation/tenancy.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { usageOf } from './help-text.js';
 import type { AgentCommand } from './parse-command.js';
@@ -17,32 +18,32 @@ type ChannelCommand = Extract<
  */
 export async function runChannelCommand(
   command: ChannelCommand,
-  channelId: string | undefined,
-  userId: string,
+  invoker: { tenant: Tenant; channelId?: string | undefined; userId: string },
   channelAgents: Pick<ChannelAgents, 'agentFor' | 'use' | 'reset' | 'defaultAgentId'>,
   watched?: Pick<WatchedChannels, 'watchOf' | 'set'>,
 ): Promise<CommandOutcome> {
+  const { tenant, channelId, userId } = invoker;
   if (!channelId) return { kind: 'channel-missing', usage: usageOf(command.kind) };
   switch (command.kind) {
     case 'channel': {
-      const current = await channelAgents.agentFor(channelId);
+      const current = await channelAgents.agentFor(tenant, channelId);
       return {
         kind: 'channel-agent',
         channelId,
         agentId: current.agentId,
         source: current.source,
         boundBy: current.binding?.boundBy,
-        watched: watched ? (await watched.watchOf(channelId)) !== undefined : undefined,
+        watched: watched ? (await watched.watchOf(tenant, channelId)) !== undefined : undefined,
         connection: current.connection,
       };
     }
     case 'channel-investigate': {
       if (!watched) return { kind: 'not-configured', usage: usageOf(command.kind) };
-      const { wasOn } = await watched.set(channelId, command.on, userId);
+      const { wasOn } = await watched.set(tenant, channelId, command.on, userId);
       return { kind: 'channel-watch', channelId, on: command.on, wasOn };
     }
     case 'channel-use': {
-      const before = await channelAgents.use(channelId, command.agentId, userId, command.connection);
+      const before = await channelAgents.use(tenant, channelId, command.agentId, userId, command.connection);
       return {
         kind: 'channel-bound',
         channelId,
@@ -52,11 +53,12 @@ export async function runChannelCommand(
       };
     }
     case 'channel-reset': {
-      const before = await channelAgents.reset(channelId);
+      const before = await channelAgents.reset(tenant, channelId);
       return {
         kind: 'channel-reset',
         channelId,
-        agentId: channelAgents.defaultAgentId,
+        // Outside the home installations the default agent is not theirs: none until bound again.
+        agentId: tenant.home ? channelAgents.defaultAgentId : undefined,
         previousAgentId: before.agentId,
       };
     }

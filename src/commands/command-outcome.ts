@@ -76,8 +76,9 @@ export type CommandOutcome =
   | {
       kind: 'channel-agent';
       channelId: string;
-      agentId: string;
-      source: 'channel' | 'default';
+      /** Undefined when `source` is `unbound`: no agent serves the channel here. */
+      agentId?: string | undefined;
+      source: 'channel' | 'default' | 'unbound';
       boundBy?: string | undefined;
       /** Whether integration posts here are investigated (`/agent channel investigate`). */
       watched?: boolean | undefined;
@@ -89,8 +90,10 @@ export type CommandOutcome =
   | {
       kind: 'channel-bound' | 'channel-reset';
       channelId: string;
-      agentId: string;
-      previousAgentId: string;
+      /** Undefined after a reset outside the home installations: the channel has no agent now. */
+      agentId?: string | undefined;
+      /** Undefined: the channel had none. */
+      previousAgentId?: string | undefined;
       /** `channel-bound … on <alias>`: the connection the agent is on. */
       connection?: string | undefined;
     }
@@ -105,7 +108,21 @@ export type CommandOutcome =
   /** A command named a connection alias that does not exist; nothing changed. */
   | { kind: 'connection-unknown'; alias: string }
   /** A channel command outside a channel (Slack always names one; kept for safety). */
-  | { kind: 'channel-missing'; usage: string };
+  | { kind: 'channel-missing'; usage: string }
+  /**
+   * DESIGN "The home workspaces": the operator's main account (accounts, capacity, export) and the
+   * default connection serve the home installations only; nothing was sent.
+   */
+  | { kind: 'home-only'; usage: string }
+  /** Not a home installation and the channel is bound to none of its connections: nothing was sent. */
+  | { kind: 'channel-unbound' }
+  /**
+   * `/agent alerts webhook [rotate]`: the installation's own alert address and token, shown only
+   * to the admin (the reply is ephemeral; the token is never logged).
+   */
+  | { kind: 'alert-webhook'; address: string; token: string; rotated: boolean }
+  /** No STATE_ENCRYPTION_KEY: an installation's token cannot be kept sealed. */
+  | { kind: 'alert-webhook-no-key' };
 
 /**
  * Whether the outcome changed what an admin's App Home shows: agents on or off, a channel's agent
@@ -135,6 +152,9 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'channel-missing':
     case 'connections-no-key':
     case 'connection-unknown':
+    case 'home-only':
+    case 'channel-unbound':
+    case 'alert-webhook-no-key':
       return 'refused';
     case 'connection-remove':
       return outcome.result.outcome === 'removed' ? 'ok' : 'refused';

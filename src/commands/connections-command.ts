@@ -1,4 +1,5 @@
 import type { ConnectionAdmin } from '../connections/connection-admin.js';
+import type { Tenant } from '../conversation/tenancy.js';
 import type { CommandOutcome, ServiceFailure } from './command-outcome.js';
 import type { AgentCommand } from './parse-command.js';
 
@@ -13,6 +14,8 @@ export interface ConnectionsContext {
   /** Opens the add form for the person who typed the command (views.open with its trigger_id). */
   openConnectionForm: () => Promise<void>;
   failure: (error: unknown) => ServiceFailure;
+  /** The installation whose connections these are. */
+  tenant: Tenant;
 }
 
 /**
@@ -25,7 +28,7 @@ export async function runConnectionsCommand(
 ): Promise<CommandOutcome> {
   switch (command.kind) {
     case 'connections':
-      return { kind: 'connections', rows: await context.connections.list() };
+      return { kind: 'connections', rows: await context.connections.list(context.tenant) };
     case 'connections-add':
       if (!context.connections.canAdd()) return { kind: 'connections-no-key' };
       try {
@@ -35,6 +38,9 @@ export async function runConnectionsCommand(
         return { kind: 'connection-form', opened: false, ...context.failure(error) };
       }
     case 'connections-remove':
-      return { kind: 'connection-remove', result: await context.connections.remove(command.alias) };
+      return {
+        kind: 'connection-remove',
+        result: await context.connections.remove(command.alias, context.tenant),
+      };
   }
 }

@@ -20,7 +20,8 @@ export type SubcommandName =
   | 'channel-investigate'
   | 'connections'
   | 'connections-add'
-  | 'connections-remove';
+  | 'connections-remove'
+  | 'alerts-webhook';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -148,6 +149,14 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     example: '/agent connections remove eu-prod',
     adminOnly: true,
   },
+  {
+    name: 'alerts-webhook',
+    usage: '/agent alerts webhook [rotate]',
+    description:
+      'Show (only to you) this workspace’s own alert address and its token, made on first use; `rotate` replaces the token. Alerts sent with it are investigated in this workspace’s channels only, on each channel’s agent.',
+    example: '/agent alerts webhook',
+    adminOnly: true,
+  },
 ];
 
 /** The entry of one subcommand (every name has one). */
@@ -163,7 +172,8 @@ export function usageOf(name: SubcommandName): string {
 }
 
 /** Who counts as an admin, in the words every refusal and the help use. */
-export const ADMINS_ARE = 'people in ADMIN_USER_IDS, and Slack workspace admins and owners';
+export const ADMINS_ARE =
+  'Slack workspace admins and owners, and (in the home workspaces) people in ADMIN_USER_IDS';
 /** "admins (…)": the subject of a refusal. */
 export const ADMIN_AUDIENCE = `admins (${ADMINS_ARE})`;
 

@@ -41,7 +41,9 @@ export type AgentCommand =
   | { kind: 'channel-investigate'; on: boolean }
   | { kind: 'connections' }
   | { kind: 'connections-add' }
-  | { kind: 'connections-remove'; alias: string };
+  | { kind: 'connections-remove'; alias: string }
+  /** `alerts webhook [rotate]`: the installation's own alert address and token. */
+  | { kind: 'alerts-webhook'; rotate: boolean };
 
 export type ParseResult =
   | { ok: true; command: AgentCommand }
@@ -248,6 +250,15 @@ function parseConnections(args: string[]): AgentCommand {
   }
 }
 
+/** `alerts webhook`, `alerts webhook rotate`. */
+function parseAlerts(args: string[]): AgentCommand {
+  const [what, verb, ...extra] = args.map((arg) => arg.toLowerCase());
+  if (what !== 'webhook') throw new UsageError('alerts-webhook', 'unknown alerts command (use `webhook`)');
+  if (verb !== undefined && verb !== 'rotate') throw new UsageError('alerts-webhook', `unexpected “${verb}”`);
+  if (extra.length > 0) throw new UsageError('alerts-webhook', `unexpected “${extra[0]}”`);
+  return { kind: 'alerts-webhook', rotate: verb === 'rotate' };
+}
+
 function parseTokens(tokens: string[]): AgentCommand {
   const [first = 'help', ...args] = tokens;
   switch (first.toLowerCase()) {
@@ -272,6 +283,9 @@ function parseTokens(tokens: string[]): AgentCommand {
     case 'connections':
     case 'connection':
       return parseConnections(args);
+    case 'alerts':
+    case 'alert':
+      return parseAlerts(args);
     default:
       return { kind: 'help', unknown: first };
   }

@@ -2,6 +2,7 @@ import { createAdminCheck } from '../commands/access.js';
 import type { Config } from '../config.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import type { Tenant } from '../conversation/tenancy.js';
 import { createHomeActivity } from '../home/home-activity.js';
 import { createHomeData } from '../home/home-data.js';
 import { registryConnections } from '../home/service-connections.js';
@@ -29,8 +30,8 @@ export function wireAppHome(deps: {
   client: Parameters<typeof createAppHome>[0]['client'];
   clock: Clock;
   logger: Logger;
-  /** With OAuth: the installation under way (admins see its connections). */
-  installationKey: () => string | undefined;
+  /** Runs a later publish in the installation a turn names, with its tenant (slack-wiring.ts). */
+  within: (teamId: string, work: (tenant: Tenant) => Promise<void>) => Promise<void>;
 }) {
   const { config, store, inside, identity, users, connections, clock, logger } = deps;
   const appHome = createAppHome({
@@ -46,13 +47,11 @@ export function wireAppHome(deps: {
       }),
       // Every service connection, the default one first, as `/agent connections` lists them.
       connections: registryConnections({
-        list: () => connections.admin.list(),
-        aliases: () => connections.admin.aliases(),
-        view: deps.installationKey,
+        list: (tenant) => connections.admin.list(tenant),
+        aliases: (tenant) => connections.admin.aliases(tenant),
         now: () => clock.now(),
       }),
-      watched: installationWatches({ store, view: deps.installationKey }),
-      view: deps.installationKey,
+      watched: installationWatches({ store }),
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
       now: () => clock.now(),
@@ -68,6 +67,7 @@ export function wireAppHome(deps: {
       },
     },
     logger,
+    within: deps.within,
     republishIntervalMs: config.home.republishMs,
     now: () => clock.now(),
   });

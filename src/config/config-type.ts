@@ -42,6 +42,17 @@ export interface Config {
     /** Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside. */
     allowGuests: boolean;
   };
+  /** DESIGN "One installation, one tenant". */
+  tenants: {
+    /**
+     * HOME_TEAM_IDS: the installations (workspace `T…` or org `E…`) the default service connection,
+     * ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN serve. Unset: with one workspace, that workspace and its
+     * org (from `auth.test`); with OAuth, none.
+     */
+    homeTeamIds: string[] | undefined;
+    /** INSTALL_TEAM_IDS (OAuth): who may install; unset ⇒ anyone. */
+    installTeamIds: string[] | undefined;
+  };
   /** Who reads an answer (DESIGN "Who reads the answer"). */
   audience: { outsiderPolicy: 'dm' | 'thread' | 'refuse'; memberLimit: number };
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };

@@ -36,6 +36,15 @@ export const csvWithDefault = (fallback: string) =>
         .filter((item) => item.length > 0),
     );
 export const csv = csvWithDefault('');
+/** Comma-separated Slack workspace (`T…`) and Enterprise Grid org (`E…`) ids. */
+export const teamIds = csv.pipe(
+  z
+    .array(z.string())
+    .refine(
+      (ids) => ids.every((id) => /^[TE][A-Z0-9]{2,}$/.test(id)),
+      'must be Slack workspace ids (T…) or org ids (E…), comma-separated',
+    ),
+);
 export const bool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])

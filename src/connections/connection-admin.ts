@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../config.js';
+import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { AgentApiFactory } from './agent-api-factory.js';
@@ -72,22 +73,24 @@ export interface ConnectionAdminDeps {
   checkTimeoutMs: number;
   now: () => number;
   logger: Logger;
-  /** With OAuth: the installation under way, whose connections an admin sees. Default: none (one workspace). */
-  installation?: (() => string | undefined) | undefined;
 }
 
 export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   const { records, clients, logger } = deps;
-  const installation = () => deps.installation?.();
 
-  /** A connection this installation's admins may see, bind and remove (all of them with one workspace). */
-  const visible = (connection: StoredConnection | undefined): connection is StoredConnection =>
-    connection !== undefined && connection.installation === installation();
+  /**
+   * A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added (with
+   * one workspace, all of them).
+   */
+  const visible =
+    (tenant: Tenant) =>
+    (connection: StoredConnection | undefined): connection is StoredConnection =>
+      connection !== undefined && connection.installation === tenant.key;
 
   /** Validates the form, asks whoami at the address with the token, and saves it sealed. */
-  async function add(input: ConnectionInput, userId: string): Promise<AddResult> {
+  async function add(input: ConnectionInput, userId: string, tenant: Tenant): Promise<AddResult> {
     if (!deps.secrets) return { ok: false, reason: 'no-key' };
-    const checked = await validate(input);
+    const checked = await validate(input, tenant);
     if ('problem' in checked) return { ok: false, reason: 'invalid', ...checked };
     const { alias, baseUrl, token } = checked;
     let identity: Identity;
@@ -112,7 +115,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       accountName: identity.accountName,
       addedBy: userId,
       addedAt: deps.now(),
-      ...(installation() !== undefined ? { installation: installation() } : {}),
+      ...(tenant.key !== undefined ? { installation: tenant.key } : {}),
     });
     clients.forget(alias);
     return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };
@@ -120,6 +123,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
 
   async function validate(
     input: ConnectionInput,
+    tenant: Tenant,
   ): Promise<
     { alias: string; baseUrl: string; token: string } | { field: ConnectionField; problem: string }
   > {
@@ -135,7 +139,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
     const existing = await records.getConnection(alias);
     if (existing) {
       // Another installation's connection: say only that the alias is taken, nothing about it.
-      const problem = visible(existing)
+      const problem = visible(tenant)(existing)
         ? `a connection “${alias}” exists; remove it first or choose another alias`
         : `the alias “${alias}” is taken; choose another`;
       return { field: 'alias', problem };
@@ -150,12 +154,15 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
     return { alias, baseUrl, token };
   }
 
-  /** Every connection, the default first, each checked with whoami at once (bounded in time). */
-  async function list(): Promise<ConnectionRow[]> {
-    const stored = (await records.listConnections()).filter(visible);
+  /**
+   * `tenant`'s connections, the default first (home installations only: it is the operator's),
+   * each checked with whoami at once (bounded in time).
+   */
+  async function list(tenant: Tenant): Promise<ConnectionRow[]> {
+    const stored = (await records.listConnections()).filter(visible(tenant));
     const rows = [
-      check(DEFAULT_CONNECTION, deps.defaultBaseUrl, 'environment'),
-      ...stored.map((connection) => check(connection.alias, connection.baseUrl, 'added', connection)),
+      ...(tenant.home ? [check(DEFAULT_CONNECTION, deps.defaultBaseUrl, 'environment', tenant)] : []),
+      ...stored.map((connection) => check(connection.alias, connection.baseUrl, 'added', tenant, connection)),
     ];
     return Promise.all(rows);
   }
@@ -164,11 +171,12 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
     alias: string,
     baseUrl: string,
     source: ConnectionRow['source'],
+    tenant: Tenant,
     stored?: StoredConnection,
   ): Promise<ConnectionRow> {
     const region = regionOf(baseUrl);
     try {
-      const api = await clients.api(alias);
+      const api = await clients.api(alias, tenant.key);
       const identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
       return { alias, region, source, health: 'ok', ...identityOf(identity) };
     } catch (error) {
@@ -188,24 +196,26 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   }
 
   /** Removes a connection no channel uses; the default one cannot be removed. */
-  async function remove(alias: string): Promise<RemoveResult> {
+  async function remove(alias: string, tenant: Tenant): Promise<RemoveResult> {
     if (alias === DEFAULT_CONNECTION) return { outcome: 'default', alias };
-    if (!visible(await records.getConnection(alias))) return { outcome: 'unknown', alias };
-    const channels = await records.channelsUsing(alias);
+    if (!visible(tenant)(await records.getConnection(alias))) return { outcome: 'unknown', alias };
+    // Channels are kept under their installation's name (tenancy.ts): shown as Slack ids.
+    const channels = (await records.channelsUsing(alias)).map(channelOfName);
     if (channels.length > 0) return { outcome: 'in-use', alias, channels };
     await records.deleteConnection(alias);
     clients.forget(alias);
     return { outcome: 'removed', alias };
   }
 
-  /** Whether `alias` names a connection (the default one included). */
-  async function exists(alias: string): Promise<boolean> {
-    return alias === DEFAULT_CONNECTION || visible(await records.getConnection(alias));
+  /** Whether `alias` names a connection of `tenant` (the default one: home installations only). */
+  async function exists(alias: string, tenant: Tenant): Promise<boolean> {
+    if (alias === DEFAULT_CONNECTION) return tenant.home;
+    return visible(tenant)(await records.getConnection(alias));
   }
 
-  /** The added connections' aliases this installation sees, from the store alone (no service call). */
-  async function aliases(): Promise<string[]> {
-    return (await records.listConnections()).filter(visible).map((connection) => connection.alias);
+  /** The added connections' aliases `tenant` sees, from the store alone (no service call). */
+  async function aliases(tenant: Tenant): Promise<string[]> {
+    return (await records.listConnections()).filter(visible(tenant)).map((connection) => connection.alias);
   }
 
   return { add, list, remove, exists, aliases, canAdd: () => deps.secrets !== undefined };

@@ -31,14 +31,20 @@ export class ConnectionKeyMissingError extends Error {
 }
 
 export interface ConnectionClients {
-  /** The client of `alias` (undefined or `default`: the default connection). */
-  api(alias?: string | undefined): Promise<AgentApi>;
+  /**
+   * The client of `alias` (undefined or `default`: the default connection) as the installation
+   * `owner` (its store key, tenancy.ts: undefined with one workspace) may use it: an added alias of
+   * another installation is unknown to it (DESIGN "One installation, one tenant").
+   */
+  api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
   /** Drops the cached client of `alias` (after it was added again or removed). */
   forget(alias: string): void;
 }
 
 interface Cached {
   client: AgentApi;
+  /** The installation that added it (its record's). */
+  owner: string | undefined;
   /** The record it was built from: a different one (added anew elsewhere) means a new client. */
   sealedToken: string;
   baseUrl: string;
@@ -69,6 +75,7 @@ export function createConnectionClients(deps: {
     const cached = cache.get(alias);
     if (cached && cached.sealedToken === record.sealedToken && cached.baseUrl === record.baseUrl) {
       cached.checkedAt = now();
+      cached.owner = record.installation;
       return cached.client;
     }
     if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
@@ -78,21 +85,36 @@ export function createConnectionClients(deps: {
       token: deps.secrets.open(record.sealedToken),
       accountId: record.accountId,
     });
-    cache.set(alias, { client, sealedToken: record.sealedToken, baseUrl: record.baseUrl, checkedAt: now() });
+    const owner = record.installation;
+    cache.set(alias, {
+      client,
+      owner,
+      sealedToken: record.sealedToken,
+      baseUrl: record.baseUrl,
+      checkedAt: now(),
+    });
     return client;
   }
 
+  /** The alias's client, whoever asks (ownership is checked by `api`). */
+  async function clientOf(alias: string): Promise<AgentApi> {
+    const cached = cache.get(alias);
+    if (cached && now() - cached.checkedAt < recheckMs) return cached.client;
+    let pending = reading.get(alias);
+    if (!pending) {
+      pending = resolve(alias).finally(() => reading.delete(alias));
+      reading.set(alias, pending);
+    }
+    return pending;
+  }
+
   return {
-    async api(alias) {
+    async api(alias, owner) {
       if (alias === undefined || alias === DEFAULT_CONNECTION) return deps.defaultApi;
-      const cached = cache.get(alias);
-      if (cached && now() - cached.checkedAt < recheckMs) return cached.client;
-      let pending = reading.get(alias);
-      if (!pending) {
-        pending = resolve(alias).finally(() => reading.delete(alias));
-        reading.set(alias, pending);
-      }
-      return pending;
+      const client = await clientOf(alias);
+      // Another installation's alias is as unknown as a removed one: its token never serves here.
+      if (cache.get(alias)?.owner !== owner) throw new UnknownConnectionError(alias);
+      return client;
     },
     forget(alias) {
       cache.delete(alias);
@@ -101,10 +123,13 @@ export function createConnectionClients(deps: {
 }
 
 /** The conversation's port: each alias's runs, polls, follow-ups and feedback on its own client. */
-export function connectionRuns(clients: ConnectionClients): ConnectionRuns {
+export function connectionRuns(
+  clients: ConnectionClients,
+  keyOf: (teamId: string) => string | undefined,
+): ConnectionRuns {
   return {
-    on(connection) {
-      const api = () => clients.api(connection);
+    on(connection, teamId) {
+      const api = () => clients.api(connection, keyOf(teamId));
       return {
         startRun: async (agentId, input, options) => (await api()).startRun(agentId, input, options),
         followUp: async (agentId, sessionId, input, options) =>

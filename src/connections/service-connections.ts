@@ -28,8 +28,8 @@ export function createServiceConnections(deps: {
   store: ConnectionRecordStore;
   logger: Logger;
   clock: Pick<Clock, 'now'>;
-  /** With OAuth: the installation under way (connections belong to the one that added them). */
-  installation?: (() => string | undefined) | undefined;
+  /** The store key of a thread's installation (tenancy.ts): a thread's runs use only its own aliases. */
+  keyOf: (teamId: string) => string | undefined;
 }) {
   const { config } = deps;
   const key = config.secrets.encryptionKey;
@@ -49,9 +49,8 @@ export function createServiceConnections(deps: {
     checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
     now: () => deps.clock.now(),
     logger: deps.logger,
-    installation: deps.installation,
   });
-  return { clients, runs: connectionRuns(clients), admin };
+  return { clients, runs: connectionRuns(clients, deps.keyOf), admin, secrets };
 }
 
 /** The factory and the default connection's client (AGENT_API_*), with its request budget. */

@@ -55,7 +55,12 @@ export type Refusal =
   /** The answer had to go to a DM (`OUTSIDER_AUDIENCE=dm`), and Slack would not open one. */
   | 'private-thread-failed'
   /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
-  | 'over-limit';
+  | 'over-limit'
+  /**
+   * Not a home installation (HOME_TEAM_IDS) and the channel is bound to none of its own
+   * connections: the default connection is the operator's (DESIGN "The home workspaces").
+   */
+  | 'unbound-channel';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API

@@ -39,8 +39,8 @@ export interface HomeActivityDeps {
   store: HomeStore;
   now: () => number;
   logger: Logger;
-  /** The person's own threads changed: publish their home again (rate-bounded by the caller). */
-  onThreadsChanged(userId: string): void;
+  /** The person's own threads in installation `teamId` changed: publish their home there again (rate-bounded by the caller). */
+  onThreadsChanged(teamId: string, userId: string): void;
   /**
    * With OAuth: the weekly figures are kept per installation, named by the thread's team (the
    * installation's id: thread-key.ts), so each installation's admins see their own.
@@ -87,7 +87,7 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
         beside(
           'thread start',
           () => noteThread(turn, 'working', title || undefined),
-          () => deps.onThreadsChanged(turn.userId),
+          () => deps.onThreadsChanged(turn.teamId, turn.userId),
         );
       }
       beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
@@ -107,7 +107,7 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
         beside(
           'thread outcome',
           () => noteThread(turn, STATUS_OF[outcome]),
-          () => deps.onThreadsChanged(turn.userId),
+          () => deps.onThreadsChanged(turn.teamId, turn.userId),
         );
       }
       if (outcome !== 'done') return;

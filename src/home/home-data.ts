@@ -8,6 +8,7 @@ import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from '../conversation/home-ports.js';
+import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
 import type { ConnectionStatus, ServiceConnections } from './service-connections.js';
@@ -54,11 +55,6 @@ export interface HomeDataDeps {
   prompts: ReadonlyArray<{ title: string; message: string }>;
   now: () => number;
   logger: Logger;
-  /**
-   * With OAuth: the installation under way. Its admins see the channel agents its admins bound
-   * (one organisation's channels are not listed to another's). Undefined with one workspace.
-   */
-  view?: (() => string | undefined) | undefined;
 }
 
 export function createHomeData(deps: HomeDataDeps) {
@@ -74,21 +70,32 @@ export function createHomeData(deps: HomeDataDeps) {
     }
   }
 
-  async function channelAgents(): Promise<Array<{ channel: string; agentId: string }>> {
-    const channels = await store.listBoundChannels();
-    const bindings = await Promise.all(channels.map((channel) => store.getChannelBinding(channel)));
-    const view = deps.view?.();
-    return channels.flatMap((channel, index) => {
+  /** The channel agents `tenant`'s admins bound (one organisation's are not listed to another's). */
+  async function channelAgents(tenant: Tenant): Promise<Array<{ channel: string; agentId: string }>> {
+    const names = await store.listBoundChannels();
+    const bindings = await Promise.all(names.map((name) => store.getChannelBinding(name)));
+    const view = tenant.key === undefined ? undefined : tenant.teamId;
+    return names.flatMap((name, index) => {
       const binding = bindings[index];
+      const channel = channelOfName(name);
       return binding && binding.installation === view ? [{ channel, agentId: binding.agentId }] : [];
     });
   }
 
-  function agentRows(bound: Array<{ channel: string; agentId: string }>, seen: AgentSeen[]): AgentRow[] {
+  function agentRows(
+    tenant: Tenant,
+    bound: Array<{ channel: string; agentId: string }>,
+    seen: AgentSeen[],
+  ): AgentRow[] {
     // An agent seen only in another installation is not listed (the default and bound ones are).
-    const view = deps.view?.();
+    const view = tenant.key;
     const seenHere = seen.filter((row) => row.installation === view).map((row) => row.agentId);
-    const ids = [deps.defaultAgentId, ...bound.map((row) => row.agentId), ...seenHere];
+    // AGENT_ID is the operator's default: listed to the home installations only.
+    const ids = [
+      ...(tenant.home ? [deps.defaultAgentId] : []),
+      ...bound.map((row) => row.agentId),
+      ...seenHere,
+    ];
     return [...new Set(ids)].map((agentId) => ({
       agentId,
       isDefault: agentId === deps.defaultAgentId,
@@ -97,40 +104,40 @@ export function createHomeData(deps: HomeDataDeps) {
     }));
   }
 
-  async function adminHome(): Promise<AdminHome> {
+  async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
     const [connections, bound, seen, watched, tallies] = await Promise.all([
-      orUndefined('connections', () => deps.connections.list()),
-      orUndefined('channel agents', channelAgents),
+      orUndefined('connections', () => deps.connections.list(tenant)),
+      orUndefined('channel agents', () => channelAgents(tenant)),
       orUndefined('agents', () => store.agentsSeen()),
       deps.watched
-        ? orUndefined('watched channels', () => deps.watched?.list() ?? Promise.resolve([]))
+        ? orUndefined('watched channels', () => deps.watched?.list(tenant) ?? Promise.resolve([]))
         : undefined,
-      orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, deps.view?.()))),
+      orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
     ]);
     const channelRows = bound ?? [];
     return {
       connections,
-      agents: agentRows(channelRows, seen ?? []),
+      agents: agentRows(tenant, channelRows, seen ?? []),
       channelAgents: channelRows,
       watched,
       week: { label, runs: 0, answers: 0, 'answered-sessions': 0, 'rated-sessions': 0, ...tallies },
     };
   }
 
-  /** The home of `userId`; the inside check asks Slack about the person when it must. */
-  async function forPerson(userId: string): Promise<PersonHome> {
+  /** The home of `userId` in `tenant`'s installation; the inside check asks Slack about the person when it must. */
+  async function forPerson(userId: string, tenant: Tenant): Promise<PersonHome> {
     const verdict = await deps.inside.check({ userId });
     if (!verdict.inside) return { kind: 'outsider' };
     const [threads, isAdmin] = await Promise.all([
       orUndefined('recent threads', () => store.recentThreads(userId)),
-      deps.admins.isAdmin(userId),
+      deps.admins.isAdmin(userId, tenant),
     ]);
     return {
       kind: 'member',
       prompts: deps.prompts,
       threads: threads ?? [],
-      ...(isAdmin ? { admin: await adminHome() } : {}),
+      ...(isAdmin ? { admin: await adminHome(tenant) } : {}),
     };
   }
 

@@ -5,6 +5,7 @@
  * lists them all.
  */
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
+import type { Tenant } from '../conversation/tenancy.js';
 
 export type ConnectionHealth = 'ok' | IdentityProblem;
 
@@ -17,9 +18,9 @@ export interface ConnectionStatus {
   health: ConnectionHealth;
 }
 
-/** Port: every connection with its health now (or as recently checked). */
+/** Port: every connection of `tenant` with its health now (or as recently checked). */
 export interface ServiceConnections {
-  list(): Promise<ConnectionStatus[]>;
+  list(tenant: Tenant): Promise<ConnectionStatus[]>;
 }
 
 /** How long a health answer is reused: opening the home again does not call the service again. */
@@ -61,8 +62,8 @@ export function defaultConnection(deps: {
 /** Several sources of connections as one list, in order. */
 export function combineConnections(...sources: ServiceConnections[]): ServiceConnections {
   return {
-    async list() {
-      return (await Promise.all(sources.map((source) => source.list()))).flat();
+    async list(tenant) {
+      return (await Promise.all(sources.map((source) => source.list(tenant)))).flat();
     },
   };
 }
@@ -80,11 +81,9 @@ export type ListedConnection = { alias: string; region: string } & (
  * each installation sees its own connections: answers are kept per `view`.
  */
 export function registryConnections(deps: {
-  list(): Promise<ListedConnection[]>;
-  /** The added connections' aliases the view sees, read cheaply from the store (no service call). */
-  aliases(): Promise<string[]>;
-  /** Whose connections are listed: the installation under way with OAuth; undefined with one workspace. */
-  view?: (() => string | undefined) | undefined;
+  list(tenant: Tenant): Promise<ListedConnection[]>;
+  /** The added connections' aliases the tenant sees, read cheaply from the store (no service call). */
+  aliases(tenant: Tenant): Promise<string[]>;
   now?: () => number;
 }): ServiceConnections {
   const now = deps.now ?? Date.now;
@@ -99,13 +98,14 @@ export function registryConnections(deps: {
         }
       : { alias: row.alias, host: row.region, health: row.problem };
   return {
-    async list() {
-      const view = deps.view?.() ?? '';
-      const aliases = (await deps.aliases()).sort().join('\n');
+    async list(tenant) {
+      // Each installation's own answers: with one workspace there is one (key undefined).
+      const view = `${tenant.key ?? ''}:${tenant.home}`;
+      const aliases = (await deps.aliases(tenant)).sort().join('\n');
       for (const [key, entry] of cached) if (now() - entry.at >= HEALTH_CACHE_MS) cached.delete(key);
       const hit = cached.get(view);
       if (hit && hit.aliases === aliases) return hit.statuses;
-      const statuses = (await deps.list()).map(statusOf);
+      const statuses = (await deps.list(tenant)).map(statusOf);
       cached.set(view, { at: now(), aliases, statuses });
       return statuses;
     },

@@ -1,10 +1,12 @@
+import { channelOfName, type Tenant } from '../conversation/tenancy.js';
+
 /**
  * Watched channels (`/agent channel investigate on|off`, DESIGN "Alert investigations") as the
  * admins' App Home lists them: with OAuth, the ones the installation's own admins turned on.
  */
 export interface WatchedChannels {
-  /** Channel ids whose integration posts are investigated. */
-  list(): Promise<string[]>;
+  /** Channel ids whose integration posts are investigated in `tenant`'s installation. */
+  list(tenant: Tenant): Promise<string[]>;
 }
 
 /** The store's watches, as far as App Home reads them. */
@@ -13,17 +15,14 @@ export interface WatchRecords {
   getChannelWatch(channel: string): Promise<{ installation?: string | undefined } | undefined>;
 }
 
-/** The watches of the installation `view` names (undefined with one workspace: all of them). */
-export function installationWatches(deps: {
-  store: WatchRecords;
-  view: () => string | undefined;
-}): WatchedChannels {
+/** The watches of `tenant`'s installation (with one workspace: all of them). */
+export function installationWatches(deps: { store: WatchRecords }): WatchedChannels {
   return {
-    async list() {
-      const channels = await deps.store.listWatchedChannels();
-      const watches = await Promise.all(channels.map((channel) => deps.store.getChannelWatch(channel)));
-      const view = deps.view();
-      return channels.filter((_, index) => watches[index]?.installation === view);
+    async list(tenant) {
+      const names = await deps.store.listWatchedChannels();
+      const watches = await Promise.all(names.map((name) => deps.store.getChannelWatch(name)));
+      const view = tenant.key === undefined ? undefined : tenant.teamId;
+      return names.filter((_, index) => watches[index]?.installation === view).map(channelOfName);
     },
   };
 }

@@ -5,6 +5,7 @@
  * https://docs.slack.dev/reference/methods/views.publish
  */
 import type { WebClient } from '@slack/web-api';
+import type { Tenant } from '../conversation/tenancy.js';
 import type { HomeData } from '../home/home-data.js';
 import { createRepublishThrottle } from '../home/republish-throttle.js';
 import type { Logger } from '../runtime/logger.js';
@@ -15,6 +16,11 @@ export interface AppHomeDeps {
   data: HomeData;
   view: HomeViewOptions;
   logger: Logger;
+  /**
+   * Runs a later publish in the installation `teamId` names (a turn's thread key's team: its
+   * outcome lands long after the event), handing it that installation's tenant.
+   */
+  within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
   /** Least time between two publishes for one person after a change. Default 10 s. */
   republishIntervalMs?: number | undefined;
   /** Default Date.now. */
@@ -30,17 +36,25 @@ const LOOKING_MS = 30 * 60_000;
 export function createAppHome(deps: AppHomeDeps) {
   const { client, data, logger } = deps;
 
-  async function publish(userId: string): Promise<void> {
+  async function publish(tenant: Tenant, userId: string): Promise<void> {
     try {
-      const view = renderHome(await data.forPerson(userId), deps.view);
+      const view = renderHome(await data.forPerson(userId, tenant), deps.view);
       await client.views.publish({ user_id: userId, view });
     } catch (error) {
       logger.warn({ err: error, user: userId }, 'App Home not published');
     }
   }
 
+  // A person is one per installation: the throttle's key is `<installation>:<user>`.
   const throttle = createRepublishThrottle({
-    publish,
+    publish: (key) => {
+      const [teamId = '', userId = ''] = key.split(':');
+      return deps
+        .within(teamId, (tenant) => publish(tenant, userId))
+        .catch((error: unknown) => {
+          logger.warn({ err: error, user: userId }, 'App Home not published');
+        });
+    },
     ...(deps.republishIntervalMs === undefined ? {} : { intervalMs: deps.republishIntervalMs }),
   });
   const now = deps.now ?? Date.now;
@@ -56,23 +70,26 @@ export function createAppHome(deps: AppHomeDeps) {
     }
   }
 
+  const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
+
   return {
-    /** The person opened the Home tab: publish now (their interval starts). */
-    async opened(userId: string): Promise<void> {
-      noteOpened(userId);
-      throttle.published(userId);
-      await publish(userId);
+    /** The person opened the Home tab in `tenant`'s installation: publish now (their interval starts). */
+    async opened(tenant: Tenant, userId: string): Promise<void> {
+      noteOpened(keyOf(tenant.teamId, userId));
+      throttle.published(keyOf(tenant.teamId, userId));
+      await publish(tenant, userId);
     },
-    /** The person's threads changed: publish again, rate-bounded. */
-    threadsChanged: (userId: string) => throttle.request(userId),
+    /** The person's threads in installation `teamId` changed: publish again there, rate-bounded. */
+    threadsChanged: (teamId: string, userId: string) => throttle.request(keyOf(teamId, userId)),
     /**
      * An admin changed what the admin part shows (agents, channel agents, watched channels,
      * connections): their own home is published again, rate-bounded, when they opened it on this
      * replica in the last half hour. Other admins see it when they next open the tab.
      */
-    settingsChanged(userId: string): void {
-      const at = openedAt.get(userId);
-      if (at !== undefined && now() - at < LOOKING_MS) throttle.request(userId);
+    settingsChanged(tenant: Tenant, userId: string): void {
+      const key = keyOf(tenant.teamId, userId);
+      const at = openedAt.get(key);
+      if (at !== undefined && now() - at < LOOKING_MS) throttle.request(key);
     },
     stop: () => throttle.stop(),
   };

@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import type { HttpRoute } from '../http/http-route.js';
 import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
-import type { SlackInstallations } from './installations/oauth-setup.js';
+import { tenantMiddleware } from './event-tenant.js';
+import { type SlackInstallations, workspaceOfContext } from './installations/oauth-setup.js';
 import { type ListenerDeps, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
 import { SlackStartupError } from './startup-check.js';
@@ -105,6 +106,12 @@ export function createSlackApp(options: {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   installations?.register(app);
+  // Every event's installation, as one value on its context (event-tenant.ts).
+  app.use(
+    tenantMiddleware(options.listeners.tenancy, (context) =>
+      installations ? workspaceOfContext(context)?.identity : identity,
+    ),
+  );
   registerListeners(app, { ...options.listeners, identity, logger });
 
   let opsServer: Server | undefined;

@@ -10,6 +10,9 @@ export interface InstallationRecordStore {
   getInstallationRecord(installationId: string): Promise<SealedInstallation | undefined>;
   saveInstallationRecord(installationId: string, record: SealedInstallation): Promise<void>;
   deleteInstallationRecord(installationId: string): Promise<void>;
+  /** The installation's own alert webhook token, sealed (alerts/alert-tokens.ts). */
+  getAlertTokenRecord(installationId: string): Promise<SealedInstallation | undefined>;
+  saveAlertTokenRecord(installationId: string, record: SealedInstallation): Promise<void>;
 }
 
 /** A sealed installation (secrets/secret-box.ts format) and when it was saved. */
@@ -32,6 +35,15 @@ export function createInstallationRecords(keyv: Keyv, ensureOpen: () => void): I
     async deleteInstallationRecord(installationId) {
       ensureOpen();
       await keyv.delete(storeKeys.installation(installationId));
+      await keyv.delete(storeKeys.alertToken(installationId));
+    },
+    async getAlertTokenRecord(installationId) {
+      ensureOpen();
+      return keyv.get<SealedInstallation>(storeKeys.alertToken(installationId));
+    },
+    async saveAlertTokenRecord(installationId, record) {
+      ensureOpen();
+      await keyv.set(storeKeys.alertToken(installationId), record);
     },
   };
 }

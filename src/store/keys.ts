@@ -21,6 +21,8 @@ export const storeKeys = {
   /** Channel → alias of the added connection its agent is on. */
   connectionChannels: 'connections:channels',
   installation: (installationId: string) => `installation:${installationId}`,
+  /** An installation's own alert webhook token, sealed (DESIGN "Alert tokens per installation"). */
+  alertToken: (installationId: string) => `alert-token:${installationId}`,
 };
 
 /** The key names a store uses: {@link storeKeys}, or {@link clusterKeys} on a Redis Cluster. */
@@ -56,6 +58,7 @@ export const clusterKeys: StoreKeys = {
   connections: 'connections',
   connectionChannels: 'connections:channels',
   installation: (installationId) => `installation:${tag(installationId)}`,
+  alertToken: (installationId) => `alert-token:${tag(installationId)}`,
 };
 
 /** The separator @keyv/redis puts between namespace and key. */

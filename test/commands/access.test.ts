@@ -39,7 +39,16 @@ const USERS = {
   UOTHERADMIN: roles({ teamId: 'TOTHER', isAdmin: true, isStranger: true }),
 };
 
+const HOME = { home: true };
+
 describe('createAdminCheck', () => {
+  it('counts ADMIN_USER_IDS only in a home installation; a workspace admin is admin of their own', async () => {
+    const slack = directory(USERS);
+    const check = createAdminCheck({ adminUserIds: ['ULISTED'], app: APP, lookupUser: slack.lookupUser });
+    expect(await check.isAdmin('ULISTED', { home: false })).toBe(false);
+    expect(await check.isAdmin('UADMIN', { home: false })).toBe(true);
+  });
+
   it.each([
     ['a listed id, without asking Slack', 'ULISTED', true, 0],
     ['a workspace admin', 'UADMIN', true, 1],
@@ -51,7 +60,7 @@ describe('createAdminCheck', () => {
   ])('%s', async (_name, userId, expected, lookups) => {
     const slack = directory(USERS);
     const check = createAdminCheck({ adminUserIds: ['ULISTED'], app: APP, lookupUser: slack.lookupUser });
-    expect(await check.isAdmin(userId)).toBe(expected);
+    expect(await check.isAdmin(userId, HOME)).toBe(expected);
     expect(slack.calls).toHaveLength(lookups);
   });
 
@@ -83,10 +92,10 @@ describe('createAdminCheck', () => {
       onLookupError: (userId) => errors.push(userId),
     });
     slack.fail(true);
-    expect(await check.isAdmin('UADMIN')).toBe(false);
+    expect(await check.isAdmin('UADMIN', HOME)).toBe(false);
     expect(errors).toEqual(['UADMIN']);
     slack.fail(false);
-    expect(await check.isAdmin('UADMIN')).toBe(true);
+    expect(await check.isAdmin('UADMIN', HOME)).toBe(true);
   });
 
   it('survives a lookup that throws synchronously', async () => {
@@ -97,7 +106,7 @@ describe('createAdminCheck', () => {
         throw new Error('boom');
       }) as never,
     });
-    expect(await check.isAdmin('UX')).toBe(false);
-    expect(await check.isAdmin('UX')).toBe(false);
+    expect(await check.isAdmin('UX', HOME)).toBe(false);
+    expect(await check.isAdmin('UX', HOME)).toBe(false);
   });
 });

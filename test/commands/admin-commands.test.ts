@@ -88,6 +88,7 @@ function setup(overrides: Partial<CommandContext> = {}) {
   const { logger, lines } = capture();
   const uploads: { userId: string; names: string[]; contents: string[] }[] = [];
   const context: CommandContext = {
+    tenant: { teamId: 'T1', home: true, key: undefined },
     api,
     access: createAdminCheck({
       adminUserIds: ['UADMIN'],

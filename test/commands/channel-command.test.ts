@@ -36,6 +36,7 @@ describe('running /agent channel', () => {
   function setup() {
     const store = createMemoryStore();
     const context = {
+      tenant: { teamId: 'T1', home: true, key: undefined },
       access: createAdminCheck({
         adminUserIds: ['UADMIN'],
         app: { teamId: 'T1' },

@@ -41,7 +41,7 @@ describe('renderCommandOutcome', () => {
     [
       'a refusal',
       { kind: 'refused', usage: '/agent accounts' },
-      'Only admins (people in ADMIN_USER_IDS, and Slack workspace admins and owners) can run `/agent accounts`. Nothing was changed.',
+      'Only admins (Slack workspace admins and owners, and (in the home workspaces) people in ADMIN_USER_IDS) can run `/agent accounts`. Nothing was changed.',
     ],
     [
       'a usage error',

@@ -12,6 +12,7 @@ describe('help entries', () => {
     expect(names.sort()).toEqual(
       [
         'accounts',
+        'alerts-webhook',
         'accounts-create',
         'capacity-move',
         'channel',

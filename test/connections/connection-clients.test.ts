@@ -52,15 +52,29 @@ describe('connection clients', () => {
         },
       },
     });
-    expect(await clients.api()).toBe(defaultApi);
-    expect(await clients.api('default')).toBe(defaultApi);
-    const eu = await clients.api('eu');
-    expect(await clients.api('eu')).toBe(eu);
+    expect(await clients.api(undefined, undefined)).toBe(defaultApi);
+    expect(await clients.api('default', undefined)).toBe(defaultApi);
+    const eu = await clients.api('eu', undefined);
+    expect(await clients.api('eu', undefined)).toBe(eu);
     expect(made).toEqual(['eu:token-of-eu']);
     expect(reads).toBe(1);
-    await expect(clients.api('gone')).rejects.toBeInstanceOf(UnknownConnectionError);
+    await expect(clients.api('gone', undefined)).rejects.toBeInstanceOf(UnknownConnectionError);
     clients.forget('eu');
-    expect(await clients.api('eu')).not.toBe(eu);
+    expect(await clients.api('eu', undefined)).not.toBe(eu);
+  });
+
+  it('resolves an added alias only for the installation that added it (DESIGN "One installation, one tenant")', async () => {
+    const records = new Map([['alpha', { ...stored('alpha', 1), installation: 'T0ALPHA' }]]);
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      factory: { make: () => ({}) as AgentApi },
+    });
+    const alpha = await clients.api('alpha', 'T0ALPHA');
+    await expect(clients.api('alpha', 'T0BETA')).rejects.toBeInstanceOf(UnknownConnectionError);
+    await expect(clients.api('alpha', undefined)).rejects.toBeInstanceOf(UnknownConnectionError);
+    expect(await clients.api('alpha', 'T0ALPHA')).toBe(alpha);
   });
 
   it('reads the record again after recheckMs: unchanged keeps the client, removed elsewhere fails', async () => {
@@ -80,16 +94,16 @@ describe('connection clients', () => {
       recheckMs: 1000,
       now: () => clock,
     });
-    const eu = await clients.api('eu');
+    const eu = await clients.api('eu', undefined);
     clock = 2000;
-    expect(await clients.api('eu')).toBe(eu);
+    expect(await clients.api('eu', undefined)).toBe(eu);
     records.set('eu', stored('eu', 1)); // added anew elsewhere: another sealed token
     clock = 4000;
-    expect(await clients.api('eu')).not.toBe(eu);
+    expect(await clients.api('eu', undefined)).not.toBe(eu);
     expect(built).toBe(2);
     records.delete('eu');
     clock = 6000;
-    await expect(clients.api('eu')).rejects.toBeInstanceOf(UnknownConnectionError);
+    await expect(clients.api('eu', undefined)).rejects.toBeInstanceOf(UnknownConnectionError);
   });
 
   it('one request budget per account: shared by two aliases of one account, separate otherwise', () => {

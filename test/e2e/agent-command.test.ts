@@ -401,7 +401,7 @@ describe('/agent with the default configuration', () => {
     ])('refuses "%s" from a member and calls nothing on the service', async (command) => {
       const { text } = await run(harness, command, 'UALICE');
       expect(text).toMatch(
-        /^Only admins \(people in ADMIN_USER_IDS, and Slack workspace admins and owners\) can run `\/agent /,
+        /^Only admins \(Slack workspace admins and owners, and \(in the home workspaces\) people in ADMIN_USER_IDS\) can run `\/agent /,
       );
       expect(harness.sim.requests).toEqual([]);
       expect(harness.sim.putLog).toEqual([]);

@@ -15,7 +15,7 @@ function setup() {
     store,
     now: () => T,
     logger: log.logger,
-    onThreadsChanged: (user) => changed.push(user),
+    onThreadsChanged: (_team, user) => changed.push(user),
   });
   /** The writes happen beside the caller: wait until the home was asked to change `count` times. */
   const settled = async (count: number) => {
@@ -85,7 +85,7 @@ describe('home activity', () => {
       store: broken,
       now: () => T,
       logger: log.logger,
-      onThreadsChanged: (user) => changed.push(user),
+      onThreadsChanged: (_team, user) => changed.push(user),
     });
     expect(() => failing.started(POLLED_TURN, 'q')).not.toThrow();
     for (let i = 0; i < 100 && log.records().length === 0; i++) await new Promise((r) => setTimeout(r, 5));

@@ -3,6 +3,8 @@ import { createHomeData } from '../../src/home/home-data.js';
 import { silentLogger } from '../../src/logging.js';
 import { createMemoryStore } from '../../src/store/index.js';
 
+const HOME = { teamId: 'T1', home: true, key: undefined };
+
 const T = Date.UTC(2026, 10, 25, 12);
 const connections = { list: async () => [{ alias: 'default', host: 'h', health: 'ok' as const }] };
 
@@ -32,7 +34,7 @@ describe('home data', () => {
       { threadKey: 'k', channel: 'C', threadTs: '1.1', status: 'working', updatedAt: T },
       { max: 5, ttlMs: 1_000 },
     );
-    expect(await data.forPerson('U1')).toEqual({ kind: 'outsider' });
+    expect(await data.forPerson('U1', HOME)).toEqual({ kind: 'outsider' });
   });
 
   it('gives a member their threads and the prompts, and no admin part', async () => {
@@ -45,7 +47,7 @@ describe('home data', () => {
       updatedAt: T,
     };
     await store.noteRecentThread('U1', thread, { max: 5, ttlMs: 1_000 });
-    expect(await data.forPerson('U1')).toEqual({
+    expect(await data.forPerson('U1', HOME)).toEqual({
       kind: 'member',
       prompts: [{ title: 't', message: 'm' }],
       threads: [thread],
@@ -57,7 +59,7 @@ describe('home data', () => {
     await store.saveChannelBinding('C9', { agentId: 'pay', boundBy: 'U1', boundAt: T });
     await store.noteAgentSeen({ agentId: 'old', active: false, source: 'command', at: T });
     await store.tally('2026-W48', 'runs', 't1', 60_000);
-    const home = await data.forPerson('U1');
+    const home = await data.forPerson('U1', HOME);
     if (home.kind !== 'member' || !home.admin) throw new Error('no admin part');
     expect(
       home.admin.agents.map((agent) => [agent.agentId, agent.isDefault, agent.channels, agent.seen?.active]),

@@ -68,6 +68,8 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
     AGENT_API_TOKEN: SIM_TOKENS.agent,
     AGENT_ID: SIM_AGENTS.api,
     LOG_LEVEL: 'silent',
+    // Every place home, as before tenants (DESIGN "The home workspaces"): tests of tenancy set their own.
+    HOME_TEAM_IDS: 'T0ALPHA,T0BETA,E0GRID',
     ...options.env,
   });
   let bridge: RunningBot;

@@ -5,56 +5,83 @@
  * started with: their ThreadRecord carries it. Binding checks nothing on the service (it has no
  * endpoint to read an agent); the first run tells if the id is wrong.
  */
+import { type Tenant, tenantName } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 
-/** The agent a channel uses, and whether it comes from a binding or the default. */
-export interface ChannelAgent {
-  agentId: string;
-  /** The service connection of the agent; undefined: the default one. */
-  connection?: string | undefined;
-  source: 'channel' | 'default';
-  binding?: ChannelBinding | undefined;
-}
+/**
+ * The agent a channel uses, and whether it comes from a binding, the default (home installations
+ * only: DESIGN "The home workspaces"), or nothing: a channel of another installation that no admin
+ * bound yet, where nothing may reach any service.
+ */
+export type ChannelAgent =
+  | {
+      agentId: string;
+      /** The service connection of the agent; undefined: the default one. */
+      connection?: string | undefined;
+      source: 'channel' | 'default';
+      binding?: ChannelBinding | undefined;
+    }
+  | { source: 'unbound'; agentId?: undefined; connection?: undefined; binding?: undefined };
 
 export function createChannelAgents(deps: {
   store: ChannelBindingStore;
   defaultAgentId: string;
   now: () => number;
-  /** With OAuth: the installation under way, kept with each binding. */
-  installation?: (() => string | undefined) | undefined;
 }) {
   const { store, defaultAgentId } = deps;
 
-  /** The agent new threads in `channel` start runs on. */
-  async function agentFor(channel: string | undefined): Promise<ChannelAgent> {
-    const binding = channel ? await store.getChannelBinding(channel) : undefined;
-    return binding
-      ? { agentId: binding.agentId, connection: binding.connection, source: 'channel', binding }
-      : { agentId: defaultAgentId, source: 'default' };
+  /**
+   * A channel's binding in `tenant`'s installation: kept under the installation's name, so another
+   * installation seeing the same (shared) channel has a binding of its own. A binding kept before
+   * installations had names counts only for the installation that made it.
+   */
+  async function bindingOf(tenant: Tenant, channel: string): Promise<ChannelBinding | undefined> {
+    const own = await store.getChannelBinding(tenantName(tenant.key, channel));
+    if (own || tenant.key === undefined) return own;
+    const earlier = await store.getChannelBinding(channel);
+    return earlier?.installation === tenant.teamId ? earlier : undefined;
+  }
+
+  /** The agent new threads in `channel` start runs on, in `tenant`'s installation. */
+  async function agentFor(tenant: Tenant, channel: string | undefined): Promise<ChannelAgent> {
+    const binding = channel ? await bindingOf(tenant, channel) : undefined;
+    if (binding)
+      return { agentId: binding.agentId, connection: binding.connection, source: 'channel', binding };
+    return tenant.home ? { agentId: defaultAgentId, source: 'default' } : { source: 'unbound' };
   }
 
   /** Binds `channel` to `agentId` (on `connection`, else the default one); returns the agent it used before. */
   async function use(
+    tenant: Tenant,
     channel: string,
     agentId: string,
     userId: string,
     connection?: string,
   ): Promise<ChannelAgent> {
-    const before = await agentFor(channel);
-    await store.saveChannelBinding(channel, {
+    const before = await agentFor(tenant, channel);
+    await store.saveChannelBinding(tenantName(tenant.key, channel), {
       agentId,
       ...(connection !== undefined ? { connection } : {}),
       boundBy: userId,
       boundAt: deps.now(),
-      ...(deps.installation?.() !== undefined ? { installation: deps.installation?.() } : {}),
+      ...(tenant.key !== undefined ? { installation: tenant.teamId } : {}),
     });
+    await dropEarlier(tenant, channel, before);
     return before;
   }
 
-  /** Back to the default agent; returns the agent it used before. */
-  async function reset(channel: string): Promise<ChannelAgent> {
-    const before = await agentFor(channel);
-    await store.deleteChannelBinding(channel);
+  /** The binding kept under the channel alone (before installations had names), once replaced or reset. */
+  async function dropEarlier(tenant: Tenant, channel: string, before: ChannelAgent): Promise<void> {
+    if (tenant.key === undefined || before.binding?.installation !== tenant.teamId) return;
+    const earlier = await store.getChannelBinding(channel);
+    if (earlier?.installation === tenant.teamId) await store.deleteChannelBinding(channel);
+  }
+
+  /** Back to the default agent (or none, outside the home installations); returns the agent it used before. */
+  async function reset(tenant: Tenant, channel: string): Promise<ChannelAgent> {
+    const before = await agentFor(tenant, channel);
+    await store.deleteChannelBinding(tenantName(tenant.key, channel));
+    await dropEarlier(tenant, channel, before);
     return before;
   }
 

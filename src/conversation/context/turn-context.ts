@@ -11,6 +11,7 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { Tenant } from '../tenancy.js';
 import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
 import type { ChannelAgents } from './channel-agents.js';
@@ -22,6 +23,8 @@ import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
 
 /** The part of a turn request context depends on. */
 export interface ContextRequest {
+  /** The installation the question was asked in: its channel bindings decide the agent. */
+  tenant: Tenant;
   channel: string;
   threadTs: string;
   sourceTs: string;
@@ -85,7 +88,15 @@ export function createTurnContext(deps: TurnContextDeps) {
     if (phrase.kind === 'refused') return { kind: 'refused', refusal: `time-${phrase.reason}` };
     const newSession = !thread?.sessionId;
     // A thread keeps the agent and the service connection it started with.
-    const channelAgent = thread ? undefined : await deps.channelAgents.agentFor(request.channel);
+    const channelAgent = thread
+      ? undefined
+      : await deps.channelAgents.agentFor(request.tenant, request.channel);
+    // Not a home installation, and no connection of its own bound here: nothing reaches any service.
+    if (channelAgent?.source === 'unbound') return { kind: 'refused', refusal: 'unbound-channel' };
+    // A thread started on the default connection before its installation stopped being home.
+    if (thread && thread.connection === undefined && !request.tenant.home) {
+      return { kind: 'refused', refusal: 'unbound-channel' };
+    }
     const agentId = thread?.agentId ?? channelAgent?.agentId ?? '';
     const connection = thread ? thread.connection : channelAgent?.connection;
     const read = await readContext(request, thread);

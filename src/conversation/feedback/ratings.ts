@@ -3,6 +3,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck, PersonRef } from '../access/who-is-inside.js';
 import { type ConnectionRuns, runsOn } from '../connection-runs.js';
 import type { AgentRunsPort, ConversationStore } from '../ports.js';
+import { parseThreadKey } from '../thread-key.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 import { createAnswerLookup } from './answer-lookup.js';
 import { reactionToScore } from './feedback-mapping.js';
@@ -95,7 +96,9 @@ export function createRatings(deps: RatingsDeps) {
       return 'outsider';
     }
     try {
-      await runsOn(agent, deps.connections, answer.connection).submitFeedback(answer.agentId, [
+      // The thread's installation (its key's team) owns the connection the rating goes to.
+      const teamId = parseThreadKey(answer.threadKey)?.teamId ?? '';
+      await runsOn(agent, deps.connections, answer.connection, teamId).submitFeedback(answer.agentId, [
         {
           sessionId: answer.sessionId,
           feedbackName: settings.feedbackName,

@@ -24,6 +24,13 @@ export interface PollEntry {
   sessionId: string;
   /** The service connection the run is on; undefined: the default one. */
   connection?: string | undefined;
+  /**
+   * The turn's installation (its thread key's team): its status request uses that installation's
+   * connection, and its handlers run in that installation's scope (`runFor`), never in the scope of
+   * whichever event happened to start the scheduler. Delivery always sets it (turn-delivery.ts);
+   * the scheduler's own tests, which have no installations, leave it out.
+   */
+  teamId?: string | undefined;
   /** Clock time after which the turn is given up on. */
   deadlineAt: number;
   /**
@@ -38,8 +45,18 @@ export interface PollSchedulerDeps {
   getStatus(
     agentId: string,
     sessionId: string,
-    options: { signal: AbortSignal; timeoutMs: number; connection?: string | undefined },
+    options: {
+      signal: AbortSignal;
+      timeoutMs: number;
+      connection?: string | undefined;
+      teamId?: string | undefined;
+    },
   ): Promise<RunStatusReport>;
+  /**
+   * Runs an entry's handler as the installation `teamId` names (slack-wiring.ts `within`). Default:
+   * as it is (one workspace).
+   */
+  runFor?: (<T>(teamId: string, work: () => Promise<T>) => Promise<T>) | undefined;
   /** Status requests allowed in flight: the poll share of the process's request budget. */
   slots: number;
   /** Client-side timeout of one status request (it should outlast the service's long poll). */

@@ -82,7 +82,10 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
 
   async function callSafely<T>(t: Tracked, name: string, call: () => T | Promise<T>): Promise<T | undefined> {
     try {
-      return await call();
+      // In the turn's own installation: the pump runs in whatever scope first woke it.
+      const run = async () => call();
+      const { teamId } = t.entry;
+      return await (deps.runFor && teamId !== undefined ? deps.runFor(teamId, run) : run());
     } catch (err) {
       // A handler's bug must not stop the polling of every other turn.
       const fields = { err, turnId: t.entry.id, sessionId: t.entry.sessionId };
@@ -126,6 +129,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
           deps.getStatus(t.entry.agentId, t.entry.sessionId, {
             signal,
             timeoutMs: requestTimeoutMs,
+            ...(t.entry.teamId !== undefined ? { teamId: t.entry.teamId } : {}),
             ...(t.entry.connection !== undefined ? { connection: t.entry.connection } : {}),
           }),
         ).then(

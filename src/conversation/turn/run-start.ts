@@ -67,7 +67,7 @@ export interface RunStartDeps {
  */
 export function createRunStart(deps: RunStartDeps) {
   const { ledger, output, delivery, clock, logger, metrics, settings, newId } = deps;
-  const agentOf = (turn: TurnRecord) => runsOn(deps.agent, deps.connections, turn.connection);
+  const agentOf = (turn: TurnRecord) => runsOn(deps.agent, deps.connections, turn.connection, turn.teamId);
 
   /** The thread's busy lock, the open-run check, the durable records, then the run. */
   async function begin(

@@ -121,6 +121,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
         agentId: turn.agentId,
         sessionId: turn.sessionId ?? '',
         ...(turn.connection !== undefined ? { connection: turn.connection } : {}),
+        teamId: turn.teamId,
         ...at,
       },
       {

@@ -10,6 +10,7 @@ import type { ConnectionRuns } from '../connection-runs.js';
 import type { PreparedTurn, TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
+import { type Tenant, tenantName } from '../tenancy.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { ViewedPlace } from '../viewed-context.js';
@@ -25,6 +26,11 @@ const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {
+  /**
+   * The installation the message came in through, made by its listener (DESIGN "One installation,
+   * one tenant"): its bindings and connections serve the turn.
+   */
+  tenant: Tenant;
   /** The app's own workspace (the thread key's team), never the envelope's. */
   teamId: string;
   channel: string;
@@ -257,9 +263,12 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     return { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
   }
 
-  /** Slack delivers a mention twice and retries events: only the first sighting counts. */
+  /**
+   * Slack delivers a mention twice and retries events: only the first sighting counts — per
+   * installation, as each installation sees a shared channel's messages as its own events.
+   */
   function firstDelivery(request: TurnRequest): Promise<boolean> {
-    return ledger.markSeen(request.channel, request.sourceTs, newId());
+    return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
   }
 
   /** Tells the sender (once per message) why their message does not become a turn. */

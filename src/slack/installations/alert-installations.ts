@@ -1,23 +1,38 @@
 import type { AlertInstallations } from '../../alerts/index.js';
+import type { Tenancy } from '../../conversation/tenancy.js';
+import type { SlackIdentity } from '../app.js';
 import type { SlackInstallations } from './oauth-setup.js';
-import { InstallationGoneError } from './slack-clients.js';
+import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 
 /**
- * A webhook alert has no Slack event to carry its installation: `?team=` names it, and its intake
- * runs inside that installation's scope (workspace-scope.ts), as an event's would.
+ * A webhook alert has no Slack event to carry its installation: `?team=` (or its own token) names
+ * it, and its intake runs inside that installation's scope (workspace-scope.ts), as an event's
+ * would, with the installation's tenant handed to it.
  */
-export function alertInstallations(installations: SlackInstallations): AlertInstallations {
+export function alertInstallations(installations: SlackInstallations, tenancy: Tenancy): AlertInstallations {
   return {
-    current: () => installations.scope.current()?.installationId,
     async runAs(team, work) {
-      let workspace: Awaited<ReturnType<SlackInstallations['clients']['forTeam']>>;
+      let workspace: Awaited<ReturnType<SlackClients['forTeam']>>;
       try {
         workspace = await installations.clients.forTeam(team);
       } catch (error) {
         if (error instanceof InstallationGoneError) return { found: false };
         throw error;
       }
-      return { found: true, value: await installations.scope.run(workspace, work) };
+      const tenant = tenancy.of(workspace.identity);
+      return { found: true, value: await installations.scope.run(workspace, () => work(tenant)) };
+    },
+  };
+}
+
+/** One workspace (SLACK_BOT_TOKEN): the only installation, named by `auth.test`. */
+export function singleAlertInstallation(identity: SlackIdentity, tenancy: Tenancy): AlertInstallations {
+  const tenant = tenancy.of(identity);
+  return {
+    only: identity.teamId,
+    async runAs(team, work) {
+      if (team !== identity.teamId && team !== identity.enterpriseId) return { found: false };
+      return { found: true, value: await work(tenant) };
     },
   };
 }

@@ -83,7 +83,13 @@ const FAILURE_REASONS: Record<string, string> = {
     'Slack sent the browser back without the install link’s state, so it could not be checked.',
   slack_oauth_missing_code: 'Slack sent the browser back without an authorization code.',
   slack_oauth_installer_authorization_error: 'The installation was cancelled on Slack’s page.',
+  // INSTALL_TEAM_IDS (DESIGN "Who may install").
+  install_not_allowed:
+    'This app is limited to its own organisation: it cannot be installed in this workspace or organisation. Nothing was kept.',
 };
+
+/** The failure code of an install from a workspace or org INSTALL_TEAM_IDS does not list. */
+export const INSTALL_NOT_ALLOWED = 'install_not_allowed';
 
 /** After Slack's authorize page: the app was not installed, and why. */
 export function renderFailedPage(errorCode: string, installPath: string): string {

@@ -8,7 +8,12 @@ import type { InstallationRecordStore } from '../../store/index.js';
 import type { SlackIdentity } from '../app.js';
 import { SlackStartupError } from '../startup-check.js';
 import { BOT_SCOPES } from './bot-scopes.js';
-import { renderFailedPage, renderInstalledPage, renderInstallPage } from './install-pages.js';
+import {
+  INSTALL_NOT_ALLOWED,
+  renderFailedPage,
+  renderInstalledPage,
+  renderInstallPage,
+} from './install-pages.js';
 import {
   createSealedInstallationStore,
   installationIdOf,
@@ -66,8 +71,20 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.end(html);
 }
 
+/**
+ * Whether INSTALL_TEAM_IDS lets this installation in (DESIGN "Who may install"): its workspace, or
+ * its org (an org-wide install, or a workspace of a listed org). Unset: anyone.
+ */
+export function mayInstall(installation: Installation, allowed: readonly string[] | undefined): boolean {
+  if (!allowed) return true;
+  const ids = [installation.team?.id, installation.enterprise?.id].filter((id) => id !== undefined);
+  return ids.some((id) => allowed.includes(id));
+}
+
 export function createSlackInstallations(deps: {
   oauth: SlackOAuthConfig;
+  /** INSTALL_TEAM_IDS; undefined: anyone may install. */
+  installTeamIds?: readonly string[] | undefined;
   secrets: { encryptionKey: Buffer | undefined; previousKeys: Buffer[] };
   records: InstallationRecordStore;
   logger: Logger;
@@ -120,6 +137,19 @@ export function createSlackInstallations(deps: {
         clientOptions,
         renderHtmlForInstallPath: renderInstallPage,
         callbackOptions: {
+          // After Slack granted the install, before the installer stores it: refused ⇒ nothing kept.
+          afterInstallation: async (
+            installation: Installation,
+            _options: unknown,
+            _req: IncomingMessage,
+            res: ServerResponse,
+          ) => {
+            if (mayInstall(installation, deps.installTeamIds)) return true;
+            const place = installation.enterprise?.id ?? installation.team?.id;
+            logger.warn({ place }, 'an install from outside INSTALL_TEAM_IDS was refused; nothing stored');
+            sendHtml(res, 403, renderFailedPage(INSTALL_NOT_ALLOWED, INSTALL_PATH));
+            return false;
+          },
           success: (
             installation: Installation,
             _options: unknown,

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../../config.js';
+import type { AgentSessionPort } from '../../conversation/agent-session.js';
 import type { ThreadOutput } from '../../conversation/thread-output-port.js';
 import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -9,7 +10,7 @@ import { toSlackLogger } from '../bolt-logger.js';
 import { createFailFastWebClient, createWebClient, webClientOptions } from '../web-client.js';
 import { InstallationWebClient } from './installation-web-client.js';
 import { createSlackInstallations, type SlackInstallations } from './oauth-setup.js';
-import { routeOutputByTeam, routeStatusByTeam } from './team-routing.js';
+import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
 
 /**
  * The Slack side the composition root builds, for one workspace (SLACK_BOT_TOKEN: `auth.test`'s
@@ -31,6 +32,12 @@ export interface SlackWiring {
   failFastWebClient(): WebClient;
   routeOutput(output: ThreadOutput): ThreadOutput;
   routeStatus(status: ThreadStatusPort): ThreadStatusPort;
+  routeSessions(sessions: AgentSessionPort): AgentSessionPort;
+  /**
+   * Runs later work (a poll result, a home republish) in the installation `teamId` names — a turn
+   * record's team — with that installation's token and identity, whatever scope it started in.
+   */
+  within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
 }
 
 export function createSlackWiring(deps: {
@@ -51,10 +58,13 @@ export function createSlackWiring(deps: {
       failFastWebClient: () => createFailFastWebClient(config, logger),
       routeOutput: (output) => output,
       routeStatus: (status) => status,
+      routeSessions: (sessions) => sessions,
+      within: (_teamId, work) => work(),
     };
   }
   const installations = createSlackInstallations({
     oauth: config.slack.oauth,
+    installTeamIds: config.tenants.installTeamIds,
     secrets: config.secrets,
     records: deps.records,
     logger,
@@ -74,5 +84,7 @@ export function createSlackWiring(deps: {
       }),
     routeOutput: (output) => routeOutputByTeam(output, installations.routing),
     routeStatus: (status) => routeStatusByTeam(status, installations.routing),
+    routeSessions: (sessions) => routeSessionsByTeam(sessions, installations.routing),
+    within: (teamId, work) => installations.routing.within(teamId, work),
   };
 }

@@ -1,3 +1,4 @@
+import type { AgentSessionPort } from '../../conversation/agent-session.js';
 import type { ThreadLocation, ThreadOutput } from '../../conversation/thread-output-port.js';
 import { ThreadOutputError } from '../../conversation/turn/output-error.js';
 import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js';
@@ -55,5 +56,20 @@ export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting
       routing
         .within(where.teamId, () => status.set(where, progress))
         .catch(() => ({ ok: false, unavailable: false, error: 'installation_not_found' })),
+  };
+}
+
+/**
+ * Agent sessions in their thread's installation: a poll result ends a turn of any installation,
+ * whichever event's scope the poller was started in, and `agents.sessions.setStatus` must carry the
+ * thread's own token (DESIGN "One installation, one tenant").
+ */
+export function routeSessionsByTeam(port: AgentSessionPort, routing: TeamRouting): AgentSessionPort {
+  const refused = { ok: false, unavailable: false, error: 'installation_not_found' } as const;
+  return {
+    setStatus: (where, ...rest) =>
+      routing.within(where.teamId, () => port.setStatus(where, ...rest)).catch(() => refused),
+    rename: (where, ...rest) =>
+      routing.within(where.teamId, () => port.rename(where, ...rest)).catch(() => refused),
   };
 }

@@ -10,6 +10,7 @@ import type { Ratings } from '../../conversation/feedback/ratings.js';
 import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore } from '../../conversation/ports.js';
 import type { RunStop } from '../../conversation/run-stop.js';
+import type { Tenancy } from '../../conversation/tenancy.js';
 import type { TurnStarter } from '../../conversation/turn/turn-starter.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentView } from '../agent-view.js';
@@ -34,6 +35,8 @@ export interface ListenerDeps {
   agentView: AgentView;
   /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
   appHome?: Pick<AppHome, 'opened' | 'settingsChanged'> | undefined;
+  /** Which installations are home (HOME_TEAM_IDS), and their store keys: the event's tenant. */
+  tenancy: Tenancy;
   /** Told what `/agent enable|disable` left an agent at (the admins' App Home lists it). */
   agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void> } | undefined;
   agentApi: AgentApi;
@@ -43,7 +46,7 @@ export interface ListenerDeps {
   /** Who reads each conversation: sharing and membership events drop what is known. */
   audience: Pick<ConversationAudience, 'forget'>;
   /** Alert investigations: watched channels (`/agent channel investigate`). */
-  alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
+  alerts?: Pick<AlertInvestigations, 'intake' | 'watched' | 'tokens'> | undefined;
   /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
   connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
   config: Config;

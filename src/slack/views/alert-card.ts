@@ -33,6 +33,9 @@ const safe = (text: string, max: number) => escapeSlackText(truncate(text, max))
 /** Why an alert was not investigated, and how to ask anyway. */
 export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: string): string {
   const bot = `<@${botUserId}>`;
+  if (reason.kind === 'unbound') {
+    return 'Not investigated: no agent serves this channel in this workspace yet. An admin can bind one of this workspace’s service connections with `/agent channel use <agent-id> on <alias>`.';
+  }
   if (reason.kind === 'hourly-limit') {
     return `Not investigated automatically: ${reason.limit} alerts were already investigated in this channel in the last hour (ALERT_RUNS_PER_HOUR). To investigate this one, mention ${bot} in this thread.`;
   }

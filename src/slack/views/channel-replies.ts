@@ -15,6 +15,11 @@ const code = (id: string) =>
 /** Slack ids are letters and digits; anything else is not put into a `<#…>` sequence. */
 const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : 'this channel');
 const userRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<@${id}>` : 'an admin');
+/** The sentence naming the command that gives a channel of another installation its agent. */
+export const BIND_HINT =
+  'an admin can bind one of this workspace’s own service connections with `/agent channel use <agent-id> on <alias>` (`/agent connections add` adds one)';
+const before = (agentId: string | undefined) => (agentId === undefined ? 'none' : code(agentId));
+
 /** " on connection `alias`" for an agent on an added service connection. */
 const onConnection = (alias: string | undefined) =>
   alias === undefined ? '' : ` on connection ${code(alias)}`;
@@ -44,13 +49,17 @@ function channelText(outcome: ChannelOutcome): string {
     case 'channel-agent':
       return agentText(outcome) + watchText(outcome.watched);
     case 'channel-bound':
-      return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId)}${onConnection(outcome.connection)} (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`;
+      return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId ?? '')}${onConnection(outcome.connection)} (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`;
     case 'channel-reset':
-      return `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${code(outcome.previousAgentId)}). Threads already started keep their agent.`;
+      if (outcome.agentId === undefined)
+        return `${channelRef(outcome.channelId)} has no agent now (before: ${before(outcome.previousAgentId)}): ${BIND_HINT}.`;
+      return `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent.`;
   }
 }
 
 function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>): string {
+  if (outcome.source === 'unbound' || outcome.agentId === undefined)
+    return `${channelRef(outcome.channelId)} has no agent yet: ${BIND_HINT}.`;
   return outcome.source === 'channel'
     ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${onConnection(outcome.connection)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
     : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use <agent-id>\`.`;

@@ -7,7 +7,7 @@ import type { CommandOutcome } from '../../commands/command-outcome.js';
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../commands/help-text.js';
 import type { ParseResult } from '../../commands/parse-command.js';
 import { renderAccounts, renderCapacityFailure, renderCreated, renderMoved } from './account-replies.js';
-import { renderChannelOutcome } from './channel-replies.js';
+import { BIND_HINT, renderChannelOutcome } from './channel-replies.js';
 import { renderConnectionsOutcome } from './connection-replies.js';
 import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
@@ -80,6 +80,23 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'not-configured':
       return reply(
         'Account commands are not configured: the bot has no ACCOUNT_API_TOKEN (the main account’s API token). An operator needs to set it.',
+      );
+    case 'home-only':
+      return reply(
+        `\`${reserved(outcome.usage)}\` is for the home workspace only: it uses the operator's own service account, which serves the workspaces the operator named (HOME_TEAM_IDS). Nothing was sent. Here, ${BIND_HINT}.`,
+      );
+    case 'channel-unbound':
+      return reply(
+        `This channel has no agent in this workspace, so nothing was sent to any service: ${BIND_HINT}.`,
+      );
+    case 'alert-webhook':
+      return reply(
+        `${outcome.rotated ? 'This workspace has a new alert token: the old one no longer works.' : 'This workspace’s own alert address (only you see this):'}\n• Address: \`POST ${outcome.address}\`\n• Token: \`${outcome.token}\` (send it as \`Authorization: Bearer …\`, \`X-Alert-Token\` or the body’s \`token\`)`,
+        'Alerts sent with it are investigated in this workspace’s channels only, on the channel’s own agent and connection. Keep the token secret; `/agent alerts webhook rotate` replaces it.',
+      );
+    case 'alert-webhook-no-key':
+      return reply(
+        'This workspace’s alert token cannot be kept: the bot has no STATE_ENCRYPTION_KEY to seal it with. An operator needs to set it.',
       );
     case 'whoami':
       return reply(

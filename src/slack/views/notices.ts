@@ -165,6 +165,8 @@ const REFUSALS: Record<Refusal, string> = {
     'The time range in your message is longer than 31 days — please ask about a shorter range (e.g. “in the last 7 days”).',
   'outsider-audience': renderAudienceRefusal('outsider-audience', undefined),
   'private-thread-failed': renderAudienceRefusal('private-thread-failed', undefined),
+  'unbound-channel':
+    'No agent serves this channel in this workspace yet, so nothing was sent: an admin can bind one of this workspace’s service connections with `/agent channel use <agent-id> on <alias>`.',
   'over-limit': "You've asked as many questions in the last hour as one person can — please ask again later.",
 };
 

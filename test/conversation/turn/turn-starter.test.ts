@@ -55,6 +55,7 @@ const THREAD_WITH_RUN_OPEN: ThreadRecord = {
 };
 
 const request: TurnRequest = {
+  tenant: { teamId: 'T1', home: true, key: undefined },
   teamId: 'T1',
   channel: 'C1',
   threadTs: '100.000001',

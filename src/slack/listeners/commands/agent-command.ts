@@ -4,6 +4,10 @@ import { type CommandContext, runAgentCommand } from '../../../commands/admin-co
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import { changesAdminHome } from '../../../commands/command-outcome.js';
 import { parseCommand } from '../../../commands/parse-command.js';
+import { DEFAULT_CONNECTION } from '../../../connections/connection-alias.js';
+import { UnknownConnectionError } from '../../../connections/connection-clients.js';
+import type { Tenant } from '../../../conversation/tenancy.js';
+import { tenantOf } from '../../event-tenant.js';
 import { personOfCommand } from '../../payload-person.js';
 import {
   type CommandReply,
@@ -25,7 +29,8 @@ type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  */
 export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
   const { logger } = deps;
-  return async ({ command, ack, respond, client }: Args): Promise<void> => {
+  return async ({ command, ack, respond, client, context: event }: Args): Promise<void> => {
+    const tenant = tenantOf(event);
     const parsed = parseCommand(command.text ?? '');
     const person = personOfCommand(command);
     // "Working on it…" only to someone of the app's workspace; others wait for the check. (A guest
@@ -44,6 +49,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       return;
     }
     const context: CommandContext = {
+      tenant,
       api: deps.agentApi,
       access,
       accountsConfigured: deps.config.agent.accountToken !== undefined,
@@ -54,7 +60,11 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,
       logger,
-      ...connectionsContext(deps, client, command.trigger_id),
+      ...connectionsContext(deps, client, command.trigger_id, tenant),
+      alertWebhook: deps.alerts?.tokens && {
+        tokens: deps.alerts.tokens,
+        address: (owner, channelId) => alertAddress(deps.config, owner.teamId, channelId),
+      },
     };
     let answer: CommandReply;
     try {
@@ -65,11 +75,18 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       );
       answer = renderCommandOutcome(outcome);
       if (outcome.kind === 'agent-state') {
-        const seen = { agentId: outcome.agentId, active: outcome.active, source: 'command' as const };
+        // Noted in the command's installation (its admins' App Home lists it).
+        const installation = tenant.key !== undefined ? { installation: tenant.key } : {};
+        const seen = {
+          agentId: outcome.agentId,
+          active: outcome.active,
+          source: 'command' as const,
+          ...installation,
+        };
         await deps.agentStates?.agentSeen(seen);
       }
       // After the state is recorded: the home published now must show it.
-      if (changesAdminHome(outcome)) deps.appHome?.settingsChanged(command.user_id);
+      if (changesAdminHome(outcome)) deps.appHome?.settingsChanged(tenant, command.user_id);
     } catch (error) {
       const referenceId = newReferenceId();
       logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');
@@ -102,6 +119,7 @@ function connectionsContext(
   deps: ListenerDeps,
   client: Args['client'],
   triggerId: string,
+  tenant: Tenant,
 ): Pick<CommandContext, 'connections' | 'openConnectionForm' | 'apiOn'> {
   const { connections } = deps;
   if (!connections) return {};
@@ -110,6 +128,23 @@ function connectionsContext(
     openConnectionForm: async () => {
       await client.views.open({ trigger_id: triggerId, view: renderConnectionForm() });
     },
-    apiOn: (alias) => connections.clients.api(alias),
+    // Only the tenant's own aliases resolve; the default one is the operator's (home only).
+    apiOn: async (alias) => {
+      if ((alias === undefined || alias === DEFAULT_CONNECTION) && !tenant.home) {
+        throw new UnknownConnectionError(DEFAULT_CONNECTION);
+      }
+      return connections.clients.api(alias, tenant.key);
+    },
   };
+}
+
+/**
+ * An installation's alert address: the bot's public origin (SLACK_REDIRECT_URI's, when set) with
+ * `/alerts`, its `?team=` and the channel the command was typed in.
+ */
+function alertAddress(config: ListenerDeps['config'], teamId: string, channelId: string | undefined): string {
+  const redirect = config.slack.oauth?.redirectUri;
+  const origin = redirect ? new URL(redirect).origin : 'https://<this bot’s address>';
+  const channel = channelId && /^[CG]/.test(channelId) ? channelId : '<channel id>';
+  return `${origin}/alerts?team=${teamId}&channel=${channel}`;
 }

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { tenantOf } from '../../event-tenant.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
@@ -8,9 +9,9 @@ type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
  * opened → the person's home is published (app-home.ts).
  */
 export function appHomeOpenedListener(deps: ListenerDeps) {
-  return async ({ event, client }: Args): Promise<void> => {
+  return async ({ event, client, context }: Args): Promise<void> => {
     if (event.tab === 'home') {
-      await deps.appHome?.opened(event.user);
+      await deps.appHome?.opened(tenantOf(context), event.user);
       return;
     }
     if (event.tab !== 'messages') return;

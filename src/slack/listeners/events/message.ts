@@ -3,6 +3,7 @@ import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
 import { type SlackAppContext, viewedPlaceOf } from '../../app-context.js';
+import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
 import type { ListenerDeps } from '../index.js';
 
@@ -24,6 +25,7 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
     });
     if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request: TurnRequest = {
+      tenant: tenantOf(context),
       // The app's own workspace: in a shared channel the envelope's team_id is the channel creator's.
       teamId: identity.teamId,
       channel: message.channel,

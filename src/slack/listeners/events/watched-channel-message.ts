@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
+import { tenantOf } from '../../event-tenant.js';
 import type { ListenerDeps } from '../index.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
@@ -10,7 +11,7 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
  */
 export function watchedChannelListener(deps: ListenerDeps) {
   const { identity, config, logger, alerts } = deps;
-  return async ({ event }: Args): Promise<void> => {
+  return async ({ event, context }: Args): Promise<void> => {
     if (!alerts) return;
     const message = event as unknown as WatchedMessage;
     const verdict = watchedAlert(message, { botId: identity.botId, botUserId: identity.botUserId });
@@ -18,7 +19,9 @@ export function watchedChannelListener(deps: ListenerDeps) {
     const allowlist = config.access.allowedChannelIds;
     if (allowlist.length > 0 && !allowlist.includes(message.channel)) return;
     try {
-      if (!(await alerts.watched.watchOf(message.channel))) return;
+      // The watch is this installation's own: another one watching the shared channel has its own.
+      const tenant = tenantOf(context);
+      if (!(await alerts.watched.watchOf(tenant, message.channel))) return;
       if (verdict.kind === 'skip') {
         logger.info(
           { channel: message.channel, ts: message.ts },
@@ -28,6 +31,7 @@ export function watchedChannelListener(deps: ListenerDeps) {
       }
       const { alert, eventKey, cooldownText } = verdict;
       await alerts.intake.receive(alert, {
+        tenant,
         channel: message.channel,
         source: 'channel',
         postedTs: message.ts,

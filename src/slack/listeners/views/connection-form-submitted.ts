@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { AdminCheck } from '../../../commands/access.js';
+import { tenantOf } from '../../event-tenant.js';
 import { personOfInteraction } from '../../payload-person.js';
 import {
   ADMINS_ONLY_FORM,
@@ -17,21 +18,22 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * or the result in place of the form. Audited like the admin commands; the token is never logged.
  */
 export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
-  return async ({ ack, body, view }: Args): Promise<void> => {
+  return async ({ ack, body, view, context }: Args): Promise<void> => {
     const userId = body.user.id;
+    const tenant = tenantOf(context);
     const audit = (fields: Record<string, unknown>) =>
       deps.logger.info(
         { audit: true, user: userId, subcommand: 'connections-add', ...fields },
         'admin command',
       );
     const verdict = await deps.inside.check(personOfInteraction(body));
-    if (!deps.connections || !verdict.inside || !(await access.isAdmin(userId))) {
+    if (!deps.connections || !verdict.inside || !(await access.isAdmin(userId, tenant))) {
       audit({ result: 'refused', outcome: 'refused' });
       await ack({ response_action: 'errors', errors: { [CONNECTION_BLOCKS.alias]: ADMINS_ONLY_FORM } });
       return;
     }
     const input = readConnectionForm(view.state.values);
-    const result = await deps.connections.admin.add(input, userId);
+    const result = await deps.connections.admin.add(input, userId, tenant);
     audit({
       connection: input.alias.trim().slice(0, 40),
       result: result.ok ? 'ok' : result.reason === 'check-failed' ? 'failed' : 'refused',
@@ -43,6 +45,6 @@ export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
         : {}),
     });
     await ack(renderAddAnswer(result));
-    if (result.ok) deps.appHome?.settingsChanged(userId);
+    if (result.ok) deps.appHome?.settingsChanged(tenant, userId);
   };
 }

@@ -1,0 +1,70 @@
+/**
+ * Each installation's own alert webhook token (DESIGN "Alert tokens per installation"): made on
+ * first use by an admin's `/agent alerts webhook`, replaced by `… rotate`, kept sealed with the
+ * secret box (never in plain text in the store, never logged). A token names its installation
+ * (`<installation>.<random>`), so a call carrying it is known to be that installation's before
+ * anything else is read, and a `?team=` naming another can be refused (403).
+ */
+import { randomBytes } from 'node:crypto';
+import { secretCheck } from '../http/secret-check.js';
+
+/** Where the sealed tokens are kept (store/installation-records.ts), one per installation. */
+export interface AlertTokenRecords {
+  getAlertTokenRecord(installationId: string): Promise<{ sealed: string; savedAt: number } | undefined>;
+  saveAlertTokenRecord(installationId: string, record: { sealed: string; savedAt: number }): Promise<void>;
+}
+
+/** Port: the secret box (secrets/secret-box.ts), wired in the composition root. */
+export interface Sealer {
+  seal(plain: string): string;
+  /** Throws when the value was not sealed by a known key or was tampered with. */
+  open(sealed: string): string;
+}
+
+export interface AlertTokens {
+  /** The installation's token: the kept one, or a new one on first use. */
+  tokenOf(installationId: string): Promise<string>;
+  /** A new token for the installation; the old one stops working at once. */
+  rotate(installationId: string): Promise<string>;
+  /** The installation one of the presented tokens belongs to; undefined when none does. */
+  installationOf(presented: readonly string[]): Promise<string | undefined>;
+}
+
+/** `T…`/`E…`, a dot, then the random part: the installation is readable without a store read. */
+const TOKEN = /^([TE][A-Z0-9]{2,})\.([A-Za-z0-9_-]{20,})$/;
+
+export function createAlertTokens(deps: {
+  records: AlertTokenRecords;
+  box: Sealer;
+  now: () => number;
+}): AlertTokens {
+  const { records, box } = deps;
+
+  async function make(installationId: string): Promise<string> {
+    const token = `${installationId}.${randomBytes(24).toString('base64url')}`;
+    await records.saveAlertTokenRecord(installationId, { sealed: box.seal(token), savedAt: deps.now() });
+    return token;
+  }
+
+  async function kept(installationId: string): Promise<string | undefined> {
+    const record = await records.getAlertTokenRecord(installationId);
+    return record ? box.open(record.sealed) : undefined;
+  }
+
+  return {
+    async tokenOf(installationId) {
+      return (await kept(installationId)) ?? make(installationId);
+    },
+    rotate: make,
+    async installationOf(presented) {
+      for (const candidate of presented) {
+        const installationId = TOKEN.exec(candidate)?.[1];
+        if (!installationId) continue;
+        const token = await kept(installationId);
+        // Compared in constant time, as ALERT_WEBHOOK_TOKEN is.
+        if (token && secretCheck(token)([candidate])) return installationId;
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The installation a request is for (DESIGN "One installation, one tenant"): one value, made where
+ * the request enters (an event's or command's Bolt context, the alert route, a poll result's turn
+ * record) and handed along with it. Everything an installation owns is kept under its key, and the
+ * operator's own things (the default service connection, ADMIN_USER_IDS, ALERT_WEBHOOK_TOKEN)
+ * serve only the home installations (HOME_TEAM_IDS).
+ */
+
+export interface Tenant {
+  /** The installation's id, the thread keys' team: `T…`, or `E…` for an org-wide install. */
+  teamId: string;
+  /** The Grid org the installation belongs to, if any (a HOME_TEAM_IDS `E…` covers its workspaces). */
+  enterpriseId?: string | undefined;
+  /** Served by the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN. */
+  home: boolean;
+  /**
+   * What store keys carry for the installation: its id with OAuth; undefined with one workspace,
+   * so the keys (and the data kept under them) stay what they were before installations.
+   */
+  key: string | undefined;
+}
+
+/** Where an installation is known from: a Slack identity (`auth.test`'s, or an installation's). */
+export interface InstallationRef {
+  teamId: string;
+  enterpriseId?: string | undefined;
+}
+
+export interface Tenancy {
+  /** The tenant of an installation. */
+  of(installation: InstallationRef): Tenant;
+  /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
+  keyOf(teamId: string): string | undefined;
+}
+
+export function createTenancy(options: {
+  /** HOME_TEAM_IDS, or with one workspace its default (that workspace and its org). */
+  homeTeamIds: readonly string[];
+  /** OAuth: installations are told apart in store keys. */
+  many: boolean;
+}): Tenancy {
+  const home = new Set(options.homeTeamIds);
+  const keyOf = (teamId: string) => (options.many ? teamId : undefined);
+  return {
+    of: (installation) => ({
+      teamId: installation.teamId,
+      ...(installation.enterpriseId ? { enterpriseId: installation.enterpriseId } : {}),
+      home:
+        home.has(installation.teamId) ||
+        (installation.enterpriseId !== undefined && home.has(installation.enterpriseId)),
+      key: keyOf(installation.teamId),
+    }),
+    keyOf,
+  };
+}
+
+/** The home installations when HOME_TEAM_IDS is unset: one workspace's own, none with OAuth. */
+export function defaultHomeTeamIds(
+  configured: readonly string[] | undefined,
+  oneWorkspace: InstallationRef | undefined,
+): string[] {
+  if (configured) return [...configured];
+  if (!oneWorkspace) return [];
+  return [oneWorkspace.teamId, ...(oneWorkspace.enterpriseId ? [oneWorkspace.enterpriseId] : [])];
+}
+
+/** A store name owned by an installation: `<installation>:<name>`, or `name` with one workspace. */
+export function tenantName(key: string | undefined, name: string): string {
+  return key === undefined ? name : `${key}:${name}`;
+}
+
+/** The Slack channel id in a store name made by {@link tenantName}. */
+export function channelOfName(name: string): string {
+  return name.slice(name.lastIndexOf(':') + 1);
+}

@@ -50,6 +50,7 @@ export function createServiceConnections(deps: {
     now: () => deps.clock.now(),
     logger: deps.logger,
     installation: deps.installation,
+    allowedHosts: config.agent.connectionAllowedHosts,
   });
   return { clients, runs: connectionRuns(clients), admin };
 }

@@ -138,9 +138,45 @@ describe('connection input rules', () => {
     ['localhostish', /not a full host name/],
     ['ftp://api.example.com', /not an http\(s\) address/],
     ['http://api.example.com', /clear text/],
+    // DESIGN "Service addresses": only the regional API hosts, loopback or CONNECTION_ALLOWED_HOSTS.
+    [
+      'https://api.example.com',
+      /not one of the agent service's regional API hosts.*CONNECTION_ALLOWED_HOSTS/,
+    ],
+    ['https://10.0.0.5', /not one of the agent service's regional API hosts/],
+    ['https://192.168.1.20:8443', /not one of the agent service's regional API hosts/],
+    ['https://169.254.169.254', /not one of the agent service's regional API hosts/],
+    ['https://[fd00::1]', /not a full host name|regional API hosts/],
+    ['https://api.logz.io.evil.example', /not one of the agent service's regional API hosts/],
+    ['https://user:secret@api.logz.io', /without a user name or password/],
   ])('address %j is refused', (address, problem) => {
     const result = addressOf(address);
     expect(typeof result).toBe('object');
     expect((result as { problem: string }).problem).toMatch(problem);
+  });
+
+  it.each([
+    'api.logz.io',
+    'api-eu.logz.io',
+    'api-uk.logz.io',
+    'api-au.logz.io',
+    'api-ca.logz.io',
+    'api-nl.logz.io',
+    'API-WA.logz.io',
+    'https://localhost:8443',
+    'http://[::1]:9000',
+    'http://127.0.0.2:9000',
+  ])('address %s is a service address', (address) => {
+    expect(typeof addressOf(address)).toBe('string');
+  });
+
+  it('a host in CONNECTION_ALLOWED_HOSTS is accepted over https only', () => {
+    expect(addressOf('logs-api.example.com', ['logs-api.example.com'])).toBe('https://logs-api.example.com');
+    expect(addressOf('http://logs-api.example.com', ['logs-api.example.com'])).toMatchObject({
+      problem: expect.stringMatching(/clear text/),
+    });
+    expect(addressOf('other.example.com', ['logs-api.example.com'])).toMatchObject({
+      problem: expect.stringMatching(/regional API hosts/),
+    });
   });
 });

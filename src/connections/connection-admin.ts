@@ -12,7 +12,11 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { AgentApiFactory } from './agent-api-factory.js';
 import { aliasProblem, DEFAULT_CONNECTION } from './connection-alias.js';
 import type { ConnectionClients } from './connection-clients.js';
-import type { ConnectionRecordStore, StoredConnection } from './connection-record.js';
+import {
+  type ConnectionRecordStore,
+  connectionSealPlace,
+  type StoredConnection,
+} from './connection-record.js';
 import { isAllowedServiceHost, REGIONAL_API_HOSTS, regionOf } from './connection-region.js';
 
 /** What the add form sends. */
@@ -106,15 +110,16 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       const field = problem === 'token-rejected' ? 'token' : 'address';
       return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
     }
+    const owner = installation();
     await records.saveConnection({
       alias,
       baseUrl,
-      sealedToken: deps.secrets.seal(token),
+      sealedToken: deps.secrets.seal(token, connectionSealPlace({ alias, installation: owner })),
       accountId: identity.accountId,
       accountName: identity.accountName,
       addedBy: userId,
       addedAt: deps.now(),
-      ...(installation() !== undefined ? { installation: installation() } : {}),
+      ...(owner !== undefined ? { installation: owner } : {}),
     });
     clients.forget(alias);
     return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };

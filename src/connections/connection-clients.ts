@@ -10,7 +10,11 @@ import type { ConnectionRuns } from '../conversation/connection-runs.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { AgentApiFactory } from './agent-api-factory.js';
 import { DEFAULT_CONNECTION } from './connection-alias.js';
-import type { ConnectionRecordStore } from './connection-record.js';
+import {
+  type ConnectionRecordStore,
+  connectionSealPlace,
+  type StoredConnection,
+} from './connection-record.js';
 
 /** A thread or channel names a connection that is not (or no longer) there. */
 export class UnknownConnectionError extends Error {
@@ -47,7 +51,9 @@ interface Cached {
 
 export function createConnectionClients(deps: {
   defaultApi: AgentApi;
-  records: Pick<ConnectionRecordStore, 'getConnection'>;
+  /** With `saveConnection`, a token sealed before record binding is re-sealed for its record. */
+  records: Pick<ConnectionRecordStore, 'getConnection'> &
+    Partial<Pick<ConnectionRecordStore, 'saveConnection'>>;
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
   /** How long a cached client is used before its record is read again. Default 30 s. */
@@ -72,14 +78,19 @@ export function createConnectionClients(deps: {
       return cached.client;
     }
     if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
-    const client = deps.factory.make({
-      alias,
-      baseUrl: record.baseUrl,
-      token: deps.secrets.open(record.sealedToken),
-      accountId: record.accountId,
-    });
-    cache.set(alias, { client, sealedToken: record.sealedToken, baseUrl: record.baseUrl, checkedAt: now() });
+    const token = deps.secrets.open(record.sealedToken, connectionSealPlace(record));
+    const sealedToken = await bindToRecord(record, token, deps.secrets);
+    const client = deps.factory.make({ alias, baseUrl: record.baseUrl, token, accountId: record.accountId });
+    cache.set(alias, { client, sealedToken, baseUrl: record.baseUrl, checkedAt: now() });
     return client;
+  }
+
+  /** A token sealed before record binding, sealed again for the record it was found under (once). */
+  async function bindToRecord(record: StoredConnection, token: string, secrets: SecretBox) {
+    if (!secrets.isUnbound(record.sealedToken) || !deps.records.saveConnection) return record.sealedToken;
+    const sealedToken = secrets.seal(token, connectionSealPlace(record));
+    await deps.records.saveConnection({ ...record, sealedToken });
+    return sealedToken;
   }
 
   return {

@@ -5,7 +5,7 @@ import { createAgentApiFactory } from '../../src/connections/agent-api-factory.j
 import { addressOf } from '../../src/connections/connection-admin.js';
 import { aliasProblem } from '../../src/connections/connection-alias.js';
 import { createConnectionClients, UnknownConnectionError } from '../../src/connections/connection-clients.js';
-import type { StoredConnection } from '../../src/connections/connection-record.js';
+import { connectionSealPlace, type StoredConnection } from '../../src/connections/connection-record.js';
 import { silentLogger } from '../../src/logging.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 
@@ -22,7 +22,7 @@ function stored(alias: string, accountId: number, baseUrl = 'https://api-eu.exam
   return {
     alias,
     baseUrl,
-    sealedToken: box.seal(`token-of-${alias}`),
+    sealedToken: box.seal(`token-of-${alias}`, connectionSealPlace({ alias, installation: undefined })),
     accountId,
     accountName: 'A',
     addedBy: 'U1',
@@ -90,6 +90,73 @@ describe('connection clients', () => {
     records.delete('eu');
     clock = 6000;
     await expect(clients.api('eu')).rejects.toBeInstanceOf(UnknownConnectionError);
+  });
+
+  it("a token copied into another connection's record does not open there (DESIGN: sealed values know their place)", async () => {
+    const eu = stored('eu', 1);
+    const records = new Map([
+      ['eu', eu],
+      // Another record with eu's sealed token pasted in (someone with write access to the store).
+      ['us', { ...stored('us', 2), sealedToken: eu.sealedToken }],
+      ['theirs', { ...stored('eu', 1), installation: 'T0OTHER' }],
+    ]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      factory: {
+        make: (connection) => {
+          made.push(`${connection.alias}:${connection.token}`);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await expect(clients.api('us')).rejects.toThrow(/integrity check/);
+    // eu's record, sealed without an installation, moved under another installation's record.
+    records.set('eu', { ...eu, installation: 'T0OTHER' });
+    await expect(clients.api('eu')).rejects.toThrow(/integrity check/);
+    expect(made).toEqual([]);
+  });
+
+  it('a token sealed before record binding (v1) opens once and is sealed again for its record', async () => {
+    const keyId = box.keyId;
+    const { createCipheriv, randomBytes } = await import('node:crypto');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.alloc(32, 3), iv);
+    cipher.setAAD(Buffer.from(`v1.${keyId}`));
+    const body = Buffer.concat([cipher.update('old-token', 'utf8'), cipher.final()]);
+    const legacy = [
+      'v1',
+      keyId,
+      ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')),
+    ].join('.');
+    const records = new Map([['eu', { ...stored('eu', 1), sealedToken: legacy }]]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: {
+        getConnection: async (alias) => records.get(alias),
+        saveConnection: async (connection) => {
+          records.set(connection.alias, connection);
+        },
+      },
+      secrets: box,
+      factory: {
+        make: (connection) => {
+          made.push(`${connection.alias}:${connection.token}`);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await clients.api('eu');
+    expect(made).toEqual(['eu:old-token']);
+    const resealed = records.get('eu')?.sealedToken ?? '';
+    expect(resealed.startsWith(`v2.${keyId}.`)).toBe(true);
+    expect(box.open(resealed, connectionSealPlace({ alias: 'eu', installation: undefined }))).toBe(
+      'old-token',
+    );
+    expect(() => box.open(resealed, connectionSealPlace({ alias: 'us', installation: undefined }))).toThrow();
   });
 
   it('one request budget per account: shared by two aliases of one account, separate otherwise', () => {

@@ -23,10 +23,10 @@ interface Recorder {
   close(): Promise<void>;
 }
 
+type Reply = { status: number; headers?: Record<string, string>; body?: string };
+
 /** A loopback server; `answer` decides each reply. */
-async function startServer(
-  answer: (path: string) => { status: number; headers?: Record<string, string>; body?: string },
-): Promise<Recorder> {
+async function startServer(answer: (path: string) => Reply): Promise<Recorder> {
   const seen: Recorder['seen'] = [];
   const server: Server = createServer((req, res) => {
     const token = req.headers['x-api-token'];
@@ -70,10 +70,11 @@ describe('service redirects are never followed', () => {
       body: identity,
       headers: { 'content-type': 'application/json' },
     }));
-    const redirector = await startServer((path) =>
-      passWhoami && path === '/v2/whoami'
-        ? { status: 200, body: identity, headers: { 'content-type': 'application/json' } }
-        : { status: 302, headers: { location: `${elsewhere.url}${path}` } },
+    const redirector = await startServer(
+      (path): Reply =>
+        passWhoami && path === '/v2/whoami'
+          ? { status: 200, body: identity, headers: { 'content-type': 'application/json' } }
+          : { status: 302, headers: { location: `${elsewhere.url}${path}` } },
     );
     servers.push(elsewhere, redirector);
     return { elsewhere, redirector };

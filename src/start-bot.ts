@@ -33,6 +33,7 @@ import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
+import { createSlackMembership } from './slack/channel-membership.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { alertInstallations } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
@@ -282,7 +283,12 @@ export async function startBot(
     settings,
     inside,
     gate: createIoGate(),
-    context: createViewedContext({ context, audience, logger }),
+    context: createViewedContext({
+      context,
+      audience,
+      membership: createSlackMembership(slackClient),
+      logger,
+    }),
     placement,
     spending: createSpending({
       store,

@@ -4,6 +4,7 @@ import { type CommandContext, runAgentCommand } from '../../../commands/admin-co
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import { changesAdminHome } from '../../../commands/command-outcome.js';
 import { parseCommand } from '../../../commands/parse-command.js';
+import { NO_PREVIEWS } from '../../no-previews.js';
 import { personOfCommand } from '../../payload-person.js';
 import {
   type CommandReply,
@@ -91,7 +92,8 @@ async function reply(
   body: CommandReply | NoticeView,
 ) {
   try {
-    await respond({ response_type: 'ephemeral', replace_original: false, ...body });
+    // Replies carry service data (accounts, whoami, connections): no previews of their links.
+    await respond({ response_type: 'ephemeral', replace_original: false, ...body, ...NO_PREVIEWS });
   } catch (error) {
     logger.error({ user, error: (error as Error).message }, 'replying to /agent failed');
   }

@@ -20,6 +20,7 @@ import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
 import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
 import { createRunStop } from './conversation/run-stop.js';
+import { createAudienceAtPost } from './conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
@@ -210,22 +211,6 @@ export async function startBot(
   });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const delivery = createTurnDelivery({
-    ledger,
-    store,
-    output,
-    poller: scheduler,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
-    newReferenceId,
-    isPermanentPollError,
-    errorCode,
-    observer: homeActivity,
-  });
   const channelAgents = createChannelAgents({
     store,
     defaultAgentId: config.agent.agentId,
@@ -267,6 +252,24 @@ export async function startBot(
     replies: createSlackPrivateReplies(slackClient, logger),
     logger,
     metrics,
+  });
+  const delivery = createTurnDelivery({
+    ledger,
+    store,
+    output,
+    poller: scheduler,
+    progress,
+    sessions,
+    clock,
+    logger,
+    metrics,
+    settings,
+    newReferenceId,
+    isPermanentPollError,
+    errorCode,
+    observer: homeActivity,
+    // DESIGN "Audience at every post": asked again just before service data is posted.
+    audienceAtPost: createAudienceAtPost({ placement, logger }),
   });
   const turns = createTurnStarter({
     ledger,

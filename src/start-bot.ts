@@ -59,6 +59,8 @@ const PERMANENT_POLL_ERRORS = new Set<string>([
   AgentApiErrorCode.AgentUnavailable,
   AgentApiErrorCode.NotConfigured,
   AgentApiErrorCode.RejectedRequest,
+  // The address redirects elsewhere: asking it again answers the same (and is never followed).
+  AgentApiErrorCode.Redirected,
 ]);
 const isPermanentPollError = (error: unknown) =>
   isAgentApiError(error) && PERMANENT_POLL_ERRORS.has(error.code);

@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { simDirective, startSimulator } from '../../src/simulator/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { agentCommandReply } from '../support/command-reply.js';
@@ -25,8 +26,11 @@ interface Recorder {
 
 type Reply = { status: number; headers?: Record<string, string>; body?: string };
 
-/** A loopback server; `answer` decides each reply. */
-async function startServer(answer: (path: string) => Reply): Promise<Recorder> {
+/** Answers a request itself (after reading its body); true when it did. */
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => Promise<boolean>;
+
+/** A loopback server; `handle` answers first if given, else `answer` decides each reply. */
+async function startServer(answer: (path: string) => Reply, handle?: Handler): Promise<Recorder> {
   const seen: Recorder['seen'] = [];
   const server: Server = createServer((req, res) => {
     const token = req.headers['x-api-token'];
@@ -35,10 +39,17 @@ async function startServer(answer: (path: string) => Reply): Promise<Recorder> {
       path: req.url ?? '',
       token: typeof token === 'string' ? token : undefined,
     });
-    req.resume();
-    const reply = answer(req.url ?? '/');
-    res.writeHead(reply.status, reply.headers);
-    res.end(reply.body ?? '');
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      if (handle && (await handle(req, res, Buffer.concat(chunks)))) return;
+      const reply = answer(req.url ?? '/');
+      res.writeHead(reply.status, reply.headers);
+      res.end(reply.body ?? '');
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -132,6 +143,48 @@ describe('service redirects are never followed', () => {
     expect(text).toContain(redirector.url);
     expect(text).toMatch(/answered with a redirect \(HTTP 302\), which the bot never follows/);
     expect(redirector.seen.some((request) => request.method === 'POST')).toBe(true);
+    expect(elsewhere.seen).toEqual([]);
+  });
+
+  it('a poll redirected after the run started: a notice naming the address; the other host gets nothing', async () => {
+    const sim = await startSimulator({ quiet: true, longPollMs: 300 });
+    const elsewhere = await startServer(() => ({ status: 200, body: '{}' }));
+    // The service answers whoami and the run start itself, then redirects every status poll.
+    const front = await startServer(
+      () => ({ status: 500 }),
+      async (req, res, body) => {
+        const path = req.url ?? '/';
+        if (req.method === 'GET' && path !== '/v2/whoami') {
+          res.writeHead(302, { location: `${elsewhere.url}${path}` });
+          res.end();
+          return true;
+        }
+        const upstream = await fetch(`${sim.url}${path}`, {
+          method: req.method ?? 'GET',
+          headers: {
+            'x-api-token': String(req.headers['x-api-token'] ?? ''),
+            'content-type': 'application/json',
+          },
+          ...(body.length > 0 ? { body } : {}),
+        });
+        res.writeHead(upstream.status, { 'content-type': 'application/json' });
+        res.end(await upstream.text());
+        return true;
+      },
+    );
+    servers.push(elsewhere, front, { url: sim.url, seen: [], close: () => sim.close() });
+    harness = await startHarness({ env: { AGENT_API_URL: front.url } });
+    const { channel, threadTs } = await harness.mention(
+      `why? ${simDirective({ steps: 2, stepMs: 50, answer: 'x' })}`,
+    );
+    const [notice] = await harness.waitForOutcome(channel, threadTs);
+    expect(sim.runs()).toHaveLength(1);
+    const text = harness.visibleText(notice as never);
+    expect(text).toContain(front.url);
+    expect(text).toMatch(/answered with a redirect \(HTTP 302\), which the bot never follows/);
+    expect(
+      front.seen.some((request) => request.method === 'GET' && request.path.startsWith('/v2/ai-agent/')),
+    ).toBe(true);
     expect(elsewhere.seen).toEqual([]);
   });
 });

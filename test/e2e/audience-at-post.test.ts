@@ -99,4 +99,34 @@ describe('audience checked again before the answer is posted', () => {
     // Nobody's DM got it either: the investigation has no asker.
     expect(h.sim.runs()[0]?.status).toBe('done');
   });
+
+  it('a late answer (past the deadline, shared during the late watch) goes to the DM too', async () => {
+    const log = memoryLogger('debug');
+    harness = await startHarness({
+      logger: log.logger,
+      env: { TURN_DEADLINE_SECONDS: '1', LATE_ANSWER_WATCH_MINUTES: '1' },
+    });
+    const h = harness;
+    const asked = await h.mention(`slow? ${simDirective({ steps: 8, stepMs: 300, answer: SECRET })}`, {
+      channel: 'C0LATE',
+    });
+    // The deadline notice is in the thread: the turn is in its late watch.
+    await h.slack.waitFor(
+      () =>
+        h.botMessages('C0LATE', asked.threadTs).find((m) => m.metadata?.event_payload?.notice === 'deadline'),
+      { timeoutMs: 5_000, description: 'the deadline notice' },
+    );
+    await shareWhileWorking(h, log, 'C0LATE');
+
+    const dm = h.slack.dmChannel('UALICE');
+    const late = await h.slack.waitFor(
+      () => h.slack.allMessages().find((m) => m.channel === dm && m.metadata?.event_type === 'agent_answer'),
+      { timeoutMs: 10_000, description: 'the late answer in the DM' },
+    );
+    expect(h.visibleText(late as never)).toContain(SECRET);
+    expect(h.visibleText(late as never)).toMatch(/Late answer/);
+    const inThread = h.botMessages('C0LATE', asked.threadTs);
+    expect(JSON.stringify(inThread)).not.toContain('42%');
+    expect(textOf(h, inThread)).toContain("I've answered <@UALICE> in a direct message");
+  });
 });

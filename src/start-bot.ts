@@ -20,7 +20,7 @@ import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
 import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
 import { createRunStop } from './conversation/run-stop.js';
-import { createAudienceAtPost } from './conversation/turn/audience-at-post.js';
+import { type AudienceAtPost, createAudienceAtPost } from './conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
@@ -38,6 +38,7 @@ import { createSlackMembership } from './slack/channel-membership.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { alertInstallations } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
+import type { TeamRouting } from './slack/installations/team-routing.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
@@ -64,6 +65,15 @@ const PERMANENT_POLL_ERRORS = new Set<string>([
 ]);
 const isPermanentPollError = (error: unknown) =>
   isAgentApiError(error) && PERMANENT_POLL_ERRORS.has(error.code);
+
+/** With OAuth, the audience at post time is judged with the turn's installation's token and view. */
+function inTurnInstallation(
+  audience: AudienceAtPost,
+  installations: { routing: TeamRouting } | undefined,
+): AudienceAtPost {
+  if (!installations) return audience;
+  return { placeFor: (turn) => installations.routing.within(turn.teamId, () => audience.placeFor(turn)) };
+}
 
 export interface RunningBot {
   /** The HTTP port serving /slack/events (HTTP mode), /healthz and /metrics. */
@@ -270,8 +280,9 @@ export async function startBot(
     isPermanentPollError,
     errorCode,
     observer: homeActivity,
-    // DESIGN "Audience at every post": asked again just before service data is posted.
-    audienceAtPost: createAudienceAtPost({ placement, logger }),
+    // DESIGN "Audience at every post": asked again just before service data is posted, in the
+    // turn's own installation (a delivery runs long after its event, from the poller).
+    audienceAtPost: inTurnInstallation(createAudienceAtPost({ placement, logger }), slackSide.installations),
   });
   const turns = createTurnStarter({
     ledger,

@@ -15,6 +15,7 @@ import {
   connectionSealPlace,
   type StoredConnection,
 } from './connection-record.js';
+import { isAllowedServiceHost } from './connection-region.js';
 
 /** A thread or channel names a connection that is not (or no longer) there. */
 export class UnknownConnectionError extends Error {
@@ -33,6 +34,20 @@ export class ConnectionKeyMissingError extends Error {
     this.name = 'ConnectionKeyMissingError';
   }
 }
+
+/**
+ * A stored connection points at an address the service-address rule refuses (added before the rule,
+ * or written into the store by hand): its token is not sent there (DESIGN "Service addresses").
+ */
+export class ConnectionAddressRefusedError extends Error {
+  readonly code = 'address_not_allowed';
+  constructor(readonly alias: string) {
+    super(`the address of connection “${alias}” is not a service address`);
+    this.name = 'ConnectionAddressRefusedError';
+  }
+}
+
+const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
 
 export interface ConnectionClients {
   /** The client of `alias` (undefined or `default`: the default connection). */
@@ -56,6 +71,8 @@ export function createConnectionClients(deps: {
     Partial<Pick<ConnectionRecordStore, 'saveConnection'>>;
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
+  /** CONNECTION_ALLOWED_HOSTS: hosts a stored address may use besides the regional ones and loopback. */
+  allowedHosts?: readonly string[] | undefined;
   /** How long a cached client is used before its record is read again. Default 30 s. */
   recheckMs?: number | undefined;
   now?: (() => number) | undefined;
@@ -76,6 +93,10 @@ export function createConnectionClients(deps: {
     if (cached && cached.sealedToken === record.sealedToken && cached.baseUrl === record.baseUrl) {
       cached.checkedAt = now();
       return cached.client;
+    }
+    if (!isAllowedServiceHost(hostOf(record.baseUrl), deps.allowedHosts ?? [])) {
+      cache.delete(alias);
+      throw new ConnectionAddressRefusedError(alias);
     }
     if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
     const token = deps.secrets.open(record.sealedToken, connectionSealPlace(record));

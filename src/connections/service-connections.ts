@@ -39,6 +39,7 @@ export function createServiceConnections(deps: {
     records: deps.store,
     secrets,
     factory: deps.factory,
+    allowedHosts: config.agent.connectionAllowedHosts,
   });
   const admin = createConnectionAdmin({
     records: deps.store,

@@ -4,7 +4,11 @@ import { loadConfig } from '../../src/config.js';
 import { createAgentApiFactory } from '../../src/connections/agent-api-factory.js';
 import { addressOf } from '../../src/connections/connection-admin.js';
 import { aliasProblem } from '../../src/connections/connection-alias.js';
-import { createConnectionClients, UnknownConnectionError } from '../../src/connections/connection-clients.js';
+import {
+  ConnectionAddressRefusedError,
+  createConnectionClients,
+  UnknownConnectionError,
+} from '../../src/connections/connection-clients.js';
 import { connectionSealPlace, type StoredConnection } from '../../src/connections/connection-record.js';
 import { silentLogger } from '../../src/logging.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
@@ -18,7 +22,7 @@ const config = loadConfig({
 });
 const box = createSecretBox(Buffer.alloc(32, 3));
 
-function stored(alias: string, accountId: number, baseUrl = 'https://api-eu.example.com'): StoredConnection {
+function stored(alias: string, accountId: number, baseUrl = 'https://api-eu.logz.io'): StoredConnection {
   return {
     alias,
     baseUrl,
@@ -90,6 +94,29 @@ describe('connection clients', () => {
     records.delete('eu');
     clock = 6000;
     await expect(clients.api('eu')).rejects.toBeInstanceOf(UnknownConnectionError);
+  });
+
+  it('a stored address that is not a service address is refused at use: the token is not opened nor sent', async () => {
+    const records = new Map([
+      ['old', stored('old', 1, 'https://10.0.0.5')],
+      ['listed', stored('listed', 2, 'https://logs-api.example.com')],
+    ]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      allowedHosts: ['logs-api.example.com'],
+      factory: {
+        make: (connection) => {
+          made.push(connection.alias);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await expect(clients.api('old')).rejects.toBeInstanceOf(ConnectionAddressRefusedError);
+    await clients.api('listed');
+    expect(made).toEqual(['listed']);
   });
 
   it("a token copied into another connection's record does not open there (DESIGN: sealed values know their place)", async () => {

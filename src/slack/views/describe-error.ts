@@ -126,6 +126,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
 const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
   unknown_connection: (alias) =>
     `The service connection ${alias} this conversation uses is gone — an admin can add it again with \`/agent connections add\`, or start a new thread to use the channel's current one`,
+  address_not_allowed: (alias) =>
+    `The service connection ${alias} this conversation uses points at an address that is not the agent service's (a regional API host, or one in CONNECTION_ALLOWED_HOSTS) — an admin needs to remove it and add it again with \`/agent connections add\``,
   encryption_key_missing: (alias) =>
     `The token of the service connection ${alias} can't be opened — an admin needs to set STATE_ENCRYPTION_KEY to the key it was added with`,
 };

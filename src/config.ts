@@ -11,6 +11,7 @@ import {
   emptyAsUnset,
   encryptionKey,
   encryptionKeys,
+  hostNames,
   intFrom,
   isLoopbackHost,
   metricsToken,
@@ -136,6 +137,8 @@ const variables = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   METRICS_TOKEN: metricsToken,
   ALLOW_HTTP_HOSTS: csv,
+  // DESIGN "Service addresses": hosts an added connection may point at besides the regional API hosts.
+  CONNECTION_ALLOWED_HOSTS: hostNames,
   STATE_ENCRYPTION_KEY: encryptionKey,
   STATE_ENCRYPTION_PREVIOUS_KEYS: encryptionKeys,
 });
@@ -347,6 +350,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       pollIntervalMs: env.AGENT_POLL_INTERVAL_MS,
       turnDeadlineMs: env.TURN_DEADLINE_SECONDS * 1000,
       lateWatchMs: Math.round(env.LATE_ANSWER_WATCH_MINUTES * 60_000),
+      connectionAllowedHosts: env.CONNECTION_ALLOWED_HOSTS,
     },
     access: {
       adminUserIds: env.ADMIN_USER_IDS,

@@ -21,6 +21,7 @@ import { createIoGate } from './conversation/polling/io-gate.js';
 import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
 import { createRunStop } from './conversation/run-stop.js';
 import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
+import { type AudienceAtPost, createAudienceAtPost } from './conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnProgress } from './conversation/turn/turn-progress.js';
@@ -34,9 +35,11 @@ import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
+import { createSlackMembership } from './slack/channel-membership.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { alertInstallations, singleAlertInstallation } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
+import type { TeamRouting } from './slack/installations/team-routing.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
@@ -58,9 +61,20 @@ const PERMANENT_POLL_ERRORS = new Set<string>([
   AgentApiErrorCode.AgentUnavailable,
   AgentApiErrorCode.NotConfigured,
   AgentApiErrorCode.RejectedRequest,
+  // The address redirects elsewhere: asking it again answers the same (and is never followed).
+  AgentApiErrorCode.Redirected,
 ]);
 const isPermanentPollError = (error: unknown) =>
   isAgentApiError(error) && PERMANENT_POLL_ERRORS.has(error.code);
+
+/** With OAuth, the audience at post time is judged with the turn's installation's token and view. */
+function inTurnInstallation(
+  audience: AudienceAtPost,
+  installations: { routing: TeamRouting } | undefined,
+): AudienceAtPost {
+  if (!installations) return audience;
+  return { placeFor: (turn) => installations.routing.within(turn.teamId, () => audience.placeFor(turn)) };
+}
 
 export interface RunningBot {
   /** The HTTP port serving /slack/events (HTTP mode), /healthz and /metrics. */
@@ -219,22 +233,6 @@ export async function startBot(
   });
   // The one writer of turn locks and records, shared by the starter, delivery and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const delivery = createTurnDelivery({
-    ledger,
-    store,
-    output,
-    poller: scheduler,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
-    newReferenceId,
-    isPermanentPollError,
-    errorCode,
-    observer: homeActivity,
-  });
   const channelAgents = createChannelAgents({
     store,
     defaultAgentId: config.agent.agentId,
@@ -276,6 +274,25 @@ export async function startBot(
     logger,
     metrics,
   });
+  const delivery = createTurnDelivery({
+    ledger,
+    store,
+    output,
+    poller: scheduler,
+    progress,
+    sessions,
+    clock,
+    logger,
+    metrics,
+    settings,
+    newReferenceId,
+    isPermanentPollError,
+    errorCode,
+    observer: homeActivity,
+    // DESIGN "Audience at every post": asked again just before service data is posted, in the
+    // turn's own installation (a delivery runs long after its event, from the poller).
+    audienceAtPost: inTurnInstallation(createAudienceAtPost({ placement, logger }), slackSide.installations),
+  });
   const turns = createTurnStarter({
     ledger,
     store,
@@ -291,7 +308,12 @@ export async function startBot(
     settings,
     inside,
     gate: createIoGate(),
-    context: createViewedContext({ context, audience, logger }),
+    context: createViewedContext({
+      context,
+      audience,
+      membership: createSlackMembership(slackClient),
+      logger,
+    }),
     placement,
     spending: createSpending({
       store,

@@ -193,6 +193,24 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads CONNECTION_ALLOWED_HOSTS as lower-case host names and names a bad entry', () => {
+    expect(loadConfig(minimal).agent.connectionAllowedHosts).toEqual([]);
+    expect(
+      loadConfig({ ...minimal, CONNECTION_ALLOWED_HOSTS: 'Logs-API.example.com, 10.1.2.3' }).agent
+        .connectionAllowedHosts,
+    ).toEqual(['logs-api.example.com', '10.1.2.3']);
+    for (const bad of [
+      'https://logs.example.com',
+      'logs.example.com:8443',
+      'logs.example.com/api',
+      'intranet',
+    ]) {
+      expect(problems({ ...minimal, CONNECTION_ALLOWED_HOSTS: bad }), bad).toEqual([
+        `CONNECTION_ALLOWED_HOSTS: must be comma-separated host names like logs-api.example.com (no scheme, port or path): ${bad}`,
+      ]);
+    }
+  });
+
   it('keeps a bare host https://, whatever the host', () => {
     expect(loadConfig({ ...minimal, AGENT_API_URL: '10.0.0.5:8787' }).agent.baseUrl).toBe(
       'https://10.0.0.5:8787',

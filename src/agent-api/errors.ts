@@ -29,6 +29,11 @@ export const AgentApiErrorCode = {
   UnknownEndpoint: 'unknown_endpoint',
   /** Any other non-2xx status. */
   HttpError: 'http_error',
+  /**
+   * A 3xx: the address answered with a redirect, which is never followed (the token would travel
+   * to wherever it points). The error names the address that answered (DESIGN "Service addresses").
+   */
+  Redirected: 'redirected',
   /** DNS, connection refused or reset: no HTTP response at all. */
   Network: 'network',
   /** The client-side timeout fired before a response. */
@@ -104,6 +109,25 @@ export class RegionMismatchError extends AgentApiError {
     this.name = 'RegionMismatchError';
     this.accountRegion = accountRegion;
     this.serverRegion = serverRegion;
+  }
+}
+
+/**
+ * A 3xx answer: not followed. `address` is the origin that answered (the connection's address);
+ * `location` is where it pointed, as an origin only (never its path or query).
+ */
+export class RedirectRefusedError extends AgentApiError {
+  readonly address: string;
+  readonly location: string | undefined;
+  constructor(address: string, location: string | undefined, details: AgentApiErrorDetails = {}) {
+    super(
+      AgentApiErrorCode.Redirected,
+      `${details.method ?? 'a request'} ${details.path ?? ''} to ${address} answered ${details.status ?? '3xx'} with a redirect${location ? ` to ${location}` : ''}, which is not followed`,
+      details,
+    );
+    this.name = 'RedirectRefusedError';
+    this.address = address;
+    this.location = location;
   }
 }
 

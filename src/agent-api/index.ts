@@ -34,6 +34,7 @@ export {
   InvalidResponseError,
   isAgentApiError,
   parseRegionMismatch,
+  RedirectRefusedError,
   RegionMismatchError,
 } from './errors.js';
 export {

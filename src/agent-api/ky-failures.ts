@@ -1,5 +1,5 @@
 import { isHTTPError, isTimeoutError } from 'ky';
-import { AgentApiError, AgentApiErrorCode } from './errors.js';
+import { AgentApiError, AgentApiErrorCode, RedirectRefusedError } from './errors.js';
 import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
 import { parseRetryAfter } from './retry-policy.js';
 
@@ -29,6 +29,7 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
   if (call.signal?.aborted) return call.signal.reason;
   if (isHTTPError(error)) {
     const { response } = error;
+    if (isRedirect(response.status)) return redirectRefused(error.request.url, response, call);
     return errorFromResponse({
       status: response.status,
       // The body is read once, here: it carries the service's message or the region sentence.
@@ -52,6 +53,28 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
     `${call.method} ${call.path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`,
     { method: call.method, path: call.path, cause: error },
   );
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/**
+ * A 3xx (fetch runs with `redirect: 'manual'`, service-http.ts): the answering address and where
+ * it pointed, origins only — a redirect's path or query could carry anything.
+ */
+function redirectRefused(requestUrl: string, response: Response, call: FailedCall): RedirectRefusedError {
+  const address = new URL(requestUrl).origin;
+  const location = response.headers.get('location');
+  let target: string | undefined;
+  try {
+    target = location ? new URL(location, requestUrl).origin : undefined;
+  } catch {
+    target = undefined;
+  }
+  return new RedirectRefusedError(address, target, {
+    status: response.status,
+    method: call.method,
+    path: call.path,
+  });
 }
 
 /** The system error code (ECONNREFUSED…) under fetch's generic "fetch failed", if any. */

@@ -81,6 +81,7 @@ function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch 
       headers: request.headers as unknown as [string, string][],
       body,
       signal: request.signal,
+      redirect: request.redirect,
       dispatcher,
       ...(init as object),
     });
@@ -107,6 +108,10 @@ const contextOf = (options: NormalizedOptions) => options.context as unknown as 
 function createKy(options: ServiceHttpOptions): KyInstance {
   return ky.create({
     prefixUrl: options.baseUrl,
+    // A redirect is never followed (DESIGN "Service addresses"): fetch would resend the request,
+    // x-api-token included, to wherever the answer points. ky-failures.ts turns the 3xx into
+    // RedirectRefusedError, which names the address.
+    redirect: 'manual',
     fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
     hooks: {
       beforeRequest: [

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
+import { sealPlace } from '../secrets/secret-box.js';
 
 /** Where the sealed tokens are kept (store/installation-records.ts), one per installation. */
 export interface AlertTokenRecords {
@@ -16,10 +17,14 @@ export interface AlertTokenRecords {
 
 /** Port: the secret box (secrets/secret-box.ts), wired in the composition root. */
 export interface Sealer {
-  seal(plain: string): string;
-  /** Throws when the value was not sealed by a known key or was tampered with. */
-  open(sealed: string): string;
+  /** Seals `plain` bound to `place`, its record: moved to another record it does not open. */
+  seal(plain: string, place: string): string;
+  /** Throws when the value was not sealed by a known key, was tampered with, or belongs elsewhere. */
+  open(sealed: string, place: string): string;
 }
+
+/** The record an installation's alert token is sealed for (secret-box.ts, "sealed values know their place"). */
+const placeOf = (installationId: string) => sealPlace('alert-token', installationId);
 
 export interface AlertTokens {
   /** The installation's token: the kept one, or a new one on first use. */
@@ -42,13 +47,16 @@ export function createAlertTokens(deps: {
 
   async function make(installationId: string): Promise<string> {
     const token = `${installationId}.${randomBytes(24).toString('base64url')}`;
-    await records.saveAlertTokenRecord(installationId, { sealed: box.seal(token), savedAt: deps.now() });
+    await records.saveAlertTokenRecord(installationId, {
+      sealed: box.seal(token, placeOf(installationId)),
+      savedAt: deps.now(),
+    });
     return token;
   }
 
   async function kept(installationId: string): Promise<string | undefined> {
     const record = await records.getAlertTokenRecord(installationId);
-    return record ? box.open(record.sealed) : undefined;
+    return record ? box.open(record.sealed, placeOf(installationId)) : undefined;
   }
 
   return {

@@ -34,6 +34,8 @@ export interface Config {
     turnDeadlineMs: number;
     /** How long past the deadline a run is still watched for a late answer (0: not at all). */
     lateWatchMs: number;
+    /** CONNECTION_ALLOWED_HOSTS: hosts an added connection may use besides the regional API hosts and loopback. */
+    connectionAllowedHosts: string[];
   };
   access: {
     adminUserIds: string[];

@@ -103,6 +103,27 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
 
+/**
+ * Comma-separated host names (CONNECTION_ALLOWED_HOSTS), lower case: names only, no scheme, port
+ * or path, so the list means exactly the hosts it names.
+ */
+export const hostNames = csv.transform((values, ctx) => {
+  const hosts: string[] = [];
+  for (const value of values) {
+    const host = value.toLowerCase();
+    const parsed = URL.canParse(`https://${host}`) ? new URL(`https://${host}`) : undefined;
+    if (parsed === undefined || parsed.hostname !== host || parsed.port !== '' || !host.includes('.')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated host names like logs-api.example.com (no scheme, port or path): ${value}`,
+      });
+      continue;
+    }
+    hosts.push(host);
+  }
+  return hosts;
+});
+
 /** An optional absolute URL (http or https). */
 export const optionalUrl = optionalString.refine(
   (value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)),

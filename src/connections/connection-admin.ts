@@ -13,8 +13,12 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { AgentApiFactory } from './agent-api-factory.js';
 import { aliasProblem, DEFAULT_CONNECTION } from './connection-alias.js';
 import type { ConnectionClients } from './connection-clients.js';
-import type { ConnectionRecordStore, StoredConnection } from './connection-record.js';
-import { regionOf } from './connection-region.js';
+import {
+  type ConnectionRecordStore,
+  connectionSealPlace,
+  type StoredConnection,
+} from './connection-record.js';
+import { isAllowedServiceHost, REGIONAL_API_HOSTS, regionOf } from './connection-region.js';
 
 /** What the add form sends. */
 export interface ConnectionInput {
@@ -73,6 +77,8 @@ export interface ConnectionAdminDeps {
   checkTimeoutMs: number;
   now: () => number;
   logger: Logger;
+  /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 export function createConnectionAdmin(deps: ConnectionAdminDeps) {
@@ -107,15 +113,16 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
       const field = problem === 'token-rejected' ? 'token' : 'address';
       return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
     }
+    const owner = tenant.key;
     await records.saveConnection({
       alias,
       baseUrl,
-      sealedToken: deps.secrets.seal(token),
+      sealedToken: deps.secrets.seal(token, connectionSealPlace({ alias, installation: owner })),
       accountId: identity.accountId,
       accountName: identity.accountName,
       addedBy: userId,
       addedAt: deps.now(),
-      ...(tenant.key !== undefined ? { installation: tenant.key } : {}),
+      ...(owner !== undefined ? { installation: owner } : {}),
     });
     clients.forget(alias);
     return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };
@@ -144,7 +151,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
         : `the alias “${alias}” is taken; choose another`;
       return { field: 'alias', problem };
     }
-    const baseUrl = addressOf(input.address.trim());
+    const baseUrl = addressOf(input.address.trim(), deps.allowedHosts);
     if (typeof baseUrl !== 'string') return { field: 'address', problem: baseUrl.problem };
     const token = input.token.trim();
     if (token === '') return { field: 'token', problem: 'the token is empty' };
@@ -232,9 +239,13 @@ function identityOf(identity: Identity) {
 
 /**
  * The region address as AGENT_API_URL takes it: a URL or a bare host. Plain http:// is refused
- * off this machine: the token would travel in clear text.
+ * off this machine: the token would travel in clear text. The host must be a regional API host,
+ * loopback, or listed in CONNECTION_ALLOWED_HOSTS (DESIGN "Service addresses").
  */
-export function addressOf(address: string): string | { problem: string } {
+export function addressOf(
+  address: string,
+  allowedHosts: readonly string[] = [],
+): string | { problem: string } {
   const shown = address.slice(0, 80);
   if (address === '') return { problem: 'the region address is empty' };
   if (/\s/.test(address)) return { problem: `“${shown}” is not a URL or host name (it has spaces)` };
@@ -253,6 +264,14 @@ export function addressOf(address: string): string | { problem: string } {
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return { problem: `${url.origin} would carry the token in clear text: use https://` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { problem: `“${url.host}”: give the address without a user name or password` };
+  }
+  if (!isAllowedServiceHost(url.hostname, allowedHosts)) {
+    return {
+      problem: `${url.hostname} is not one of the agent service's regional API hosts (${REGIONAL_API_HOSTS.join(', ')}); an operator can allow another host with CONNECTION_ALLOWED_HOSTS`,
+    };
   }
   return baseUrl;
 }

@@ -10,7 +10,12 @@ import type { ConnectionRuns } from '../conversation/connection-runs.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { AgentApiFactory } from './agent-api-factory.js';
 import { DEFAULT_CONNECTION } from './connection-alias.js';
-import type { ConnectionRecordStore } from './connection-record.js';
+import {
+  type ConnectionRecordStore,
+  connectionSealPlace,
+  type StoredConnection,
+} from './connection-record.js';
+import { isAllowedServiceHost } from './connection-region.js';
 
 /** A thread or channel names a connection that is not (or no longer) there. */
 export class UnknownConnectionError extends Error {
@@ -29,6 +34,20 @@ export class ConnectionKeyMissingError extends Error {
     this.name = 'ConnectionKeyMissingError';
   }
 }
+
+/**
+ * A stored connection points at an address the service-address rule refuses (added before the rule,
+ * or written into the store by hand): its token is not sent there (DESIGN "Service addresses").
+ */
+export class ConnectionAddressRefusedError extends Error {
+  readonly code = 'address_not_allowed';
+  constructor(readonly alias: string) {
+    super(`the address of connection “${alias}” is not a service address`);
+    this.name = 'ConnectionAddressRefusedError';
+  }
+}
+
+const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
 
 export interface ConnectionClients {
   /**
@@ -53,9 +72,13 @@ interface Cached {
 
 export function createConnectionClients(deps: {
   defaultApi: AgentApi;
-  records: Pick<ConnectionRecordStore, 'getConnection'>;
+  /** With `saveConnection`, a token sealed before record binding is re-sealed for its record. */
+  records: Pick<ConnectionRecordStore, 'getConnection'> &
+    Partial<Pick<ConnectionRecordStore, 'saveConnection'>>;
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
+  /** CONNECTION_ALLOWED_HOSTS: hosts a stored address may use besides the regional ones and loopback. */
+  allowedHosts?: readonly string[] | undefined;
   /** How long a cached client is used before its record is read again. Default 30 s. */
   recheckMs?: number | undefined;
   now?: (() => number) | undefined;
@@ -78,22 +101,30 @@ export function createConnectionClients(deps: {
       cached.owner = record.installation;
       return cached.client;
     }
+    if (!isAllowedServiceHost(hostOf(record.baseUrl), deps.allowedHosts ?? [])) {
+      cache.delete(alias);
+      throw new ConnectionAddressRefusedError(alias);
+    }
     if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
-    const client = deps.factory.make({
-      alias,
-      baseUrl: record.baseUrl,
-      token: deps.secrets.open(record.sealedToken),
-      accountId: record.accountId,
-    });
-    const owner = record.installation;
+    const token = deps.secrets.open(record.sealedToken, connectionSealPlace(record));
+    const sealedToken = await bindToRecord(record, token, deps.secrets);
+    const client = deps.factory.make({ alias, baseUrl: record.baseUrl, token, accountId: record.accountId });
     cache.set(alias, {
       client,
-      owner,
-      sealedToken: record.sealedToken,
+      owner: record.installation,
+      sealedToken,
       baseUrl: record.baseUrl,
       checkedAt: now(),
     });
     return client;
+  }
+
+  /** A token sealed before record binding, sealed again for the record it was found under (once). */
+  async function bindToRecord(record: StoredConnection, token: string, secrets: SecretBox) {
+    if (!secrets.isUnbound(record.sealedToken) || !deps.records.saveConnection) return record.sealedToken;
+    const sealedToken = secrets.seal(token, connectionSealPlace(record));
+    await deps.records.saveConnection({ ...record, sealedToken });
+    return sealedToken;
   }
 
   /** The alias's client, whoever asks (ownership is checked by `api`). */

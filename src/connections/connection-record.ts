@@ -1,3 +1,5 @@
+import { sealPlace } from '../secrets/secret-box.js';
+
 /**
  * A service connection as the store keeps it (DESIGN "Many accounts"). The token is sealed with
  * the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): the plain token is never stored,
@@ -21,6 +23,13 @@ export interface StoredConnection {
    */
   installation?: string | undefined;
 }
+
+/**
+ * The record a connection's sealed token belongs to (DESIGN "Sealed values know their place"): its
+ * installation and alias. Copied into another record, the token does not open.
+ */
+export const connectionSealPlace = (connection: Pick<StoredConnection, 'alias' | 'installation'>) =>
+  sealPlace('connection', connection.installation, connection.alias);
 
 /** Where connections are kept: the state store, shared by every replica, no expiry. */
 export interface ConnectionRecordStore {

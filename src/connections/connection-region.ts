@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../config.js';
+
 /**
  * The region a connection's address points at, for the listing and the add confirmation. The
  * service's identity endpoint names no region: the vendor's regional API hosts do (DESIGN "Facts
@@ -24,3 +26,17 @@ export function regionOf(baseUrl: string): string {
   const region = REGION_HOSTS[host.toLowerCase()];
   return region ? `${region} (${host})` : host;
 }
+
+/**
+ * Whether a connection may point at `hostname` (DESIGN "Service addresses"): one of the vendor's
+ * regional API hosts, loopback (tests, the sandbox), or a host the operator listed in
+ * CONNECTION_ALLOWED_HOSTS. Anything else — a private or link-local address, another company's
+ * host — is refused: an admin's form must not turn the bot into a way into the network.
+ */
+export function isAllowedServiceHost(hostname: string, allowedHosts: readonly string[]): boolean {
+  const host = hostname.toLowerCase();
+  return Object.hasOwn(REGION_HOSTS, host) || isLoopbackHost(host) || allowedHosts.includes(host);
+}
+
+/** The regional hosts, for the sentence that refuses another. */
+export const REGIONAL_API_HOSTS: readonly string[] = Object.keys(REGION_HOSTS);

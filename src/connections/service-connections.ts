@@ -39,6 +39,7 @@ export function createServiceConnections(deps: {
     records: deps.store,
     secrets,
     factory: deps.factory,
+    allowedHosts: config.agent.connectionAllowedHosts,
   });
   const admin = createConnectionAdmin({
     records: deps.store,
@@ -49,6 +50,7 @@ export function createServiceConnections(deps: {
     checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
     now: () => deps.clock.now(),
     logger: deps.logger,
+    allowedHosts: config.agent.connectionAllowedHosts,
   });
   return { clients, runs: connectionRuns(clients, deps.keyOf), admin, secrets };
 }

@@ -30,7 +30,12 @@ export type TurnNotice =
   | { kind: 'service-error'; error: unknown; referenceId: string }
   | { kind: 'lost-turn' }
   /** Someone stopped the run: the agent may still finish on its side; its answer is not posted. */
-  | { kind: 'stopped' };
+  | { kind: 'stopped' }
+  /**
+   * The conversation became outsider-readable while the agent worked and the answer could not go
+   * to a DM (an alert investigation, or Slack would not open one): not posted here, and why.
+   */
+  | { kind: 'withheld'; reason: OutsiderReason };
 
 /** What the answer's footer tells besides the answer itself. */
 export type AnswerNote = 'files-not-sent';

@@ -1,8 +1,10 @@
 /**
  * What the person is looking at (DESIGN "What the person is looking at"). A question in the
  * agent's DM may carry `app_context`: the channel or thread the person was viewing when they asked.
- * When that place is one the bot can read and that no one outside the organisation can read
- * (audience.ts), the new session is prepared as if asked there — that thread as context, that
+ * When that place is one the bot can read, that no one outside the organisation can read
+ * (audience.ts) and whose members include the asker (DESIGN "Alert text is data": `app_context`
+ * counts only for the asker's channels — a person must not read, through the agent, a channel
+ * they are not in), the new session is prepared as if asked there — that thread as context, that
  * channel's agent, the alert lookback from the thread's root — while the answer stays in the DM.
  * Otherwise (outsider-readable, unreadable, a DM) the question is answered plainly, as any DM.
  */
@@ -18,16 +20,22 @@ export interface ViewedPlace {
   threadTs?: string | undefined;
 }
 
+/** Port: whether a person is a member of a channel. Throws when Slack cannot answer. */
+export interface ChannelMembership {
+  isMember(channel: string, userId: string): Promise<boolean>;
+}
+
 export interface ViewedContextDeps {
   /** The ordinary preparation (turn-context.ts), asked about the viewed place instead of the DM. */
   context: Pick<TurnContext, 'prepare'>;
   audience: Pick<ConversationAudience, 'of'>;
+  membership: ChannelMembership;
   logger: Logger;
 }
 
 /** A turn context that honours `viewing` on a DM question that starts a new session. */
 export function createViewedContext(deps: ViewedContextDeps): Pick<TurnContext, 'prepare'> {
-  const { context, audience, logger } = deps;
+  const { context, audience, membership, logger } = deps;
 
   async function prepare(
     request: ContextRequest & { viewing?: ViewedPlace | undefined },
@@ -47,6 +55,14 @@ export function createViewedContext(deps: ViewedContextDeps): Pick<TurnContext, 
         { ...fields, reason: readers.reason },
         'viewed place is outsider-readable; no context from it',
       );
+      return context.prepare(request, thread);
+    }
+    const member = await membership.isMember(viewing.channel, request.userId).catch((error: unknown) => {
+      logger.warn({ ...fields, err: error }, 'could not tell whether the asker is in the viewed channel');
+      return false;
+    });
+    if (!member) {
+      logger.info(fields, 'asker is not a member of the viewed channel; no context from it');
       return context.prepare(request, thread);
     }
     // As if asked there: the viewed thread (everything before this question) and its channel.

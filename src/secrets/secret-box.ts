@@ -6,15 +6,39 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  * the key that sealed it, so the key can be rotated: seal with the new key, keep the old one in
  * STATE_ENCRYPTION_PREVIOUS_KEYS until everything sealed under it is rewritten or gone.
  *
- * Format: `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts; the key id is the first 8 hex
+ * Format: `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts; the key id is the first 8 hex
  * characters of the key's SHA-256, which says which key without saying anything about it).
+ *
+ * A value knows its place (DESIGN "Sealed values know their place"): the record it belongs to (an
+ * installation id; an installation and alias for a connection's token) is AES-GCM additional
+ * data, so a sealed value copied into another record fails its integrity check there.
+ *
+ * Values sealed before that (`v1`, bound to their key id only) still open, once: the caller
+ * re-seals them for the record they were found under (`isUnbound`), so an upgrade keeps every
+ * connection and installation without a manual step. A `v1` value moved to another record before
+ * its first read after the upgrade would open there once; refusing `v1` outright would instead
+ * make every workspace reinstall and every connection be added again.
  */
 export interface SecretBox {
   /** The id of the key new values are sealed with. */
   readonly keyId: string;
-  seal(plain: string): string;
-  /** Throws SecretBoxError when the value was not sealed by a known key or was tampered with. */
-  open(sealed: string): string;
+  /** Seals `plain` for `place`, the record it is kept in (see `sealPlace`). */
+  seal(plain: string, place: string): string;
+  /**
+   * Opens a value sealed for `place`. Throws SecretBoxError when it was not sealed by a known key,
+   * was tampered with, or was sealed for another place.
+   */
+  open(sealed: string, place: string): string;
+  /** Whether `sealed` predates record binding (`v1`): re-seal it for its record. */
+  isUnbound(sealed: string): boolean;
+}
+
+/** Where a sealed value belongs: one record kind and its id parts, joined unambiguously. */
+export function sealPlace(
+  kind: 'installation' | 'connection' | 'alert-token',
+  ...ids: Array<string | undefined>
+): string {
+  return JSON.stringify([kind, ...ids.map((id) => id ?? null)]);
 }
 
 export class SecretBoxError extends Error {
@@ -24,7 +48,9 @@ export class SecretBoxError extends Error {
   }
 }
 
-const VERSION = 'v1';
+const VERSION = 'v2';
+/** Before record binding: the key id was the only additional data. */
+const UNBOUND_VERSION = 'v1';
 const IV_BYTES = 12;
 
 /** The id a sealed value carries for this key. */
@@ -49,25 +75,28 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
   const keyId = keyIdOf(current);
   return {
     keyId,
-    seal(plain) {
+    seal(plain, place) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
-      // The key id is authenticated too: a value cannot be re-labelled to another key.
-      cipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
+      // The key id and the place are authenticated: a value cannot be re-labelled to another key
+      // nor moved to another record.
+      cipher.setAAD(additionalData(VERSION, keyId, place));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'));
       return [VERSION, keyId, ...parts].join('.');
     },
-    open(sealed) {
+    isUnbound: (sealed) => sealed.startsWith(`${UNBOUND_VERSION}.`),
+    open(sealed, place) {
       const [version, id, iv, tag, body, ...rest] = sealed.split('.');
-      if (version !== VERSION || !id || iv === undefined || !tag || body === undefined || rest.length > 0) {
+      const known = version === VERSION || version === UNBOUND_VERSION;
+      if (!known || !id || iv === undefined || !tag || body === undefined || rest.length > 0) {
         throw new SecretBoxError('not a sealed value');
       }
       const key = keys.get(id);
       if (!key) throw new SecretBoxError(`sealed under key ${id}, which is not configured`);
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-        decipher.setAAD(Buffer.from(`${VERSION}.${id}`));
+        decipher.setAAD(additionalData(version, id, place));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
         return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
           'utf8',
@@ -77,4 +106,9 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
       }
     },
   };
+}
+
+/** What a value authenticates beside its text: `v1` its key id only, `v2` its record too. */
+function additionalData(version: string, keyId: string, place: string): Buffer {
+  return Buffer.from(version === UNBOUND_VERSION ? `${version}.${keyId}` : `${version}.${keyId}.${place}`);
 }

@@ -43,6 +43,17 @@ export interface RunRecord {
   waiters: Set<() => void>;
 }
 
+/**
+ * An alert investigation's message is the bot's fixed request and the alert travels quoted in
+ * `additionalContext`: a directive in the quoted alert's `Alert:` line (its title) scripts the turn
+ * when the message has none, so tests and the sandbox can script alert runs as before. Only that
+ * line: a directive elsewhere in quoted thread context scripts nothing.
+ */
+function alertDirective(context: RunContextEcho) {
+  const line = /^Alert: .*$/m.exec(context.additionalContext ?? '')?.[0];
+  return line === undefined ? undefined : parseDirective(line);
+}
+
 /** In-memory runs; scripts come from each prompt's directive, else the default script. */
 export class RunStore {
   private readonly records = new Map<string, RunRecord>();
@@ -135,7 +146,7 @@ export class RunStore {
   }
 
   private newTurn(prompt: string, turnNumber: number, now: number, context: RunContextEcho): Turn {
-    const parsed = parseDirective(prompt);
+    const parsed = parseDirective(prompt) ?? alertDirective(context);
     if (parsed && !parsed.ok) {
       // A broken directive fails the turn visibly rather than running a script nobody asked for.
       return {

@@ -49,6 +49,8 @@ export interface BotMessageInput {
    * it, an integration's post (incoming webhook, legacy integration): subtype `bot_message`, no user.
    */
   app?: { user: string; app_id: string };
+  /** The posting workspace; default the app's own. Another organisation's in a Slack Connect channel. */
+  team?: string;
 }
 
 /** Options of {@link StandinView.waitFor}. */
@@ -246,7 +248,7 @@ export class StandinView {
       ...(input.app
         ? { app_id: input.app.app_id, bot_profile: { id: botId, name, app_id: input.app.app_id } }
         : { username: name, bot_profile: { id: botId, name } }),
-      team: this.state.identity.teamId,
+      team: input.team ?? this.state.identity.teamId,
       text: input.text ?? '',
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
       ...(input.blocks ? { blocks: input.blocks } : {}),

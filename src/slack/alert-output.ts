@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AlertOutput } from '../alerts/alert-ports.js';
+import { NO_PREVIEWS } from './no-previews.js';
 import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
 
 /**
@@ -15,7 +16,7 @@ export function createSlackAlertOutput(
     async postCard(channel, card) {
       const posted = await client.chat.postMessage({
         channel,
-        unfurl_links: false,
+        ...NO_PREVIEWS,
         ...renderAlertCard(card, identity.botUserId),
       } as Parameters<WebClient['chat']['postMessage']>[0]);
       if (!posted.ts) throw new Error('chat.postMessage returned no ts');
@@ -26,6 +27,7 @@ export function createSlackAlertOutput(
         channel: where.channel,
         thread_ts: where.threadTs,
         ...renderFiredAgain(title, at),
+        ...NO_PREVIEWS,
       });
     },
     async postNotInvestigated(where, reason) {
@@ -33,6 +35,7 @@ export function createSlackAlertOutput(
         channel: where.channel,
         thread_ts: where.threadTs,
         ...renderNotInvestigated(reason, identity.botUserId),
+        ...NO_PREVIEWS,
       });
     },
   };

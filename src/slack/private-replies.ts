@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { PrivateReplies } from '../conversation/access/answer-place.js';
 import type { Logger } from '../runtime/logger.js';
+import { NO_PREVIEWS } from './no-previews.js';
 import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
 
 /**
@@ -27,7 +28,8 @@ export function createSlackPrivateReplies(client: WebClient, logger: Logger): Pr
       const channel = opened.channel?.id;
       if (!channel) throw new Error('conversations.open returned no channel');
       const view = renderPrivateQuote({ channel: origin.channel, permalink, question, reason });
-      const posted = await client.chat.postMessage({ channel, ...view });
+      // The quote is the asker's question, which may hold a link (and log data).
+      const posted = await client.chat.postMessage({ channel, ...view, ...NO_PREVIEWS });
       if (!posted.ts) throw new Error('chat.postMessage returned no ts');
       return { channel, ts: posted.ts };
     },
@@ -38,6 +40,7 @@ export function createSlackPrivateReplies(client: WebClient, logger: Logger): Pr
         thread_ts: origin.threadTs,
         text,
         blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }],
+        ...NO_PREVIEWS,
       });
     },
   };

@@ -10,6 +10,7 @@ import type {
 import type { Metrics } from '../metrics.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './app.js';
+import { NO_PREVIEWS } from './no-previews.js';
 import { toThreadOutputError } from './slack-errors.js';
 import {
   renderAnswerNotes,
@@ -133,6 +134,7 @@ export function createSlackThreadOutput(deps: {
           thread_ts: where.threadTs,
           ...view,
           metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
+          ...NO_PREVIEWS,
         }),
       );
       return result.ts;
@@ -185,8 +187,7 @@ export function createSlackThreadOutput(deps: {
                 }
               : {}),
             ...(message.metadata ? { metadata: message.metadata } : {}),
-            unfurl_links: false,
-            unfurl_media: false,
+            ...NO_PREVIEWS,
           }),
         );
         if (!result.ts) continue;
@@ -223,6 +224,8 @@ export function createSlackThreadOutput(deps: {
             event_type: NOTICE_EVENT_TYPE,
             event_payload: noticePayload(notice, turnId),
           },
+          // A notice may quote the service's own words (an error message).
+          ...NO_PREVIEWS,
         }),
       );
     },

@@ -4,8 +4,12 @@ import { loadConfig } from '../../src/config.js';
 import { createAgentApiFactory } from '../../src/connections/agent-api-factory.js';
 import { addressOf } from '../../src/connections/connection-admin.js';
 import { aliasProblem } from '../../src/connections/connection-alias.js';
-import { createConnectionClients, UnknownConnectionError } from '../../src/connections/connection-clients.js';
-import type { StoredConnection } from '../../src/connections/connection-record.js';
+import {
+  ConnectionAddressRefusedError,
+  createConnectionClients,
+  UnknownConnectionError,
+} from '../../src/connections/connection-clients.js';
+import { connectionSealPlace, type StoredConnection } from '../../src/connections/connection-record.js';
 import { silentLogger } from '../../src/logging.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 
@@ -18,11 +22,17 @@ const config = loadConfig({
 });
 const box = createSecretBox(Buffer.alloc(32, 3));
 
-function stored(alias: string, accountId: number, baseUrl = 'https://api-eu.example.com'): StoredConnection {
+function stored(
+  alias: string,
+  accountId: number,
+  baseUrl = 'https://api-eu.logz.io',
+  installation?: string,
+): StoredConnection {
   return {
     alias,
     baseUrl,
-    sealedToken: box.seal(`token-of-${alias}`),
+    ...(installation !== undefined ? { installation } : {}),
+    sealedToken: box.seal(`token-of-${alias}`, connectionSealPlace({ alias, installation })),
     accountId,
     accountName: 'A',
     addedBy: 'U1',
@@ -64,7 +74,7 @@ describe('connection clients', () => {
   });
 
   it('resolves an added alias only for the installation that added it (DESIGN "One installation, one tenant")', async () => {
-    const records = new Map([['alpha', { ...stored('alpha', 1), installation: 'T0ALPHA' }]]);
+    const records = new Map([['alpha', stored('alpha', 1, undefined, 'T0ALPHA')]]);
     const clients = createConnectionClients({
       defaultApi: {} as AgentApi,
       records: { getConnection: async (alias) => records.get(alias) },
@@ -104,6 +114,96 @@ describe('connection clients', () => {
     records.delete('eu');
     clock = 6000;
     await expect(clients.api('eu', undefined)).rejects.toBeInstanceOf(UnknownConnectionError);
+  });
+
+  it('a stored address that is not a service address is refused at use: the token is not opened nor sent', async () => {
+    const records = new Map([
+      ['old', stored('old', 1, 'https://10.0.0.5')],
+      ['listed', stored('listed', 2, 'https://logs-api.example.com')],
+    ]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      allowedHosts: ['logs-api.example.com'],
+      factory: {
+        make: (connection) => {
+          made.push(connection.alias);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await expect(clients.api('old', undefined)).rejects.toBeInstanceOf(ConnectionAddressRefusedError);
+    await clients.api('listed', undefined);
+    expect(made).toEqual(['listed']);
+  });
+
+  it("a token copied into another connection's record does not open there (DESIGN: sealed values know their place)", async () => {
+    const eu = stored('eu', 1);
+    const records = new Map([
+      ['eu', eu],
+      // Another record with eu's sealed token pasted in (someone with write access to the store).
+      ['us', { ...stored('us', 2), sealedToken: eu.sealedToken }],
+      ['theirs', { ...stored('eu', 1), installation: 'T0OTHER' }],
+    ]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: { getConnection: async (alias) => records.get(alias) },
+      secrets: box,
+      factory: {
+        make: (connection) => {
+          made.push(`${connection.alias}:${connection.token}`);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await expect(clients.api('us', undefined)).rejects.toThrow(/integrity check/);
+    // eu's record, sealed without an installation, moved under another installation's record.
+    records.set('eu', { ...eu, installation: 'T0OTHER' });
+    await expect(clients.api('eu', 'T0OTHER')).rejects.toThrow(/integrity check/);
+    expect(made).toEqual([]);
+  });
+
+  it('a token sealed before record binding (v1) opens once and is sealed again for its record', async () => {
+    const keyId = box.keyId;
+    const { createCipheriv, randomBytes } = await import('node:crypto');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.alloc(32, 3), iv);
+    cipher.setAAD(Buffer.from(`v1.${keyId}`));
+    const body = Buffer.concat([cipher.update('old-token', 'utf8'), cipher.final()]);
+    const legacy = [
+      'v1',
+      keyId,
+      ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')),
+    ].join('.');
+    const records = new Map([['eu', { ...stored('eu', 1), sealedToken: legacy }]]);
+    const made: string[] = [];
+    const clients = createConnectionClients({
+      defaultApi: {} as AgentApi,
+      records: {
+        getConnection: async (alias) => records.get(alias),
+        saveConnection: async (connection) => {
+          records.set(connection.alias, connection);
+        },
+      },
+      secrets: box,
+      factory: {
+        make: (connection) => {
+          made.push(`${connection.alias}:${connection.token}`);
+          return {} as AgentApi;
+        },
+      },
+    });
+    await clients.api('eu', undefined);
+    expect(made).toEqual(['eu:old-token']);
+    const resealed = records.get('eu')?.sealedToken ?? '';
+    expect(resealed.startsWith(`v2.${keyId}.`)).toBe(true);
+    expect(box.open(resealed, connectionSealPlace({ alias: 'eu', installation: undefined }))).toBe(
+      'old-token',
+    );
+    expect(() => box.open(resealed, connectionSealPlace({ alias: 'us', installation: undefined }))).toThrow();
   });
 
   it('one request budget per account: shared by two aliases of one account, separate otherwise', () => {
@@ -152,9 +252,45 @@ describe('connection input rules', () => {
     ['localhostish', /not a full host name/],
     ['ftp://api.example.com', /not an http\(s\) address/],
     ['http://api.example.com', /clear text/],
+    // DESIGN "Service addresses": only the regional API hosts, loopback or CONNECTION_ALLOWED_HOSTS.
+    [
+      'https://api.example.com',
+      /not one of the agent service's regional API hosts.*CONNECTION_ALLOWED_HOSTS/,
+    ],
+    ['https://10.0.0.5', /not one of the agent service's regional API hosts/],
+    ['https://192.168.1.20:8443', /not one of the agent service's regional API hosts/],
+    ['https://169.254.169.254', /not one of the agent service's regional API hosts/],
+    ['https://[fd00::1]', /not a full host name|regional API hosts/],
+    ['https://api.logz.io.evil.example', /not one of the agent service's regional API hosts/],
+    ['https://user:secret@api.logz.io', /without a user name or password/],
   ])('address %j is refused', (address, problem) => {
     const result = addressOf(address);
     expect(typeof result).toBe('object');
     expect((result as { problem: string }).problem).toMatch(problem);
+  });
+
+  it.each([
+    'api.logz.io',
+    'api-eu.logz.io',
+    'api-uk.logz.io',
+    'api-au.logz.io',
+    'api-ca.logz.io',
+    'api-nl.logz.io',
+    'API-WA.logz.io',
+    'https://localhost:8443',
+    'http://[::1]:9000',
+    'http://127.0.0.2:9000',
+  ])('address %s is a service address', (address) => {
+    expect(typeof addressOf(address)).toBe('string');
+  });
+
+  it('a host in CONNECTION_ALLOWED_HOSTS is accepted over https only', () => {
+    expect(addressOf('logs-api.example.com', ['logs-api.example.com'])).toBe('https://logs-api.example.com');
+    expect(addressOf('http://logs-api.example.com', ['logs-api.example.com'])).toMatchObject({
+      problem: expect.stringMatching(/clear text/),
+    });
+    expect(addressOf('other.example.com', ['logs-api.example.com'])).toMatchObject({
+      problem: expect.stringMatching(/regional API hosts/),
+    });
   });
 });

@@ -86,7 +86,8 @@ describe('watched channels', () => {
     expect(harness.visibleText(answer as never)).toContain('a deploy at 09:58 did it');
     expect(harness.sim.runs()).toHaveLength(1);
     const [run] = harness.sim.runs();
-    expect(run?.prompts[0]).toContain('Investigate the alert “Alert: Checkout CPU');
+    expect(run?.prompts[0]).not.toContain('Checkout CPU');
+    expect(run?.contexts[0]?.additionalContext).toContain('Alert: Alert: Checkout CPU');
     const context = run?.contexts[0]?.additionalContext ?? '';
     expect(context).toContain('[FIRING:1] Checkout CPU');
     expect(context).toContain('Value: 97.3 (threshold 90) for 5m');
@@ -114,7 +115,9 @@ describe('watched channels', () => {
       ],
     });
     await harness.waitForOutcome(WATCHED, posted.ts);
-    expect(harness.sim.runs()[0]?.prompts[0]).toContain('Triggered: Payments 5xx above 2%');
+    expect(harness.sim.runs()[0]?.contexts[0]?.additionalContext).toContain(
+      'Alert: Triggered: Payments 5xx above 2%',
+    );
     expect(harness.sim.runs()[0]?.contexts[0]?.additionalContext).toContain('Service: payments-api');
   });
 
@@ -158,6 +161,6 @@ describe('watched channels', () => {
     const still = await integrationPosts(alertMessage('C0STILL', `Still watched ${quick}`));
     await harness.waitForOutcome('C0STILL', still.ts);
     expect(harness.sim.runs()).toHaveLength(1);
-    expect(harness.sim.runs()[0]?.prompts[0]).toContain('Still watched');
+    expect(harness.sim.runs()[0]?.contexts[0]?.additionalContext).toContain('Still watched');
   });
 });

@@ -77,7 +77,9 @@ describe('POST /alerts', () => {
     expect(textOf(harness, answer)).toContain('checkout-1 is saturated');
     const [run] = harness.sim.runs();
     expect(run?.agentId).toBe(SIM_AGENTS.api);
-    expect(run?.prompts[0]).toContain('Investigate the alert “CPU high on checkout');
+    expect(run?.prompts[0]).toMatch(/^Investigate the alert quoted in the additional context/);
+    expect(run?.prompts[0]).not.toContain('CPU high');
+    expect(run?.contexts[0]?.additionalContext).toContain('Alert: CPU high on checkout');
     expect(run?.contexts[0]?.timerange).toEqual({
       startTime: '2026-11-25T09:00:00Z',
       endTime: '2026-11-25T10:15:00Z',
@@ -305,7 +307,7 @@ describe('POST /alerts', () => {
     });
     await harness.slack.waitFor(() => harness.sim.runs()[0]);
     expect(harness.sim.runs()).toHaveLength(1);
-    expect(harness.sim.runs()[0]?.prompts[0]).toContain('Inside');
+    expect(harness.sim.runs()[0]?.contexts[0]?.additionalContext).toContain('Alert: Inside');
   });
 });
 

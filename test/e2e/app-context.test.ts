@@ -3,6 +3,7 @@ import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import {
   alertMessage,
   appContextChangedEvent,
+  DEFAULT_BOT_USER_ID,
   dmMessageViewing,
   type ViewedPlaceInput,
 } from '../../src/slack-standin/index.js';
@@ -107,5 +108,32 @@ describe('app context: what the person is looking at', () => {
     const [run] = h.sim.runs();
     expect(run?.agentId).toBe(SIM_AGENTS.api);
     expect(run?.contexts[0]?.additionalContext).toBeUndefined();
+  });
+
+  it("viewing a channel the asker is not a member of gives no context: app_context counts only for the asker's channels", async () => {
+    // Bob's private channel: Alice is not in it (the bot is).
+    harness = await startHarness({
+      slack: { conversations: [{ id: 'C0BOBONLY', members: ['UBOB', DEFAULT_BOT_USER_ID] }] },
+    });
+    const h = harness;
+    await h.command(`channel use ${SIM_AGENTS.alert}`, { channel: 'C0BOBONLY' });
+    const alert = h.slack.recordBotMessage(alertMessage('C0BOBONLY', 'Payroll export failing for ACME'));
+    const dm = await askViewing(h, `what is this? ${quick('Plain.')}`, {
+      channel: 'C0BOBONLY',
+      messageTs: alert.ts,
+    });
+    const [run] = h.sim.runs();
+    expect(run?.agentId).toBe(SIM_AGENTS.api);
+    expect(run?.contexts[0]?.additionalContext).toBeUndefined();
+    expect(run?.contexts[0]?.timerange).toBeUndefined();
+    expect(
+      h.slack.calls.filter((c) => c.method === 'conversations.replies' && c.args.channel === 'C0BOBONLY'),
+    ).toEqual([]);
+    expect(
+      h
+        .botMessages(dm.channel, dm.threadTs)
+        .map((m) => h.visibleText(m))
+        .join(),
+    ).toContain('Plain.');
   });
 });

@@ -137,7 +137,7 @@ describe.skipIf(!hasRedis)('service connections (two simulators, Redis)', () => 
 
     const stored = await everythingStored(prefix);
     expect(stored).toContain('eu-prod');
-    expect(stored).toMatch(/"sealedToken":"v1\.[0-9a-f]{8}\./);
+    expect(stored).toMatch(/"sealedToken":"v2\.[0-9a-f]{8}\./);
     expect(stored).not.toContain(SECOND_TOKEN);
 
     const listing = await command(harness, 'connections');

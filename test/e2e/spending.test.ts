@@ -73,6 +73,42 @@ describe('runs per person per hour', () => {
     expect(await harness.bridge.metrics.render()).toMatch(/^sab_turns_over_limit_total 1$/m);
   });
 
+  it('limits before reading: over the limit, or replying in a busy thread, costs Slack no thread read or member scan', async () => {
+    harness = await startHarness({ env: { RUNS_PER_PERSON_PER_HOUR: '1' } });
+    const h = harness;
+    // Read calls: the thread read, the audience (info + member scan), the people looked up.
+    const READS = ['conversations.replies', 'conversations.members', 'conversations.info', 'users.info'];
+    const readsSince = (from: number) =>
+      h.slack.calls.slice(from).filter((call) => READS.includes(call.method));
+
+    // Alice's first question is under an alert: the thread is read, the audience judged.
+    const alert = h.slack.recordBotMessage({ channel: CHANNEL, text: 'CPU high on checkout' });
+    const first = await h.mention(`why? ${simDirective({ steps: 3, stepMs: 300, answer: 'First.' })}`, {
+      threadTs: alert.ts,
+    });
+    await h.slack.waitFor(() => h.sim.runs()[0]);
+    expect(h.slack.calls.some((call) => call.method === 'conversations.replies')).toBe(true);
+
+    // Bob replies in the busy thread (a follow-up would read the thread): refused before reading.
+    const beforeBusy = h.slack.calls.length;
+    await h.reply(`and memory? ${quick('Never.')}`, { threadTs: first.threadTs, user: 'UBOB' });
+    await h.slack.waitFor(() =>
+      h.slack.ephemerals(CHANNEL, 'UBOB').find((e) => e.thread_ts === first.threadTs),
+    );
+    expect(readsSince(beforeBusy).filter((call) => call.method !== 'users.info')).toEqual([]);
+    await h.waitForOutcome(CHANNEL, first.threadTs);
+
+    // Alice, over her limit, asks under another alert: told, and nothing read for it.
+    const second = h.slack.recordBotMessage({ channel: CHANNEL, text: 'Disk full on db-1' });
+    const beforeOver = h.slack.calls.length;
+    const over = await h.mention(`and this? ${quick('Never.')}`, { threadTs: second.ts });
+    await h.slack.waitFor(() =>
+      h.slack.ephemerals(CHANNEL, 'UALICE').find((e) => e.thread_ts === over.threadTs),
+    );
+    expect(readsSince(beforeOver)).toEqual([]);
+    expect(h.sim.runs()).toHaveLength(1);
+  });
+
   it.skipIf(!hasRedis)(
     '0 turns it off: a person with a full hour is answered, and nothing is counted',
     async () => {

@@ -140,11 +140,19 @@ export interface InsideCheckDeps extends AudienceRules {
 /** The one check every entry path calls. */
 export interface InsideCheck {
   check(person: PersonRef): Promise<InsideVerdict>;
+  /**
+   * What a workspace id alone says, for authors with no person to look up (an integration's post
+   * in a Slack Connect channel): `ask` when only a directory could tell (none named, or a sibling
+   * workspace of a Grid org).
+   */
+  judgeWorkspace(workspaceId: string | undefined): 'inside' | 'outside' | 'ask';
 }
 
 export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
   const { app, logger } = deps;
   return {
+    judgeWorkspace: (workspaceId) =>
+      deps.allowExternalUsers ? 'inside' : judgeByWorkspace(app, workspaceId),
     async check(person) {
       if (deps.allowExternalUsers) return INSIDE;
       const byWorkspace = judgeByWorkspace(app, person.workspaceId);

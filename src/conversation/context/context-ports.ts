@@ -27,7 +27,14 @@ export interface ThreadMessage {
   /** A bot's or integration's display name, chosen per message (incoming webhooks, legacy integrations). */
   username?: string | undefined;
   /** The posting app's bot as installed (name, app). */
-  bot_profile?: { name?: string | undefined; app_id?: string | undefined } | undefined;
+  bot_profile?:
+    | {
+        name?: string | undefined;
+        app_id?: string | undefined;
+        /** The workspace the posting app is installed in: another organisation's, in Slack Connect. */
+        team_id?: string | undefined;
+      }
+    | undefined;
   subtype?: string | undefined;
   text?: string | undefined;
   attachments?: SlackAttachment[] | undefined;

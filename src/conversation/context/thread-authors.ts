@@ -27,13 +27,16 @@ type Verdict = 'quote' | 'outside' | 'unchecked';
 /**
  * Every message that names a user (a person, or an app's bot user posting as itself) is judged
  * with the workspace the message gives (`user_team`, else `team`, else `source_team`); an
- * integration's post names no one to judge and is kept (thread-context.ts marks it as such), as
- * is Slackbot's. The newest authors are judged first, up to MAX_AUTHOR_CHECKS; the messages of
+ * integration's post names no one to judge: it is judged by its workspace alone (`user_team`,
+ * `team`, `source_team`, else its app's `bot_profile.team_id`) — another organisation's
+ * integration in a Slack Connect channel is left out like that organisation's people (DESIGN
+ * "Alert text is data"), one naming no workspace is kept (thread-context.ts marks it as an
+ * integration), a Grid sibling's left out as unchecked. Slackbot's posts are kept. The newest authors are judged first, up to MAX_AUTHOR_CHECKS; the messages of
  * authors past that are left out, as unchecked.
  */
 export async function quotableMessages(
   messages: readonly ThreadMessage[],
-  inside: Pick<InsideCheck, 'check'>,
+  inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>,
 ): Promise<QuotableMessages> {
   const authors = new Map<string, PersonRef>();
   for (const message of [...messages].reverse()) {
@@ -51,6 +54,7 @@ export async function quotableMessages(
   );
   const verdictOn = (message: ThreadMessage): Verdict => {
     if (authorKind(message) === undefined) return 'unchecked';
+    if (authorKind(message) === 'integration') return integrationVerdict(message, inside);
     const person = authorToJudge(message);
     return person ? (verdicts.get(authorKey(person)) ?? 'unchecked') : 'quote';
   };
@@ -62,6 +66,14 @@ export async function quotableMessages(
     else quotable.unchecked += 1;
   }
   return quotable;
+}
+
+/** An integration's post, by the workspace it names (no person to look up). */
+function integrationVerdict(message: ThreadMessage, inside: Pick<InsideCheck, 'judgeWorkspace'>): Verdict {
+  const workspace = senderWorkspace(message) ?? message.bot_profile?.team_id;
+  if (workspace === undefined) return 'quote';
+  const judged = inside.judgeWorkspace(workspace);
+  return judged === 'inside' ? 'quote' : judged === 'outside' ? 'outside' : 'unchecked';
 }
 
 /** The user a message names for the check: anyone but an integration (no user of its own) and Slackbot. */

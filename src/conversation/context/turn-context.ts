@@ -53,7 +53,7 @@ export interface TurnContextDeps {
   threads: ThreadReader;
   people: PeopleDirectory;
   /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
-  inside: Pick<InsideCheck, 'check'>;
+  inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   clock: Clock;
   logger: Logger;

@@ -3,7 +3,8 @@ import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore, RunStatusReport } from '../ports.js';
-import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
+import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';
+import { type AudienceAtPost, type PostPlace, postHere } from './audience-at-post.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
@@ -14,6 +15,16 @@ import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
+
+const HERE: PostPlace = { kind: 'here' };
+
+/** Notices that quote the service's own words (an agent's error, the service's error message). */
+const quotesTheService = (notice: TurnNotice) =>
+  notice.kind === 'run-error' || notice.kind === 'service-error';
+
+/** The thread a post goes to: the turn's own, or the asker's private thread. */
+const targetOf = (turn: TurnRecord, place: PostPlace): ThreadLocation =>
+  place.kind === 'private' ? place.where : where(turn);
 
 export interface OutcomeDelivererDeps {
   ledger: TurnLedger;
@@ -38,6 +49,8 @@ export interface OutcomeDelivererDeps {
   random?: (() => number) | undefined;
   /** Told when the outcome is posted. */
   observer?: Pick<TurnObserver, 'finished'> | undefined;
+  /** Who reads the thread, asked again before service data is posted. @default not asked again */
+  audienceAtPost?: AudienceAtPost | undefined;
 }
 
 /** Another replica holds this turn's delivery claim: wait, then look again. */
@@ -113,16 +126,45 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     const posted = entry.takenOver && (await threadCheck.look(turn)).notices.includes(notice.kind);
     const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
     const receipt = receiptOf(turn, clock.now(), steps);
-    if (!posted) await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
+    if (!posted) {
+      const place = quotesTheService(notice) ? await placeFor(entry) : HERE;
+      const shown: TurnNotice =
+        place.kind === 'withheld' ? { kind: 'withheld', reason: place.reason } : notice;
+      await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
+    }
     logOf(turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
     await finish(entry, outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome);
     return true;
   }
 
-  /** Posts the answer (unless a look at the thread finds it there already) and indexes its parts. */
+  /**
+   * Where service data goes, decided once per turn just before its first post (DESIGN "Audience at
+   * every post"): a retry posts where the first attempt decided, so one DM and one note at most.
+   */
+  async function placeFor(entry: TurnInFlight): Promise<PostPlace> {
+    entry.postPlace ??= await (deps.audienceAtPost ?? postHere).placeFor(entry.turn);
+    return entry.postPlace;
+  }
+
+  /**
+   * Posts the answer (unless a look at the thread finds it there already) and indexes its parts:
+   * where the conversation's readers allow now, or only the withheld notice.
+   */
   async function postAnswer(entry: TurnInFlight, report: RunStatusReport, late: boolean, style: OutputStyle) {
     const { turn } = entry;
-    const already = entry.takenOver ? (await threadCheck.look(turn)).answer : [];
+    const place = await placeFor(entry);
+    if (place.kind === 'withheld') {
+      const receipt = receiptOf(turn, clock.now(), report.totalSteps ?? entry.steps);
+      const notice: TurnNotice = { kind: 'withheld', reason: place.reason };
+      await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
+      logOf(turn).info(
+        { reason: place.reason },
+        'answer withheld: the conversation became outsider-readable',
+      );
+      return;
+    }
+    const target = targetOf(turn, place);
+    const already = entry.takenOver && place.kind === 'here' ? (await threadCheck.look(turn)).answer : [];
     const answer = {
       markdown: report.message ?? '',
       turnId: turn.turnId,
@@ -135,10 +177,16 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
     const parts =
       already.length > 0
         ? already
-        : await output.postAnswer(where(turn), answer, (ts) => indexEarly(turn, ts));
-    await Promise.all(parts.map((ts) => store.indexAnswer(turn.channel, ts, answerRef(turn))));
+        : await output.postAnswer(target, answer, (ts) => indexEarly(turn, target.channel, ts));
+    await Promise.all(parts.map((ts) => store.indexAnswer(target.channel, ts, answerRef(turn))));
     logOf(turn).info(
-      { parts: parts.length, chars: report.message?.length ?? 0, foundInThread: already.length > 0, style },
+      {
+        parts: parts.length,
+        chars: report.message?.length ?? 0,
+        foundInThread: already.length > 0,
+        style,
+        ...(place.kind === 'private' ? { movedPrivately: place.reason } : {}),
+      },
       late ? 'late answer delivered' : 'answer delivered',
     );
   }
@@ -258,9 +306,9 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
    * a failure here must not fail the post (a retry would show the first parts twice); the index is
    * written again for every part once the answer is complete.
    */
-  async function indexEarly(turn: TurnRecord, ts: string): Promise<void> {
+  async function indexEarly(turn: TurnRecord, channel: string, ts: string): Promise<void> {
     await store
-      .indexAnswer(turn.channel, ts, answerRef(turn))
+      .indexAnswer(channel, ts, answerRef(turn))
       .catch((error: unknown) =>
         logger.warn(
           { err: error, threadKey: turn.threadKey, turnId: turn.turnId },

@@ -4,6 +4,7 @@ import type { AgentSessions } from '../agent-session.js';
 import type { PollScheduler } from '../polling/poll-contract.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { ThreadOutput, TurnNotice } from '../thread-output-port.js';
+import type { AudienceAtPost } from './audience-at-post.js';
 import { createOutcomeDeliverer } from './outcome-deliverer.js';
 import type { FinalOutcome, TurnInFlight } from './turn-in-flight.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
@@ -40,6 +41,8 @@ export interface TurnDeliveryDeps {
   ledger?: TurnLedger | undefined;
   /** Told when a turn's outcome is posted (App Home's recent threads and tallies). */
   observer?: Pick<TurnObserver, 'finished'> | undefined;
+  /** Who reads the thread, asked again just before service data is posted (audience-at-post.ts). */
+  audienceAtPost?: AudienceAtPost | undefined;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createTurnDelivery(deps: TurnDeliveryDeps) {
     metrics,
     random: deps.random,
     observer: deps.observer,
+    audienceAtPost: deps.audienceAtPost,
     isCurrent: (entry) => tracked.get(entry.turn.turnId) === entry,
     onFinished(entry) {
       const { turnId } = entry.turn;

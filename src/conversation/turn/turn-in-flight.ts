@@ -1,6 +1,7 @@
 /** A turn as this instance holds it while it polls and delivers, and what ends it. */
 import type { RunStatusReport } from '../ports.js';
 import type { ThreadLocation, TurnNotice } from '../thread-output-port.js';
+import type { PostPlace } from './audience-at-post.js';
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
 import type { TurnState } from './turn-states.js';
 
@@ -24,6 +25,8 @@ export interface TurnInFlight {
   noticeChain: Promise<void>;
   /** The latest step count the run reported (for the receipt of an outcome without a report). */
   steps?: number | undefined;
+  /** Where its service data goes, once decided just before posting (kept for retries: one DM, one note). */
+  postPlace?: PostPlace | undefined;
 }
 
 export const where = ({ teamId, channel, threadTs }: TurnRecord): ThreadLocation => ({

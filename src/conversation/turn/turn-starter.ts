@@ -7,7 +7,7 @@ import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConnectionRuns } from '../connection-runs.js';
-import type { PreparedTurn, TurnContext } from '../context/turn-context.js';
+import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
 import { type Tenant, tenantName } from '../tenancy.js';
@@ -15,11 +15,12 @@ import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import type { ViewedPlace } from '../viewed-context.js';
 import { deliverWhileTransient } from './outcome-retry.js';
-import { createRunStart } from './run-start.js';
+import { createRunStart, type ReadyTurn } from './run-start.js';
 import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
+import type { ThreadRecord } from './turn-records.js';
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
 const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
@@ -182,42 +183,68 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     }
   }
 
+  /**
+   * Who may ask, then the cheap refusals — an empty question, a busy thread, the spending limit —
+   * before anything that costs Slack calls (DESIGN "Limits before reading"): the thread read and
+   * the time zone of the turn's context, the audience's member scan. A person over the limit, or
+   * replying in a busy thread, costs Slack nothing but the refusal. The run start checks the busy
+   * lock again, atomically.
+   */
   async function take(asked: TurnRequest): Promise<TurnRequestResult> {
     const askedWhere = locationOf(asked);
-    const askedThread = await store.getThread(makeThreadKey(asked.teamId, asked.channel, asked.threadTs));
+    const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);
+    const askedThread = await store.getThread(askedKey);
     // A thread the bot has answered in (even with an error or "ask again" notice, before any
     // session) takes replies as turns; the turn starts a new run when there is no session yet.
     if (!asked.mentioned && !askedThread) return 'no-session';
     if (!(await firstDelivery(asked))) return 'duplicate';
     if (!(await isInside(asked, askedWhere))) return 'outsider';
-    const prepared: PreparedTurn =
-      asked.prompt.trim() === ''
-        ? { kind: 'refused', refusal: 'empty-prompt' }
-        : await deps.context.prepare(asked, askedThread);
-    if (prepared.kind === 'refused') {
-      tell(askedWhere, asked, prepared.refusal);
+    if (asked.prompt.trim() === '') {
+      tell(askedWhere, asked, 'empty-prompt');
       return 'refused';
     }
-    const placement = await deps.placement.decide(asked.channel);
-    if (placement.kind === 'refused') {
-      tell(askedWhere, asked, 'outsider-audience', { audience: placement.reason });
-      return 'refused';
+    const holder = await ledger.turnHolding(askedKey);
+    if (holder) {
+      tell(askedWhere, asked, 'busy', { workingForMs: clock.now() - holder.startedAt });
+      return 'busy';
     }
-    // After the audience refusal (it costs nothing) and before a DM is opened for someone over it.
     const spent = await (deps.spending ?? unlimitedSpending).take(asked.userId);
     if (!spent.ok) {
       tell(askedWhere, asked, spent.refusal, spent.detail);
       return 'over-limit';
     }
+    const placed = await placeAndPrepare(asked, askedThread);
+    if (placed.kind === 'refused') {
+      await spent.giveBack();
+      return 'refused';
+    }
+    return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
+  }
+
+  /** The turn's context and where its answer goes; refusals are told here. */
+  async function placeAndPrepare(
+    asked: TurnRequest,
+    askedThread: ThreadRecord | undefined,
+  ): Promise<
+    | { kind: 'refused' }
+    | { kind: 'ready'; request: TurnRequest; thread: ThreadRecord | undefined; prepared: ReadyTurn }
+  > {
+    const askedWhere = locationOf(asked);
+    const prepared = await deps.context.prepare(asked, askedThread);
+    if (prepared.kind === 'refused') {
+      tell(askedWhere, asked, prepared.refusal);
+      return { kind: 'refused' };
+    }
+    const placement = await deps.placement.decide(asked.channel);
+    if (placement.kind === 'refused') {
+      tell(askedWhere, asked, 'outsider-audience', { audience: placement.reason });
+      return { kind: 'refused' };
+    }
     const placed =
       placement.kind === 'private'
         ? await movePrivately(asked, placement.reason)
         : { request: asked, thread: askedThread };
-    if (!placed) {
-      await spent.giveBack();
-      return 'refused';
-    }
-    return runStart.begin(placed.request, placed.thread, prepared, spent);
+    return placed ? { kind: 'ready', ...placed, prepared } : { kind: 'refused' };
   }
 
   /**

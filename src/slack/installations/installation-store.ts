@@ -1,6 +1,6 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { Logger } from '../../runtime/logger.js';
-import type { SecretBox } from '../../secrets/secret-box.js';
+import { type SecretBox, sealPlace } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';
 
 /**
@@ -51,9 +51,29 @@ export function createSealedInstallationStore(deps: {
   const { records, box, logger } = deps;
   const now = deps.now ?? Date.now;
 
+  /** An installation opens only under the id it was sealed for (DESIGN "Sealed values know their place"). */
+  const placeOf = (installationId: string) => sealPlace('installation', installationId);
+
   async function fetchById(installationId: string): Promise<Installation | undefined> {
     const record = await records.getInstallationRecord(installationId);
-    return record ? (JSON.parse(box.open(record.sealed)) as Installation) : undefined;
+    if (!record) return undefined;
+    let opened: string;
+    try {
+      opened = box.open(record.sealed, placeOf(installationId));
+    } catch (error) {
+      // Moved from another record, tampered with, or under a key not configured: never used.
+      logger.warn({ installation: installationId, err: error }, 'Slack installation could not be opened');
+      throw error;
+    }
+    if (box.isUnbound(record.sealed)) {
+      // Sealed before record binding: sealed again for the record it was found under, once.
+      await records.saveInstallationRecord(installationId, {
+        ...record,
+        sealed: box.seal(opened, placeOf(installationId)),
+      });
+      logger.info({ installation: installationId }, 'Slack installation sealed again, bound to its record');
+    }
+    return JSON.parse(opened) as Installation;
   }
 
   return {
@@ -62,7 +82,7 @@ export function createSealedInstallationStore(deps: {
       const id = installationIdOf(keysOfInstallation(installation as Installation));
       if (!id) throw new Error('the installation names neither a workspace nor an enterprise');
       await records.saveInstallationRecord(id, {
-        sealed: box.seal(JSON.stringify(installation)),
+        sealed: box.seal(JSON.stringify(installation), placeOf(id)),
         savedAt: now(),
       });
       logger.info(

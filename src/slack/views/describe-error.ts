@@ -27,6 +27,8 @@ interface CodedError {
   path?: string | undefined;
   accountRegion?: string;
   serverRegion?: string;
+  /** RedirectRefusedError: the address that answered with a redirect. */
+  address?: string;
 }
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(AgentApiErrorCode));
@@ -104,6 +106,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
     "The agent service doesn't know the address the bot called — an admin needs to check AGENT_API_URL (the account's regional API address) and the API path settings",
   http_error: (error) =>
     `The agent service answered with an unexpected error${error.status ? ` (HTTP ${error.status})` : ''}${quoted(error.serviceMessage)} — please try again later`,
+  redirected: (error) =>
+    `The agent service address ${error.address ? `${truncate(neutraliseSlackControls(error.address), 120)} ` : ''}answered with a redirect${error.status ? ` (HTTP ${error.status})` : ''}, which the bot never follows (its token would go to another address) — an admin needs to check the connection's address`,
   network: () => "The bot couldn't reach the agent service — please try again in a few minutes",
   timeout: () => 'The agent service took too long to respond — please try again in a moment',
   invalid_response: () =>
@@ -124,6 +128,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
 const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
   unknown_connection: (alias) =>
     `The service connection ${alias} this conversation uses is gone — an admin can add it again with \`/agent connections add\`, or start a new thread to use the channel's current one`,
+  address_not_allowed: (alias) =>
+    `The service connection ${alias} this conversation uses points at an address that is not the agent service's (a regional API host, or one in CONNECTION_ALLOWED_HOSTS) — an admin needs to remove it and add it again with \`/agent connections add\``,
   encryption_key_missing: (alias) =>
     `The token of the service connection ${alias} can't be opened — an admin needs to set STATE_ENCRYPTION_KEY to the key it was added with`,
 };

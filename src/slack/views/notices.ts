@@ -3,6 +3,7 @@
  * ended. All go through `notice()`, so the Block Kit shape lives in one place.
  */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
+import type { OutsiderReason } from '../../conversation/access/audience.js';
 import type {
   AnswerNote,
   Progress,
@@ -13,7 +14,7 @@ import type {
 import { describeError } from './describe-error.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { overLimitText } from './over-limit.js';
-import { renderAudienceRefusal } from './private-answer.js';
+import { audienceReasonText, renderAudienceRefusal } from './private-answer.js';
 import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
 
@@ -118,6 +119,16 @@ export function renderStopped(): NoticeView {
   );
 }
 
+/**
+ * The conversation became outsider-readable while the agent worked (DESIGN "Audience at every
+ * post") and the answer had nowhere private to go: said without any of its data.
+ */
+export function renderWithheld(reason: OutsiderReason): NoticeView {
+  return notice(
+    `:lock: I haven't posted the answer here: while the agent worked, this changed — ${audienceReasonText(reason)} — and my answers can include internal log data. Ask me in a direct message to get it.`,
+  );
+}
+
 /** A service failure: the sentence from describeError, with its reference id. */
 export function renderServiceError(error: unknown, referenceId: string): NoticeView {
   return notice(`:warning: ${describeError(error, referenceId)}`);
@@ -140,6 +151,8 @@ export function renderNotice(turnNotice: TurnNotice): NoticeView {
       return renderAskAgain();
     case 'stopped':
       return renderStopped();
+    case 'withheld':
+      return renderWithheld(turnNotice.reason);
   }
 }
 

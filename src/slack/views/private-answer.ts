@@ -41,7 +41,12 @@ export function renderPrivateQuote(input: {
     .split('\n')
     .map((line) => `>${line}`)
     .join('\n');
-  const text = `You asked ${where}:\n${quoted}\nI'm answering you here, privately: my answers can include internal log data, and ${audienceReasonText(input.reason)}. Reply in this thread to follow up.`;
+  // No question: the conversation changed while the agent worked (the turn keeps no copy of it).
+  const asked =
+    question === ''
+      ? `Your question ${where} became readable by more people while I worked on it.`
+      : `You asked ${where}:\n${quoted}`;
+  const text = `${asked}\nI'm answering you here, privately: my answers can include internal log data, and ${audienceReasonText(input.reason)}. Reply in this thread to follow up.`;
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 

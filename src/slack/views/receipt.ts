@@ -45,6 +45,8 @@ function titleAndStatus(subject: ReceiptSubject): { title: string; status: CardS
       return { title: 'Request lost in a restart', status: 'error' };
     case 'stopped':
       return { title: 'Stopped following the agent run', status: 'error' };
+    case 'withheld':
+      return { title: 'Answer not posted here', status: 'error' };
   }
 }
 

@@ -52,7 +52,7 @@ describe('channel agents per installation', () => {
     const context = createTurnContext({
       threads: { read: async () => ({ messages: [], truncated: false }) },
       people: { profile: async () => undefined },
-      inside: { check: async () => ({ inside: true }) },
+      inside: { check: async () => ({ inside: true }), judgeWorkspace: () => 'inside' },
       channelAgents: createChannelAgents({ store, defaultAgentId: 'main', now: () => 1 }),
       clock: { now: () => 1_800_000_000_000 } as never,
       logger: silentLogger,

@@ -57,7 +57,7 @@ describe('sealed installation store', () => {
       await records.getInstallationRecord('E0GRID'),
     ];
     for (const record of sealed) {
-      expect(record?.sealed).toMatch(/^v1\./);
+      expect(record?.sealed).toMatch(/^v2\./);
       expect(JSON.stringify(record)).not.toMatch(/xoxb-|UBOT/);
     }
     expect(
@@ -82,6 +82,44 @@ describe('sealed installation store', () => {
     await store.deleteInstallation({ enterpriseId: 'E0GRID', teamId: undefined, isEnterpriseInstall: true });
     expect(await records.getInstallationRecord('E0GRID')).toBeUndefined();
     expect(await records.getInstallationRecord('T0ALPHA')).toBeDefined();
+  });
+});
+
+describe('sealed installations know their record', () => {
+  it("an installation copied under another installation's id does not open there", async () => {
+    const { records, store } = setup();
+    await store.storeInstallation(workspaceInstall);
+    await store.storeInstallation(orgInstall);
+    const alpha = await records.getInstallationRecord('T0ALPHA');
+    // Someone with write access to the store pastes Alpha's sealed installation over the org's.
+    await records.saveInstallationRecord('E0GRID', alpha as never);
+    await records.saveInstallationRecord('T0BETA', alpha as never);
+    await expect(store.fetchById('E0GRID')).rejects.toThrow(/integrity check/);
+    await expect(
+      store.fetchInstallation({ teamId: 'T0BETA', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toThrow(/integrity check/);
+    expect((await store.fetchById('T0ALPHA'))?.bot?.token).toBe(TOKEN_A);
+  });
+
+  it('an installation sealed before record binding (v1) opens once and is sealed again for its record', async () => {
+    const box = createSecretBox(Buffer.alloc(32, 3));
+    const { createCipheriv, randomBytes } = await import('node:crypto');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.alloc(32, 3), iv);
+    cipher.setAAD(Buffer.from(`v1.${box.keyId}`));
+    const body = Buffer.concat([cipher.update(JSON.stringify(workspaceInstall), 'utf8'), cipher.final()]);
+    const legacy = [
+      'v1',
+      box.keyId,
+      ...[iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')),
+    ].join('.');
+    const { records, store } = setup();
+    await records.saveInstallationRecord('T0ALPHA', { sealed: legacy, savedAt: 1 });
+    expect((await store.fetchById('T0ALPHA'))?.bot?.token).toBe(TOKEN_A);
+    const resealed = await records.getInstallationRecord('T0ALPHA');
+    expect(resealed?.sealed).toMatch(/^v2\./);
+    await records.saveInstallationRecord('T0BETA', resealed as never);
+    await expect(store.fetchById('T0BETA')).rejects.toThrow(/integrity check/);
   });
 });
 

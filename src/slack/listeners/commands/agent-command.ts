@@ -8,6 +8,7 @@ import { DEFAULT_CONNECTION } from '../../../connections/connection-alias.js';
 import { UnknownConnectionError } from '../../../connections/connection-clients.js';
 import type { Tenant } from '../../../conversation/tenancy.js';
 import { tenantOf } from '../../event-tenant.js';
+import { NO_PREVIEWS } from '../../no-previews.js';
 import { personOfCommand } from '../../payload-person.js';
 import {
   type CommandReply,
@@ -108,7 +109,8 @@ async function reply(
   body: CommandReply | NoticeView,
 ) {
   try {
-    await respond({ response_type: 'ephemeral', replace_original: false, ...body });
+    // Replies carry service data (accounts, whoami, connections): no previews of their links.
+    await respond({ response_type: 'ephemeral', replace_original: false, ...body, ...NO_PREVIEWS });
   } catch (error) {
     logger.error({ user, error: (error as Error).message }, 'replying to /agent failed');
   }

@@ -1,4 +1,5 @@
 import type { WatchedChannels } from '../alerts/index.js';
+import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { CommandOutcome } from './command-outcome.js';
 import { usageOf } from './help-text.js';
@@ -6,7 +7,7 @@ import type { AgentCommand } from './parse-command.js';
 
 type ChannelCommand = Extract<
   AgentCommand,
-  { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' }
+  { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' | 'channel-answer-all' }
 >;
 
 /**
@@ -21,6 +22,7 @@ export async function runChannelCommand(
   userId: string,
   channelAgents: Pick<ChannelAgents, 'agentFor' | 'use' | 'reset' | 'defaultAgentId'>,
   watched?: Pick<WatchedChannels, 'watchOf' | 'set'>,
+  answering?: Pick<AnswerChannels, 'settingOf' | 'set'>,
 ): Promise<CommandOutcome> {
   if (!channelId) return { kind: 'channel-missing', usage: usageOf(command.kind) };
   switch (command.kind) {
@@ -33,6 +35,7 @@ export async function runChannelCommand(
         source: current.source,
         boundBy: current.binding?.boundBy,
         watched: watched ? (await watched.watchOf(channelId)) !== undefined : undefined,
+        answerAll: answering ? (await answering.settingOf(channelId)) !== undefined : undefined,
         connection: current.connection,
       };
     }
@@ -40,6 +43,11 @@ export async function runChannelCommand(
       if (!watched) return { kind: 'not-configured', usage: usageOf(command.kind) };
       const { wasOn } = await watched.set(channelId, command.on, userId);
       return { kind: 'channel-watch', channelId, on: command.on, wasOn };
+    }
+    case 'channel-answer-all': {
+      if (!answering) return { kind: 'not-configured', usage: usageOf(command.kind) };
+      const { wasOn } = await answering.set(channelId, command.on, userId);
+      return { kind: 'channel-answer-all', channelId, on: command.on, wasOn };
     }
     case 'channel-use': {
       const before = await channelAgents.use(channelId, command.agentId, userId, command.connection);

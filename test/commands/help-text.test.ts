@@ -17,6 +17,7 @@ describe('help entries', () => {
         'channel',
         'channel-reset',
         'channel-investigate',
+        'channel-answer-all',
         'channel-use',
         'connections',
         'connections-add',

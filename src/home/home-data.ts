@@ -31,6 +31,8 @@ export interface AdminHome {
   channelAgents: Array<{ channel: string; agentId: string }>;
   /** undefined: no source of watched channels is wired. */
   watched: string[] | undefined;
+  /** Channels where every top-level message is answered; undefined: none wired, or unlistable. */
+  answerChannels?: string[] | undefined;
   week: { label: string } & WeeklyTallies;
 }
 
@@ -50,6 +52,8 @@ export interface HomeDataDeps {
   connections: ServiceConnections;
   /** Unset: the home says no source of watched channels is wired (see watched-channels.ts). */
   watched?: WatchedChannels | undefined;
+  /** Answer channels (`/agent channel answer-all`) the installation under way turned on. */
+  answerChannels?: { list(): Promise<string[]> } | undefined;
   defaultAgentId: string;
   prompts: ReadonlyArray<{ title: string; message: string }>;
   now: () => number;
@@ -99,7 +103,8 @@ export function createHomeData(deps: HomeDataDeps) {
 
   async function adminHome(): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
-    const [connections, bound, seen, watched, tallies] = await Promise.all([
+    const answering = deps.answerChannels;
+    const [connections, bound, seen, watched, tallies, answerChannels] = await Promise.all([
       orUndefined('connections', () => deps.connections.list()),
       orUndefined('channel agents', channelAgents),
       orUndefined('agents', () => store.agentsSeen()),
@@ -107,6 +112,7 @@ export function createHomeData(deps: HomeDataDeps) {
         ? orUndefined('watched channels', () => deps.watched?.list() ?? Promise.resolve([]))
         : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, deps.view?.()))),
+      answering ? orUndefined('answer channels', () => answering.list()) : undefined,
     ]);
     const channelRows = bound ?? [];
     return {
@@ -114,6 +120,7 @@ export function createHomeData(deps: HomeDataDeps) {
       agents: agentRows(channelRows, seen ?? []),
       channelAgents: channelRows,
       watched,
+      ...(answerChannels ? { answerChannels } : {}),
       week: { label, runs: 0, answers: 0, 'answered-sessions': 0, 'rated-sessions': 0, ...tallies },
     };
   }

@@ -133,21 +133,18 @@ export class SharedFileBook {
       this.downloads.push({ fileId, authorized, status });
       res.writeHead(status, headers).end(body);
     };
+    const failure = authorized ? served?.failures.shift() : undefined;
     if (!authorized) {
       // Slack's answer to a download without a valid token: its sign-in page, by a redirect.
-      return answer(
-        302,
-        { location: `/?redirect=${encodeURIComponent(path)}`, 'content-type': 'text/html' },
-        '',
+      const location = `/?redirect=${encodeURIComponent(path)}`;
+      answer(302, { location, 'content-type': 'text/html' }, '');
+    } else if (!served) answer(404, { 'content-type': 'text/plain' }, 'file not found');
+    else if (failure !== undefined) answer(failure, { 'content-type': 'text/plain' }, 'file unavailable');
+    else
+      answer(
+        200,
+        { 'content-type': served.mimetype, 'content-length': String(served.content.length) },
+        served.content,
       );
-    }
-    if (!served) return answer(404, { 'content-type': 'text/plain' }, 'file not found');
-    const failure = served.failures.shift();
-    if (failure !== undefined) return answer(failure, { 'content-type': 'text/plain' }, 'file unavailable');
-    answer(
-      200,
-      { 'content-type': served.mimetype, 'content-length': String(served.content.length) },
-      served.content,
-    );
   }
 }

@@ -142,8 +142,9 @@ function fenceFor(text: string): string {
 /**
  * Quotes the read files within `maxChars` (everything counts: the heading, names, fences and cut
  * marks). The room is shared fairly: the smaller files are given theirs first, the rest is split
- * among the bigger ones, each cut at its middle and marked. A file left with less than a useful
- * room is not sent (`no-room`). The files keep their order in the text.
+ * among the bigger ones, each cut at its middle and marked; a share is never below a useful
+ * minimum, so once the room is spent the remaining files are not sent (`no-room`). The files keep
+ * their order in the text.
  */
 export function buildFileContext(
   files: readonly ReadFile[],
@@ -167,8 +168,10 @@ export function buildFileContext(
   for (const [position, { entry, index }] of bySize.entries()) {
     const share = Math.floor(room / (bySize.length - position));
     const wanted = entry.file.text.length + entry.overhead;
-    const given = Math.min(wanted, share);
-    if (given - entry.overhead < Math.min(MIN_USEFUL_CHARS, entry.file.text.length)) continue;
+    // A share too small to be useful is raised to the useful minimum while room lasts: the earlier
+    // (and smaller) files then go whole or cut, and the last ones find no room.
+    const given = Math.min(wanted, Math.max(share, entry.overhead + MIN_USEFUL_CHARS));
+    if (given > room) continue;
     allotted.set(index, given);
     room -= given;
   }

@@ -26,7 +26,8 @@ describe('isAnswerAllCandidate', () => {
     ['a join', { subtype: 'channel_join' }, false],
     ['no user', { user: undefined }, false],
   ] as const)('%s → %s', (_, event, expected) => {
-    expect(isAnswerAllCandidate(verdictOf(event), event.channel ?? 'C1', [])).toBe(expected);
+    const channel = 'channel' in event ? event.channel : 'C1';
+    expect(isAnswerAllCandidate(verdictOf(event), channel, [])).toBe(expected);
   });
 
   it('keeps to the channel allowlist', () => {

@@ -117,6 +117,9 @@ describe('answer channels', () => {
         extra: { message: { user: 'UALICE', text: `edited ${IGNORED}`, ts: asked } },
       }),
     );
+    // A file dropped in without a word asks nothing: no run, and no "empty message" notice either.
+    const shot = harness.slack.shareFile({ name: 'graph.png', content: Buffer.from([0x89, 0x50]) });
+    const dropped = await harness.share('', [shot], { channel: ASK });
     const outsider = harness.slack.recordUserMessage({
       channel: ASK,
       user: 'UEXTERNAL',
@@ -141,7 +144,8 @@ describe('answer channels', () => {
     expect(harness.sim.runs().filter((run) => run.prompts.some((p) => p.includes(IGNORED)))).toEqual([]);
     // The outsider did not address the bot: nothing is said to them either.
     expect(harness.slack.ephemerals(ASK, 'UEXTERNAL')).toEqual([]);
-    for (const root of [integration.ts, people.ts, outsider.ts]) {
+    expect(harness.slack.ephemerals(ASK, 'UALICE')).toEqual([]);
+    for (const root of [integration.ts, people.ts, outsider.ts, dropped.ts]) {
       expect(harness.slack.messages(ASK, root).filter((m) => m.user === DEFAULT_BOT_USER_ID)).toEqual([]);
     }
   });

@@ -26,6 +26,9 @@ export function answerChannelListener(deps: ListenerDeps) {
       allowedChannelIds: config.access.allowedChannelIds,
     });
     if (!isAnswerAllCandidate(verdict, message.channel, config.access.allowedChannelIds)) return;
+    const prompt = toAgentPrompt(message.text ?? '', identity.botUserId);
+    // A post without words (a screenshot, a file dropped in) asks nothing: not worth a refusal here.
+    if (prompt.trim() === '') return;
     try {
       if (!(await answerChannels.settingOf(message.channel))) return;
     } catch (error) {
@@ -39,7 +42,7 @@ export function answerChannelListener(deps: ListenerDeps) {
       threadTs: message.ts,
       sourceTs: message.ts,
       ...personOfMessage(message),
-      prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
+      prompt,
       files: sharedFilesOf(message),
       mentioned: false,
       answerAll: true,

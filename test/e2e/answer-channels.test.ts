@@ -83,6 +83,17 @@ describe('answer channels', () => {
     expect(harness.sim.runs()[0]?.prompts[0]).toContain('why did checkout slow down?');
   });
 
+  it('takes a file shared with a plain top-level message as context', async () => {
+    await command('channel answer-all on');
+    const file = harness.slack.shareFile({ name: 'deploy.log', content: '09:58 deployed v42' });
+    const asked = await harness.share(`is v42 to blame? ${quick('Likely.')}`, [file], { channel: ASK });
+    const [answer] = await harness.waitForOutcome(ASK, asked.ts);
+    expect(harness.sim.runs()[0]?.contexts[0]?.additionalContext).toContain(
+      'File “deploy.log”:\n```\n09:58 deployed v42',
+    );
+    expect(harness.visibleText(answer as never)).toContain('Sent to the agent: `deploy.log`');
+  });
+
   it('starts exactly one run for a top-level message that also mentions the bot', async () => {
     await command('channel answer-all on');
     const mention = await harness.mention(`and now? ${quick('Still fine.')}`, { channel: ASK });

@@ -88,4 +88,54 @@ describe('the Slack file reader', () => {
       expect(seen).toEqual([]);
     });
   });
+
+  describe("Slack's own host when it misbehaves", () => {
+    let slow: Server;
+    let mode: 'hang' | 'sign-in' = 'hang';
+    beforeEach(async () => {
+      slow = createServer((_req, res) => {
+        // Slack without files:read may answer its sign-in page with 200.
+        if (mode === 'sign-in')
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in</html>');
+        // 'hang': never answers; the reader's bound must end the wait.
+      });
+      await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    });
+    afterEach(async () => {
+      slow.closeAllConnections();
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    });
+
+    const readFrom = (why: string[]) => {
+      const { port } = slow.address() as AddressInfo;
+      const logger = {
+        ...silentLogger,
+        warn: (fields: { why?: string }) => void why.push(String(fields.why)),
+      };
+      const reader = createSlackFileReader({
+        apiUrl: `http://127.0.0.1:${port}/api/`,
+        token: () => TEST_BOT_TOKEN,
+        logger: logger as never,
+        timeoutMs: 300,
+      });
+      const url = `http://127.0.0.1:${port}/files-pri/T0TEST-F1/download/a.log`;
+      return reader.read({ id: 'F1', name: 'a.log', mimetype: 'text/plain', downloadUrl: url }, 1000);
+    };
+
+    it('gives up after its time bound', async () => {
+      mode = 'hang';
+      const why: string[] = [];
+      const started = Date.now();
+      expect(await readFrom(why)).toEqual({ ok: false, reason: 'download-failed' });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(why).toEqual(['timeout']);
+    });
+
+    it('takes a sign-in page for what it is, not for the file', async () => {
+      mode = 'sign-in';
+      const why: string[] = [];
+      expect(await readFrom(why)).toEqual({ ok: false, reason: 'download-failed' });
+      expect(why).toEqual(['sign-in page']);
+    });
+  });
 });

@@ -104,6 +104,8 @@ const variables = z.object({
   PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
   THREAD_CONTEXT_MAX_CHARS: intFrom(8000, 0, 200_000),
   ALERT_LOOKBACK_MINUTES: intFrom(60, 0, 7 * 24 * 60),
+  // Shared text files quoted to the agent, a budget of their own; 0 reads no file.
+  FILE_CONTEXT_MAX_CHARS: intFrom(20_000, 0, 200_000),
   PROGRESS_STYLE: z.enum(['status', 'message']).default('status'),
   // Slack clears a thread status after 2 minutes without a message: stay under it.
   STATUS_REFRESH_SECONDS: intFrom(90, 1).pipe(
@@ -375,6 +377,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
     context: {
       maxChars: env.THREAD_CONTEXT_MAX_CHARS,
       alertLookbackMinutes: env.ALERT_LOOKBACK_MINUTES,
+      fileMaxChars: env.FILE_CONTEXT_MAX_CHARS,
     },
     progress: { style: env.PROGRESS_STYLE, statusRefreshMs: env.STATUS_REFRESH_SECONDS * 1000 },
     agentView: { suggestedPrompts: env.SUGGESTED_PROMPTS },

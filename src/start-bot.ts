@@ -14,7 +14,9 @@ import { createConversationAudience } from './conversation/access/audience.js';
 import { createSpending } from './conversation/access/spending.js';
 import { createInsideCheck } from './conversation/access/who-is-inside.js';
 import { createAgentSessions } from './conversation/agent-session.js';
+import { createAnswerChannels } from './conversation/answer-channels/answer-channels.js';
 import { createChannelAgents } from './conversation/context/channel-agents.js';
+import { createFileGathering } from './conversation/context/file-gathering.js';
 import { createTurnContext } from './conversation/context/turn-context.js';
 import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
@@ -37,6 +39,7 @@ import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackMembership } from './slack/channel-membership.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
+import { createSlackFileReader } from './slack/file-download.js';
 import { alertInstallations, singleAlertInstallation } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import type { TeamRouting } from './slack/installations/team-routing.js';
@@ -218,9 +221,12 @@ export async function startBot(
     lateWatchMs: config.agent.lateWatchMs,
     leaseTtlMs: config.state.leaseTtlMs,
   };
+  // Channels where every person's top-level message is a question (DESIGN "Answer channels").
+  const answerChannels = createAnswerChannels({ store, now: () => clock.now() });
   const { appHome, homeActivity } = wireAppHome({
     config,
     store,
+    answerChannels,
     inside,
     identity,
     users,
@@ -245,6 +251,12 @@ export async function startBot(
     people,
     inside,
     channelAgents,
+    // Shared text files, read with the bot token from Slack's file host (DESIGN "Files are context").
+    files: createFileGathering({
+      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slackSide.botToken, logger }),
+      logger,
+      settings: { maxChars: config.context.fileMaxChars },
+    }),
     clock,
     logger,
     settings: {
@@ -392,6 +404,7 @@ export async function startBot(
       channelAgents,
       audience,
       alerts,
+      answerChannels,
       connections,
     },
   });

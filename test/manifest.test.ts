@@ -158,6 +158,12 @@ const messageListeners = matchesIn(/\bapp\.(message)\(/g);
 if (messageListeners.size > 0) listenedEvents.set('message', [...messageListeners.values()].flat());
 const commands = matchesIn(/\bapp\.command\(\s*['"]([^'"]+)['"]/g);
 
+/**
+ * Shared files read from Slack's `url_private_download` with the bot token: no Web API method, but
+ * `files:read` (https://docs.slack.dev/messaging/working-with-files#downloading).
+ */
+const downloadsFiles = botSources().some((source) => /\burl_private_download\b/.test(source.text));
+
 const botEvents = manifest.settings.event_subscriptions.bot_events;
 const scopes = manifest.oauth_config.scopes.bot;
 
@@ -191,6 +197,7 @@ describe('manifest.yml', () => {
       ...[...listenedEvents.keys()].flatMap((event) => EVENT_SUBSCRIPTIONS[event]?.scopes ?? []),
       ...[...calledMethods.keys()].flatMap((method) => METHOD_SCOPES[method] ?? []),
       ...(commands.size > 0 ? ['commands'] : []),
+      ...(downloadsFiles ? ['files:read'] : []),
     ]);
     expect(scopes).toEqual(expect.arrayContaining([...needed]));
     expect(

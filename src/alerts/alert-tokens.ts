@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
-import { sealPlace } from '../secrets/secret-box.js';
 
 /** Where the sealed tokens are kept (store/installation-records.ts), one per installation. */
 export interface AlertTokenRecords {
@@ -23,8 +22,11 @@ export interface Sealer {
   open(sealed: string, place: string): string;
 }
 
-/** The record an installation's alert token is sealed for (secret-box.ts, "sealed values know their place"). */
-const placeOf = (installationId: string) => sealPlace('alert-token', installationId);
+/**
+ * The record an installation's alert token is sealed for (DESIGN "Sealed values know their place"),
+ * written as secret-box.ts's `sealPlace` writes its kinds, which this layer may not import.
+ */
+const placeOf = (installationId: string) => JSON.stringify(['alert-token', installationId]);
 
 export interface AlertTokens {
   /** The installation's token: the kept one, or a new one on first use. */

@@ -12,6 +12,7 @@ import {
   moveCapacity,
 } from '../capacity/index.js';
 import type { ConnectionAdmin } from '../connections/connection-admin.js';
+import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
@@ -57,6 +58,8 @@ export interface CommandContext {
   channelAgents: ChannelAgents;
   /** Watched channels (`/agent channel investigate`); unset: that command says it is not configured. */
   watchedChannels?: WatchedChannels | undefined;
+  /** Answer channels (`/agent channel answer-all`); unset: that command says it is not configured. */
+  answerChannels?: Pick<AnswerChannels, 'settingOf' | 'set'> | undefined;
   /** A fresh lock per capacity move (the store's, shared by every replica). */
   capacityLock: () => CapacityMoveLock;
   /** Uploads files to the person privately (a DM from the bot). */
@@ -212,6 +215,7 @@ async function runAdmin(
         return await runChannel(command, invoker, context);
       case 'channel-reset':
       case 'channel-investigate':
+      case 'channel-answer-all':
         return await runChannel(command, invoker, context);
       case 'connections':
       case 'connections-add':
@@ -245,13 +249,13 @@ async function channelAgentOf(invoker: Invoker, context: CommandContext): Promis
 function runChannel(
   command: Extract<
     AgentCommand,
-    { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' }
+    { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' | 'channel-answer-all' }
   >,
   invoker: Invoker,
   context: CommandContext,
 ): Promise<CommandOutcome> {
-  const { channelAgents, watchedChannels, tenant } = context;
-  return runChannelCommand(command, { tenant, ...invoker }, channelAgents, watchedChannels);
+  const { channelAgents, watchedChannels, answerChannels, tenant } = context;
+  return runChannelCommand(command, { tenant, ...invoker }, channelAgents, watchedChannels, answerChannels);
 }
 
 async function createAccount(
@@ -337,7 +341,7 @@ function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: C
     fields.removal = outcome.result.outcome;
     if (outcome.result.outcome === 'in-use') fields.channels = outcome.result.channels;
   }
-  if (outcome.kind === 'channel-watch') {
+  if (outcome.kind === 'channel-watch' || outcome.kind === 'channel-answer-all') {
     fields.on = outcome.on;
     fields.wasOn = outcome.wasOn;
   }

@@ -1,4 +1,5 @@
 import type { WatchedChannels } from '../alerts/index.js';
+import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import type { CommandOutcome } from './command-outcome.js';
@@ -7,7 +8,7 @@ import type { AgentCommand } from './parse-command.js';
 
 type ChannelCommand = Extract<
   AgentCommand,
-  { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' }
+  { kind: 'channel' | 'channel-use' | 'channel-reset' | 'channel-investigate' | 'channel-answer-all' }
 >;
 
 /**
@@ -21,6 +22,7 @@ export async function runChannelCommand(
   invoker: { tenant: Tenant; channelId?: string | undefined; userId: string },
   channelAgents: Pick<ChannelAgents, 'agentFor' | 'use' | 'reset' | 'defaultAgentId'>,
   watched?: Pick<WatchedChannels, 'watchOf' | 'set'>,
+  answering?: Pick<AnswerChannels, 'settingOf' | 'set'>,
 ): Promise<CommandOutcome> {
   const { tenant, channelId, userId } = invoker;
   if (!channelId) return { kind: 'channel-missing', usage: usageOf(command.kind) };
@@ -34,6 +36,7 @@ export async function runChannelCommand(
         source: current.source,
         boundBy: current.binding?.boundBy,
         watched: watched ? (await watched.watchOf(tenant, channelId)) !== undefined : undefined,
+        answerAll: answering ? (await answering.settingOf(tenant, channelId)) !== undefined : undefined,
         connection: current.connection,
       };
     }
@@ -41,6 +44,11 @@ export async function runChannelCommand(
       if (!watched) return { kind: 'not-configured', usage: usageOf(command.kind) };
       const { wasOn } = await watched.set(tenant, channelId, command.on, userId);
       return { kind: 'channel-watch', channelId, on: command.on, wasOn };
+    }
+    case 'channel-answer-all': {
+      if (!answering) return { kind: 'not-configured', usage: usageOf(command.kind) };
+      const { wasOn } = await answering.set(tenant, channelId, command.on, userId);
+      return { kind: 'channel-answer-all', channelId, on: command.on, wasOn };
     }
     case 'channel-use': {
       const before = await channelAgents.use(tenant, channelId, command.agentId, userId, command.connection);

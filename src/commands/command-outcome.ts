@@ -82,10 +82,14 @@ export type CommandOutcome =
       boundBy?: string | undefined;
       /** Whether integration posts here are investigated (`/agent channel investigate`). */
       watched?: boolean | undefined;
+      /** Whether every top-level message here is answered (`/agent channel answer-all`). */
+      answerAll?: boolean | undefined;
       connection?: string | undefined;
     }
   /** `/agent channel investigate on|off` done: the watch now, and before. */
   | { kind: 'channel-watch'; channelId: string; on: boolean; wasOn: boolean }
+  /** `/agent channel answer-all on|off` done: the switch now, and before. */
+  | { kind: 'channel-answer-all'; channelId: string; on: boolean; wasOn: boolean }
   /** `/agent channel use` / `reset` done: the channel's agent now, and before. */
   | {
       kind: 'channel-bound' | 'channel-reset';
@@ -135,6 +139,7 @@ export function changesAdminHome(outcome: CommandOutcome): boolean {
     case 'channel-reset':
       return true;
     case 'channel-watch':
+    case 'channel-answer-all':
       return outcome.on !== outcome.wasOn;
     case 'connection-remove':
       return outcome.result.outcome === 'removed';

@@ -18,6 +18,7 @@ export type SubcommandName =
   | 'channel-use'
   | 'channel-reset'
   | 'channel-investigate'
+  | 'channel-answer-all'
   | 'connections'
   | 'connections-add'
   | 'connections-remove'
@@ -124,6 +125,14 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     description:
       'Investigate every new alert other bots and integrations post in this channel (recoveries aside), in its thread.',
     example: '/agent channel investigate on',
+    adminOnly: true,
+  },
+  {
+    name: 'channel-answer-all',
+    usage: '/agent channel answer-all <on|off>',
+    description:
+      'Answer every new top-level message people inside post in this channel, in its thread, without a mention (replies stay follow-ups).',
+    example: '/agent channel answer-all on',
     adminOnly: true,
   },
   {

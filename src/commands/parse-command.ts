@@ -39,6 +39,7 @@ export type AgentCommand =
   | { kind: 'channel-use'; agentId: string; connection?: string }
   | { kind: 'channel-reset' }
   | { kind: 'channel-investigate'; on: boolean }
+  | { kind: 'channel-answer-all'; on: boolean }
   | { kind: 'connections' }
   | { kind: 'connections-add' }
   | { kind: 'connections-remove'; alias: string }
@@ -213,10 +214,17 @@ function parseChannel(args: string[]): AgentCommand {
         throw new UsageError('channel-investigate', `“${rest[0]}” is not \`on\` or \`off\``);
       return { kind: 'channel-investigate', on: switched === 'on' };
     }
+    case 'answer-all': {
+      expectCount('channel-answer-all', rest, 1, 1);
+      const switched = rest[0]?.toLowerCase();
+      if (switched !== 'on' && switched !== 'off')
+        throw new UsageError('channel-answer-all', `“${rest[0]}” is not \`on\` or \`off\``);
+      return { kind: 'channel-answer-all', on: switched === 'on' };
+    }
     default:
       throw new UsageError(
         'channel',
-        `unknown channel command “${verb}” (use \`use <agent-id>\`, \`reset\` or \`investigate on|off\`)`,
+        `unknown channel command “${verb}” (use \`use <agent-id>\`, \`reset\`, \`investigate on|off\` or \`answer-all on|off\`)`,
       );
   }
 }

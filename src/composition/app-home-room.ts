@@ -2,6 +2,7 @@ import { createAdminCheck } from '../commands/access.js';
 import type { Config } from '../config.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import { createHomeActivity } from '../home/home-activity.js';
 import { createHomeData } from '../home/home-data.js';
@@ -22,6 +23,8 @@ import type { StateStore } from '../store/index.js';
 export function wireAppHome(deps: {
   config: Config;
   store: StateStore;
+  /** Answer channels (`/agent channel answer-all`), listed on the admins' home. */
+  answerChannels?: Pick<AnswerChannels, 'list'> | undefined;
   inside: InsideCheck;
   identity: SlackIdentity;
   users: UserDirectory;
@@ -52,6 +55,7 @@ export function wireAppHome(deps: {
         now: () => clock.now(),
       }),
       watched: installationWatches({ store }),
+      answerChannels: deps.answerChannels,
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
       now: () => clock.now(),

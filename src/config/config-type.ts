@@ -60,7 +60,8 @@ export interface Config {
   feedback: { name: string; positiveEmoji: string[]; negativeEmoji: string[] };
   answers: { fileThresholdChars: number; progressUpdatesPerMinute: number };
   /** Thread context and time ranges (DESIGN "Thread context", "Time range"). */
-  context: { maxChars: number; alertLookbackMinutes: number };
+  /** `fileMaxChars`: FILE_CONTEXT_MAX_CHARS (shared text files quoted to the agent; 0: none). */
+  context: { maxChars: number; alertLookbackMinutes: number; fileMaxChars: number };
   progress: { style: 'status' | 'message'; statusRefreshMs: number };
   agentView: { suggestedPrompts: Array<{ title: string; message: string }> };
   /** DESIGN "App Home": a person's home is published again at most once per `republishMs`. */

@@ -1,4 +1,5 @@
 import type { OutsiderReason } from './access/audience.js';
+import type { FileReport } from './context/file-context.js';
 import type { TimeRange } from './ports.js';
 import type { TurnReceipt } from './turn/turn-receipt.js';
 
@@ -134,6 +135,8 @@ export interface AnswerToPost {
   lateAfterMs?: number | undefined;
   /** Footer notes, e.g. that shared files were not sent to the agent. */
   notes?: AnswerNote[] | undefined;
+  /** The files the turn saw, named in the footer: sent, or not and why. */
+  files?: FileReport | undefined;
   /** The time range the run looked at, stated in the footer. */
   timerange?: TimeRange | undefined;
   /** The steps, time taken and window, shown first as the answer's receipt (a task card). */

@@ -32,6 +32,8 @@ export interface AdminHome {
   channelAgents: Array<{ channel: string; agentId: string }>;
   /** undefined: no source of watched channels is wired. */
   watched: string[] | undefined;
+  /** Channels where every top-level message is answered; undefined: none wired, or unlistable. */
+  answerChannels?: string[] | undefined;
   week: { label: string } & WeeklyTallies;
 }
 
@@ -51,6 +53,8 @@ export interface HomeDataDeps {
   connections: ServiceConnections;
   /** Unset: the home says no source of watched channels is wired (see watched-channels.ts). */
   watched?: WatchedChannels | undefined;
+  /** Answer channels (`/agent channel answer-all`) the installation under way turned on. */
+  answerChannels?: { list(tenant: Tenant): Promise<string[]> } | undefined;
   defaultAgentId: string;
   prompts: ReadonlyArray<{ title: string; message: string }>;
   now: () => number;
@@ -106,7 +110,8 @@ export function createHomeData(deps: HomeDataDeps) {
 
   async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
-    const [connections, bound, seen, watched, tallies] = await Promise.all([
+    const answering = deps.answerChannels;
+    const [connections, bound, seen, watched, tallies, answerChannels] = await Promise.all([
       orUndefined('connections', () => deps.connections.list(tenant)),
       orUndefined('channel agents', () => channelAgents(tenant)),
       orUndefined('agents', () => store.agentsSeen()),
@@ -114,6 +119,7 @@ export function createHomeData(deps: HomeDataDeps) {
         ? orUndefined('watched channels', () => deps.watched?.list(tenant) ?? Promise.resolve([]))
         : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
+      answering ? orUndefined('answer channels', () => answering.list(tenant)) : undefined,
     ]);
     const channelRows = bound ?? [];
     return {
@@ -121,6 +127,7 @@ export function createHomeData(deps: HomeDataDeps) {
       agents: agentRows(tenant, channelRows, seen ?? []),
       channelAgents: channelRows,
       watched,
+      ...(answerChannels ? { answerChannels } : {}),
       week: { label, runs: 0, answers: 0, 'answered-sessions': 0, 'rated-sessions': 0, ...tallies },
     };
   }

@@ -34,10 +34,7 @@ export interface SecretBox {
 }
 
 /** Where a sealed value belongs: one record kind and its id parts, joined unambiguously. */
-export function sealPlace(
-  kind: 'installation' | 'connection' | 'alert-token',
-  ...ids: Array<string | undefined>
-): string {
+export function sealPlace(kind: 'installation' | 'connection', ...ids: Array<string | undefined>): string {
   return JSON.stringify([kind, ...ids.map((id) => id ?? null)]);
 }
 

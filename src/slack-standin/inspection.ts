@@ -6,6 +6,7 @@ import type { StandinState } from './state.js';
 import { nextSlackTs } from './ts-clock.js';
 import type {
   Block,
+  MessageFile,
   Reaction,
   StandinCall,
   StandinUser,
@@ -29,6 +30,8 @@ export interface UserMessageInput {
   team?: string;
   /** The author's own workspace, as Slack adds it (with `source_team`) for a Slack Connect author. */
   user_team?: string;
+  /** Files shared with the message (`shareFile`'s objects): a `file_share` message. */
+  files?: MessageFile[];
 }
 
 /** Another bot's or integration's message (a monitoring alert, say) to put in the history. */
@@ -227,6 +230,7 @@ export class StandinView {
       text: input.text,
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
       ...(input.blocks ? { blocks: input.blocks } : {}),
+      ...(input.files ? { subtype: 'file_share', files: input.files, upload: false } : {}),
     };
     return structuredClone(this.state.addMessage(message));
   }

@@ -15,7 +15,7 @@ import {
 } from './person-clicks.js';
 import { postEvent, postSlashCommand, type SlackPostResult } from './signed-post.js';
 import type { SlackStandin } from './standin.js';
-import type { StoredMessage } from './types.js';
+import type { MessageFile, StoredMessage } from './types.js';
 
 /**
  * A person in the stand-in's workspace, doing what people do to the bot, the way Slack delivers it:
@@ -82,6 +82,23 @@ export function createPersonDriver(slack: SlackStandin, app: AppEndpoint, defaul
         messageEvent({ channel, user, text, ts: stored.ts, thread_ts: where.threadTs }),
       );
       return { ts: stored.ts, threadTs: where.threadTs ?? stored.ts, channel, response };
+    },
+
+    /**
+     * Files shared with a message (a `file_share` message carrying Slack's file objects, from
+     * `slack.shareFile`): with `mention`, Slack sends `app_mention` and `message` both.
+     */
+    async share(text: string, files: MessageFile[], where: Where = {}, options: { mention?: boolean } = {}) {
+      const channel = where.channel ?? defaults.channel;
+      const user = where.user ?? defaults.user;
+      const full = options.mention ? `<@${slack.botUserId}> ${text}` : text;
+      const stored = slack.recordUserMessage({ channel, user, text: full, thread_ts: where.threadTs, files });
+      const base = { channel, user, text: full, ts: stored.ts, thread_ts: where.threadTs };
+      const message = messageEvent({ ...base, files: files as unknown as Record<string, unknown>[] });
+      const mention = appMentionEvent(base);
+      const events = options.mention ? [send({ ...mention, files }), send(message)] : [send(message)];
+      const responses = await Promise.all(events);
+      return { ts: stored.ts, threadTs: where.threadTs ?? stored.ts, channel, responses };
     },
 
     /** A reaction on a message. */

@@ -7,6 +7,7 @@ import { BOT_METHODS } from './methods/index.js';
 import type { StandinActor, StandinOAuth } from './oauth.js';
 import { actorState, OAUTH_AUTHORIZE_PATH, oauthRefusal, sendAuthorizePage } from './oauth-routes.js';
 import { parseArgs, readBody, uploadedBytes } from './request-body.js';
+import { FILE_PATH_PREFIX } from './shared-files.js';
 import { SOCKET_PATH, type SocketModeStandin } from './socket-mode.js';
 import type { StandinState } from './state.js';
 import type { SlackResult, StoredResponse } from './types.js';
@@ -156,6 +157,11 @@ export function createRequestListener(deps: RouterDeps): (req: IncomingMessage, 
     const route = async () => {
       if (req.method === 'GET' && path === OAUTH_AUTHORIZE_PATH && deps.oauth) {
         return sendAuthorizePage(deps.oauth, req, res);
+      }
+      if (req.method === 'GET' && path.startsWith(FILE_PATH_PREFIX)) {
+        return deps.state.sharedFiles.handle(req, res, (token) =>
+          deps.oauth ? deps.oauth.actorOf(token) !== undefined : deps.acceptsBotToken(token),
+        );
       }
       if (path.startsWith(API_PATH_PREFIX))
         return handleApi(deps, path.slice(API_PATH_PREFIX.length), req, res);

@@ -13,6 +13,7 @@ import { StandinView } from './inspection.js';
 import { StandinOAuth, type StandinOAuthOptions } from './oauth.js';
 import { OAUTH_AUTHORIZE_PATH } from './oauth-routes.js';
 import { API_PATH_PREFIX, createRequestListener, RESPONSE_PATH_PREFIX } from './router.js';
+import type { FileDownload, SharedFileInput } from './shared-files.js';
 import { type SocketAck, type SocketEnvelope, SocketModeStandin } from './socket-mode.js';
 import { StandinState } from './state.js';
 import type { StandinConversation, StandinUser } from './types.js';
@@ -166,6 +167,27 @@ export class SlackStandin extends StandinView {
    */
   setOutage(method: string, outage: Outage | undefined): void {
     this.faults.setOutage(method, outage);
+  }
+
+  /**
+   * A file a person shares: returns Slack's file object (its `url_private_download` on this
+   * stand-in), to put on the person's message (`files`). Its download wants the bot token.
+   */
+  shareFile(input: SharedFileInput): Record<string, unknown> & { id: string } {
+    return this.state.sharedFiles.share(input, { baseUrl: this.url, teamId: this.teamId }) as Record<
+      string,
+      unknown
+    > & { id: string };
+  }
+
+  /** The next `count` downloads of a shared file answer HTTP `status` (e.g. 500). */
+  failFileDownloadNext(fileId: string, status = 500, count = 1): void {
+    this.state.sharedFiles.failNext(fileId, status, count);
+  }
+
+  /** Every download of a shared file so far, in order. */
+  fileDownloads(): readonly FileDownload[] {
+    return this.state.sharedFiles.downloads;
   }
 
   /** A slash command response_url on this stand-in: `${url}/response/<id>` (id generated when left out). */

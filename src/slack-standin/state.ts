@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { AgentSessionBook } from './agent-session-book.js';
+import { SharedFileBook } from './shared-files.js';
 import { compareTs } from './ts-clock.js';
 import type {
   StandinCall,
@@ -34,6 +35,8 @@ export class StandinState {
   readonly channels = new Map<string, StoredMessage[]>();
   readonly ephemerals: StoredEphemeral[] = [];
   readonly files = new Map<string, StoredFile>();
+  /** Files people shared (file_share messages) and their downloads at url_private_download. */
+  readonly sharedFiles = new SharedFileBook();
   readonly users = new Map<string, StandinUser>();
   readonly notInChannel = new Set<string>();
   readonly missingChannels = new Set<string>();

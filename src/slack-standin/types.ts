@@ -22,8 +22,10 @@ export interface Reaction {
 /** A file reference on a message. */
 export interface MessageFile {
   id: string;
-  name: string;
-  title: string;
+  name?: string;
+  title?: string;
+  /** A person's shared file carries Slack's whole file object (shared-files.ts). */
+  [field: string]: unknown;
 }
 
 /** A message in a channel, in Slack's shape (plus `channel` and `deleted` for the stand-in's own use). */
@@ -52,6 +54,8 @@ export interface StoredMessage {
   files?: MessageFile[];
   edited?: { user: string; ts: string };
   reply_broadcast?: boolean;
+  /** On a `file_share` message: false when the file was shared, not uploaded, with it. */
+  upload?: boolean;
   /** Set by chat.delete; deleted messages are hidden from every view. */
   deleted?: boolean;
 }

@@ -12,6 +12,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './app.js';
 import { NO_PREVIEWS } from './no-previews.js';
 import { toThreadOutputError } from './slack-errors.js';
+import { describeFiles } from './views/file-footer.js';
 import {
   renderAnswerNotes,
   renderLateNote,
@@ -154,7 +155,11 @@ export function createSlackThreadOutput(deps: {
       const render = answer.style === 'plain' ? renderPlainAnswer : renderAnswer;
       const rendered = render(answer.markdown, {
         fileThresholdChars: deps.fileThresholdChars,
-        footer: [...renderAnswerNotes(answer.notes ?? []), ...describeTimeRange(answer.timerange)],
+        footer: [
+          ...renderAnswerNotes(answer.notes ?? []),
+          ...describeFiles(answer.files),
+          ...describeTimeRange(answer.timerange),
+        ],
         feedbackButtons: true,
         metadata: { event_type: ANSWER_EVENT_TYPE, event_payload: { turn_id: answer.turnId } },
         feedbackTurnId: answer.turnId,

@@ -15,6 +15,8 @@ export const storeKeys = {
   allowance: (name: string) => `allowance:${name}`,
   claim: (name: string) => `claim:${name}`,
   channelWatch: (channel: string) => `channel-watch:${channel}`,
+  /** A channel where every person's top-level message is a question (`/agent channel answer-all`). */
+  answerChannel: (channel: string) => `answer-channel:${channel}`,
   accountSlots: (account: string) => `account-slots:${account}`,
   /** Every added service connection by alias (tokens sealed). */
   connections: 'connections',
@@ -54,6 +56,7 @@ export const clusterKeys: StoreKeys = {
   allowance: (name) => `allowance:${tag(name)}`,
   claim: (name) => `claim:${tag(name)}`,
   channelWatch: (channel) => `channel-watch:${tag(channel)}`,
+  answerChannel: (channel) => `answer-channel:${tag(channel)}`,
   accountSlots: (account) => `account-slots:${tag(account)}`,
   connections: 'connections',
   connectionChannels: 'connections:channels',

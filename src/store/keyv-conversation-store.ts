@@ -2,10 +2,12 @@ import type { Keyv } from 'keyv';
 import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
 import type { ConnectionRecordStore } from '../connections/connection-record.js';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
+import type { AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { HomeStore } from '../conversation/home-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
+import { createAnswerChannelRecords } from './answer-channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
 import type { HomePrimitives } from './home-primitives.js';
@@ -24,6 +26,7 @@ export interface StateStore
     HomeStore,
     ClaimStore,
     ChannelWatchStore,
+    AnswerChannelStore,
     AccountSlotLeases,
     ConnectionRecordStore,
     InstallationRecordStore {
@@ -64,6 +67,8 @@ export function createKeyvConversationStore(
     deleteConnection: connections.deleteConnection,
     channelsUsing: connections.channelsUsing,
     ...createInstallationRecords(keyv, ensureOpen),
+    // Answer channels (`/agent channel answer-all`): never expire, like watched channels.
+    ...createAnswerChannelRecords(keyv, homePrimitives, keys, ensureOpen),
 
     async getThread(threadKey) {
       ensureOpen();

@@ -18,6 +18,7 @@ describe('help entries', () => {
         'channel',
         'channel-reset',
         'channel-investigate',
+        'channel-answer-all',
         'channel-use',
         'connections',
         'connections-add',

@@ -92,6 +92,7 @@ describe('App Home', () => {
     const h = harness;
     await h.command('channel use ops-agent', { user: 'UADMIN', channel: 'C0OPS' });
     await h.command('channel investigate on', { user: 'UADMIN', channel: 'C0ALERTS' });
+    await h.command('channel answer-all on', { user: 'UADMIN', channel: 'C0ASK' });
     const { channel, threadTs } = await h.mention(
       `disk? ${simDirective({ steps: 2, stepMs: 20, answer: 'Full.' })}`,
       { user: 'UADMIN' },
@@ -110,6 +111,7 @@ describe('App Home', () => {
     expect(text).toContain('`ops-agent` (<#C0OPS>) — :white_circle: not seen yet');
     expect(text).toContain('<#C0OPS> → `ops-agent`');
     expect(text).toMatch(/\*Watched channels\*\n.*<#C0ALERTS>/);
+    expect(text).toMatch(/\*Answer channels\*\n• <#C0ASK>/);
     expect(text).toMatch(
       /Runs: \*1\* · Answers: \*1\* · Feedback coverage: \*100% \(1 of 1 answered sessions rated\)\*/,
     );

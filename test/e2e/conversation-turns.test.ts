@@ -131,7 +131,8 @@ describe('what starts a turn', () => {
     await harness.send(messageEvent({ channel, ts: share.ts, text, files: [{ id: 'F9', name: 'app.log' }] }));
     await harness.waitForOutcome(channel, share.ts);
     const [withFile] = answersIn(harness, channel, share.ts);
-    expect(harness.visibleText(withFile as never)).toContain("Files aren't sent to the agent");
+    // A file object without url_private_download (as Slack sends hidden files): named, not read.
+    expect(harness.visibleText(withFile as never)).toContain('Not sent: `app.log` (not readable by the bot)');
     expect(harness.visibleText(firstAnswer as never)).not.toContain('Files');
   });
 

@@ -21,6 +21,16 @@ export function describeHomeStoreContract(
   advance: (ms: number) => Promise<void>,
 ): void {
   describe('App Home records', () => {
+    it('keeps answer channels (no expiry) and lists them, sorted, until turned off', async () => {
+      await store().saveAnswerChannel('C2', { by: 'U1', at: T });
+      await store().saveAnswerChannel('T9:C1', { by: 'U2', at: T + 1 });
+      expect(await store().listAnswerChannels()).toEqual(['C2', 'T9:C1']);
+      expect(await store().getAnswerChannel('T9:C1')).toEqual({ by: 'U2', at: T + 1 });
+      await store().deleteAnswerChannel('T9:C1');
+      expect(await store().getAnswerChannel('T9:C1')).toBeUndefined();
+      expect(await store().listAnswerChannels()).toEqual(['C2']);
+    });
+
     it("keeps a person's newest threads, newest first, one entry per thread", async () => {
       for (const n of [1, 2, 3, 4]) await store().noteRecentThread('U1', recent(n), LIMITS);
       await store().noteRecentThread('U1', recent(2, { status: 'answered', updatedAt: T + 10 }), LIMITS);

@@ -71,6 +71,8 @@ export async function startHarness(options: HarnessOptions = {}) {
     /** A reply in a thread, without a mention. */
     reply: (text: string, where: { channel?: string; user?: string; threadTs: string }) =>
       person.reply(text, where),
+    /** Files (from `slack.shareFile`) shared with a message; `mention` addresses the bot too. */
+    share: person.share,
     react: person.react,
     clickFeedback: person.clickFeedback,
     clickAddComment: person.clickAddComment,

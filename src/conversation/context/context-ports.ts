@@ -39,6 +39,8 @@ export interface ThreadMessage {
   text?: string | undefined;
   attachments?: SlackAttachment[] | undefined;
   blocks?: Array<{ type?: string; [key: string]: unknown }> | undefined;
+  /** Files shared with the message, in Slack's shape (file-context.ts reads them). */
+  files?: unknown[] | undefined;
   /** On the root: how many replies the thread has. */
   reply_count?: number | undefined;
 }

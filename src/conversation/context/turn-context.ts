@@ -16,6 +16,8 @@ import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
 import type { ChannelAgents } from './channel-agents.js';
 import type { PeopleDirectory, ThreadMessage, ThreadReader } from './context-ports.js';
+import type { FileReport, SharedFile } from './file-context.js';
+import type { FileGathering } from './file-gathering.js';
 import { mentionedUserIds, messageMarkup } from './message-content.js';
 import { quotableMessages } from './thread-authors.js';
 import { buildThreadContext } from './thread-context.js';
@@ -30,6 +32,8 @@ export interface ContextRequest {
   sourceTs: string;
   userId: string;
   prompt: string;
+  /** Files shared with the message (DESIGN "Files are context"). */
+  files?: SharedFile[] | undefined;
 }
 
 /** The run's `context` besides `message`. */
@@ -46,6 +50,8 @@ export type PreparedTurn =
       connection?: string | undefined;
       context: RunContext;
       unreadable?: true | undefined;
+      /** The files the turn saw: which were sent, which not and why (the answer's footer). */
+      files?: FileReport | undefined;
     }
   | { kind: 'refused'; refusal: Refusal };
 
@@ -55,6 +61,8 @@ export interface TurnContextDeps {
   /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
   inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  /** Files as context (file-gathering.ts); unset: files are not read. */
+  files?: Pick<FileGathering, 'gather'> | undefined;
   clock: Clock;
   logger: Logger;
   settings: {
@@ -122,12 +130,16 @@ export function createTurnContext(deps: TurnContextDeps) {
       'turn context prepared',
     );
     const unreadable = 'unreadable' in read && read.unreadable ? { unreadable: true as const } : {};
+    // Files keep a budget of their own (FILE_CONTEXT_MAX_CHARS), after the thread's messages.
+    const files = await deps.files?.gather(request, read.quoted);
+    const additionalContext = [read.text, files?.text].filter(Boolean).join('\n\n') || undefined;
     return {
       kind: 'ready',
       agentId,
       ...(connection !== undefined ? { connection } : {}),
-      context: { additionalContext: read.text, timerange },
+      context: { additionalContext, timerange },
       ...unreadable,
+      ...(files ? { files: files.report } : {}),
     };
   }
 
@@ -141,6 +153,8 @@ export function createTurnContext(deps: TurnContextDeps) {
       unchecked: 0,
       rootUser: undefined as string | undefined,
       unreadable: false,
+      /** The earlier messages that may be quoted (their files may be read too). */
+      quoted: [] as ThreadMessage[],
     };
     const followUp = thread?.sessionId !== undefined;
     const since = followUp ? thread?.lastTurnTs : undefined;
@@ -179,7 +193,13 @@ export function createTurnContext(deps: TurnContextDeps) {
         : 'Earlier messages in this Slack thread',
       unread: truncated ? Math.max(1, (root?.reply_count ?? 0) + 1 - messages.length) : 0,
     });
-    return { ...(built ?? none), outsiders, unchecked, rootUser: root?.bot_id ? undefined : root?.user };
+    return {
+      ...(built ?? none),
+      outsiders,
+      unchecked,
+      rootUser: root?.bot_id ? undefined : root?.user,
+      quoted: shown,
+    };
   }
 
   function isOwn(message: ThreadMessage): boolean {

@@ -169,6 +169,7 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       markdown: report.message ?? '',
       turnId: turn.turnId,
       notes: turn.filesNotSent ? ['files-not-sent' as const] : [],
+      files: turn.files,
       timerange: turn.timerange,
       style,
       lateAfterMs: late ? clock.now() - turn.startedAt : undefined,

@@ -189,7 +189,7 @@ export function createRunStart(deps: RunStartDeps) {
       phase: 'starting',
       sessionId: thread?.sessionId,
       previousFinal: thread?.lastFinal,
-      ...(request.hasFiles ? { filesNotSent: true } : {}),
+      ...(prepared.files ? { files: prepared.files } : {}),
       ...(request.alertAt !== undefined ? { alertAt: request.alertAt } : {}),
       timerange: prepared.context.timerange,
       startedAt: now,

@@ -1,3 +1,4 @@
+import type { FileReport } from '../context/file-context.js';
 import type { ReportDigest, TimeRange } from '../ports.js';
 
 /** The records of a thread and of its turn in flight, as the turn ledger stores them. */
@@ -51,8 +52,13 @@ export interface TurnRecord {
   previousFinal?: ReportDigest | undefined;
   /** The progress message shown in the thread, if any. */
   progressTs?: string | undefined;
-  /** The person's message carried files, which are not sent to the agent: the answer says so. */
+  /**
+   * Written before files were read as context: the message carried files, which were not sent.
+   * Kept so a turn in flight across the upgrade still says so.
+   */
   filesNotSent?: boolean | undefined;
+  /** The files the turn saw: which were sent to the agent, which not and why (the answer's footer). */
+  files?: FileReport | undefined;
   /** The time range the run was given, stated under the answer. */
   timerange?: TimeRange | undefined;
   startedAt: number;

@@ -7,6 +7,7 @@ import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConnectionRuns } from '../connection-runs.js';
+import type { SharedFile } from '../context/file-context.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
@@ -43,13 +44,18 @@ export interface TurnRequest {
   /** The sender's workspace as the event names it (undefined when it names none). */
   workspaceId?: string | undefined;
   prompt: string;
-  /** The message carried files: only its text goes to the agent, and the answer says so. */
-  hasFiles?: boolean | undefined;
+  /** Files shared with the message: text files are read as context (DESIGN "Files are context"). */
+  files?: SharedFile[] | undefined;
   /**
    * True when the person addressed the bot (a mention or a DM). False for a thread reply without
    * a mention: only a thread the bot has answered in takes it.
    */
   mentioned: boolean;
+  /**
+   * A top-level message in an answer channel (`/agent channel answer-all`): it starts a run like a
+   * mention, but an outsider who did not address the bot is not told why it stays quiet.
+   */
+  answerAll?: boolean | undefined;
   /**
    * A DM question's `app_context`: the channel or thread the person was looking at when asking
    * (DESIGN "What the person is looking at"; see viewed-context.ts).
@@ -196,7 +202,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     const askedThread = await store.getThread(askedKey);
     // A thread the bot has answered in (even with an error or "ask again" notice, before any
     // session) takes replies as turns; the turn starts a new run when there is no session yet.
-    if (!asked.mentioned && !askedThread) return 'no-session';
+    if (!asked.mentioned && !asked.answerAll && !askedThread) return 'no-session';
     if (!(await firstDelivery(asked))) return 'duplicate';
     if (!(await isInside(asked, askedWhere))) return 'outsider';
     if (asked.prompt.trim() === '') {

@@ -14,6 +14,7 @@ export const BOT_SCOPES: readonly string[] = [
   'reactions:write',
   'commands',
   'files:write',
+  'files:read',
   'users:read',
   'im:write',
   'channels:read',

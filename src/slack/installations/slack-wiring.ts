@@ -26,6 +26,8 @@ export interface SlackWiring {
    * (people, who reads a channel); undefined with one workspace.
    */
   installationKey(): string | undefined;
+  /** The bot token of the installation under way (file downloads send it themselves). */
+  botToken(): string | undefined;
   /** A Web client with the Slack retry policy (answers, progress, people, audience). */
   webClient(): WebClient;
   /** A client for reads a turn can do without: fails at once on a 429 or a slow Slack. */
@@ -54,6 +56,7 @@ export function createSlackWiring(deps: {
       identity: checkedIdentity,
       installations: undefined,
       installationKey: () => undefined,
+      botToken: () => config.slack.botToken,
       webClient: () => createWebClient(config, logger),
       failFastWebClient: () => createFailFastWebClient(config, logger),
       routeOutput: (output) => output,
@@ -74,6 +77,7 @@ export function createSlackWiring(deps: {
     identity: installations.identity,
     installations,
     installationKey: () => installations.scope.current()?.installationId,
+    botToken: () => installations.scope.current()?.botToken,
     webClient: () => new InstallationWebClient(installations.scope, options),
     failFastWebClient: () =>
       new InstallationWebClient(installations.scope, {

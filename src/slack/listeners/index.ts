@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { ConversationAudience } from '../../conversation/access/audience.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
+import type { AnswerChannels } from '../../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
 import type { Ratings } from '../../conversation/feedback/ratings.js';
 import type { AgentSeen } from '../../conversation/home-ports.js';
@@ -47,6 +48,8 @@ export interface ListenerDeps {
   audience: Pick<ConversationAudience, 'forget'>;
   /** Alert investigations: watched channels (`/agent channel investigate`). */
   alerts?: Pick<AlertInvestigations, 'intake' | 'watched' | 'tokens'> | undefined;
+  /** Channels where every top-level message is a question (`/agent channel answer-all`). */
+  answerChannels?: Pick<AnswerChannels, 'settingOf' | 'set'> | undefined;
   /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
   connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
   config: Config;

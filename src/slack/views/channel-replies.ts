@@ -4,7 +4,15 @@ import { neutraliseSlackControls } from './neutralise.js';
 
 type ChannelOutcome = Extract<
   CommandOutcome,
-  { kind: 'channel-agent' | 'channel-bound' | 'channel-reset' | 'channel-watch' | 'channel-missing' }
+  {
+    kind:
+      | 'channel-agent'
+      | 'channel-bound'
+      | 'channel-reset'
+      | 'channel-watch'
+      | 'channel-answer-all'
+      | 'channel-missing';
+  }
 >;
 
 /** An id inside backticks: no backticks, no mrkdwn-reserved characters, no control sequences. */
@@ -38,8 +46,20 @@ function watchText(watched: boolean | undefined): string {
     : ' Alerts other bots and integrations post here are not investigated automatically (admins: `/agent channel investigate on`).';
 }
 
+/** Whether every top-level message in the channel is answered, for `/agent channel`. */
+function answerAllText(answerAll: boolean | undefined): string {
+  if (answerAll === undefined) return '';
+  return answerAll
+    ? ' Every new top-level message people post here is answered in its thread, no mention needed (`/agent channel answer-all off` stops it).'
+    : ' Only messages that mention the bot start a run here (admins: `/agent channel answer-all on` answers every message).';
+}
+
 function channelText(outcome: ChannelOutcome): string {
   switch (outcome.kind) {
+    case 'channel-answer-all':
+      return outcome.on
+        ? `Every new top-level message people inside post in ${channelRef(outcome.channelId)} is now answered in its thread, no mention needed${outcome.wasOn ? ' (it already was)' : ''}. Replies in the bot's threads stay follow-ups; bots, integrations and edits are left alone; RUNS_PER_PERSON_PER_HOUR applies. The bot must be a member of the channel.`
+        : `Messages in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} all answered: people mention the bot to ask.`;
     case 'channel-watch':
       return outcome.on
         ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
@@ -47,7 +67,7 @@ function channelText(outcome: ChannelOutcome): string {
     case 'channel-missing':
       return `\`${outcome.usage}\` works in a channel: run it in the channel you mean.`;
     case 'channel-agent':
-      return agentText(outcome) + watchText(outcome.watched);
+      return agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll);
     case 'channel-bound':
       return `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId ?? '')}${onConnection(outcome.connection)} (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`;
     case 'channel-reset':

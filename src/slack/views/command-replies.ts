@@ -122,6 +122,7 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'channel-bound':
     case 'channel-reset':
     case 'channel-watch':
+    case 'channel-answer-all':
     case 'channel-missing':
       return renderChannelOutcome(outcome);
     case 'connections':

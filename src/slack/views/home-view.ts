@@ -160,9 +160,19 @@ function adminBlocks(admin: AdminHome): KnownBlock[] {
     ),
     section(`*Channel agents*\n${channelAgents}`),
     section(`*Watched channels*\n${watched}`),
+    ...answerChannelsBlocks(admin.answerChannels),
     section(
       `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
     ),
+  ];
+}
+
+/** Answer channels (`/agent channel answer-all on`); nothing when they could not be listed. */
+function answerChannelsBlocks(channels: string[] | undefined): KnownBlock[] {
+  if (!channels) return [];
+  const lines = channels.map((channel) => `• <#${channel}>`);
+  return [
+    section(`*Answer channels*\n${listOf(lines, '_none_ — `/agent channel answer-all on` in a channel')}`),
   ];
 }
 

@@ -57,6 +57,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       defaultAgentId: deps.config.agent.agentId,
       channelAgents: deps.channelAgents,
       watchedChannels: deps.alerts?.watched,
+      answerChannels: deps.answerChannels,
       capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../index.js';
 import { agentSessionStoppedListener } from './agent-session-stopped.js';
+import { answerChannelListener } from './answer-channel-message.js';
 import { appContextChangedListener } from './app-context-changed.js';
 import { appHomeOpenedListener } from './app-home-opened.js';
 import { audienceChangedListener } from './audience-changed.js';
@@ -17,6 +18,8 @@ export function registerEventListeners(app: App, deps: ListenerDeps): void {
   app.event('message', messageListener(deps, 'message'));
   // Integration posts in watched channels are alerts (DESIGN "Alert investigations").
   app.event('message', watchedChannelListener(deps));
+  // People's top-level messages in answer channels are questions (DESIGN "Answer channels").
+  app.event('message', answerChannelListener(deps));
   app.event('reaction_added', reactionAddedListener(deps));
   app.event('app_home_opened', appHomeOpenedListener(deps));
   // Stop on a thread's agent session; where the person looks (app_context then rides on message.im).

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
@@ -33,7 +34,7 @@ export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'mes
       sourceTs: message.ts,
       ...personOfMessage(message),
       prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
-      hasFiles: (message.files?.length ?? 0) > 0,
+      files: sharedFilesOf(message),
       mentioned: verdict.kind === 'turn',
       // A question in the agent's DM says where the person was looking (viewed-context.ts).
       viewing:

@@ -1,0 +1,85 @@
+/**
+ * Answer channels (`/agent channel answer-all on|off`, DESIGN "Answer channels"): in such a channel
+ * every new top-level message by a person inside starts a run in its thread, no mention needed.
+ * Kept in the store like watched channels, so every replica sees the switch and it survives
+ * restarts (with Redis). Which messages count is the listener's and the classifier's business;
+ * this only keeps the switch.
+ */
+
+import { channelOfName, type Tenant, tenantName } from '../tenancy.js';
+import type { Classification } from '../turn/message-classifier.js';
+
+/** A channel whose people's top-level messages are all questions. */
+export interface AnswerChannel {
+  /** Who turned it on, and when (epoch ms): for the audit trail and App Home. */
+  by: string;
+  at: number;
+}
+
+/**
+ * Answer channels, kept in the store (no expiry: an admin turns them off), each under its
+ * installation's name for the channel (tenancy.ts `tenantName`).
+ */
+export interface AnswerChannelStore {
+  getAnswerChannel(name: string): Promise<AnswerChannel | undefined>;
+  saveAnswerChannel(name: string, setting: AnswerChannel): Promise<void>;
+  deleteAnswerChannel(name: string): Promise<void>;
+  /** Every answer channel's name, sorted (App Home). */
+  listAnswerChannels(): Promise<string[]>;
+}
+
+/**
+ * The switch belongs to the installation whose admin turned it on (DESIGN "One installation, one
+ * tenant"): in a channel shared by two installations each has its own, and neither sees the other's.
+ */
+export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () => number }) {
+  const { store } = deps;
+
+  /** The channel's switch in `tenant`'s installation, if on. */
+  function settingOf(tenant: Tenant, channel: string): Promise<AnswerChannel | undefined> {
+    return store.getAnswerChannel(tenantName(tenant.key, channel));
+  }
+
+  /** Turns answering every message on or off; returns whether it was on before. */
+  async function set(
+    tenant: Tenant,
+    channel: string,
+    on: boolean,
+    userId: string,
+  ): Promise<{ wasOn: boolean }> {
+    const name = tenantName(tenant.key, channel);
+    const before = await store.getAnswerChannel(name);
+    if (!on) {
+      if (before) await store.deleteAnswerChannel(name);
+      return { wasOn: before !== undefined };
+    }
+    // Switching on twice keeps who turned it on first (the audit line still names both).
+    await store.saveAnswerChannel(name, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    return { wasOn: before !== undefined };
+  }
+
+  /** The answer channels of `tenant`'s installation (one workspace: all of them). */
+  async function list(tenant: Tenant): Promise<string[]> {
+    const names = await store.listAnswerChannels();
+    return names.filter((name) => tenantName(tenant.key, channelOfName(name)) === name).map(channelOfName);
+  }
+
+  return { settingOf, set, list };
+}
+
+export type AnswerChannels = ReturnType<typeof createAnswerChannels>;
+
+/**
+ * Whether a message the classifier left alone could be a question in an answer channel: a person's
+ * new top-level message that does not mention the bot (the mention path takes those, so a mention
+ * starts exactly one run) in a channel the allowlist lets the bot answer in. Bots, integrations,
+ * edits, system subtypes, replies and DMs never get here: the classifier names them otherwise.
+ */
+export function isAnswerAllCandidate(
+  verdict: Classification,
+  channel: string,
+  allowedChannelIds: readonly string[],
+): boolean {
+  if (verdict.kind !== 'ignore' || verdict.reason !== 'not-addressed') return false;
+  return allowedChannelIds.length === 0 || allowedChannelIds.includes(channel);
+}

@@ -1,0 +1,68 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { isAnswerAllCandidate } from '../../../conversation/answer-channels/answer-channels.js';
+import { sharedFilesOf } from '../../../conversation/context/file-context.js';
+import { toAgentPrompt } from '../../../conversation/context/message-text.js';
+import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
+import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
+import { tenantOf } from '../../event-tenant.js';
+import { personOfMessage } from '../../payload-person.js';
+import type { ListenerDeps } from '../index.js';
+
+type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
+
+/**
+ * People's top-level messages in answer channels (`/agent channel answer-all on`) → turns in their
+ * threads, no mention needed. Bolt has acked; the turn starter dedupes on channel:ts (a retried
+ * event is the same message), checks the sender is inside (an outsider is only logged: they did
+ * not address the bot) and applies the limits as for a mention.
+ */
+export function answerChannelListener(deps: ListenerDeps) {
+  const { identity, config, turns, logger, answerChannels } = deps;
+  return async ({ event, context }: Args): Promise<void> => {
+    if (!answerChannels) return;
+    const message = { ...(event as unknown as SlackMessageLike), type: 'message' as const };
+    const verdict = classifyMessage(message, {
+      botUserId: identity.botUserId,
+      botId: identity.botId,
+      allowedChannelIds: config.access.allowedChannelIds,
+    });
+    if (!isAnswerAllCandidate(verdict, message.channel, config.access.allowedChannelIds)) return;
+    const prompt = toAgentPrompt(message.text ?? '', identity.botUserId);
+    // A post without words (a screenshot, a file dropped in) asks nothing: not worth a refusal here.
+    if (prompt.trim() === '') return;
+    const tenant = tenantOf(context);
+    try {
+      if (!(await answerChannels.settingOf(tenant, message.channel))) return;
+    } catch (error) {
+      logger.error({ err: error, channel: message.channel, ts: message.ts }, 'answer channel unreadable');
+      return;
+    }
+    const request: TurnRequest = {
+      // The app's own workspace: in a shared channel the envelope's team_id is the channel creator's.
+      teamId: identity.teamId,
+      tenant,
+      channel: message.channel,
+      threadTs: message.ts,
+      sourceTs: message.ts,
+      ...personOfMessage(message),
+      prompt,
+      files: sharedFilesOf(message),
+      mentioned: false,
+      answerAll: true,
+    };
+    void turns
+      .handle(request)
+      .then((result) =>
+        logger.debug(
+          { channel: request.channel, ts: request.sourceTs, result },
+          'answer channel message handled',
+        ),
+      )
+      .catch((error: unknown) =>
+        logger.error(
+          { err: error, channel: request.channel, ts: request.sourceTs },
+          'message handling failed',
+        ),
+      );
+  };
+}

@@ -15,7 +15,7 @@
 
 /** One well-formed control sequence, anchored at a `<`. */
 const CONTROL_SEQUENCE =
-  /^<(?:[@#][A-Z0-9]+|![a-z_]+(?:\^[^<>|\s]*)*|(?:https?:\/\/|mailto:)[^<>|\s]+)(?:\|[^<>]*)?>/;
+  /^<(?:[@#][A-Z0-9]+|![a-z_]+(?:\^[^<>|\n]*)*|(?:https?:\/\/|mailto:)[^<>|\s]+)(?:\|[^<>]*)?>/;
 
 /** The first place `text` breaks the escaping rule, as a Slack-style message; undefined when none. */
 export function mrkdwnEscapeProblem(text: string): string | undefined {

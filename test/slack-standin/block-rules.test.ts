@@ -131,7 +131,7 @@ describe('the escaping rule of mrkdwn', () => {
     ['a user and a channel', '<@U0ALICE> in <#C0GENERAL>'],
     ['a labelled channel', '<#C0GENERAL|general>'],
     ['specials', '<!here> <!channel> <!subteam^S0TEAM|@team>'],
-    ['a date with a fallback', '<!date^1700000000^{date_short_pretty}|2023-11-14>'],
+    ['a date with a fallback', '<!date^1700000000^{date_short_pretty} {time}|2023-11-14 22:13 UTC>'],
     ['a link', '<https://example.com/a?b=1&amp;c=2>'],
     ['a labelled link', '<https://example.com|the docs>'],
     ['a mail link', '<mailto:ops@example.com|ops>'],

@@ -44,7 +44,9 @@ describe('an alert at the limits', () => {
     expect(texts).toContain('&lt;b&gt;&amp;amp;');
     expect(texts).not.toContain('<!channel>');
     const description = blocks.find((block) => block.type === 'section' && block.text !== undefined);
-    expect((description?.text as { text: string }).text.length).toBeLessThanOrEqual(1_500);
+    const descriptionText = (description?.text as { text?: string } | undefined)?.text ?? '';
+    expect(descriptionText.length).toBeGreaterThan(1_000);
+    expect(descriptionText.length).toBeLessThanOrEqual(1_500);
 
     const [answer] = await harness.waitForOutcome(ALERTS, ts);
     expect(harness.visibleText(answer as never)).toContain('the tags were fine');

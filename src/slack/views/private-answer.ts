@@ -34,8 +34,7 @@ export function renderPrivateQuote(input: {
 }): { text: string; blocks: Array<Record<string, unknown>> } {
   // A link's label holds no control sequence (Slack ends the link at the first `>`): the channel
   // is named beside the link. https://docs.slack.dev/messaging/formatting-message-text#linking-urls
-  const link =
-    input.permalink && !/[<>|\s]/.test(input.permalink) ? ` (<${input.permalink}|your message>)` : '';
+  const link = input.permalink && !/[<>|\s]/.test(input.permalink) ? ` (<${input.permalink}>)` : '';
   const where = `in <#${input.channel}>${link}`;
   const question = escapedText(neutraliseSlackControls(input.question).trim(), QUESTION_MAX_CHARS);
   const quoted = question

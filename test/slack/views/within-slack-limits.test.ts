@@ -141,7 +141,7 @@ describe('App Home for an admin with 35 of everything', () => {
 });
 
 describe('the Slack Connect quote in the asker’s DM', () => {
-  it('links the message with a label that holds no control sequence', () => {
+  it('names the channel beside the link, never inside its label', () => {
     const quote = renderPrivateQuote({
       channel: 'C0SHARED',
       permalink: 'https://standin-workspace.slack.com/archives/C0SHARED/p1',
@@ -150,7 +150,7 @@ describe('the Slack Connect quote in the asker’s DM', () => {
     });
     expect(mrkdwnEscapeProblem(quote.text)).toBeUndefined();
     expect(quote.text).toContain(
-      'in <#C0SHARED> (<https://standin-workspace.slack.com/archives/C0SHARED/p1|',
+      'in <#C0SHARED> (<https://standin-workspace.slack.com/archives/C0SHARED/p1>):',
     );
     accepted(quote);
   });

@@ -54,7 +54,7 @@ export function reply(...paragraphs: string[]): CommandReply {
       ? pieces
       : [
           ...pieces.slice(0, MAX_BLOCKS - 1),
-          `_${andMore(pieces.length - MAX_BLOCKS + 1)} (too long for one message)_`,
+          `_${andMore(pieces.length - MAX_BLOCKS + 1)} sections, too long for one message_`,
         ];
   return { text: cutMrkdwn(kept.join('\n\n'), TEXT_MAX_CHARS), blocks: shown.map(section) };
 }

@@ -5,6 +5,7 @@ import type { AdminHome } from '../../../src/home/home-data.js';
 import { renderCommandOutcome } from '../../../src/slack/views/command-replies.js';
 import { renderAddAnswer, renderConnectionForm } from '../../../src/slack/views/connection-form.js';
 import { renderHome } from '../../../src/slack/views/home-view.js';
+import { reply } from '../../../src/slack/views/mrkdwn-reply.js';
 import { renderPrivateQuote } from '../../../src/slack/views/private-answer.js';
 import {
   messageBodyRefusal,
@@ -41,6 +42,13 @@ describe('/agent replies at the limits', () => {
     const shown = reply.blocks.map((block) => block.text.text).join('\n');
     for (const i of [0, 17, 34]) expect(shown).toContain(`(id ${100_000 + i})`);
     expect(shown).toContain('&lt;agent-id&gt; on &lt;alias&gt;');
+  });
+
+  it('counts what passes Slack’s 50 blocks instead of sending a message Slack refuses', () => {
+    const long = reply(Array.from({ length: 3_000 }, (_, i) => `• line ${i} ${'q'.repeat(50)}`).join('\n'));
+    accepted(long);
+    expect(long.blocks).toHaveLength(50);
+    expect(long.blocks.at(-1)?.text.text).toMatch(/^_…and \d+ more sections, too long for one message_$/);
   });
 
   it('names at most 20 channels of a connection in use, and counts the rest', () => {

@@ -34,7 +34,8 @@ export function readableSlack(text: string, names: Readonly<Record<string, strin
         /<@([A-Z0-9]+)(?:\|([^>]*))?>/g,
         (_, id: string, label?: string) => `@${names[id] ?? (label || id)}`,
       )
-      .replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2 ($1)'),
+      .replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2 ($1)')
+      .replace(/<(https?:\/\/[^|>]+)>/g, '$1'),
   );
 }
 

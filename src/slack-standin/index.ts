@@ -13,7 +13,14 @@ export {
 } from './agent-events.js';
 export type { AgentSessionEntry, SessionCall } from './agent-session-book.js';
 export { alertMessage } from './alert-message.js';
+export {
+  commandAckRefusal,
+  messageBodyRefusal,
+  responseActionRefusal,
+  SlackRefusedError,
+} from './answer-rules.js';
 export { channelSharedEvent, channelUnsharedEvent, membershipEvent } from './audience-events.js';
+export { BLOCK_LIMITS } from './block-rules.js';
 export {
   DEFAULT_APP_ID,
   DEFAULT_BOT_ID,
@@ -50,7 +57,8 @@ export type { Outage } from './faults.js';
 export { homeTabOpenedEvent } from './home-events.js';
 export type { BotMessageInput, UserMessageInput, WaitForOptions } from './inspection.js';
 export { StandinView } from './inspection.js';
-export { SLACK_LIMITS } from './limits.js';
+export { SLACK_LIMITS, validateBlocks } from './limits.js';
+export { mrkdwnEscapeProblem } from './mrkdwn-rules.js';
 export type { StandinActor, StandinOAuthOptions, StandinWorkspace } from './oauth.js';
 export { StandinOAuth } from './oauth.js';
 export type { AppEndpoint } from './person-clicks.js';
@@ -80,6 +88,8 @@ export type {
   StoredEphemeral,
   StoredFile,
   StoredMessage,
+  StoredRefusal,
   StoredResponse,
 } from './types.js';
+export { VIEW_LIMITS, validateView } from './view-rules.js';
 export { visibleText } from './visible-text.js';

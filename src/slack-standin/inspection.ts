@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentSessionBook } from './agent-session-book.js';
+import { recordRefusal } from './answer-rules.js';
 import { liveStatusOf } from './methods/assistant.js';
 import { addReaction } from './methods/reactions.js';
 import type { StandinState } from './state.js';
@@ -8,11 +9,13 @@ import type {
   Block,
   MessageFile,
   Reaction,
+  SlackResult,
   StandinCall,
   StandinUser,
   StoredEphemeral,
   StoredFile,
   StoredMessage,
+  StoredRefusal,
   StoredResponse,
   StoredView,
 } from './types.js';
@@ -187,6 +190,16 @@ export class StandinView {
   /** The latest suggested prompts for a channel (and thread, if given). */
   suggestedPrompts(channel: string, threadTs?: string): unknown[] | undefined {
     return structuredClone(this.state.suggestedPrompts.get(`${channel}:${threadTs ?? ''}`));
+  }
+
+  /** What Slack refused outside the Web API (response_url bodies, command acks, view_submission answers). */
+  refusals(): StoredRefusal[] {
+    return structuredClone(this.state.refusals);
+  }
+
+  /** Records a refused answer (answer-rules.ts) and returns it. */
+  refuse(surface: StoredRefusal['surface'], result: SlackResult, body: unknown): StoredRefusal {
+    return recordRefusal(this.state, surface, result, body);
   }
 
   /** What was POSTed to response URL `id`, in order. */

@@ -1,4 +1,6 @@
-import { taskCardProblem } from './task-card-rules.js';
+import { actionIdsOf, BLOCK_LIMITS, blockProblem } from './block-rules.js';
+import { CONTEXT_ACTIONS_LIMITS } from './context-actions-rules.js';
+import { mrkdwnTextProblem } from './text-rules.js';
 import type { Block, MessageMetadata, SlackResult } from './types.js';
 
 /**
@@ -9,16 +11,20 @@ import type { Block, MessageMetadata, SlackResult } from './types.js';
 export const SLACK_LIMITS = {
   /** `text` longer than this → msg_too_long. */
   textChars: 40_000,
-  /** More blocks than this → invalid_blocks. */
+  /** More blocks than this in a message → invalid_blocks. */
   blocksPerMessage: 50,
+  /** More blocks than this in a modal or a Home tab → invalid_arguments. */
+  blocksPerView: 100,
   /** A section block's `text.text` longer than this → invalid_blocks. */
-  sectionTextChars: 3_000,
+  sectionTextChars: BLOCK_LIMITS.sectionTextChars,
   /** A section field's text longer than this → invalid_blocks. */
-  sectionFieldChars: 2_000,
+  sectionFieldChars: BLOCK_LIMITS.sectionFieldChars,
   /** More section fields than this → invalid_blocks. */
-  sectionFields: 10,
+  sectionFields: BLOCK_LIMITS.sectionFields,
   /** A header block's text longer than this → invalid_blocks. */
-  headerTextChars: 150,
+  headerTextChars: BLOCK_LIMITS.headerTextChars,
+  /** More elements than this in a context block → invalid_blocks. */
+  contextElements: BLOCK_LIMITS.contextElements,
   /** The `text` of all `markdown` blocks in one message, summed, longer than this → invalid_blocks. */
   markdownBlockCharsPerMessage: 12_000,
   /** assistant.threads.setStatus: more loading messages than this → invalid_arguments. */
@@ -31,11 +37,11 @@ export const SLACK_LIMITS = {
   /** assistant.threads.setTitle: a longer title → invalid_arguments. */
   titleChars: 255,
   /** A context_actions block holds at most this many elements. */
-  contextActionsElements: 5,
+  contextActionsElements: CONTEXT_ACTIONS_LIMITS.elements,
   /** An accessibility label longer than this → invalid_blocks. */
-  accessibilityLabelChars: 75,
+  accessibilityLabelChars: CONTEXT_ACTIONS_LIMITS.accessibilityLabelChars,
   /** A button's text longer than this → invalid_blocks. */
-  buttonTextChars: 75,
+  buttonTextChars: BLOCK_LIMITS.buttonTextChars,
   /** A views.open trigger_id expires this long after the interaction that carried it. */
   triggerIdTtlMs: 3_000,
 } as const;
@@ -45,8 +51,13 @@ export type ParsedContent =
   | { ok: true; text: string; blocks?: Block[]; metadata?: MessageMetadata }
   | { ok: false; result: SlackResult };
 
-function invalid(error: string, message: string): { ok: false; result: SlackResult } {
-  return { ok: false, result: { ok: false, error, response_metadata: { messages: [`[ERROR] ${message}`] } } };
+/** Slack's refusal: the error, and what broke under `response_metadata` (and `errors` for blocks). */
+export function invalid(error: string, message: string): { ok: false; result: SlackResult } {
+  const messages = { response_metadata: { messages: [`[ERROR] ${message}`] } };
+  return {
+    ok: false,
+    result: { ok: false, error, ...(error === 'invalid_blocks' ? { errors: [message] } : {}), ...messages },
+  };
 }
 
 /** Form bodies carry JSON as strings; JSON bodies carry it as values. */
@@ -59,112 +70,67 @@ export function parseJsonArg(value: unknown): { ok: true; value: unknown } | { o
   }
 }
 
-function textOf(value: unknown): string {
-  if (value && typeof value === 'object' && typeof (value as { text?: unknown }).text === 'string') {
-    return (value as { text: string }).text;
-  }
-  return '';
+/** Where a block list sits and how many blocks it may hold: a message's or a view's. */
+export interface BlockListRule {
+  /** json-pointer of the list: '/blocks' in a message, '/view/blocks' in a view. */
+  at: string;
+  maxBlocks: number;
+  /** The error a broken rule answers: invalid_blocks (chat.*), invalid_arguments (views.*). */
+  error: string;
 }
 
-/** The first rule one block breaks, as a Slack error message with a json-pointer, or undefined. */
-function blockProblem(block: Block, i: number): string | undefined {
-  const at = `[json-pointer:/blocks/${i}`;
-  if (block.type === 'section') {
-    if (textOf(block.text).length > SLACK_LIMITS.sectionTextChars) {
-      return `must be less than ${SLACK_LIMITS.sectionTextChars + 1} characters ${at}/text/text]`;
-    }
-    const fields = Array.isArray(block.fields) ? block.fields : [];
-    if (fields.length > SLACK_LIMITS.sectionFields) {
-      return `must provide no more than ${SLACK_LIMITS.sectionFields} items ${at}/fields]`;
-    }
-    const long = fields.findIndex((f) => textOf(f).length > SLACK_LIMITS.sectionFieldChars);
-    if (long >= 0)
-      return `must be less than ${SLACK_LIMITS.sectionFieldChars + 1} characters ${at}/fields/${long}/text]`;
-    if (block.text === undefined && fields.length === 0) return `must provide text or fields ${at}]`;
-  }
-  if (block.type === 'header' && textOf(block.text).length > SLACK_LIMITS.headerTextChars) {
-    return `must be less than ${SLACK_LIMITS.headerTextChars + 1} characters ${at}/text/text]`;
-  }
-  if (block.type === 'markdown' && typeof block.text !== 'string') {
-    return `must provide a string ${at}/text]`;
-  }
-  if (block.type === 'context_actions') return contextActionsProblem(block, at);
-  if (block.type === 'task_card') return taskCardProblem(block, at);
-  return undefined;
-}
+const MESSAGE_BLOCKS: BlockListRule = {
+  at: '/blocks',
+  maxBlocks: SLACK_LIMITS.blocksPerMessage,
+  error: 'invalid_blocks',
+};
 
 /**
- * A `context_actions` block: 1–5 elements, each `feedback_buttons` (both buttons with plain_text
- * text and a value, labels ≤ 75) or `icon_button`.
- * https://docs.slack.dev/reference/block-kit/blocks/context-actions-block
+ * The rules of a list of blocks, beyond each block's own: how many, block_ids unique in the list
+ * and action_ids unique in their block (https://docs.slack.dev/reference/block-kit/blocks:
+ * "block_id … should be unique for each message"), `markdown` blocks ≤ 12,000 characters in all.
  */
-function contextActionsProblem(block: Block, at: string): string | undefined {
-  const elements = Array.isArray(block.elements) ? (block.elements as Block[]) : [];
-  if (elements.length === 0) return `must provide at least 1 item ${at}/elements]`;
-  if (elements.length > SLACK_LIMITS.contextActionsElements) {
-    return `must provide no more than ${SLACK_LIMITS.contextActionsElements} items ${at}/elements]`;
+function blockListProblem(blocks: unknown[], rule: BlockListRule): string | undefined {
+  if (blocks.length > rule.maxBlocks) {
+    return `must provide no more than ${rule.maxBlocks} items [json-pointer:${rule.at}]`;
   }
-  for (const [j, element] of elements.entries()) {
-    const where = `${at}/elements/${j}`;
-    if (element?.type === 'icon_button') continue;
-    if (element?.type !== 'feedback_buttons') return `must be a valid enum value ${where}/type]`;
-    for (const side of ['positive_button', 'negative_button'] as const) {
-      const button = element[side] as
-        | { text?: { type?: string; text?: string }; value?: unknown; accessibility_label?: unknown }
-        | undefined;
-      if (!button) return `missing required field: ${side} ${where}]`;
-      if (button.text?.type !== 'plain_text' || !button.text.text) {
-        return `must provide a plain_text text object ${where}/${side}/text]`;
-      }
-      if (button.text.text.length > SLACK_LIMITS.buttonTextChars) {
-        return `must be less than ${SLACK_LIMITS.buttonTextChars + 1} characters ${where}/${side}/text/text]`;
-      }
-      if (typeof button.value !== 'string' || button.value === '') {
-        return `missing required field: value ${where}/${side}]`;
-      }
-      const label = button.accessibility_label;
-      if (
-        label !== undefined &&
-        (typeof label !== 'string' || label.length > SLACK_LIMITS.accessibilityLabelChars)
-      ) {
-        return `must be less than ${SLACK_LIMITS.accessibilityLabelChars + 1} characters ${where}/${side}/accessibility_label]`;
-      }
+  const blockIds = new Set<string>();
+  let markdownChars = 0;
+  for (const [i, block] of blocks.entries()) {
+    const at = `${rule.at}/${i}`;
+    if (!block || typeof block !== 'object' || typeof (block as Block).type !== 'string') {
+      return `missing required field: type [json-pointer:${at}]`;
     }
+    const problem = blockProblem(block as Block, at);
+    if (problem) return problem;
+    const { block_id: blockId, type, text } = block as Block;
+    if (typeof blockId === 'string') {
+      if (blockIds.has(blockId)) return `duplicate block_id ${blockId} [json-pointer:${at}/block_id]`;
+      blockIds.add(blockId);
+    }
+    const actionIds = actionIdsOf(block as Block);
+    const repeated = actionIds.find((id, j) => actionIds.indexOf(id) !== j);
+    if (repeated) return `duplicate action_id ${repeated} [json-pointer:${at}]`;
+    if (type === 'markdown' && typeof text === 'string') markdownChars += text.length;
+  }
+  if (markdownChars > SLACK_LIMITS.markdownBlockCharsPerMessage) {
+    return `the cumulative length of text in markdown blocks must be less than ${SLACK_LIMITS.markdownBlockCharsPerMessage + 1} characters [json-pointer:${rule.at}]`;
   }
   return undefined;
 }
 
+/** A `blocks` argument (JSON text or value) checked as `rule` says (a message's by default). */
 export function validateBlocks(
   raw: unknown,
+  rule: BlockListRule = MESSAGE_BLOCKS,
 ): { ok: true; blocks?: Block[] } | { ok: false; result: SlackResult } {
   if (raw === undefined || raw === null || raw === '') return { ok: true };
   const parsed = parseJsonArg(raw);
   if (!parsed.ok || !Array.isArray(parsed.value)) {
     return invalid('invalid_blocks_format', 'blocks must be a JSON array');
   }
-  const blocks = parsed.value as unknown[];
-  if (blocks.length > SLACK_LIMITS.blocksPerMessage) {
-    return invalid(
-      'invalid_blocks',
-      `must provide no more than ${SLACK_LIMITS.blocksPerMessage} items [json-pointer:/blocks]`,
-    );
-  }
-  let markdownChars = 0;
-  for (const [i, block] of blocks.entries()) {
-    if (!block || typeof block !== 'object' || typeof (block as Block).type !== 'string') {
-      return invalid('invalid_blocks', `missing required field: type [json-pointer:/blocks/${i}]`);
-    }
-    const problem = blockProblem(block as Block, i);
-    if (problem) return invalid('invalid_blocks', problem);
-    if ((block as Block).type === 'markdown') markdownChars += textOf(block).length;
-  }
-  if (markdownChars > SLACK_LIMITS.markdownBlockCharsPerMessage) {
-    return invalid(
-      'invalid_blocks',
-      `the cumulative length of text in markdown blocks must be less than ${SLACK_LIMITS.markdownBlockCharsPerMessage + 1} characters [json-pointer:/blocks]`,
-    );
-  }
-  return { ok: true, blocks: blocks as Block[] };
+  const problem = blockListProblem(parsed.value, rule);
+  return problem ? invalid(rule.error, problem) : { ok: true, blocks: parsed.value as Block[] };
 }
 
 function validateMetadata(
@@ -191,6 +157,10 @@ export function parseMessageContent(args: Record<string, unknown>, requireConten
   const text = typeof args.text === 'string' ? args.text : args.text === undefined ? '' : String(args.text);
   if (text.length > SLACK_LIMITS.textChars)
     return { ok: false, result: { ok: false, error: 'msg_too_long' } };
+  // `text` is mrkdwn too unless the message says `mrkdwn: false`.
+  const escaping =
+    args.mrkdwn === false || args.mrkdwn === 'false' ? undefined : mrkdwnTextProblem(text, '/text');
+  if (escaping) return invalid('invalid_arguments', escaping);
   const blocks = validateBlocks(args.blocks);
   if (!blocks.ok) return blocks;
   const metadata = validateMetadata(args.metadata);

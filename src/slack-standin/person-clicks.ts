@@ -1,3 +1,4 @@
+import { responseActionRefusal, SlackRefusedError } from './answer-rules.js';
 import { blockActionsPayload, type InteractionActorInput, viewSubmissionPayload } from './event-builders.js';
 import type { StandinView } from './inspection.js';
 import { postInteraction, type SlackPostResult } from './signed-post.js';
@@ -92,6 +93,22 @@ export function clickEphemeralButton(
 }
 
 /**
+ * POSTs a view_submission and holds the app's answer to Slack's rules (answer-rules.ts): a refused
+ * answer is recorded and thrown, so the test that caused it fails with Slack's words.
+ */
+async function submitView(
+  slack: StandinView,
+  app: AppEndpoint,
+  payload: Record<string, unknown>,
+  submitted: Record<string, unknown>,
+): Promise<SlackPostResult> {
+  const result = await postInteraction(app.appUrl, app.signingSecret, payload);
+  const refused = result.status === 200 ? responseActionRefusal(result.body, submitted) : undefined;
+  if (refused) throw new SlackRefusedError(slack.refuse('view_submission', refused, result.body));
+  return result;
+}
+
+/**
  * Fills the single `plain_text_input` of the newest opened modal with `text` and submits it;
  * throws when no modal was opened.
  */
@@ -106,15 +123,12 @@ export function submitNewestForm(
   const input = ((opened.view.blocks as Block[] | undefined) ?? []).find((block) => block.type === 'input');
   const element = input?.element as { action_id?: string } | undefined;
   if (!input || !element?.action_id) throw new Error('the modal has no input');
-  return postInteraction(
-    app.appUrl,
-    app.signingSecret,
-    viewSubmissionPayload({
-      ...actor,
-      view: { ...opened.view, id: opened.id },
-      values: { [String(input.block_id)]: { [element.action_id]: text } },
-    }),
-  );
+  const payload = viewSubmissionPayload({
+    ...actor,
+    view: { ...opened.view, id: opened.id },
+    values: { [String(input.block_id)]: { [element.action_id]: text } },
+  });
+  return submitView(slack, app, payload, opened.view);
 }
 
 /**
@@ -139,9 +153,6 @@ export function submitNewestFormFields(
     if (!element?.action_id) continue;
     values[String(input.block_id)] = { [element.action_id]: fields[String(input.block_id)] ?? '' };
   }
-  return postInteraction(
-    app.appUrl,
-    app.signingSecret,
-    viewSubmissionPayload({ ...actor, view: { ...opened.view, id: opened.id }, values }),
-  );
+  const payload = viewSubmissionPayload({ ...actor, view: { ...opened.view, id: opened.id }, values });
+  return submitView(slack, app, payload, opened.view);
 }

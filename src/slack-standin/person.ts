@@ -1,3 +1,4 @@
+import { commandAckRefusal, SlackRefusedError } from './answer-rules.js';
 import {
   appMentionEvent,
   type EventCallbackOptions,
@@ -143,6 +144,9 @@ export function createPersonDriver(slack: SlackStandin, app: AppEndpoint, defaul
         // A trigger_id the stand-in issued, as Slack's: views.open accepts it once, within 3 s.
         trigger_id: slack.issueTriggerId(),
       });
+      // The ack's body is a message too (an immediate response), held to chat.postMessage's rules.
+      const refused = result.status === 200 ? commandAckRefusal(result.body) : undefined;
+      if (refused) throw new SlackRefusedError(slack.refuse('command_ack', refused, result.body));
       return { ...result, responseId: responseUrl.split('/').pop() ?? '' };
     },
   };

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { messageBodyRefusal, recordRefusal } from './answer-rules.js';
 import type { FaultPlan } from './faults.js';
 import { parseJsonArg } from './limits.js';
 import type { MethodContext } from './methods/context.js';
@@ -141,6 +142,13 @@ async function handleResponseUrl(deps: RouterDeps, id: string, req: IncomingMess
   const parsed = parseJsonArg(body.toString('utf8'));
   if (!parsed.ok || !parsed.value || typeof parsed.value !== 'object') {
     res.writeHead(400, { 'content-type': 'text/plain' }).end('invalid_payload');
+    return;
+  }
+  // Refused as chat.postMessage would be; not shown (Slack answers 400, like an incoming webhook).
+  const refusal = messageBodyRefusal(parsed.value as Record<string, unknown>);
+  if (refusal) {
+    recordRefusal(deps.state, 'response_url', refusal, parsed.value);
+    sendJson(res, 400, refusal);
     return;
   }
   const list = deps.state.responses.get(id) ?? [];

@@ -10,6 +10,7 @@ import type {
   StoredFile,
   StoredHome,
   StoredMessage,
+  StoredRefusal,
   StoredResponse,
   StoredStatus,
   StoredView,
@@ -60,6 +61,8 @@ export class StandinState {
   /** user id → their Home tab, as views.publish left it. */
   readonly homes = new Map<string, StoredHome>();
   readonly responses = new Map<string, StoredResponse[]>();
+  /** What Slack refused outside the Web API: response_url bodies, command acks, view_submission answers. */
+  readonly refusals: StoredRefusal[] = [];
   readonly calls: StandinCall[] = [];
 
   constructor(readonly identity: StandinIdentity) {

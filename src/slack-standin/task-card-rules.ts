@@ -11,24 +11,25 @@ const TASK_STATUSES = new Set(['pending', 'in_progress', 'complete', 'error']);
 export function taskCardProblem(block: Block, at: string): string | undefined {
   for (const field of ['task_id', 'title'] as const) {
     const value = block[field];
-    if (typeof value !== 'string' || value === '') return `missing required field: ${field} ${at}]`;
+    if (typeof value !== 'string' || value === '')
+      return `missing required field: ${field} [json-pointer:${at}]`;
   }
   if (block.status !== undefined && !TASK_STATUSES.has(String(block.status))) {
-    return `must be a valid enum value ${at}/status]`;
+    return `must be a valid enum value [json-pointer:${at}/status]`;
   }
   for (const field of ['details', 'output'] as const) {
     const value = block[field] as { type?: unknown; elements?: unknown } | undefined;
     if (value === undefined) continue;
     if (value?.type !== 'rich_text' || !Array.isArray(value.elements)) {
-      return `must be a rich_text object ${at}/${field}]`;
+      return `must be a rich_text object [json-pointer:${at}/${field}]`;
     }
   }
   if (block.sources !== undefined) {
-    if (!Array.isArray(block.sources)) return `must be an array ${at}/sources]`;
+    if (!Array.isArray(block.sources)) return `must be an array [json-pointer:${at}/sources]`;
     const bad = (block.sources as Array<{ type?: unknown; url?: unknown }>).findIndex(
       (source) => source?.type !== 'url' || typeof source.url !== 'string',
     );
-    if (bad >= 0) return `must be a url source element ${at}/sources/${bad}]`;
+    if (bad >= 0) return `must be a url source element [json-pointer:${at}/sources/${bad}]`;
   }
   return undefined;
 }

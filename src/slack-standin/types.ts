@@ -145,6 +145,14 @@ export interface StandinCall {
 }
 
 /** What was POSTed to a slash command's response_url. */
+/** A body Slack refused on a surface that is not a Web API method, with Slack's words. */
+export interface StoredRefusal {
+  surface: 'response_url' | 'command_ack' | 'view_submission';
+  error: string;
+  messages: string[];
+  body: unknown;
+}
+
 export interface StoredResponse {
   text?: string;
   blocks?: Block[];

@@ -54,13 +54,16 @@ describe('terminal rendering', () => {
     );
   });
 
-  it('reads Slack references: channels, people, labelled links', () => {
+  it('reads Slack references: channels, people, labelled and bare links', () => {
     const names = { USANDBOX: 'you', C0SANDBOX: 'sandbox' };
     expect(readableSlack(":lock: I've answered <@USANDBOX> &amp; <@UBOB>", names)).toBe(
       ":lock: I've answered @you & @UBOB",
     );
     expect(
       readableSlack('You asked <https://w.slack.com/archives/C0SANDBOX/p1|in <#C0SANDBOX>>:', names),
+    ).toBe('You asked in #sandbox (https://w.slack.com/archives/C0SANDBOX/p1):');
+    expect(
+      readableSlack('You asked in <#C0SANDBOX> (<https://w.slack.com/archives/C0SANDBOX/p1>):', names),
     ).toBe('You asked in #sandbox (https://w.slack.com/archives/C0SANDBOX/p1):');
     expect(readableSlack('see <#C0OTHER|general> and &lt;not a link&gt;')).toBe(
       'see #general and <not a link>',

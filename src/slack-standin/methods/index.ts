@@ -30,6 +30,8 @@ export const BOT_METHODS: Readonly<Record<string, MethodHandler>> = {
   'agents.sessions.rename': agents.sessionsRename,
   'views.open': views.open,
   'views.publish': views.publish,
+  'views.push': views.push,
+  'views.update': views.update,
   'files.getUploadURLExternal': files.getUploadURLExternal,
   'files.completeUploadExternal': files.completeUploadExternal,
 };

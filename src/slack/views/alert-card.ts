@@ -1,6 +1,6 @@
 import type { AlertCard, NotInvestigatedReason } from '../../alerts/alert-ports.js';
 import { describeWindow } from '../../alerts/alert-run-input.js';
-import { escapeSlackText } from './slack-escape.js';
+import { escapedText, summariseLines } from './mrkdwn.js';
 import { truncate } from './text-cut.js';
 
 /**
@@ -21,14 +21,29 @@ export interface AlertView {
   metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
 }
 
-/** Slack's limits: header text 150, section text 3,000, button url 3,000. */
+/** Slack's limits: header text 150, section text 3,000, button url 3,000, a field 2,000. */
 const HEADER_MAX = 150;
+/** The description, escaped, in its section (Slack's 3,000, with room to spare). */
 const DESCRIPTION_MAX = 1_500;
 const URL_MAX = 3_000;
+/** One tag, escaped; the tags' context text as a whole (Slack's 3,000 per text). */
+const TAG_MAX = 100;
+const TAGS_MAX = 1_000;
+/** The severity field (Slack's 2,000 per field). */
+const SEVERITY_MAX = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
-const safe = (text: string, max: number) => escapeSlackText(truncate(text, max));
+/** Text from the alert: escaped first, then cut (so escaping cannot grow it past `max`). */
+const safe = (text: string, max: number) => escapedText(text, max);
+
+/** "Tags: `a` `b` …and N more", whole tags only, within TAGS_MAX. */
+function tagsText(tags: readonly string[]): string | undefined {
+  if (tags.length === 0) return undefined;
+  const shown = tags.map((tag) => `\`${safe(tag.replace(/`/g, "'"), TAG_MAX)}\``);
+  // summariseLines keeps whole items and counts the rest; tags read better on one line.
+  return `Tags: ${summariseLines(shown, TAGS_MAX - 'Tags: '.length).replace(/\n/g, ' ')}`;
+}
 
 /** Why an alert was not investigated, and how to ask anyway. */
 export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: string): string {
@@ -49,7 +64,7 @@ export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: st
 function facts(card: AlertCard): Block | undefined {
   const window = describeWindow(card.windowStart, card.windowEnd);
   const fields = [
-    card.severity ? mrkdwn(`*Severity*\n${safe(card.severity, 100)}`) : undefined,
+    card.severity ? mrkdwn(`*Severity*\n${safe(card.severity, SEVERITY_MAX)}`) : undefined,
     window ? mrkdwn(`*Window*\n${window}`) : undefined,
   ].filter((field) => field !== undefined);
   return fields.length > 0 ? { type: 'section', fields } : undefined;
@@ -60,12 +75,12 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
   const status = card.notInvestigated
     ? notInvestigatedText(card.notInvestigated, botUserId)
     : ':mag: Investigating in this thread…';
-  const tags = card.tags.map((tag) => `\`${safe(tag.replace(/`/g, "'"), 100)}\``).join(' ');
+  const tags = tagsText(card.tags);
   const explore = card.exploreUrl && card.exploreUrl.length <= URL_MAX ? card.exploreUrl : undefined;
   const blocks = [
     { type: 'header', text: { type: 'plain_text', text: truncate(card.title, HEADER_MAX) } },
     facts(card),
-    tags ? context(`Tags: ${tags}`) : undefined,
+    tags ? context(tags) : undefined,
     card.description ? { type: 'section', text: mrkdwn(safe(card.description, DESCRIPTION_MAX)) } : undefined,
     explore
       ? {
@@ -82,9 +97,9 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
       : undefined,
     context(status),
   ].filter((block): block is Block => block !== undefined);
-  const severity = card.severity ? ` (${card.severity})` : '';
+  const severity = card.severity ? ` (${safe(card.severity, SEVERITY_MAX)})` : '';
   return {
-    text: `Alert: ${safe(card.title, HEADER_MAX)}${escapeSlackText(severity)} — ${status}`,
+    text: `Alert: ${safe(card.title, HEADER_MAX)}${severity} — ${status}`,
     blocks,
     metadata: {
       event_type: ALERT_EVENT_TYPE,

@@ -1,4 +1,5 @@
 import type { CommandOutcome } from '../../commands/command-outcome.js';
+import { escapedText, escapeSlackText } from './mrkdwn.js';
 import type { CommandReply } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
@@ -15,11 +16,8 @@ type ChannelOutcome = Extract<
   }
 >;
 
-/** An id inside backticks: no backticks, no mrkdwn-reserved characters, no control sequences. */
-const code = (id: string) =>
-  `\`${neutraliseSlackControls(id)
-    .replace(/[`<>&]/g, '')
-    .slice(0, 128)}\``;
+/** An id inside backticks: no backticks (they would end the code), reserved characters escaped. */
+const code = (id: string) => `\`${escapedText(neutraliseSlackControls(id).replace(/`/g, "'"), 128)}\``;
 /** Slack ids are letters and digits; anything else is not put into a `<#…>` sequence. */
 const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : 'this channel');
 const userRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<@${id}>` : 'an admin');
@@ -65,7 +63,7 @@ function channelText(outcome: ChannelOutcome): string {
         ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
         : `Posts by other bots and integrations in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} investigated automatically. People can still mention the bot under any alert.`;
     case 'channel-missing':
-      return `\`${outcome.usage}\` works in a channel: run it in the channel you mean.`;
+      return `\`${escapeSlackText(outcome.usage)}\` works in a channel: run it in the channel you mean.`;
     case 'channel-agent':
       return agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll);
     case 'channel-bound':
@@ -81,6 +79,6 @@ function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>):
   if (outcome.source === 'unbound' || outcome.agentId === undefined)
     return `${channelRef(outcome.channelId)} has no agent yet: ${BIND_HINT}.`;
   return outcome.source === 'channel'
-    ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${onConnection(outcome.connection)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use <agent-id>\` or go back to the bot's agent with \`/agent channel reset\`.`
-    : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use <agent-id>\`.`;
+    ? `New threads in ${channelRef(outcome.channelId)} use agent ${code(outcome.agentId)}${onConnection(outcome.connection)}${outcome.boundBy ? `, set by ${userRef(outcome.boundBy)}` : ''}. Admins can change it with \`/agent channel use &lt;agent-id&gt;\` or go back to the bot's agent with \`/agent channel reset\`.`
+    : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use &lt;agent-id&gt;\`.`;
 }

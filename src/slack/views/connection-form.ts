@@ -6,6 +6,7 @@
  */
 import type { AddResult, ConnectionField, ConnectionInput } from '../../connections/connection-admin.js';
 import { connectionProblemSentence, NO_KEY_SENTENCE } from './connection-replies.js';
+import { escapeMrkdwn } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
 export const CONNECTION_FORM_CALLBACK_ID = 'service_connection_add';
@@ -75,7 +76,10 @@ const plainText = (text: string) => neutraliseSlackControls(text).replace(/[`*]/
 /** The answer to a submitted form: errors under a field, or the result in place of the form. */
 export function renderAddAnswer(result: AddResult) {
   if (result.ok) {
-    const text = `Added *${result.alias}*: account *${result.accountName}* (id ${result.accountId}), region ${result.region}. Bind a channel to an agent on it with \`/agent channel use <agent-id> on ${result.alias}\`.`;
+    // Every value from the person or the service is escaped; so is the placeholder (`<agent-id>`
+    // would be a control sequence to Slack).
+    const alias = escapeMrkdwn(result.alias, 40).replace(/`/g, "'");
+    const text = `Added *${alias}*: account *${escapeMrkdwn(result.accountName, 100)}* (id ${escapeMrkdwn(String(result.accountId), 40)}), region ${escapeMrkdwn(result.region, 100)}. Bind a channel to an agent on it with \`/agent channel use &lt;agent-id&gt; on ${alias}\`.`;
     return {
       response_action: 'update' as const,
       view: {
@@ -83,7 +87,7 @@ export function renderAddAnswer(result: AddResult) {
         callback_id: `${CONNECTION_FORM_CALLBACK_ID}_done`,
         title: plain('Connection added'),
         close: plain('Done'),
-        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: neutraliseSlackControls(text) } }],
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
       },
     };
   }

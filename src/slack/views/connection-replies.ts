@@ -7,6 +7,7 @@ import { isAgentApiError, RedirectRefusedError, RegionMismatchError } from '../.
 import type { CommandOutcome } from '../../commands/command-outcome.js';
 import type { ConnectionRow } from '../../connections/connection-admin.js';
 import { describeError } from './describe-error.js';
+import { summariseInline } from './mrkdwn.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply } from './mrkdwn-reply.js';
 
 type ConnectionsOutcome = Extract<
@@ -26,6 +27,11 @@ export const NO_KEY_SENTENCE =
   "Service connections can't be added: their tokens are kept encrypted, and STATE_ENCRYPTION_KEY is not set. An admin needs to set it (32 bytes in base64: `openssl rand -base64 32`) and restart the bot. Nothing was saved.";
 
 const alias = (name: string) => `\`${escapeMrkdwn(name, 40).replace(/`/g, '')}\``;
+/** The channels named in one sentence; the rest are counted. */
+const CHANNELS_NAMED = 20;
+/** How to bind a channel, with its placeholders escaped (a raw `<alias>` is a control sequence to Slack). */
+export const BIND_USAGE = '`/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`';
+
 const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : escapeMrkdwn(id, 30));
 
 /** What the service's words were, for a sentence. */
@@ -83,7 +89,7 @@ export function renderConnectionsOutcome(outcome: ConnectionsOutcome): CommandRe
       return reply(
         '*Service connections*',
         outcome.rows.map(renderRow).join('\n'),
-        'Add one with `/agent connections add`; bind a channel with `/agent channel use <agent-id> on <alias>`.',
+        `Add one with \`/agent connections add\`; bind a channel with ${BIND_USAGE}.`,
       );
     case 'connection-form':
       return outcome.opened
@@ -116,7 +122,7 @@ function renderRemoval(
       );
     case 'in-use':
       return reply(
-        `${alias(result.alias)} is still used by ${result.channels.map(channelRef).join(', ')}. Bind ${result.channels.length === 1 ? 'that channel' : 'those channels'} to another agent first (\`/agent channel reset\` or \`/agent channel use <agent-id> on <alias>\`). ${NOTHING_CHANGED}`,
+        `${alias(result.alias)} is still used by ${summariseInline(result.channels.map(channelRef), CHANNELS_NAMED)}. Bind ${result.channels.length === 1 ? 'that channel' : 'those channels'} to another agent first (\`/agent channel reset\` or ${BIND_USAGE}). ${NOTHING_CHANGED}`,
       );
   }
 }

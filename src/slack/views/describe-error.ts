@@ -9,8 +9,8 @@ import {
   parseRegionMismatch,
   RegionMismatchError,
 } from '../../agent-api/errors.js';
+import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-import { truncate } from './text-cut.js';
 
 /** A short random id (8 hex characters) to quote in the thread and in the log line. */
 export function newReferenceId(): string {
@@ -59,7 +59,7 @@ function agentIdIn(path: string | undefined): string | undefined {
 function agentUnavailableSentence(error: CodedError): string {
   const id = agentIdIn(error.path);
   // Inside backticks: no backtick may end the code span early.
-  const shown = id ? truncate(neutraliseSlackControls(id).replace(/`/g, "'"), 80) : undefined;
+  const shown = id ? escapedText(neutraliseSlackControls(id).replace(/`/g, "'"), 80) : undefined;
   const agent = shown ? `the agent \`${shown}\`` : 'this agent';
   if (/\/(enable|disable)$/.test(error.path ?? '')) {
     return `The agent service doesn't know ${agent} — check the agent id (AGENT_ID, or the one given to the command)`;
@@ -74,7 +74,7 @@ function regionSentence(error: CodedError): string {
       ? { accountRegion: error.accountRegion, serverRegion: error.serverRegion }
       : parseRegionMismatch(`${error.serviceMessage ?? ''} ${error.message ?? ''}`);
   const where = regions
-    ? `region ${regions.accountRegion} but the bot talks to ${regions.serverRegion}`
+    ? `region ${escapedText(regions.accountRegion ?? '', 40)} but the bot talks to ${escapedText(regions.serverRegion ?? '', 40)}`
     : 'another region than the one the bot talks to';
   return `The agent service says the bot's token belongs to ${where}; an admin needs to set AGENT_API_URL to the account's region`;
 }
@@ -85,7 +85,8 @@ function quoted(serviceMessage: string | undefined): string {
     .replace(/\s+/g, ' ')
     .replace(/[.\s]+$/, '')
     .trim();
-  return text ? `: “${truncate(text, 300)}”` : '';
+  // Escaped before it is cut: the service's words are not mrkdwn (`expected <string>`).
+  return text ? `: “${escapedText(text, 300)}”` : '';
 }
 
 /** Each code's sentence, without the final period (the reference id goes before it). */
@@ -107,17 +108,17 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
   http_error: (error) =>
     `The agent service answered with an unexpected error${error.status ? ` (HTTP ${error.status})` : ''}${quoted(error.serviceMessage)} — please try again later`,
   redirected: (error) =>
-    `The agent service address ${error.address ? `${truncate(neutraliseSlackControls(error.address), 120)} ` : ''}answered with a redirect${error.status ? ` (HTTP ${error.status})` : ''}, which the bot never follows (its token would go to another address) — an admin needs to check the connection's address`,
+    `The agent service address ${error.address ? `${escapedText(neutraliseSlackControls(error.address), 120)} ` : ''}answered with a redirect${error.status ? ` (HTTP ${error.status})` : ''}, which the bot never follows (its token would go to another address) — an admin needs to check the connection's address`,
   network: () => "The bot couldn't reach the agent service — please try again in a few minutes",
   timeout: () => 'The agent service took too long to respond — please try again in a moment',
   invalid_response: () =>
     "The agent service sent a response the bot couldn't understand — please try again, and tell an admin if it keeps happening",
   empty_answer: (error) =>
-    `The agent service answered, but ${truncate(neutraliseSlackControls(error.message ?? 'with nothing in it'), 200)} — please try again, and tell an admin if it keeps happening`,
+    `The agent service answered, but ${escapedText(neutraliseSlackControls(error.message ?? 'with nothing in it'), 200)} — please try again, and tell an admin if it keeps happening`,
   not_configured: () =>
     "Account commands aren't set up — an admin needs to set ACCOUNT_API_TOKEN for the bot",
   invalid_input: (error) =>
-    `The bot did not send this request, which the service would refuse: ${truncate(neutraliseSlackControls(error.message ?? ''), 300)}`,
+    `The bot did not send this request, which the service would refuse: ${escapedText(neutraliseSlackControls(error.message ?? ''), 300)}`,
 };
 
 /**
@@ -139,7 +140,7 @@ function connectionSentence(error: unknown): string | undefined {
   const sentence = typeof code === 'string' ? CONNECTION_SENTENCES[code] : undefined;
   if (!sentence || typeof alias !== 'string') return undefined;
   // Inside backticks: no backtick may end the code span early.
-  return sentence(`\`${truncate(neutraliseSlackControls(alias).replace(/`/g, "'"), 40)}\``);
+  return sentence(`\`${escapedText(neutraliseSlackControls(alias).replace(/`/g, "'"), 40)}\``);
 }
 
 const UNKNOWN =

@@ -7,14 +7,15 @@ import type { HomeView, KnownBlock } from '@slack/types';
 import type { RecentThread, RecentThreadStatus } from '../../conversation/home-ports.js';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
-import { escapeSlackText } from './slack-escape.js';
-import { truncate } from './text-cut.js';
+import { cutMrkdwn, escapedText, escapeSlackText, summariseInline, summariseLines } from './mrkdwn.js';
 
 /** Slack's limit of blocks in a view. */
 export const HOME_MAX_BLOCKS = 100;
 const SECTION_MAX_CHARS = 3_000;
 /** Rows per admin list; the rest is counted. */
 const LIST_MAX_ROWS = 20;
+/** Channels named on one agent's row; the rest are counted. */
+const ROW_MAX_CHANNELS = 5;
 
 /** The one sentence an outsider reads. */
 export const OUTSIDER_HOME =
@@ -33,7 +34,7 @@ const header = (text: string): KnownBlock => ({
 });
 const section = (text: string): KnownBlock => ({
   type: 'section',
-  text: { type: 'mrkdwn', text: truncate(text, SECTION_MAX_CHARS) },
+  text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX_CHARS) },
 });
 const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
 const divider: KnownBlock = { type: 'divider' };
@@ -81,7 +82,7 @@ function prompts(list: ReadonlyArray<{ title: string; message: string }>): Known
 }
 
 function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
-  const title = escapeSlackText(thread.title || 'Your question').replace(/[|>]/g, ' ');
+  const title = escapedText(thread.title || 'Your question', 150).replace(/\|/g, ' ');
   const link = `<${threadLink(thread, options.workspaceUrl)}|${title}>`;
   return section(
     `*${link}*\n${STATUS_WORDS[thread.status]} · <#${thread.channel}> · ${when(thread.updatedAt)}`,
@@ -106,26 +107,33 @@ const HEALTH_WORDS: Record<ConnectionStatus['health'], string> = {
 
 function connectionLine(connection: ConnectionStatus): string {
   const account = connection.account
-    ? ` — account *${escapeSlackText(connection.account.name)}* (${connection.account.id})`
+    ? ` — account *${escapedText(connection.account.name, 100)}* (${escapedText(String(connection.account.id), 40)})`
     : '';
-  return `• \`${escapeSlackText(connection.alias)}\`${account} · ${escapeSlackText(connection.host)} · ${HEALTH_WORDS[connection.health]}`;
+  const alias = escapedText(connection.alias.replace(/`/g, "'"), 40);
+  return `• \`${alias}\`${account} · ${escapedText(connection.host, 100)} · ${HEALTH_WORDS[connection.health]}`;
 }
 
 function agentLine(agent: AgentRow): string {
-  const role = [agent.isDefault ? 'default' : undefined, ...agent.channels.map((channel) => `<#${channel}>`)]
+  const channels = agent.channels.map((channel) => `<#${channel}>`);
+  const role = [agent.isDefault ? 'default' : undefined, summariseInline(channels, ROW_MAX_CHANNELS)]
     .filter(Boolean)
     .join(', ');
   const state = agent.seen
     ? `${agent.seen.active ? ':large_green_circle: on' : ':red_circle: off'} (${agent.seen.source === 'command' ? 'set by /agent' : 'ran'} ${when(agent.seen.at)})`
     : ':white_circle: not seen yet';
-  return `• \`${escapeSlackText(agent.agentId)}\`${role ? ` (${role})` : ''} — ${state}`;
+  return `• \`${agentCode(agent.agentId)}\`${role ? ` (${role})` : ''} — ${state}`;
 }
 
-/** At most LIST_MAX_ROWS lines, then how many more; `empty` when there are none. */
-function listOf(lines: string[], empty: string): string {
-  if (lines.length === 0) return empty;
-  const more = lines.length > LIST_MAX_ROWS ? [`…and ${lines.length - LIST_MAX_ROWS} more`] : [];
-  return [...lines.slice(0, LIST_MAX_ROWS), ...more].join('\n');
+/** An agent id in a code span: escaped, no backtick (it would end the span), not too long. */
+const agentCode = (agentId: string) => escapedText(agentId.replace(/`/g, "'"), 100);
+
+/**
+ * A titled list in one section: at most LIST_MAX_ROWS whole rows that fit Slack's 3,000
+ * characters, then "…and N more" (never a row cut in the middle); `empty` when there are none.
+ */
+function listSection(title: string, lines: string[], empty: string): KnownBlock {
+  if (lines.length === 0) return section(`${title}\n${empty}`);
+  return section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`);
 }
 
 /** "40% (4 of 10 answered sessions rated)", or a dash before any answer. */
@@ -138,28 +146,32 @@ export function coverageText(week: AdminHome['week']): string {
 
 function adminBlocks(admin: AdminHome): KnownBlock[] {
   const connections = admin.connections
-    ? listOf(admin.connections.map(connectionLine), '_none_')
-    : '_could not be listed just now_';
-  const channelAgents = listOf(
-    admin.channelAgents.map((row) => `• <#${row.channel}> → \`${escapeSlackText(row.agentId)}\``),
-    '_none bound_ — `/agent channel use <agent-id>` in a channel binds it',
+    ? listSection('*Service connections*', admin.connections.map(connectionLine), '_none_')
+    : section('*Service connections*\n_could not be listed just now_');
+  const channelAgents = listSection(
+    '*Channel agents*',
+    admin.channelAgents.map((row) => `• <#${row.channel}> → \`${agentCode(row.agentId)}\``),
+    '_none bound_ — `/agent channel use &lt;agent-id&gt;` in a channel binds it',
   );
   const watched = admin.watched
-    ? listOf(
+    ? listSection(
+        '*Watched channels*',
         admin.watched.map((channel) => `• <#${channel}>`),
         '_none_ — `/agent channel investigate on` in a channel',
       )
-    : '_not available in this version_';
+    : section('*Watched channels*\n_not available in this version_');
   const { week } = admin;
   return [
     divider,
     header('For admins'),
-    section(`*Service connections*\n${connections}`),
-    section(
-      `*Agents* (as the bot last saw them: the service lists none)\n${listOf(admin.agents.map(agentLine), '_none_')}`,
+    connections,
+    listSection(
+      '*Agents* (as the bot last saw them: the service lists none)',
+      admin.agents.map(agentLine),
+      '_none_',
     ),
-    section(`*Channel agents*\n${channelAgents}`),
-    section(`*Watched channels*\n${watched}`),
+    channelAgents,
+    watched,
     ...answerChannelsBlocks(admin.answerChannels),
     section(
       `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
@@ -171,9 +183,7 @@ function adminBlocks(admin: AdminHome): KnownBlock[] {
 function answerChannelsBlocks(channels: string[] | undefined): KnownBlock[] {
   if (!channels) return [];
   const lines = channels.map((channel) => `• <#${channel}>`);
-  return [
-    section(`*Answer channels*\n${listOf(lines, '_none_ — `/agent channel answer-all on` in a channel')}`),
-  ];
+  return [listSection('*Answer channels*', lines, '_none_ — `/agent channel answer-all on` in a channel')];
 }
 
 /** The home view of one person. */

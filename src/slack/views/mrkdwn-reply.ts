@@ -3,6 +3,7 @@
  * (https://docs.slack.dev/reference/block-kit/blocks/section-block) and the escaping of text
  * from the service or a person inside them.
  */
+import { andMore, cutMrkdwn, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
 
@@ -29,21 +30,33 @@ export function flatText(text: string, max = 200): string {
 }
 
 /** Only the characters mrkdwn reserves escaped (`&`, `<`, `>`): for our own text, placeholders included. */
-export const reserved = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const reserved = escapeSlackText;
 
-/** Text from the service or a person inside our mrkdwn: on one line, no pings, reserved characters escaped. */
+/**
+ * Text from the service or a person inside our mrkdwn: on one line, no pings, reserved characters
+ * escaped, then cut to `max` (escaping first: `<` → `&lt;` cannot grow it past the limit).
+ */
 export function escapeMrkdwn(text: string, max = 200): string {
-  return reserved(flatText(text, max));
+  return cutMrkdwn(reserved(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim()), max);
 }
 
 const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
-/** Paragraphs → sections; each paragraph is already short except the accounts table, split upstream. */
+/**
+ * Paragraphs (mrkdwn) → sections. A paragraph longer than a section takes several, split at line
+ * ends (the `/agent connections` list, say); past Slack's 50 blocks the rest is counted.
+ */
 export function reply(...paragraphs: string[]): CommandReply {
   const kept = paragraphs.filter((p) => p !== '');
-  const blocks = kept.slice(0, MAX_BLOCKS).map(section);
-  return { text: truncate(kept.join('\n\n'), TEXT_MAX_CHARS), blocks };
+  const pieces = kept.flatMap((paragraph) => splitMrkdwn(paragraph, SECTION_MAX_CHARS));
+  const shown =
+    pieces.length <= MAX_BLOCKS
+      ? pieces
+      : [
+          ...pieces.slice(0, MAX_BLOCKS - 1),
+          `_${andMore(pieces.length - MAX_BLOCKS + 1)} sections, too long for one message_`,
+        ];
+  return { text: cutMrkdwn(kept.join('\n\n'), TEXT_MAX_CHARS), blocks: shown.map(section) };
 }
 
 /** A capacity in GB, without float noise. */

@@ -12,11 +12,10 @@ import type {
   TurnNotice,
 } from '../../conversation/thread-output-port.js';
 import { describeError } from './describe-error.js';
+import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { overLimitText } from './over-limit.js';
 import { audienceReasonText, renderAudienceRefusal } from './private-answer.js';
-import { escapeSlackText } from './slack-escape.js';
-import { truncate } from './text-cut.js';
 
 /** Notices use a context block (small, grey: progress and refusals) or a section (endings). */
 export type NoticeBlock = ContextBlock | SectionBlock;
@@ -46,7 +45,8 @@ function notice(text: string, style: 'context' | 'section' = 'section'): NoticeV
  */
 function untrusted(text: string, max: number): string {
   const flat = neutraliseSlackControls(text).replace(/\s+/g, ' ').trim();
-  return escapeSlackText(truncate(flat, max));
+  // Escaped before it is cut (views/mrkdwn.ts): `max` is what Slack receives.
+  return escapedText(flat, max);
 }
 
 /** "42 s", "3 min 5 s", "1 h 2 min": the units a person reads at a glance. */

@@ -3,9 +3,9 @@
  * clients show (https://api.slack.com/methods/chat.postMessage#arg_text). Readable, not exact:
  * fences, heading marks, emphasis markers and link targets go; bullets become "•".
  */
+
+import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-import { escapeSlackText } from './slack-escape.js';
-import { truncate } from './text-cut.js';
 
 /** Slack's guidance: keep `text` under 4,000 characters; we aim lower, a notification is short. */
 export const FALLBACK_MAX_CHARS = 3_000;
@@ -42,14 +42,7 @@ export function fallbackText(markdown: string, marker?: string, maxChars = FALLB
   const suffix = marker ? ` ${marker}` : '';
   // Markup alone (an empty code block) strips to nothing; notifications still need words.
   const plain = markdownToPlainText(markdown) || 'Agent answer';
-  const target = maxChars - suffix.length;
-  let budget = target;
-  let excerpt = escapeSlackText(truncate(plain, budget));
-  // Escaping lengthens the text: cut the plain text shorter, in proportion, until the escaped
-  // excerpt fits (escaping after the cut never splits an `&lt;` in half).
-  while (excerpt.length > target && budget > 1) {
-    budget = Math.max(1, Math.min(budget - 1, Math.floor((budget * target) / excerpt.length)));
-    excerpt = escapeSlackText(truncate(plain, budget));
-  }
+  // Escaped, then cut (views/mrkdwn.ts): the cut never splits an `&lt;` in half.
+  const excerpt = escapedText(plain, maxChars - suffix.length);
   return `${excerpt}${suffix}`.trim();
 }

@@ -1,7 +1,6 @@
 import type { OutsiderReason } from '../../conversation/access/audience.js';
+import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-import { escapeSlackText } from './slack-escape.js';
-import { truncate } from './text-cut.js';
 
 /**
  * The words around an answer that went to the asker privately (DESIGN "Who reads the answer"):
@@ -33,10 +32,11 @@ export function renderPrivateQuote(input: {
   question: string;
   reason: OutsiderReason;
 }): { text: string; blocks: Array<Record<string, unknown>> } {
-  const where = input.permalink ? `<${input.permalink}|in <#${input.channel}>>` : `in <#${input.channel}>`;
-  const question = escapeSlackText(
-    truncate(neutraliseSlackControls(input.question).trim(), QUESTION_MAX_CHARS),
-  );
+  // A link's label holds no control sequence (Slack ends the link at the first `>`): the channel
+  // is named beside the link. https://docs.slack.dev/messaging/formatting-message-text#linking-urls
+  const link = input.permalink && !/[<>|\s]/.test(input.permalink) ? ` (<${input.permalink}>)` : '';
+  const where = `in <#${input.channel}>${link}`;
+  const question = escapedText(neutraliseSlackControls(input.question).trim(), QUESTION_MAX_CHARS);
   const quoted = question
     .split('\n')
     .map((line) => `>${line}`)

@@ -78,6 +78,14 @@ describe('describeError', () => {
       'The agent service rejected the request: “context.message is too long”',
     ],
     [
+      'rejected request in words with mrkdwn’s reserved characters (escaped, not read as a link)',
+      error(AgentApiErrorCode.RejectedRequest, {
+        status: 400,
+        serviceMessage: 'expected <string> & got <null>',
+      }),
+      'rejected the request: “expected &lt;string&gt; &amp; got &lt;null&gt;”',
+    ],
+    [
       'rejected request without a message',
       error(AgentApiErrorCode.RejectedRequest, { status: 400, serviceErrorCode: 'BAD_INPUT' }),
       'rejected the request (BAD_INPUT)',

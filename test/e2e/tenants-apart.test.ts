@@ -114,7 +114,7 @@ describe('installations apart (OAuth, HOME_TEAM_IDS)', () => {
     for (const text of ['accounts', 'export dashboard', 'capacity move 1 from a to b']) {
       const reply = await said('b', text, 'C0BETA');
       expect(reply, text).toMatch(/home workspace only/);
-      expect(reply).toContain('/agent channel use <agent-id> on <alias>');
+      expect(reply).toContain('/agent channel use &lt;agent-id&gt; on &lt;alias&gt;');
     }
     // Nor does the operator's default connection show up, nor answer whoami, there.
     expect(await said('b', 'connections', 'C0BETA')).not.toContain('default');
@@ -261,7 +261,7 @@ describe('installations apart (OAuth, HOME_TEAM_IDS)', () => {
       expect(shown.response_type).toBe('ephemeral');
       const token = tokenIn(JSON.stringify(shown));
       expect(token).not.toBe('');
-      expect(JSON.stringify(shown)).toContain(`/alerts?team=T0BETA&channel=${SHARED}`);
+      expect(JSON.stringify(shown)).toContain(`/alerts?team=T0BETA&amp;channel=${SHARED}`);
       // Shown again, the same token (made on first use, kept sealed).
       expect(tokenIn(await said('b', 'alerts webhook', SHARED))).toBe(token);
       const beta = { via: 'bearer' as const, value: token };

@@ -23,7 +23,7 @@ const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : 'this 
 const userRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<@${id}>` : 'an admin');
 /** The sentence naming the command that gives a channel of another installation its agent. */
 export const BIND_HINT =
-  'an admin can bind one of this workspace’s own service connections with `/agent channel use <agent-id> on <alias>` (`/agent connections add` adds one)';
+  'an admin can bind one of this workspace’s own service connections with `/agent channel use &lt;agent-id&gt; on &lt;alias&gt;` (`/agent connections add` adds one)';
 const before = (agentId: string | undefined) => (agentId === undefined ? 'none' : code(agentId));
 
 /** " on connection `alias`" for an agent on an added service connection. */

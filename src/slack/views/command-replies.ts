@@ -91,7 +91,7 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
       );
     case 'alert-webhook':
       return reply(
-        `${outcome.rotated ? 'This workspace has a new alert token: the old one no longer works.' : 'This workspace’s own alert address (only you see this):'}\n• Address: \`POST ${outcome.address}\`\n• Token: \`${outcome.token}\` (send it as \`Authorization: Bearer …\`, \`X-Alert-Token\` or the body’s \`token\`)`,
+        `${outcome.rotated ? 'This workspace has a new alert token: the old one no longer works.' : 'This workspace’s own alert address (only you see this):'}\n• Address: \`POST ${reserved(outcome.address)}\`\n• Token: \`${outcome.token}\` (send it as \`Authorization: Bearer …\`, \`X-Alert-Token\` or the body’s \`token\`)`,
         'Alerts sent with it are investigated in this workspace’s channels only, on the channel’s own agent and connection. Keep the token secret; `/agent alerts webhook rotate` replaces it.',
       );
     case 'alert-webhook-no-key':

@@ -179,7 +179,7 @@ const REFUSALS: Record<Refusal, string> = {
   'outsider-audience': renderAudienceRefusal('outsider-audience', undefined),
   'private-thread-failed': renderAudienceRefusal('private-thread-failed', undefined),
   'unbound-channel':
-    'No agent serves this channel in this workspace yet, so nothing was sent: an admin can bind one of this workspace’s service connections with `/agent channel use <agent-id> on <alias>`.',
+    'No agent serves this channel in this workspace yet, so nothing was sent: an admin can bind one of this workspace’s service connections with `/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`.',
   'over-limit': "You've asked as many questions in the last hour as one person can — please ask again later.",
 };
 

@@ -45,6 +45,8 @@ export async function readLocalFile(typed: string, workingDir: string): Promise<
   try {
     const info = await stat(path);
     if (info.isDirectory()) return nothing(`${path} is a folder, not a file`);
+    // A device or a pipe (/dev/zero, a FIFO) may never end: only regular files are read.
+    if (!info.isFile()) return nothing(`${path} is not a regular file`);
     if (info.size > SANDBOX_FILE_MAX_BYTES)
       return nothing(
         `${path} is ${formatBytes(info.size)}, more than the sandbox shares (${formatBytes(SANDBOX_FILE_MAX_BYTES)})`,

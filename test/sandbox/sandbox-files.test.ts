@@ -28,7 +28,7 @@ describe('readLocalFile', () => {
     if (read.ok) expect(read.content.toString('utf8')).toContain('pool exhausted');
   });
 
-  it('says why a path is not shared: missing, a folder, too big', async () => {
+  it('says why a path is not shared: missing, a folder, a device, too big', async () => {
     const big = join(dir, 'huge.log');
     await writeFile(big, '');
     await truncate(big, SANDBOX_FILE_MAX_BYTES + 1_000_000); // sparse: nothing written
@@ -39,6 +39,10 @@ describe('readLocalFile', () => {
     expect(await readLocalFile(dir, '/')).toEqual({
       ok: false,
       why: `/file: ${dir} is a folder, not a file — nothing was sent`,
+    });
+    expect(await readLocalFile('/dev/zero', '/')).toEqual({
+      ok: false,
+      why: '/file: /dev/zero is not a regular file — nothing was sent',
     });
     expect(await readLocalFile(big, '/')).toEqual({
       ok: false,

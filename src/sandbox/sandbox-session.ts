@@ -141,7 +141,11 @@ export function createSandboxSession(
     if (thread) moveThread(thread, moved.to, question?.text);
   }
 
-  async function startThread(text: string, files: MessageFile[], under?: SandboxThread) {
+  async function startThread(
+    text: string,
+    files: MessageFile[],
+    under?: SandboxThread,
+  ): Promise<SandboxThread> {
     const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
     if (under) threads.splice(threads.indexOf(under), 1);
     let thread: SandboxThread | undefined;

@@ -1,6 +1,7 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
- * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/stop`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
+ * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/stop`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`,
+ * `/file <path> [question]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
 
@@ -23,6 +24,8 @@ export type InputLine =
   | { kind: 'home' }
   /** Presses Stop on the current thread's agent session (agent_session_stopped). */
   | { kind: 'stop' }
+  /** Shares a local file with a question (`typed` is echoed as it was typed). */
+  | { kind: 'file'; path: string; question?: string; typed: string }
   | { kind: 'help' }
   | { kind: 'quit' }
   /** A sandbox command typed wrong: `text` says how it is used. */
@@ -32,6 +35,20 @@ export type InputLine =
 /** How `/rate` is used, said when it is typed without good or bad. */
 export const RATE_USAGE =
   '/rate needs good or bad: /rate good|bad [comment] clicks 👍 or 👎 under the last answer (and sends the comment through its form)';
+
+/** How `/file` is used, said when it is typed without a path. */
+export const FILE_USAGE =
+  '/file needs a path: /file <path> [question] shares a local text file with your question (a path with spaces goes in double quotes)';
+
+/** `<path> [question]` or `"<path with spaces>" [question]`. */
+function parseFile(line: string, rest: string): InputLine {
+  const match = /^"([^"]+)"\s*(.*)$/.exec(rest) ?? /^(\S+)\s*(.*)$/.exec(rest);
+  const [, path, question = ''] = match ?? [];
+  if (!path) return { kind: 'usage', typed: line, text: FILE_USAGE };
+  return question.trim() === ''
+    ? { kind: 'file', path, typed: line }
+    : { kind: 'file', path, question: question.trim(), typed: line };
+}
 
 /** Slack reports these aliases under their canonical names (👍 is `+1`, 👎 is `-1`). */
 const CANONICAL_EMOJI: Readonly<Record<string, string>> = {
@@ -72,6 +89,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'alert', text: rest.join(' ') || 'Error rate above 5% on checkout' };
     case '/webhook':
       return { kind: 'webhook', text: rest.join(' ') || 'Checkout error rate above 5%' };
+    case '/file':
+      return parseFile(line, line.slice(word.length).trim());
     case '/rate': {
       const [choice = '', ...words] = rest;
       const positive = /^(good|up|\+1|👍)$/i.test(choice)

@@ -72,7 +72,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return installing.signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.failed;
   }
   await showSuggestedPrompts(stack, chat.output);
-  const session = createSandboxSession(stack, chat.output);
+  // `npm run` starts scripts in the package's folder; /file paths are the person's, from where they typed.
+  const workingDir = process.env.INIT_CWD || process.cwd();
+  const session = createSandboxSession(stack, chat.output, { workingDir });
   const result = await chat.run(session);
   session.close();
   if (result.error) process.stderr.write(`sandbox: ${result.error}\n`);

@@ -1,8 +1,11 @@
 import { parseDirective, type SimScript } from '../simulator/index.js';
-import { agentSessionStoppedEvent, alertMessage, type SlackPostResult } from '../slack-standin/index.js';
+import { agentSessionStoppedEvent, alertMessage, type MessageFile } from '../slack-standin/index.js';
 import { createPersonDriver } from '../slack-standin/person.js';
 import { renderSeen, SPEAKER, speak, withoutRepeatedWindow } from './render-terminal.js';
+import { answerAllLine, answerAllSwitch, newThreadLine } from './sandbox-answer-all.js';
+import { shareLocalFile } from './sandbox-file.js';
 import { showHome } from './sandbox-home.js';
+import { postAsPerson } from './sandbox-post.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
 import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
@@ -50,6 +53,8 @@ export interface SandboxSession {
   home(): Promise<void>;
   /** Presses Stop on the current thread's agent session (Slack sends agent_session_stopped). */
   stop(): Promise<void>;
+  /** Shares a local file (`path`, from the working directory) with a question, as `say` asks it. */
+  shareFile(path: string, question?: string): Promise<void>;
   close(): void;
 }
 
@@ -85,13 +90,20 @@ export function turnTimeoutMs(text: string, script: SimScript): number {
  * The person's side of Slack, driven from the terminal: messages become events the bot receives
  * (signed, as Slack sends them), and a {@link ThreadMonitor} prints what appears in the threads.
  */
-export function createSandboxSession(stack: SandboxStack, out: ChatOutput): SandboxSession {
+export function createSandboxSession(
+  stack: SandboxStack,
+  out: ChatOutput,
+  options: { workingDir?: string } = {},
+): SandboxSession {
   const { slack, sim } = stack;
+  const workingDir = options.workingDir ?? process.cwd();
   const scope = { channel: SANDBOX_CHANNEL.id, user: SANDBOX_USER.id, botUserId: slack.botUserId };
   const dm = slack.dmChannel(SANDBOX_USER.id);
   let shared = false;
   const view = sandboxView(dm, () => shared);
   let current: SandboxThread | undefined;
+  /** #sandbox is an answer channel (`/agent channel answer-all on`): new threads start unmentioned. */
+  let answerAll = false;
   const threads: SandboxThread[] = [];
   /** Per thread, the window its latest receipt said it looked at (the footer need not say it again). */
   const windows = new Map<string, string>();
@@ -129,37 +141,40 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
     if (thread) moveThread(thread, moved.to, question?.text);
   }
 
-  async function startThread(text: string, under?: SandboxThread): Promise<SandboxThread> {
+  async function startThread(
+    text: string,
+    files: MessageFile[],
+    under?: SandboxThread,
+  ): Promise<SandboxThread> {
     const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
     if (under) threads.splice(threads.indexOf(under), 1);
     let thread: SandboxThread | undefined;
-    const sent = await person.mention(text, { threadTs: under?.ts }, (ts) => {
+    // Under an alert the question mentions the bot; in an answer channel a new post needs none.
+    const style = { mention: under !== undefined || !answerAll, files };
+    const acks = await postAsPerson(person, text, { threadTs: under?.ts }, style, (ts) => {
       thread = { channel: scope.channel, ts: under?.ts ?? ts, firstText: text, sessionsBefore };
       threads.push(thread);
       current = thread; // before any await: a line typed meanwhile is a reply in this thread
       monitor.watch(thread);
       monitor.followQuestion(thread, ts);
     });
-    // Slack delivers a channel mention twice: as app_mention and as message.channels.
-    const [mentionAck, messageAck] = sent.responses;
-    checkAck(mentionAck as SlackPostResult, 'app_mention');
-    checkAck(messageAck as SlackPostResult, 'a message');
+    for (const { ack, what } of acks) checkAck(ack, what);
     return thread as SandboxThread;
   }
 
-  async function reply(thread: SandboxThread, text: string): Promise<void> {
+  async function reply(thread: SandboxThread, text: string, files: MessageFile[]): Promise<void> {
     const where = { channel: thread.channel, threadTs: thread.ts };
-    const sent = await person.reply(text, where, (ts) => {
+    const acks = await postAsPerson(person, text, where, { mention: false, files }, (ts) => {
       if (thread.channel !== dm) monitor.followQuestion(thread, ts);
     });
-    checkAck(sent.response, 'a reply');
+    for (const { ack } of acks) checkAck(ack, 'a reply');
   }
 
-  async function say(text: string): Promise<void> {
+  async function say(text: string, files: MessageFile[] = []): Promise<void> {
     const mark = markTurn(monitor, current);
     const existing = current?.awaitingMention ? undefined : current;
-    if (existing) await reply(existing, text);
-    const thread = existing ?? (await startThread(text, current));
+    if (existing) await reply(existing, text, files);
+    const thread = existing ?? (await startThread(text, files, current));
     await waitForTurn(slack, monitor, thread, mark, {
       timeoutMs: turnTimeoutMs(text, stack.script),
       description: `the answer to "${text}"`,
@@ -169,12 +184,19 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
   return {
     say,
     react: (name) => reactToAnswer({ stack, monitor, out, thread: current, threads }, name),
-    command: (text) => runAgentCommand({ stack, out }, text),
+    async command(text) {
+      await runAgentCommand({ stack, out }, text);
+      const switched = answerAllSwitch(text);
+      if (switched === undefined) return;
+      answerAll = switched;
+      current = undefined; // the next line is a new top-level post, to show what the switch does
+      out.line(speak(SPEAKER.sandbox, answerAllLine(switched)));
+    },
     rate: (positive, comment) =>
       rateAnswer({ stack, monitor, out, thread: current, threads }, positive, comment),
     newThread() {
       current = undefined;
-      out.line(speak(SPEAKER.sandbox, 'new thread: your next message mentions the bot'));
+      out.line(speak(SPEAKER.sandbox, newThreadLine(answerAll)));
     },
     alert(text) {
       const root = slack.recordBotMessage(alertMessage(scope.channel, text));
@@ -250,6 +272,8 @@ export function createSandboxSession(stack: SandboxStack, out: ChatOutput): Sand
         description: 'the note after Stop',
       });
     },
+    shareFile: (path, question) =>
+      shareLocalFile({ slack, out, user: scope.user, workingDir, ask: say }, path, question),
     close: () => clearInterval(timer),
   };
 }

@@ -46,6 +46,7 @@ export function echoOf(line: InputLine): string | undefined {
     case 'stop':
       return speak(SPEAKER.you, '/stop');
     case 'usage':
+    case 'file':
       return speak(SPEAKER.you, line.typed);
     case 'rate':
       return speak(
@@ -89,6 +90,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'stop':
       await session.stop();
+      return true;
+    case 'file':
+      await session.shareFile(line.path, line.question);
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

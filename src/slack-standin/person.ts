@@ -89,11 +89,17 @@ export function createPersonDriver(slack: SlackStandin, app: AppEndpoint, defaul
      * Files shared with a message (a `file_share` message carrying Slack's file objects, from
      * `slack.shareFile`): with `mention`, Slack sends `app_mention` and `message` both.
      */
-    async share(text: string, files: MessageFile[], where: Where = {}, options: { mention?: boolean } = {}) {
+    async share(
+      text: string,
+      files: MessageFile[],
+      where: Where = {},
+      options: { mention?: boolean; onRecorded?: OnRecorded } = {},
+    ) {
       const channel = where.channel ?? defaults.channel;
       const user = where.user ?? defaults.user;
       const full = options.mention ? `<@${slack.botUserId}> ${text}` : text;
       const stored = slack.recordUserMessage({ channel, user, text: full, thread_ts: where.threadTs, files });
+      options.onRecorded?.(stored.ts);
       const base = { channel, user, text: full, ts: stored.ts, thread_ts: where.threadTs };
       const message = messageEvent({ ...base, files: files as unknown as Record<string, unknown>[] });
       const mention = appMentionEvent(base);

@@ -18,9 +18,12 @@ export interface SharedFileInput {
   user?: string;
   name: string;
   content: string | Buffer;
-  /** Default from the extension: text/plain for text files, application/octet-stream otherwise. */
+  /**
+   * Default from the extension; for an extension not in the table, text/plain when the content is
+   * text (Slack recognises plain text whatever the name), application/octet-stream otherwise.
+   */
   mimetype?: string;
-  /** Slack's short type (`text`, `json`, `png`…). Default: the extension. */
+  /** Slack's short type (`text`, `json`, `png`…). Default: the extension (`text` for plain text sniffed). */
   filetype?: string;
   /**
    * The download URL to hand out instead of the stand-in's own (a forged or foreign file object):
@@ -63,6 +66,26 @@ const TEXT_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
 };
 
+/** Whether bytes read as text: UTF-8 without a NUL byte (how Slack tells a plain-text upload). */
+function looksLikeText(content: Buffer): boolean {
+  if (content.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(content);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Slack's mimetype and short type for a file: by its extension, else by its content. */
+function typesOf(extension: string, content: Buffer): { mimetype: string; filetype?: string } {
+  const known = TEXT_TYPES[extension];
+  if (known) return { mimetype: known };
+  return looksLikeText(content)
+    ? { mimetype: 'text/plain', filetype: 'text' }
+    : { mimetype: 'application/octet-stream' };
+}
+
 /** The shared files' contents and the downloads made, for the router and the tests. */
 export class SharedFileBook {
   private readonly served = new Map<string, Served>();
@@ -72,8 +95,10 @@ export class SharedFileBook {
   share(input: SharedFileInput, where: { baseUrl: string; teamId: string }): Record<string, unknown> {
     const id = `F${randomBytes(5).toString('hex').toUpperCase()}`;
     const extension = input.name.includes('.') ? (input.name.split('.').pop() ?? '').toLowerCase() : '';
-    const mimetype = input.mimetype ?? TEXT_TYPES[extension] ?? 'application/octet-stream';
     const content = Buffer.isBuffer(input.content) ? input.content : Buffer.from(input.content, 'utf8');
+    const guessed = typesOf(extension, content);
+    const mimetype = input.mimetype ?? guessed.mimetype;
+    const filetype = input.filetype ?? guessed.filetype ?? (extension || 'binary');
     this.served.set(id, { content, mimetype, failures: [] });
     const slug = encodeURIComponent(input.name.toLowerCase().replace(/\s+/g, '_'));
     const base = `${where.baseUrl}${FILE_PATH_PREFIX}${where.teamId}-${id}`;
@@ -88,8 +113,8 @@ export class SharedFileBook {
       name: input.name,
       title: input.name,
       mimetype,
-      filetype: input.filetype ?? (extension || 'binary'),
-      pretty_type: (input.filetype ?? extension).toUpperCase() || 'Binary',
+      filetype,
+      pretty_type: filetype === 'binary' ? 'Binary' : filetype.toUpperCase(),
       user,
       user_team: where.teamId,
       editable: mimetype.startsWith('text/'),

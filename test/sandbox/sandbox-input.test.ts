@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEmoji, parseInputLine, RATE_USAGE } from '../../src/sandbox/input-line.js';
+import { canonicalEmoji, FILE_USAGE, parseInputLine, RATE_USAGE } from '../../src/sandbox/input-line.js';
 import { parseSandboxArgs } from '../../src/sandbox/sandbox-args.js';
 import { echoOf } from '../../src/sandbox/terminal-chat.js';
 
@@ -43,6 +43,22 @@ describe('parseInputLine', () => {
     ['/rate 👍  nice ', { kind: 'rate', positive: true, comment: 'nice' }],
     ['/rate maybe', { kind: 'usage', typed: '/rate maybe', text: RATE_USAGE }],
     ['/rate', { kind: 'usage', typed: '/rate', text: RATE_USAGE }],
+    ['/file app.log', { kind: 'file', path: 'app.log', typed: '/file app.log' }],
+    [
+      '/file ./logs/app.log  what broke? ',
+      {
+        kind: 'file',
+        path: './logs/app.log',
+        question: 'what broke?',
+        typed: '/file ./logs/app.log  what broke?',
+      },
+    ],
+    [
+      '/file "my notes.txt" why?',
+      { kind: 'file', path: 'my notes.txt', question: 'why?', typed: '/file "my notes.txt" why?' },
+    ],
+    ['/file', { kind: 'usage', typed: '/file', text: FILE_USAGE }],
+    ['/files x', { kind: 'unknown-command', name: '/files' }],
   ])('%j', (line, expected) => {
     expect(parseInputLine(line)).toEqual(expected);
   });
@@ -62,6 +78,7 @@ describe('echoOf', () => {
     expect(echoOf(parseInputLine('/home'))).toBe('you   › /home');
     expect(echoOf(parseInputLine('/stop'))).toBe('you   › /stop');
     expect(echoOf(parseInputLine('/rate maybe'))).toBe('you   › /rate maybe');
+    expect(echoOf(parseInputLine('/file "my notes.txt" why?'))).toBe('you   › /file "my notes.txt" why?');
     expect(echoOf(parseInputLine(''))).toBeUndefined();
   });
 });

@@ -33,6 +33,20 @@ describe("people's shared files", () => {
     });
   });
 
+  it('types a file by its extension, else by its content: plain text whatever the name, binary otherwise', () => {
+    const typed = (name: string, content: string | Buffer) => {
+      const { mimetype, filetype } = standin.shareFile({ name, content });
+      return { mimetype, filetype };
+    };
+    expect(typed('nginx.conf', 'worker_processes 4;')).toEqual({ mimetype: 'text/plain', filetype: 'text' });
+    expect(typed('Dockerfile', 'FROM node:20')).toEqual({ mimetype: 'text/plain', filetype: 'text' });
+    expect(typed('core.dump', Buffer.from([0x7f, 0x45, 0, 0x46]))).toEqual({
+      mimetype: 'application/octet-stream',
+      filetype: 'dump',
+    });
+    expect(typed('graph.png', 'not really a png')).toEqual({ mimetype: 'image/png', filetype: 'png' });
+  });
+
   it('download with the bot token; without it (or with another) Slack redirects to its sign-in page', async () => {
     const file = standin.shareFile({ name: 'a.txt', content: 'hello' });
     const url = file.url_private_download as string;

@@ -13,10 +13,17 @@ export interface SandboxRun {
   stderr: string;
 }
 
-export function runSandbox(input: string, args: string[] = [], timeoutMs = 20_000): Promise<SandboxRun> {
+/** `extraEnv`: variables the person's shell would set (e.g. INIT_CWD, where `npm run` was typed). */
+export function runSandbox(
+  input: string,
+  args: string[] = [],
+  timeoutMs = 20_000,
+  extraEnv: Record<string, string> = {},
+): Promise<SandboxRun> {
   return new Promise((resolve, reject) => {
     // The bot's default audience policy, whatever the shell running the tests exported.
-    const { OUTSIDER_AUDIENCE: _policy, ...env } = process.env;
+    const { OUTSIDER_AUDIENCE: _policy, ...inherited } = process.env;
+    const env = { ...inherited, ...extraEnv };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', ...args], {
       cwd: repoRoot,
       env,

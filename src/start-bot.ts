@@ -1,39 +1,32 @@
-import {
-  AgentApiErrorCode,
-  checkAgentService,
-  createAccountBudgets,
-  isAgentApiError,
-} from './agent-api/index.js';
+import { checkAgentService, createAccountBudgets } from './agent-api/index.js';
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
+import { createServicePoller, errorCode, isPermanentPollError } from './composition/service-polling.js';
+import { wireTurnOutput } from './composition/turn-output-room.js';
 import type { Config } from './config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
 import { createConversationAudience } from './conversation/access/audience.js';
 import { createSpending } from './conversation/access/spending.js';
 import { createInsideCheck } from './conversation/access/who-is-inside.js';
-import { createAgentSessions } from './conversation/agent-session.js';
 import { createAnswerChannels } from './conversation/answer-channels/answer-channels.js';
 import { createChannelAgents } from './conversation/context/channel-agents.js';
 import { createFileGathering } from './conversation/context/file-gathering.js';
 import { createTurnContext } from './conversation/context/turn-context.js';
 import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
-import { createPollScheduler } from './conversation/polling/poll-scheduler.js';
 import { createRunStop } from './conversation/run-stop.js';
 import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
 import { type AudienceAtPost, createAudienceAtPost } from './conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
-import { createTurnProgress } from './conversation/turn/turn-progress.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
 import { createTurnStarter } from './conversation/turn/turn-starter.js';
 import { createViewedContext } from './conversation/viewed-context.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { type Clock, systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
-import { createSlackAgentSessions } from './slack/agent-sessions.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
@@ -46,29 +39,13 @@ import type { TeamRouting } from './slack/installations/team-routing.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { checkSlackToken } from './slack/startup-check.js';
-import { createSlackThreadOutput } from './slack/thread-output.js';
 import { createSlackThreadReader } from './slack/thread-reader.js';
-import { createSlackThreadStatus } from './slack/thread-status.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createStore } from './store/index.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
 const STARTUP_CHECK_MS = 10_000;
-
-/** Status errors after which polling a session again cannot help. */
-const PERMANENT_POLL_ERRORS = new Set<string>([
-  AgentApiErrorCode.TokenRejected,
-  AgentApiErrorCode.RegionMismatch,
-  AgentApiErrorCode.UnknownEndpoint,
-  AgentApiErrorCode.AgentUnavailable,
-  AgentApiErrorCode.NotConfigured,
-  AgentApiErrorCode.RejectedRequest,
-  // The address redirects elsewhere: asking it again answers the same (and is never followed).
-  AgentApiErrorCode.Redirected,
-]);
-const isPermanentPollError = (error: unknown) =>
-  isAgentApiError(error) && PERMANENT_POLL_ERRORS.has(error.code);
 
 /** With OAuth, the audience at post time is judged with the turn's installation's token and view. */
 function inTurnInstallation(
@@ -154,22 +131,12 @@ export async function startBot(
     clock,
     keyOf: tenancy.keyOf,
   });
-  const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
-  const scheduler = createPollScheduler({
-    // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
-    getStatus: async (agentId, sessionId, { connection, teamId, ...callOptions }) =>
-      (await connections.clients.api(connection, teamId && tenancy.keyOf(teamId))).getRunStatus(
-        agentId,
-        sessionId,
-        { ...callOptions, retryLimit: 0 },
-      ),
-    // Each turn's poll results are handled in its own installation (its token, its identity).
-    runFor: (teamId, work) => slackSide.within(teamId, work),
+  const scheduler = createServicePoller({
+    config,
+    clients: connections.clients,
+    tenancy,
+    within: (teamId, work) => slackSide.within(teamId, work),
     slots: budget.pollSlots,
-    requestTimeoutMs: config.agent.statusTimeoutMs,
-    minIntervalMs: config.agent.pollIntervalMs,
-    // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
-    lateIntervalMs: Math.min(30_000, Math.max(1_000, config.agent.turnDeadlineMs / 10)),
     clock,
     logger,
   });
@@ -186,33 +153,13 @@ export async function startBot(
     lookup: users.lookup,
     logger,
   });
-  // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
-  // only that client's queue, never an answer's.
-  const progressClient = slackSide.webClient();
-  const output = slackSide.routeOutput(
-    createSlackThreadOutput({
-      client: slackClient,
-      progressClient,
-      identity,
-      logger,
-      metrics,
-      fileThresholdChars: config.answers.fileThresholdChars,
-    }),
-  );
-  const progress = createTurnProgress({
-    style: config.progress.style,
-    refreshMs: config.progress.statusRefreshMs,
-    perMinute: config.answers.progressUpdatesPerMinute,
-    output,
-    status: slackSide.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
+  const { output, progress, sessions } = wireTurnOutput({
+    config,
+    slackSide,
+    client: slackClient,
     clock,
     logger,
     metrics,
-  });
-  // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
-  const sessions = createAgentSessions({
-    port: slackSide.routeSessions(createSlackAgentSessions({ client: progressClient, logger, metrics })),
-    logger,
   });
   const settings = {
     instanceId: config.state.instanceId,

@@ -7,6 +7,7 @@ import {
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
+import { wireSchedules } from './composition/schedules-room.js';
 import type { Config } from './config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
@@ -45,6 +46,7 @@ import { createSlackWiring } from './slack/installations/slack-wiring.js';
 import type { TeamRouting } from './slack/installations/team-routing.js';
 import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
+import { createSlackScheduleOutput } from './slack/schedule-output.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createSlackThreadOutput } from './slack/thread-output.js';
 import { createSlackThreadReader } from './slack/thread-reader.js';
@@ -93,7 +95,12 @@ export interface RunningBot {
  */
 export async function startBot(
   config: Config,
-  options: { logger: Logger; clock?: Clock },
+  options: {
+    logger: Logger;
+    clock?: Clock;
+    /** The schedule ticker's time (tests move it alone). Default: `clock`. */
+    scheduleClock?: Clock;
+  },
 ): Promise<RunningBot> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
@@ -337,6 +344,10 @@ export async function startBot(
     }),
     observer: homeActivity,
   });
+  // Who a webhook alert or a scheduled question is for: it runs as that installation.
+  const installationScope = slackSide.installations
+    ? alertInstallations(slackSide.installations, tenancy)
+    : singleAlertInstallation(identity, tenancy);
   const alerts = createAlertInvestigations({
     store,
     ledger,
@@ -360,14 +371,36 @@ export async function startBot(
       lookbackMinutes: config.context.alertLookbackMinutes,
     },
     identity,
-    installations: slackSide.installations
-      ? alertInstallations(slackSide.installations, tenancy)
-      : singleAlertInstallation(identity, tenancy),
+    installations: installationScope,
     tokens: connections.secrets
       ? createAlertTokens({ records: store, box: connections.secrets, now: () => clock.now() })
       : undefined,
     // Investigations count in App Home's weekly runs, as their answers do.
     observer: homeActivity,
+  });
+  // DESIGN "Scheduled questions": asked in their channel at their time, each occurrence once.
+  const schedules = wireSchedules({
+    store,
+    ledger,
+    agent: agentApi,
+    connections: connections.runs,
+    output,
+    delivery,
+    progress,
+    sessions,
+    settings: { ...settings, ...config.schedules },
+    observer: homeActivity,
+    clock,
+    scheduleClock: options.scheduleClock ?? clock,
+    logger,
+    metrics,
+    outsiderPolicy: config.audience.outsiderPolicy,
+    audience,
+    channelAgents,
+    connectionExists: (alias, tenant) => connections.admin.exists(alias, tenant),
+    zoneOf: async (userId) => (await users.lookup(userId))?.tz,
+    installations: installationScope,
+    scheduleOutput: createSlackScheduleOutput(slackClient),
   });
   const reactions = createRatings({
     store,
@@ -406,12 +439,14 @@ export async function startBot(
       alerts,
       answerChannels,
       connections,
+      schedules: schedules.command,
     },
   });
 
   const { port } = await slack.start();
   const adopted = await recovery.adoptOrphans();
   const timers = startLeaseTimers(recovery, config.state.leaseTtlMs, logger);
+  schedules.start();
   logger.info(
     {
       port,
@@ -430,6 +465,7 @@ export async function startBot(
     if (stopped) return;
     stopped = true;
     for (const timer of timers) clearInterval(timer);
+    await schedules.stop();
     appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.

@@ -56,7 +56,7 @@ export function renderScheduleOutcome(outcome: ScheduleOutcome): CommandReply {
     case 'schedules':
       return outcome.rows.length === 0
         ? reply(
-            `No scheduled questions in <#${outcome.channelId}>. Add one with \`/agent schedule add <days> <HH:MM> <question>\`.`,
+            `No scheduled questions in <#${outcome.channelId}>. Add one with \`/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;\`.`,
           )
         : reply(
             `Scheduled questions in <#${outcome.channelId}> (each time in its own zone):`,

@@ -7,7 +7,7 @@ import {
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
-import { wireSchedules } from './composition/schedules-room.js';
+import { createScheduleBook, wireSchedules } from './composition/schedules-room.js';
 import type { Config } from './config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
@@ -230,10 +230,13 @@ export async function startBot(
   };
   // Channels where every person's top-level message is a question (DESIGN "Answer channels").
   const answerChannels = createAnswerChannels({ store, now: () => clock.now() });
+  const scheduleClock = options.scheduleClock ?? clock;
+  const scheduleBook = createScheduleBook(store, scheduleClock, config.schedules.perChannel);
   const { appHome, homeActivity } = wireAppHome({
     config,
     store,
     answerChannels,
+    schedules: scheduleBook,
     inside,
     identity,
     users,
@@ -381,6 +384,7 @@ export async function startBot(
   // DESIGN "Scheduled questions": asked in their channel at their time, each occurrence once.
   const schedules = wireSchedules({
     store,
+    schedules: scheduleBook,
     ledger,
     agent: agentApi,
     connections: connections.runs,
@@ -391,7 +395,7 @@ export async function startBot(
     settings: { ...settings, ...config.schedules },
     observer: homeActivity,
     clock,
-    scheduleClock: options.scheduleClock ?? clock,
+    scheduleClock,
     logger,
     metrics,
     outsiderPolicy: config.audience.outsiderPolicy,

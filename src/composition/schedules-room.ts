@@ -25,16 +25,30 @@ import type { Logger } from '../runtime/logger.js';
 /** How often every replica looks for due occurrences: well inside the minute a schedule names. */
 export const SCHEDULE_TICK_MS = 20_000;
 
+/**
+ * The schedules kept in the store, made before the room: App Home lists them too. Ids are six hex
+ * digits: short enough to type in `/agent schedule remove`, unique enough per workspace.
+ */
+export function createScheduleBook(store: ScheduleStore, clock: Clock, perChannel: number): Schedules {
+  return createSchedules({
+    store,
+    now: () => clock.now(),
+    newId: () => randomBytes(3).toString('hex'),
+    perChannel,
+  });
+}
+
 export interface SchedulesRoomDeps
   extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
-  store: ScheduleStore & OccurrenceClaims;
+  store: OccurrenceClaims;
+  schedules: Schedules;
   /** The ticker's time, and the schedules' (added at, next run). */
   scheduleClock: Clock;
   /** The runs' time (deadlines, progress): the bot's clock. */
   clock: Clock;
   logger: Logger;
   metrics: ScheduleMetrics & RunStartDeps['metrics'];
-  settings: RunStartDeps['settings'] & { perChannel: number; graceMs: number };
+  settings: RunStartDeps['settings'] & { graceMs: number };
   outsiderPolicy: 'dm' | 'thread' | 'refuse';
   audience: Pick<ConversationAudience, 'of'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
@@ -47,7 +61,6 @@ export interface SchedulesRoomDeps
 }
 
 export interface SchedulesRoom {
-  schedules: Schedules;
   command: ScheduleCommandPort;
   firing: ScheduleFiring;
   /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
@@ -58,13 +71,7 @@ export interface SchedulesRoom {
 
 export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
   const log = deps.logger.child({ component: 'schedules' });
-  const schedules = createSchedules({
-    store: deps.store,
-    now: () => deps.scheduleClock.now(),
-    // Six hex digits: short enough to type in `/agent schedule remove`, unique enough per workspace.
-    newId: () => randomBytes(3).toString('hex'),
-    perChannel: deps.settings.perChannel,
-  });
+  const { schedules } = deps;
   const runStart = createRunStart({
     ...deps,
     logger: log,
@@ -105,7 +112,6 @@ export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
     }
   }
   return {
-    schedules,
     command,
     firing,
     start() {

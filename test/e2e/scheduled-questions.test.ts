@@ -8,6 +8,7 @@ import {
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { agentCommandReply } from '../support/command-reply.js';
 import { createManualClock, type ManualClock } from '../support/manual-clock.js';
+import { homeTabOpenedEvent } from '../support/slack-events.js';
 
 /**
  * DESIGN "Scheduled questions", end to end on one replica: the schedule ticker runs on a manual
@@ -115,6 +116,14 @@ describe('scheduled questions', () => {
     expect(listed).toContain(`\`${id}\` — weekdays at 08:30 (Europe/London), next: Fri 2026-11-27 08:30`);
     expect(listed).toContain(`\`${other}\` — mon, wed at 09:15 (Europe/London), next: Mon 2026-11-30 09:15`);
     expect(listed.indexOf(id)).toBeLessThan(listed.indexOf(other));
+    // The admin's App Home lists the installation's schedules, each with its channel.
+    const published = harness.slack.homePublishes(ADMIN);
+    await harness.send(homeTabOpenedEvent({ user: ADMIN }));
+    await harness.slack.waitFor(() => harness.slack.homePublishes(ADMIN) > published);
+    const home = harness.visibleText({ blocks: harness.slack.homeOf(ADMIN)?.blocks ?? [] } as never);
+    expect(home).toContain('Scheduled questions');
+    expect(home).toMatch(new RegExp(`${id}.*weekdays at 08:30 \\(Europe/London\\)`));
+    expect(home).toContain(other);
 
     expect(await command(`schedule remove ${id}`)).toContain(`Removed \`${id}\``);
     expect(await command(`schedule remove ${id}`)).toContain(`no scheduled question \`${id}\``);

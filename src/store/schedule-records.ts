@@ -3,7 +3,7 @@ import type { Schedule, ScheduleStore } from '../conversation/schedules/schedule
 import type { HomePrimitives } from './home-primitives.js';
 import type { StoreKeys } from './keys.js';
 
-/** The set of every schedule's id: the ticker's round reads it (beside the answer channels' set). */
+/** The set of every schedule's store name: the ticker's round reads it (beside the answer channels' set). */
 export const SCHEDULES_LISTED = 'schedule:listed';
 
 /**
@@ -17,25 +17,25 @@ export function createScheduleRecords(
   ensureOpen: () => void,
 ): ScheduleStore {
   return {
-    async getSchedule(id) {
+    async getSchedule(name) {
       ensureOpen();
-      return keyv.get<Schedule>(keys.schedule(id));
+      return keyv.get<Schedule>(keys.schedule(name));
     },
-    async saveSchedule(schedule) {
+    async saveSchedule(name, schedule) {
       ensureOpen();
-      await keyv.set(keys.schedule(schedule.id), schedule);
-      await homePrimitives.addMember(SCHEDULES_LISTED, schedule.id);
+      await keyv.set(keys.schedule(name), schedule);
+      await homePrimitives.addMember(SCHEDULES_LISTED, name);
     },
-    async deleteSchedule(id) {
+    async deleteSchedule(name) {
       ensureOpen();
-      await keyv.delete(keys.schedule(id));
-      await homePrimitives.removeMember(SCHEDULES_LISTED, id);
+      await keyv.delete(keys.schedule(name));
+      await homePrimitives.removeMember(SCHEDULES_LISTED, name);
     },
     async listSchedules() {
       ensureOpen();
-      const ids = (await homePrimitives.members(SCHEDULES_LISTED)).sort();
-      if (ids.length === 0) return [];
-      const records = await keyv.getMany<Schedule>(ids.map((id) => keys.schedule(id)));
+      const names = (await homePrimitives.members(SCHEDULES_LISTED)).sort();
+      if (names.length === 0) return [];
+      const records = await keyv.getMany<Schedule>(names.map((name) => keys.schedule(name)));
       return records.filter((record): record is Schedule => record !== undefined);
     },
   };

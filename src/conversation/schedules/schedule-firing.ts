@@ -22,7 +22,7 @@ import type { Tenant } from '../tenancy.js';
 import type { RunStart } from '../turn/run-start.js';
 import type { TurnRequest } from '../turn/turn-starter.js';
 import { previousOccurrence } from './schedule-times.js';
-import type { PauseReason, Schedule, Schedules } from './schedules.js';
+import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
 
 /**
  * Kept past a week: a weekly schedule's last occurrence stays "the latest due" for seven days, and
@@ -101,7 +101,8 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
   }
 
   async function occurrence(schedule: Schedule, due: number, now: number): Promise<void> {
-    const name = `schedule:${schedule.id}:${due}`;
+    // The installation's name for the schedule: ids are short, and unique only per installation.
+    const name = `schedule:${scheduleName(schedule)}:${due}`;
     const token = deps.newId();
     if (!(await deps.claims.claim(name, token, OCCURRENCE_CLAIM_TTL_MS)).claimed) return;
     if (now - due > deps.graceMs + ON_TIME_MS) {

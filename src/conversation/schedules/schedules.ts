@@ -5,7 +5,7 @@
  * removes only its own. Kept in the store without expiry, so every replica fires it and it survives
  * restarts (with Redis). When it fires is schedule-times.ts; firing is schedule-firing.ts.
  */
-import type { Tenant } from '../tenancy.js';
+import { type Tenant, tenantName } from '../tenancy.js';
 import { nextOccurrence, type ScheduleTiming } from './schedule-times.js';
 
 /** Why a schedule stopped firing until an admin adds it again. */
@@ -31,11 +31,14 @@ export interface Schedule extends ScheduleTiming {
   paused?: { reason: PauseReason; at: number } | undefined;
 }
 
-/** The records, on memory or Redis (src/store/schedule-records.ts). */
+/**
+ * The records, on memory or Redis (src/store/schedule-records.ts), each under its installation's
+ * name for it ({@link scheduleName}).
+ */
 export interface ScheduleStore {
-  getSchedule(id: string): Promise<Schedule | undefined>;
-  saveSchedule(schedule: Schedule): Promise<void>;
-  deleteSchedule(id: string): Promise<void>;
+  getSchedule(name: string): Promise<Schedule | undefined>;
+  saveSchedule(name: string, schedule: Schedule): Promise<void>;
+  deleteSchedule(name: string): Promise<void>;
   /** Every schedule of every installation (the ticker's round). */
   listSchedules(): Promise<Schedule[]>;
 }
@@ -50,6 +53,13 @@ export interface NewSchedule extends ScheduleTiming {
 export type AddResult =
   | { added: true; schedule: Schedule; nextRun: number | undefined }
   | { added: false; reason: 'channel-full'; limit: number };
+
+/** A schedule's store name: its id under its installation's key (tenancy.ts `tenantName`). */
+export const scheduleName = (schedule: Pick<Schedule, 'installation' | 'id'>) =>
+  tenantName(schedule.installation, schedule.id);
+
+/** Fresh ids tried before giving up: six hex digits rarely collide within one installation. */
+const ID_ATTEMPTS = 5;
 
 export interface SchedulesDeps {
   store: ScheduleStore;
@@ -99,28 +109,42 @@ export function createSchedules(deps: SchedulesDeps) {
     const schedule: Schedule = {
       ...wanted,
       days: [...wanted.days],
-      id: deps.newId(),
+      id: await freeId(tenant),
       installation: tenant.key,
       teamId: tenant.teamId,
       addedAt: deps.now(),
     };
-    await store.saveSchedule(schedule);
+    await store.saveSchedule(scheduleName(schedule), schedule);
     return { added: true, schedule, nextRun: nextOccurrence(schedule, deps.now()) };
   }
 
-  /** Removes the installation's schedule `id`; another installation's is "not found", as a missing one. */
+  /** An id no schedule of the installation has. */
+  async function freeId(tenant: Tenant): Promise<string> {
+    for (let attempt = 1; ; attempt += 1) {
+      const id = deps.newId();
+      const taken = await store.getSchedule(scheduleName({ installation: tenant.key, id }));
+      if (!taken || attempt >= ID_ATTEMPTS) return id;
+    }
+  }
+
+  /**
+   * Removes the installation's schedule `id`. Looked up under the installation's own name, so
+   * another installation's schedule is "not found", as a missing one.
+   */
   async function remove(tenant: Tenant, id: string): Promise<Schedule | undefined> {
-    const schedule = await store.getSchedule(id);
-    if (!schedule || !owned(tenant)(schedule)) return undefined;
-    await store.deleteSchedule(id);
+    const name = scheduleName({ installation: tenant.key, id });
+    const schedule = await store.getSchedule(name);
+    if (!schedule) return undefined;
+    await store.deleteSchedule(name);
     return schedule;
   }
 
   /** Marks `schedule` paused (its adder is told by the caller, once). */
   async function pause(schedule: Schedule, reason: PauseReason): Promise<void> {
-    const current = await store.getSchedule(schedule.id);
+    const name = scheduleName(schedule);
+    const current = await store.getSchedule(name);
     if (!current || current.paused) return;
-    await store.saveSchedule({ ...current, paused: { reason, at: deps.now() } });
+    await store.saveSchedule(name, { ...current, paused: { reason, at: deps.now() } });
   }
 
   return { inChannel, ofInstallation, add, remove, pause, list: () => store.listSchedules() };

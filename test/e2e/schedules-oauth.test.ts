@@ -61,7 +61,9 @@ describe('scheduled questions per installation (OAuth)', () => {
     expect(alphaList).toContain(alpha);
     expect(alphaList).not.toContain(beta);
 
-    clock.advance(60_000); // 08:30
+    // The ticker is asleep (its first round is over) before its time moves to 08:30.
+    await h.slack.waitFor(() => clock.pendingSleepers() === 1);
+    clock.advance(60_000);
     const posts = await h.slack.waitFor(() => {
       const found = h.slack.calls.filter(
         (call) =>

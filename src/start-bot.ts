@@ -392,7 +392,7 @@ export async function startBot(
     delivery,
     progress,
     sessions,
-    settings: { ...settings, ...config.schedules },
+    settings: { ...settings, graceMs: config.schedules.graceMs },
     observer: homeActivity,
     clock,
     scheduleClock,

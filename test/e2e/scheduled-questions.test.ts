@@ -25,8 +25,8 @@ const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer })
 let harness: Harness;
 let clock: ManualClock;
 
-async function start(): Promise<void> {
-  clock = createManualClock(START);
+async function start(at = START): Promise<void> {
+  clock = createManualClock(at);
   harness = await startHarness({
     scheduleClock: clock,
     slack: {
@@ -106,6 +106,21 @@ describe('scheduled questions', () => {
     await harness.slack.waitFor(() => questionsIn(TEAM).length === 2);
     expect(await metric('run')).toBe(2);
     expect(harness.sim.runs()).toHaveLength(2);
+  });
+
+  it('keeps the local time across a daylight-saving change: 08:30 BST, then 08:30 GMT', async () => {
+    // London leaves summer time on Sunday 25 October 2026: 08:30 is 07:30 UTC before, 08:30 UTC after.
+    await start(Date.parse('2026-10-24T07:29:00Z'));
+    expect(await command('schedule add daily 08:30 how was the night?')).toContain(
+      'next: Sat 2026-10-24 08:30 Europe/London',
+    );
+    await round(60_000); // Saturday 07:30 UTC
+    await harness.slack.waitFor(() => questionsIn(TEAM).length === 1);
+    await round(24 * 60 * 60_000); // Sunday 07:30 UTC is 07:30 GMT: not yet
+    expect(questionsIn(TEAM)).toHaveLength(1);
+    await round(60 * 60_000); // Sunday 08:30 UTC = 08:30 GMT
+    await harness.slack.waitFor(() => questionsIn(TEAM).length === 2);
+    expect(await command('schedule')).toContain('next: Mon 2026-10-26 08:30 Europe/London');
   });
 
   it('lists and removes; a removed schedule is not asked', async () => {

@@ -121,6 +121,10 @@ const variables = z.object({
   ALERT_COOLDOWN_MINUTES: intFrom(30, 0, 7 * 24 * 60),
   // Investigations per channel in any rolling hour, across replicas; 0: no limit.
   ALERT_RUNS_PER_HOUR: intFrom(20),
+  // DESIGN "Scheduled questions": at most this many per channel and installation.
+  SCHEDULES_PER_CHANNEL: intFrom(10, 1, 100),
+  // A due time missed while no replica ran is still run when one starts within this many minutes.
+  SCHEDULE_GRACE_MINUTES: intFrom(60, 0, 24 * 60),
 
   REDIS_URL: redisUrl,
   REDIS_SENTINELS: redisNodes,
@@ -278,6 +282,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       defaultChannelId: env.ALERT_CHANNEL_ID,
       cooldownMs: env.ALERT_COOLDOWN_MINUTES * 60_000,
       runsPerHour: env.ALERT_RUNS_PER_HOUR,
+    },
+    schedules: {
+      perChannel: env.SCHEDULES_PER_CHANNEL,
+      graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000,
     },
     state: {
       redisUrl: env.REDIS_URL,

@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AlertMetrics } from './alerts/alert-ports.js';
 import type { ConversationMetrics } from './conversation/ports.js';
+import type { ScheduleMetrics } from './conversation/schedules/schedule-firing.js';
 import type { TurnOutcome } from './conversation/turn/turn-records.js';
 
 /** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
@@ -15,7 +16,7 @@ const TURN_OUTCOMES: TurnOutcome[] = [
   'stopped',
 ];
 
-export interface Metrics extends ConversationMetrics, AlertMetrics {
+export interface Metrics extends ConversationMetrics, AlertMetrics, ScheduleMetrics {
   registry: Registry;
   slackApiError(method: string, error: string): void;
   /** Prometheus text exposition of every series. */
@@ -96,6 +97,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registers: [registry],
   });
   const alerts = createAlertSeries(registry);
+  const schedules = new Counter({
+    name: 'sab_schedule_occurrences_total',
+    help: 'Scheduled question occurrences, by result (run: asked and its run started; skipped: missed past SCHEDULE_GRACE_MINUTES or an outsider-readable channel; failed: not asked, or paused).',
+    labelNames: ['result'],
+    registers: [registry],
+  });
+  for (const result of ['run', 'skipped', 'failed']) schedules.inc({ result }, 0);
   // Known label values start at 0, so dashboards and rate() see a series before the first event.
   for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
   for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
@@ -114,6 +122,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
     turnOverLimit: () => overLimit.inc(),
     ...alerts,
+    scheduleOccurrence: (result) => schedules.inc({ result }),
     stopPressed: (result) => stops.inc({ result }),
     slackApiError: (method, error) => slackErrors.inc({ method, error }),
     render: () => registry.metrics(),

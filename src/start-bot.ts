@@ -2,7 +2,9 @@ import { checkAgentService, createAccountBudgets } from './agent-api/index.js';
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
 import { wireAppHome } from './composition/app-home-room.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
+import { createScheduleBook, wireSchedules } from './composition/schedules-room.js';
 import { createServicePoller, errorCode, isPermanentPollError } from './composition/service-polling.js';
+import { wireTurnContext } from './composition/turn-context-room.js';
 import { wireTurnOutput } from './composition/turn-output-room.js';
 import type { Config } from './config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
@@ -12,13 +14,11 @@ import { createSpending } from './conversation/access/spending.js';
 import { createInsideCheck } from './conversation/access/who-is-inside.js';
 import { createAnswerChannels } from './conversation/answer-channels/answer-channels.js';
 import { createChannelAgents } from './conversation/context/channel-agents.js';
-import { createFileGathering } from './conversation/context/file-gathering.js';
-import { createTurnContext } from './conversation/context/turn-context.js';
 import { createRatings } from './conversation/feedback/ratings.js';
 import { createIoGate } from './conversation/polling/io-gate.js';
 import { createRunStop } from './conversation/run-stop.js';
 import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
-import { type AudienceAtPost, createAudienceAtPost } from './conversation/turn/audience-at-post.js';
+import { createAudienceAtPost } from './conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
@@ -32,29 +32,17 @@ import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
 import { createSlackMembership } from './slack/channel-membership.js';
 import { createSlackAudienceSource } from './slack/conversation-audience.js';
-import { createSlackFileReader } from './slack/file-download.js';
 import { alertInstallations, singleAlertInstallation } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
-import type { TeamRouting } from './slack/installations/team-routing.js';
-import { createSlackPeopleDirectory } from './slack/people-directory.js';
 import { createSlackPrivateReplies } from './slack/private-replies.js';
+import { createSlackScheduleOutput } from './slack/schedule-output.js';
 import { checkSlackToken } from './slack/startup-check.js';
-import { createSlackThreadReader } from './slack/thread-reader.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
 import { newReferenceId } from './slack/views/describe-error.js';
 import { createStore } from './store/index.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
 const STARTUP_CHECK_MS = 10_000;
-
-/** With OAuth, the audience at post time is judged with the turn's installation's token and view. */
-function inTurnInstallation(
-  audience: AudienceAtPost,
-  installations: { routing: TeamRouting } | undefined,
-): AudienceAtPost {
-  if (!installations) return audience;
-  return { placeFor: (turn) => installations.routing.within(turn.teamId, () => audience.placeFor(turn)) };
-}
 
 export interface RunningBot {
   /** The HTTP port serving /slack/events (HTTP mode), /healthz and /metrics. */
@@ -70,7 +58,12 @@ export interface RunningBot {
  */
 export async function startBot(
   config: Config,
-  options: { logger: Logger; clock?: Clock },
+  options: {
+    logger: Logger;
+    clock?: Clock;
+    /** The schedule ticker's time (tests move it alone). Default: `clock`. */
+    scheduleClock?: Clock;
+  },
 ): Promise<RunningBot> {
   const { logger } = options;
   const clock = options.clock ?? systemClock;
@@ -170,10 +163,13 @@ export async function startBot(
   };
   // Channels where every person's top-level message is a question (DESIGN "Answer channels").
   const answerChannels = createAnswerChannels({ store, now: () => clock.now() });
+  const scheduleClock = options.scheduleClock ?? clock;
+  const scheduleBook = createScheduleBook(store, scheduleClock, config.schedules.perChannel);
   const { appHome, homeActivity } = wireAppHome({
     config,
     store,
     answerChannels,
+    schedules: scheduleBook,
     inside,
     identity,
     users,
@@ -191,30 +187,14 @@ export async function startBot(
     defaultAgentId: config.agent.agentId,
     now: () => clock.now(),
   });
-  const contextClient = slackSide.failFastWebClient();
-  const people = createSlackPeopleDirectory(users);
-  const context = createTurnContext({
-    threads: createSlackThreadReader(contextClient),
-    people,
+  const { context, people } = wireTurnContext({
+    config,
+    slackSide,
+    users,
     inside,
     channelAgents,
-    // Shared text files, read with the bot token from Slack's file host (DESIGN "Files are context").
-    files: createFileGathering({
-      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slackSide.botToken, logger }),
-      logger,
-      settings: { maxChars: config.context.fileMaxChars },
-    }),
     clock,
     logger,
-    settings: {
-      ...config.context,
-      get botUserId() {
-        return identity.botUserId;
-      },
-      get botId() {
-        return identity.botId;
-      },
-    },
   });
   const audience = createConversationAudience({
     source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
@@ -233,6 +213,7 @@ export async function startBot(
     logger,
     metrics,
   });
+  const audienceAtPost = createAudienceAtPost({ placement, logger });
   const delivery = createTurnDelivery({
     ledger,
     store,
@@ -250,7 +231,9 @@ export async function startBot(
     observer: homeActivity,
     // DESIGN "Audience at every post": asked again just before service data is posted, in the
     // turn's own installation (a delivery runs long after its event, from the poller).
-    audienceAtPost: inTurnInstallation(createAudienceAtPost({ placement, logger }), slackSide.installations),
+    audienceAtPost: {
+      placeFor: (turn) => slackSide.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
+    },
   });
   const turns = createTurnStarter({
     ledger,
@@ -284,22 +267,34 @@ export async function startBot(
     }),
     observer: homeActivity,
   });
-  const alerts = createAlertInvestigations({
+  // Who a webhook alert or a scheduled question is for: it runs as that installation.
+  const installationScope = slackSide.installations
+    ? alertInstallations(slackSide.installations, tenancy)
+    : singleAlertInstallation(identity, tenancy);
+  // What an alert investigation and a scheduled question share with a mention: they start runs
+  // of their own (no Slack event) and hand them to the same delivery, in their installation.
+  const ownRuns = {
     store,
     ledger,
     agent: agentApi,
-    // Investigations run on the channel's binding, its connection included, as mentions do.
+    // Runs go on the channel's binding, its connection included, as mentions do.
     connections: connections.runs,
     output,
     delivery,
     progress,
-    settings,
-    alertOutput: createSlackAlertOutput(slackClient, identity),
     audience,
     channelAgents,
     metrics,
     clock,
     logger,
+    installations: installationScope,
+    // They count in App Home's weekly runs, as their answers do.
+    observer: homeActivity,
+  };
+  const alerts = createAlertInvestigations({
+    ...ownRuns,
+    settings,
+    alertOutput: createSlackAlertOutput(slackClient, identity),
     config: {
       ...config.alerts,
       outsiderPolicy: config.audience.outsiderPolicy,
@@ -307,14 +302,21 @@ export async function startBot(
       lookbackMinutes: config.context.alertLookbackMinutes,
     },
     identity,
-    installations: slackSide.installations
-      ? alertInstallations(slackSide.installations, tenancy)
-      : singleAlertInstallation(identity, tenancy),
     tokens: connections.secrets
       ? createAlertTokens({ records: store, box: connections.secrets, now: () => clock.now() })
       : undefined,
-    // Investigations count in App Home's weekly runs, as their answers do.
-    observer: homeActivity,
+  });
+  // DESIGN "Scheduled questions": asked in their channel at their time, each occurrence once.
+  const schedules = wireSchedules({
+    ...ownRuns,
+    schedules: scheduleBook,
+    sessions,
+    settings: { ...settings, graceMs: config.schedules.graceMs },
+    scheduleClock,
+    outsiderPolicy: config.audience.outsiderPolicy,
+    connectionExists: (alias, tenant) => connections.admin.exists(alias, tenant),
+    zoneOf: async (userId) => (await users.lookup(userId))?.tz,
+    scheduleOutput: createSlackScheduleOutput(slackClient),
   });
   const reactions = createRatings({
     store,
@@ -353,12 +355,14 @@ export async function startBot(
       alerts,
       answerChannels,
       connections,
+      schedules: schedules.command,
     },
   });
 
   const { port } = await slack.start();
   const adopted = await recovery.adoptOrphans();
   const timers = startLeaseTimers(recovery, config.state.leaseTtlMs, logger);
+  schedules.start();
   logger.info(
     {
       port,
@@ -377,6 +381,7 @@ export async function startBot(
     if (stopped) return;
     stopped = true;
     for (const timer of timers) clearInterval(timer);
+    await schedules.stop();
     appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.

@@ -24,6 +24,7 @@ import { runConnectionsCommand } from './connections-command.js';
 import { runExport, type SendFilesToUser } from './export-command.js';
 import { helpEntry, type SubcommandName } from './help-text.js';
 import type { AgentCommand, ParseResult } from './parse-command.js';
+import { runScheduleCommand, type ScheduleCommandPort } from './schedule-command.js';
 
 /**
  * Runs a parsed `/agent` subcommand against the agent service and returns what happened as data.
@@ -76,6 +77,8 @@ export interface CommandContext {
   apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
   /** The installations' own alert tokens (`/agent alerts webhook`); unset without STATE_ENCRYPTION_KEY. */
   alertWebhook?: AlertWebhookPort | undefined;
+  /** Scheduled questions (`/agent schedule …`); unset: those commands show the help. */
+  schedules?: ScheduleCommandPort | undefined;
   /** Default: the real clock (export file names carry the date). */
   now?: () => Date;
   logger: Logger;
@@ -228,6 +231,15 @@ async function runAdmin(
       }
       case 'alerts-webhook':
         return await runAlertsWebhook(command, { tenant: context.tenant, ...invoker }, context.alertWebhook);
+      case 'schedule':
+      case 'schedule-add':
+      case 'schedule-remove':
+        return await runScheduleCommand(
+          command,
+          { tenant: context.tenant, ...invoker },
+          context.schedules,
+          context.channelAgents,
+        );
       default:
         return { kind: 'help' };
     }
@@ -315,6 +327,11 @@ function describeRequest(parsed: ParseResult): Record<string, unknown> {
     const { email: _email, ...rest } = args as Record<string, unknown>;
     return { subcommand: kind, ...rest };
   }
+  if (kind === 'schedule-add') {
+    // The question is a prompt: kept out of info logs (its length is enough for an audit).
+    const { question, ...rest } = args as { question: string };
+    return { subcommand: kind, ...rest, questionChars: question.length };
+  }
   return { subcommand: kind, ...args };
 }
 
@@ -345,6 +362,11 @@ function audit(logger: Logger, invoker: Invoker, parsed: ParseResult, outcome: C
     fields.on = outcome.on;
     fields.wasOn = outcome.wasOn;
   }
+  if (outcome.kind === 'schedule-added' || outcome.kind === 'schedule-removed') {
+    fields.scheduleId = outcome.schedule.id;
+    fields.timeZone = outcome.schedule.timeZone;
+  }
+  if (outcome.kind === 'schedule-refused') fields.reason = outcome.reason;
   if (outcome.kind === 'exported')
     fields.counts = Object.fromEntries(outcome.files.map((f) => [f.type, f.count]));
   logger.info(fields, 'admin command');

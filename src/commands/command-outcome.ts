@@ -1,6 +1,7 @@
 import type { SavedObjectType, SubAccount } from '../agent-api/index.js';
 import type { CapacityMoveError, CapacityMoveResult } from '../capacity/index.js';
 import type { ConnectionRow, RemoveResult } from '../connections/connection-admin.js';
+import type { ListedSchedule, Schedule } from '../conversation/schedules/schedules.js';
 import type { Logger } from '../runtime/logger.js';
 
 /**
@@ -126,7 +127,20 @@ export type CommandOutcome =
    */
   | { kind: 'alert-webhook'; address: string; token: string; rotated: boolean }
   /** No STATE_ENCRYPTION_KEY: an installation's token cannot be kept sealed. */
-  | { kind: 'alert-webhook-no-key' };
+  | { kind: 'alert-webhook-no-key' }
+  /** `/agent schedule add` done: the schedule, and its first run (epoch ms). */
+  | { kind: 'schedule-added'; schedule: Schedule; nextRun: number | undefined }
+  /** `/agent schedule add` refused: nothing was kept. */
+  | {
+      kind: 'schedule-refused';
+      reason: 'outsiders' | 'channel-full' | 'not-a-channel';
+      limit?: number | undefined;
+    }
+  /** `/agent schedule`: the installation's schedules in the channel, soonest first. */
+  | { kind: 'schedules'; channelId: string; rows: ListedSchedule[] }
+  | { kind: 'schedule-removed'; schedule: Schedule }
+  /** No schedule of this installation has that id (another's is not named either). */
+  | { kind: 'schedule-unknown'; id: string };
 
 /**
  * Whether the outcome changed what an admin's App Home shows: agents on or off, a channel's agent
@@ -143,6 +157,9 @@ export function changesAdminHome(outcome: CommandOutcome): boolean {
       return outcome.on !== outcome.wasOn;
     case 'connection-remove':
       return outcome.result.outcome === 'removed';
+    case 'schedule-added':
+    case 'schedule-removed':
+      return true;
     default:
       return false;
   }
@@ -160,6 +177,8 @@ export function auditResult(outcome: CommandOutcome): 'ok' | 'refused' | 'failed
     case 'home-only':
     case 'channel-unbound':
     case 'alert-webhook-no-key':
+    case 'schedule-refused':
+    case 'schedule-unknown':
       return 'refused';
     case 'connection-remove':
       return outcome.result.outcome === 'removed' ? 'ok' : 'refused';

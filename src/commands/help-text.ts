@@ -22,7 +22,10 @@ export type SubcommandName =
   | 'connections'
   | 'connections-add'
   | 'connections-remove'
-  | 'alerts-webhook';
+  | 'alerts-webhook'
+  | 'schedule'
+  | 'schedule-add'
+  | 'schedule-remove';
 
 /** One line of the command reference. */
 export interface HelpEntry {
@@ -164,6 +167,29 @@ export const HELP_ENTRIES: readonly HelpEntry[] = [
     description:
       'Show (only to you) this workspace’s own alert address and its token, made on first use; `rotate` replaces the token. Alerts sent with it are investigated in this workspace’s channels only, on each channel’s agent.',
     example: '/agent alerts webhook',
+    adminOnly: true,
+  },
+  {
+    name: 'schedule',
+    usage: '/agent schedule',
+    description:
+      'List this channel’s scheduled questions (this workspace’s): id, days, time with its time zone, next run, who added it.',
+    example: '/agent schedule',
+    adminOnly: true,
+  },
+  {
+    name: 'schedule-add',
+    usage: '/agent schedule add <daily|weekdays|mon,tue,…> <HH:MM> <question>',
+    description:
+      'Ask the question in this channel at that time (in your Slack time zone) and answer it in its thread, on the channel’s agent. Refused in channels people outside the organisation can read.',
+    example: '/agent schedule add weekdays 08:30 what broke overnight?',
+    adminOnly: true,
+  },
+  {
+    name: 'schedule-remove',
+    usage: '/agent schedule remove <id>',
+    description: 'Remove one of this workspace’s scheduled questions (its id is in `/agent schedule`).',
+    example: '/agent schedule remove 3f9a1c',
     adminOnly: true,
   },
 ];

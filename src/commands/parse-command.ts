@@ -8,6 +8,7 @@ import {
 import { aliasProblem } from '../connections/connection-alias.js';
 import { isAgentId } from '../conversation/context/channel-agents.js';
 import { type SubcommandName, usageOf } from './help-text.js';
+import { isScheduleText, parseSchedule, type ScheduleCommand } from './schedule-parse.js';
 
 /**
  * `/agent …` text → a typed subcommand, or a parse error carrying the usage line. Pure: no
@@ -44,7 +45,9 @@ export type AgentCommand =
   | { kind: 'connections-add' }
   | { kind: 'connections-remove'; alias: string }
   /** `alerts webhook [rotate]`: the installation's own alert address and token. */
-  | { kind: 'alerts-webhook'; rotate: boolean };
+  | { kind: 'alerts-webhook'; rotate: boolean }
+  /** `schedule`, `schedule add …`, `schedule remove <id>` (schedule-parse.ts). */
+  | ScheduleCommand;
 
 export type ParseResult =
   | { ok: true; command: AgentCommand }
@@ -302,6 +305,10 @@ function parseTokens(tokens: string[]): AgentCommand {
 /** Parses the text after `/agent`. Empty text is `help`. */
 export function parseCommand(rawText: string): ParseResult {
   const text = unescapeSlackText(rawText).trim();
+  if (isScheduleText(text)) {
+    const schedule = parseSchedule(text);
+    return schedule.ok ? schedule : { ...schedule, usage: usageOf(schedule.subcommand) };
+  }
   const tokens = tokenize(text);
   if (tokens === undefined) {
     // The subcommand is still knowable from the first word, for the usage line.

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
+import type { Schedules } from '../conversation/schedules/schedules.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import { createHomeActivity } from '../home/home-activity.js';
 import { createHomeData } from '../home/home-data.js';
@@ -25,6 +26,8 @@ export function wireAppHome(deps: {
   store: StateStore;
   /** Answer channels (`/agent channel answer-all`), listed on the admins' home. */
   answerChannels?: Pick<AnswerChannels, 'list'> | undefined;
+  /** Scheduled questions (`/agent schedule`), listed on the admins' home. */
+  schedules?: Pick<Schedules, 'ofInstallation'> | undefined;
   inside: InsideCheck;
   identity: SlackIdentity;
   users: UserDirectory;
@@ -56,6 +59,7 @@ export function wireAppHome(deps: {
       }),
       watched: installationWatches({ store }),
       answerChannels: deps.answerChannels,
+      schedules: deps.schedules,
       defaultAgentId: config.agent.agentId,
       prompts: config.agentView.suggestedPrompts,
       now: () => clock.now(),

@@ -75,6 +75,8 @@ export interface Config {
     cooldownMs: number;
     runsPerHour: number;
   };
+  /** DESIGN "Scheduled questions": SCHEDULES_PER_CHANNEL, SCHEDULE_GRACE_MINUTES (as ms). */
+  schedules: { perChannel: number; graceMs: number };
   state: {
     redisUrl: string | undefined;
     /** One server, Sentinel or Cluster (DESIGN "Redis beyond one node"); unset ⇒ memory. */

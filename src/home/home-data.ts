@@ -8,6 +8,7 @@ import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from '../conversation/home-ports.js';
+import type { ListedSchedule } from '../conversation/schedules/schedules.js';
 import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
@@ -34,6 +35,8 @@ export interface AdminHome {
   watched: string[] | undefined;
   /** Channels where every top-level message is answered; undefined: none wired, or unlistable. */
   answerChannels?: string[] | undefined;
+  /** The installation's scheduled questions, soonest first; undefined: none wired, or unlistable. */
+  schedules?: ListedSchedule[] | undefined;
   week: { label: string } & WeeklyTallies;
 }
 
@@ -55,6 +58,8 @@ export interface HomeDataDeps {
   watched?: WatchedChannels | undefined;
   /** Answer channels (`/agent channel answer-all`) the installation under way turned on. */
   answerChannels?: { list(tenant: Tenant): Promise<string[]> } | undefined;
+  /** Scheduled questions of the installation under way (`/agent schedule add`). */
+  schedules?: { ofInstallation(tenant: Tenant): Promise<ListedSchedule[]> } | undefined;
   defaultAgentId: string;
   prompts: ReadonlyArray<{ title: string; message: string }>;
   now: () => number;
@@ -111,7 +116,8 @@ export function createHomeData(deps: HomeDataDeps) {
   async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
     const answering = deps.answerChannels;
-    const [connections, bound, seen, watched, tallies, answerChannels] = await Promise.all([
+    const scheduling = deps.schedules;
+    const [connections, bound, seen, watched, tallies, answerChannels, schedules] = await Promise.all([
       orUndefined('connections', () => deps.connections.list(tenant)),
       orUndefined('channel agents', () => channelAgents(tenant)),
       orUndefined('agents', () => store.agentsSeen()),
@@ -120,6 +126,7 @@ export function createHomeData(deps: HomeDataDeps) {
         : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
       answering ? orUndefined('answer channels', () => answering.list(tenant)) : undefined,
+      scheduling ? orUndefined('schedules', () => scheduling.ofInstallation(tenant)) : undefined,
     ]);
     const channelRows = bound ?? [];
     return {
@@ -128,6 +135,7 @@ export function createHomeData(deps: HomeDataDeps) {
       channelAgents: channelRows,
       watched,
       ...(answerChannels ? { answerChannels } : {}),
+      ...(schedules ? { schedules } : {}),
       week: { label, runs: 0, answers: 0, 'answered-sessions': 0, 'rated-sessions': 0, ...tallies },
     };
   }

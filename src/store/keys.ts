@@ -17,6 +17,8 @@ export const storeKeys = {
   channelWatch: (channel: string) => `channel-watch:${channel}`,
   /** A channel where every person's top-level message is a question (`/agent channel answer-all`). */
   answerChannel: (channel: string) => `answer-channel:${channel}`,
+  /** A scheduled question (`/agent schedule add`), by its installation's name for it. */
+  schedule: (name: string) => `schedule:${name}`,
   accountSlots: (account: string) => `account-slots:${account}`,
   /** Every added service connection by alias (tokens sealed). */
   connections: 'connections',
@@ -57,6 +59,7 @@ export const clusterKeys: StoreKeys = {
   claim: (name) => `claim:${tag(name)}`,
   channelWatch: (channel) => `channel-watch:${tag(channel)}`,
   answerChannel: (channel) => `answer-channel:${tag(channel)}`,
+  schedule: (name) => `schedule:${tag(name)}`,
   accountSlots: (account) => `account-slots:${tag(account)}`,
   connections: 'connections',
   connectionChannels: 'connections:channels',

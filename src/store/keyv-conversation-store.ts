@@ -6,6 +6,7 @@ import type { AnswerChannelStore } from '../conversation/answer-channels/answer-
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { HomeStore } from '../conversation/home-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
+import type { ScheduleStore } from '../conversation/schedules/schedules.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 import { createAnswerChannelRecords } from './answer-channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
@@ -16,6 +17,7 @@ import { createInstallationRecords, type InstallationRecordStore } from './insta
 import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
 import type { AccountSlotLeases, StorePrimitives } from './primitives.js';
+import { createScheduleRecords } from './schedule-records.js';
 import type { StoreTtls } from './ttls.js';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
@@ -27,6 +29,7 @@ export interface StateStore
     ClaimStore,
     ChannelWatchStore,
     AnswerChannelStore,
+    ScheduleStore,
     AccountSlotLeases,
     ConnectionRecordStore,
     InstallationRecordStore {
@@ -69,6 +72,8 @@ export function createKeyvConversationStore(
     ...createInstallationRecords(keyv, ensureOpen),
     // Answer channels (`/agent channel answer-all`): never expire, like watched channels.
     ...createAnswerChannelRecords(keyv, homePrimitives, keys, ensureOpen),
+    // Scheduled questions (`/agent schedule`): never expire, an admin removes them.
+    ...createScheduleRecords(keyv, homePrimitives, keys, ensureOpen),
 
     async getThread(threadKey) {
       ensureOpen();

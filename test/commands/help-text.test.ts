@@ -27,6 +27,9 @@ describe('help entries', () => {
         'enable',
         'export',
         'help',
+        'schedule',
+        'schedule-add',
+        'schedule-remove',
         'whoami',
       ].sort(),
     );

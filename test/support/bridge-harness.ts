@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import { localBotEnv } from '../../src/local-stack/bot-env.js';
 import { silentLogger } from '../../src/logging.js';
+import type { Clock } from '../../src/runtime/clock.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
 import {
@@ -22,6 +23,8 @@ export interface HarnessOptions {
   sim?: SimulatorOptions;
   slack?: SlackStandinOptions;
   logger?: Logger;
+  /** The schedule ticker's clock (a manual one moves scheduled questions' time alone). */
+  scheduleClock?: Clock;
 }
 
 /** The environment the bot gets in tests: everything on loopback, port 0. */
@@ -44,7 +47,10 @@ export async function startHarness(options: HarnessOptions = {}) {
   const config = loadConfig(harnessEnv(sim, slack, options.env));
   let bridge: RunningBot;
   try {
-    bridge = await startBot(config, { logger: options.logger ?? silentLogger });
+    bridge = await startBot(config, {
+      logger: options.logger ?? silentLogger,
+      ...(options.scheduleClock ? { scheduleClock: options.scheduleClock } : {}),
+    });
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
     throw error;

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
+import type { Clock } from '../../src/runtime/clock.js';
 import { SIM_AGENTS, SIM_TOKENS, startSimulator } from '../../src/simulator/index.js';
 import {
   appMentionEvent,
@@ -44,7 +45,13 @@ export const PEOPLE = {
   org: { id: 'UCARL', team_id: 'T0GRIDTWO', enterprise_id: 'E0GRID' },
 };
 
-export async function startOAuthHarness(options: { env?: Record<string, string> } = {}) {
+export async function startOAuthHarness(
+  options: { env?: Record<string, string> /** The schedule ticker's clock. */; scheduleClock?: Clock } = {},
+) {
+  const botOptions = {
+    logger: silentLogger,
+    ...(options.scheduleClock ? { scheduleClock: options.scheduleClock } : {}),
+  };
   const sim = await startSimulator({ quiet: true, longPollMs: 500 });
   const slack = await startSlackStandin({
     oauth: {
@@ -74,7 +81,7 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
   });
   let bridge: RunningBot;
   try {
-    bridge = await startBot(config, { logger: silentLogger });
+    bridge = await startBot(config, botOptions);
   } catch (error) {
     await Promise.all([sim.close(), slack.close()]);
     throw error;
@@ -116,7 +123,7 @@ export async function startOAuthHarness(options: { env?: Record<string, string> 
     /** A new bot process on the same configuration (and store): what a deploy or a crash does. */
     async restart() {
       await bridge.stop();
-      bridge = await startBot(config, { logger: silentLogger });
+      bridge = await startBot(config, botOptions);
       appUrl = `http://127.0.0.1:${bridge.port}`;
       slack.oauth?.redirectUrls.push(`${appUrl}/slack/oauth_redirect`);
     },

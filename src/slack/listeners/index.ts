@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { AgentApi } from '../../agent-api/index.js';
 import type { AlertInvestigations } from '../../alerts/index.js';
+import type { ScheduleCommandPort } from '../../commands/schedule-command.js';
 import type { Config } from '../../config.js';
 import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { ConversationAudience } from '../../conversation/access/audience.js';
@@ -52,6 +53,8 @@ export interface ListenerDeps {
   answerChannels?: Pick<AnswerChannels, 'settingOf' | 'set'> | undefined;
   /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
   connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
+  /** Scheduled questions (`/agent schedule …`); absent: those commands show the help. */
+  schedules?: ScheduleCommandPort | undefined;
   config: Config;
   identity: SlackIdentity;
   logger: Logger;

@@ -11,6 +11,7 @@ import { BIND_HINT, renderChannelOutcome } from './channel-replies.js';
 import { renderConnectionsOutcome } from './connection-replies.js';
 import { describeError } from './describe-error.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from './mrkdwn-reply.js';
+import { renderScheduleOutcome } from './schedule-replies.js';
 
 export { type CommandReply, escapeMrkdwn } from './mrkdwn-reply.js';
 
@@ -131,6 +132,12 @@ export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
     case 'connection-remove':
     case 'connection-unknown':
       return renderConnectionsOutcome(outcome);
+    case 'schedule-added':
+    case 'schedule-refused':
+    case 'schedules':
+    case 'schedule-removed':
+    case 'schedule-unknown':
+      return renderScheduleOutcome(outcome);
   }
 }
 

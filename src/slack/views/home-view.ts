@@ -5,9 +5,11 @@
  */
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { RecentThread, RecentThreadStatus } from '../../conversation/home-ports.js';
+import type { ListedSchedule } from '../../conversation/schedules/schedules.js';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
 import { cutMrkdwn, escapedText, escapeSlackText, summariseInline, summariseLines } from './mrkdwn.js';
+import { scheduleLine } from './schedule-replies.js';
 
 /** Slack's limit of blocks in a view. */
 export const HOME_MAX_BLOCKS = 100;
@@ -173,6 +175,7 @@ function adminBlocks(admin: AdminHome): KnownBlock[] {
     channelAgents,
     watched,
     ...answerChannelsBlocks(admin.answerChannels),
+    ...schedulesBlocks(admin.schedules),
     section(
       `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
     ),
@@ -184,6 +187,19 @@ function answerChannelsBlocks(channels: string[] | undefined): KnownBlock[] {
   if (!channels) return [];
   const lines = channels.map((channel) => `• <#${channel}>`);
   return [listSection('*Answer channels*', lines, '_none_ — `/agent channel answer-all on` in a channel')];
+}
+
+/** Scheduled questions (`/agent schedule add`), each with its channel; nothing when not listed. */
+function schedulesBlocks(schedules: ListedSchedule[] | undefined): KnownBlock[] {
+  if (!schedules) return [];
+  const lines = schedules.map((row) => scheduleLine(row, true));
+  return [
+    listSection(
+      '*Scheduled questions*',
+      lines,
+      '_none_ — `/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;` in a channel',
+    ),
+  ];
 }
 
 /** The home view of one person. */

@@ -58,6 +58,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       channelAgents: deps.channelAgents,
       watchedChannels: deps.alerts?.watched,
       answerChannels: deps.answerChannels,
+      schedules: deps.schedules,
       capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,

@@ -1,0 +1,125 @@
+/**
+ * Scheduled questions, assembled once (DESIGN "Scheduled questions"): the schedules kept in the
+ * store, the `/agent schedule` command's port, the firing of due occurrences through a run start of
+ * their own (the same ledger, delivery and progress as mentions), and the one ticker per process
+ * that looks every ~20 s. The ticker reads and sleeps on the clock it is given, so tests move
+ * schedule time alone; it stops with the bot.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ScheduleCommandPort } from '../commands/schedule-command.js';
+import type { ConversationAudience } from '../conversation/access/audience.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { OccurrenceClaims, ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
+import {
+  createScheduleFiring,
+  type ScheduleFiring,
+  type ScheduleInstallations,
+  type ScheduleMetrics,
+} from '../conversation/schedules/schedule-firing.js';
+import { createSchedules, type ScheduleStore, type Schedules } from '../conversation/schedules/schedules.js';
+import type { Tenant } from '../conversation/tenancy.js';
+import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+
+/** How often every replica looks for due occurrences: well inside the minute a schedule names. */
+export const SCHEDULE_TICK_MS = 20_000;
+
+/**
+ * The schedules kept in the store, made before the room: App Home lists them too. Ids are six hex
+ * digits: short enough to type in `/agent schedule remove`, unique enough per workspace.
+ */
+export function createScheduleBook(store: ScheduleStore, clock: Clock, perChannel: number): Schedules {
+  return createSchedules({
+    store,
+    now: () => clock.now(),
+    newId: () => randomBytes(3).toString('hex'),
+    perChannel,
+  });
+}
+
+export interface SchedulesRoomDeps
+  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
+  store: OccurrenceClaims;
+  schedules: Schedules;
+  /** The ticker's time, and the schedules' (added at, next run). */
+  scheduleClock: Clock;
+  /** The runs' time (deadlines, progress): the bot's clock. */
+  clock: Clock;
+  logger: Logger;
+  metrics: ScheduleMetrics & RunStartDeps['metrics'];
+  settings: RunStartDeps['settings'] & { graceMs: number };
+  outsiderPolicy: 'dm' | 'thread' | 'refuse';
+  audience: Pick<ConversationAudience, 'of'>;
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  connectionExists(alias: string, tenant: Tenant): Promise<boolean>;
+  /** The person's Slack zone (users.info `tz`), in the installation in scope. */
+  zoneOf(userId: string): Promise<string | undefined>;
+  installations: ScheduleInstallations;
+  output: RunStartDeps['output'];
+  scheduleOutput: ScheduleOutput;
+}
+
+export interface SchedulesRoom {
+  command: ScheduleCommandPort;
+  firing: ScheduleFiring;
+  /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
+  start(): void;
+  /** Stops the ticker and waits for a round under way. */
+  stop(): Promise<void>;
+}
+
+export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
+  const log = deps.logger.child({ component: 'schedules' });
+  const { schedules } = deps;
+  const runStart = createRunStart({
+    ...deps,
+    logger: log,
+    newId: () => randomUUID().toLowerCase(),
+    // A question's new message has no thread yet: never busy, unless someone asked in it first.
+    refuseBusy: (request) =>
+      log.info({ channel: request.channel, ts: request.threadTs }, 'schedule thread busy'),
+  });
+  const firing = createScheduleFiring({
+    schedules,
+    claims: deps.store,
+    installations: deps.installations,
+    channelAgents: deps.channelAgents,
+    connectionExists: deps.connectionExists,
+    audience: deps.audience,
+    outsiderPolicy: deps.outsiderPolicy,
+    runStart,
+    output: deps.scheduleOutput,
+    metrics: deps.metrics,
+    clock: deps.scheduleClock,
+    logger: log,
+    graceMs: deps.settings.graceMs,
+    newId: () => randomUUID(),
+  });
+  const command: ScheduleCommandPort = {
+    schedules,
+    zoneOf: deps.zoneOf,
+    refusesOutsiders: async (channel) =>
+      deps.outsiderPolicy !== 'thread' && (await deps.audience.of(channel)).outsiders,
+  };
+
+  const stopping = new AbortController();
+  let loop: Promise<void> | undefined;
+  async function tickUntilStopped(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      await firing.round().catch((error: unknown) => log.error({ err: error }, 'schedule round failed'));
+      await deps.scheduleClock.sleep(SCHEDULE_TICK_MS, stopping.signal).catch(() => undefined);
+    }
+  }
+  return {
+    command,
+    firing,
+    start() {
+      loop ??= tickUntilStopped();
+    },
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * What a turn is given besides the question (DESIGN "Thread context", "Time range", "Files are
+ * context", "Channel agents"): the thread read through its own fail-fast Web client, the people
+ * directory, and shared text files read with the bot token from Slack's file host only.
+ */
+import type { Config } from '../config.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import { createFileGathering } from '../conversation/context/file-gathering.js';
+import { createTurnContext } from '../conversation/context/turn-context.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { createSlackFileReader } from '../slack/file-download.js';
+import type { SlackWiring } from '../slack/installations/slack-wiring.js';
+import { createSlackPeopleDirectory } from '../slack/people-directory.js';
+import { createSlackThreadReader } from '../slack/thread-reader.js';
+
+type TurnContextDeps = Parameters<typeof createTurnContext>[0];
+
+export function wireTurnContext(deps: {
+  config: Config;
+  slackSide: SlackWiring;
+  users: Parameters<typeof createSlackPeopleDirectory>[0];
+  inside: TurnContextDeps['inside'];
+  channelAgents: ChannelAgents;
+  clock: Clock;
+  logger: Logger;
+}) {
+  const { config, slackSide, clock, logger } = deps;
+  const { identity } = slackSide;
+  const people = createSlackPeopleDirectory(deps.users);
+  const context = createTurnContext({
+    threads: createSlackThreadReader(slackSide.failFastWebClient()),
+    people,
+    inside: deps.inside,
+    channelAgents: deps.channelAgents,
+    files: createFileGathering({
+      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slackSide.botToken, logger }),
+      logger,
+      settings: { maxChars: config.context.fileMaxChars },
+    }),
+    clock,
+    logger,
+    settings: {
+      ...config.context,
+      // Read per turn: with OAuth the bot is the installation's under way.
+      get botUserId() {
+        return identity.botUserId;
+      },
+      get botId() {
+        return identity.botId;
+      },
+    },
+  });
+  return { context, people };
+}

@@ -1,0 +1,201 @@
+/**
+ * Firing scheduled questions (DESIGN "Scheduled questions"). Each round (the ticker's, every ~20 s
+ * on every replica) looks at every schedule's latest due time and takes a claim for that schedule
+ * and occurrence in the store (set-if-absent with an expiry, atomic on memory and Redis): only its
+ * holder handles the occurrence, so it runs exactly once across replicas and restarts. The holder
+ * then, in the schedule's installation (its token, its tenant):
+ * 1. late past SCHEDULE_GRACE_MINUTES (no replica ran at the time) — skipped, counted;
+ * 2. the channel's binding or its connection gone — paused, its adder told once;
+ * 3. a channel outsiders can read (unless OUTSIDER_AUDIENCE=thread) — skipped, its adder told;
+ * 4. the question posted as a new message ("Scheduled question, added by @person: …"); Slack
+ *    saying the bot is not in the channel — paused, its adder told once;
+ * 5. the run in that message's thread through the same run start as a mention: the channel's
+ *    agent and connection, no thread context, the time range from the question's words.
+ */
+
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { ConversationAudience } from '../access/audience.js';
+import type { ChannelAgent, ChannelAgents } from '../context/channel-agents.js';
+import { parseTimeRange } from '../context/time-range.js';
+import type { Tenant } from '../tenancy.js';
+import type { RunStart } from '../turn/run-start.js';
+import type { TurnRequest } from '../turn/turn-starter.js';
+import { previousOccurrence } from './schedule-times.js';
+import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
+
+/**
+ * Kept past a week: a weekly schedule's last occurrence stays "the latest due" for seven days, and
+ * its claim must outlive that so no round takes it twice.
+ */
+const OCCURRENCE_CLAIM_TTL_MS = 8 * 24 * 60 * 60 * 1000;
+/** Late by this much is still on time: a round's interval and a slow round (not a missed one). */
+export const ON_TIME_MS = 2 * 60 * 1000;
+
+export type OccurrenceResult = 'run' | 'skipped' | 'failed';
+
+export interface ScheduleMetrics {
+  scheduleOccurrence(result: OccurrenceResult): void;
+}
+
+/** What a schedule's adder is told in a DM. */
+export type ScheduleNotice = { kind: 'outsiders'; due: number } | { kind: 'paused'; reason: PauseReason };
+
+/** The Slack side. Errors other than the bot being out of the channel reach the caller. */
+export interface ScheduleOutput {
+  /** The question as a new top-level message; `gone`: Slack said the bot is not in (or there is no) channel. */
+  postQuestion(schedule: Schedule): Promise<{ ts: string } | { gone: true }>;
+  tellAdder(schedule: Schedule, notice: ScheduleNotice): Promise<void>;
+}
+
+/** Once-only marks with an expiry, shared by every replica (the store's alert claims). */
+export interface OccurrenceClaims {
+  claim(name: string, value: string, ttlMs: number): Promise<{ claimed: boolean }>;
+  releaseClaim(name: string, value: string): Promise<void>;
+}
+
+/** Runs work as a schedule's installation (alert-installations.ts `runAs`). */
+export interface ScheduleInstallations {
+  runAs<T>(
+    team: string,
+    work: (tenant: Tenant) => Promise<T>,
+  ): Promise<{ found: true; value: T } | { found: false }>;
+}
+
+export interface ScheduleFiringDeps {
+  schedules: Pick<Schedules, 'list' | 'pause'>;
+  claims: OccurrenceClaims;
+  installations: ScheduleInstallations;
+  channelAgents: Pick<ChannelAgents, 'agentFor'>;
+  /** Whether the installation still has the connection `alias` (removed ones are gone). */
+  connectionExists(alias: string, tenant: Tenant): Promise<boolean>;
+  audience: Pick<ConversationAudience, 'of'>;
+  outsiderPolicy: 'dm' | 'thread' | 'refuse';
+  runStart: Pick<RunStart, 'begin'>;
+  output: ScheduleOutput;
+  metrics: ScheduleMetrics;
+  clock: Clock;
+  logger: Logger;
+  /** SCHEDULE_GRACE_MINUTES as ms. */
+  graceMs: number;
+  newId: () => string;
+}
+
+const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
+
+export function createScheduleFiring(deps: ScheduleFiringDeps) {
+  const { clock, logger, metrics } = deps;
+
+  /** One round: every schedule's latest due occurrence, handled by whoever claims it. */
+  async function round(): Promise<void> {
+    const now = clock.now();
+    for (const schedule of await deps.schedules.list()) {
+      if (schedule.paused) continue;
+      const due = previousOccurrence(schedule, now);
+      if (due === undefined || due < schedule.addedAt) continue;
+      await occurrence(schedule, due, now).catch((error: unknown) => {
+        metrics.scheduleOccurrence('failed');
+        logger.error({ err: error, schedule: schedule.id, due }, 'scheduled question failed');
+      });
+    }
+  }
+
+  async function occurrence(schedule: Schedule, due: number, now: number): Promise<void> {
+    // The installation's name for the schedule: ids are short, and unique only per installation.
+    const name = `schedule:${scheduleName(schedule)}:${due}`;
+    const token = deps.newId();
+    if (!(await deps.claims.claim(name, token, OCCURRENCE_CLAIM_TTL_MS)).claimed) return;
+    if (now - due > deps.graceMs + ON_TIME_MS) {
+      return done(schedule, due, 'skipped', 'missed: no replica ran at its time');
+    }
+    // Nothing in Slack yet (a failed post): the next round, still within the grace, may try again.
+    const giveBack = () => deps.claims.releaseClaim(name, token).catch(() => undefined);
+    const fired = await deps.installations.runAs(schedule.teamId, (tenant) =>
+      fire(schedule, tenant, due, giveBack),
+    );
+    if (fired.found) return;
+    // The installation is gone (uninstalled): nobody can be told in its workspace.
+    await deps.schedules.pause(schedule, 'connection-gone');
+    done(schedule, due, 'failed', 'installation gone: paused');
+  }
+
+  async function fire(
+    schedule: Schedule,
+    tenant: Tenant,
+    due: number,
+    giveBack: () => Promise<void>,
+  ): Promise<void> {
+    const channelAgent = await deps.channelAgents.agentFor(tenant, schedule.channel);
+    if (await connectionGone(channelAgent, tenant)) return pauseAndTell(schedule, due, 'connection-gone');
+    if (deps.outsiderPolicy !== 'thread' && (await deps.audience.of(schedule.channel)).outsiders) {
+      await tell(schedule, { kind: 'outsiders', due });
+      return done(schedule, due, 'skipped', 'outsiders can read the channel');
+    }
+    const posted = await deps.output.postQuestion(schedule).catch(async (error: unknown) => {
+      await giveBack();
+      throw error;
+    });
+    if ('gone' in posted) return pauseAndTell(schedule, due, 'left-channel');
+    const { message, context } = runInput(schedule);
+    const request: TurnRequest = {
+      tenant,
+      teamId: tenant.teamId,
+      channel: schedule.channel,
+      threadTs: posted.ts,
+      sourceTs: posted.ts,
+      // The adder asks: a channel turned outsider-readable before the answer sends it to their DM.
+      userId: schedule.addedBy,
+      prompt: message,
+      mentioned: true,
+    };
+    const { connection } = channelAgent;
+    const prepared = {
+      kind: 'ready',
+      agentId: channelAgent.agentId ?? '',
+      ...(connection !== undefined ? { connection } : {}),
+      context,
+    } as const;
+    const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
+    done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
+  }
+
+  /** Unbound here, or bound to a connection that was removed: nothing can answer. */
+  async function connectionGone(channelAgent: ChannelAgent, tenant: Tenant): Promise<boolean> {
+    if (channelAgent.source === 'unbound') return true;
+    const alias = channelAgent.connection;
+    return alias !== undefined && !(await deps.connectionExists(alias, tenant));
+  }
+
+  /** The question, and the time range its own words name (in its adder's zone), as a mention's. */
+  function runInput(schedule: Schedule) {
+    const phrase = parseTimeRange(schedule.question, clock.now(), schedule.timeZone);
+    const context = phrase.kind === 'range' ? { timerange: phrase.range } : {};
+    return { message: schedule.question, context };
+  }
+
+  async function pauseAndTell(schedule: Schedule, due: number, reason: PauseReason): Promise<void> {
+    await deps.schedules.pause(schedule, reason);
+    await tell(schedule, { kind: 'paused', reason });
+    done(schedule, due, 'failed', `paused: ${reason}`);
+  }
+
+  async function tell(schedule: Schedule, notice: ScheduleNotice): Promise<void> {
+    await deps.output
+      .tellAdder(schedule, notice)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, schedule: schedule.id, notice: notice.kind }, 'schedule notice not sent'),
+      );
+  }
+
+  function done(schedule: Schedule, due: number, result: OccurrenceResult, why: string, ts?: string): void {
+    metrics.scheduleOccurrence(result);
+    logger.info(
+      { schedule: schedule.id, channel: schedule.channel, due, result, why, ...(ts ? { ts } : {}) },
+      'scheduled question',
+    );
+  }
+
+  return { round };
+}
+
+export type ScheduleFiring = ReturnType<typeof createScheduleFiring>;

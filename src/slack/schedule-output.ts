@@ -1,0 +1,39 @@
+import type { WebClient } from '@slack/web-api';
+import type { ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
+import { NO_PREVIEWS } from './no-previews.js';
+import { classifySlackError } from './slack-errors.js';
+import { renderScheduledQuestion, renderScheduleNotice } from './views/schedule-replies.js';
+
+/** What Slack answers when the bot cannot post in the channel any more: the schedule pauses. */
+const CHANNEL_GONE = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
+
+/**
+ * Scheduled questions on the Web API (`chat:write`; the DM to an adder `im:write`), with the
+ * client of the installation in scope (the ticker runs each schedule as its installation).
+ * https://docs.slack.dev/reference/methods/chat.postMessage#errors
+ */
+export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
+  return {
+    async postQuestion(schedule) {
+      try {
+        // The question may hold a link: no previews (DESIGN "No previews").
+        const posted = await client.chat.postMessage({
+          channel: schedule.channel,
+          ...renderScheduledQuestion(schedule),
+          ...NO_PREVIEWS,
+        });
+        if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+        return { ts: posted.ts };
+      } catch (error) {
+        if (CHANNEL_GONE.has(classifySlackError(error).code)) return { gone: true };
+        throw error;
+      }
+    },
+    async tellAdder(schedule, notice) {
+      const opened = await client.conversations.open({ users: schedule.addedBy });
+      const channel = opened.channel?.id;
+      if (!channel) throw new Error('conversations.open returned no channel');
+      await client.chat.postMessage({ channel, ...renderScheduleNotice(schedule, notice), ...NO_PREVIEWS });
+    },
+  };
+}

@@ -4,7 +4,7 @@
 #   docker run --env-file .env -p 3000:3000 slack-agent-bridge
 
 # --- dev: the sources with every dependency (compose's sandbox profile runs the agent-service
-# simulator and the Slack stand-in from it) ---
+# simulator and the Slack stand-in from it: dev/simulator and dev/slack-standin through tsx) ---
 FROM node:24-slim AS dev
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -20,7 +20,8 @@ RUN npm run typecheck \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-# --- runtime: dist/ + production node_modules, as a non-root user ---
+# --- runtime: dist/ + production node_modules, as a non-root user. dist/ is src/ compiled
+# (tsconfig.build.json): the stand-ins in dev/ are not in it ---
 FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app

@@ -9,8 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { appMentionEvent, eventCallback, messageEvent } from '../src/slack-standin/event-builders.js';
-import { postEvent } from '../src/slack-standin/signed-post.js';
+import { appMentionEvent, eventCallback, messageEvent } from '../dev/slack-standin/event-builders.js';
+import { postEvent } from '../dev/slack-standin/signed-post.js';
 import {
   BENCH_CHANNELS,
   BENCH_SIGNING_SECRET,

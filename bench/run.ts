@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { localBotEnv } from '../dev/local-stack/bot-env.js';
 import { loadConfig } from '../src/config.js';
-import { localBotEnv } from '../src/local-stack/bot-env.js';
 import {
   formatHeap,
   type HeapSummary,

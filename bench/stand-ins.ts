@@ -5,9 +5,9 @@
  * `child_process.fork`): how many answers the stand-in accepted, and the size's measurements.
  */
 
-import type { Simulator } from '../src/simulator/index.js';
-import { startSimulator } from '../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin } from '../src/slack-standin/index.js';
+import type { Simulator } from '../dev/simulator/index.js';
+import { startSimulator } from '../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin } from '../dev/slack-standin/index.js';
 import type { ServiceReport, StandInsReply, StandInsRequest } from './protocol.js';
 import { BENCH_LONG_POLL_MS, BENCH_SCRIPT, type MentionRef, runIdOf } from './protocol.js';
 import { median, quantile } from './stats.js';

@@ -4,8 +4,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The folder tells the layer (CONVENTIONS 2, 16). Two tables, checked against every import in
- * src/ — the sandbox, the stand-in and the simulator included:
+ * The folder tells the layer (CONVENTIONS 2, 16, 19). Two tables, checked against every import in
+ * src/ (the product) and dev/ (the stand-ins: the simulator, the Slack stand-in, the sandbox):
  * - which layer may use which package (a package missing from the table fails: a new dependency
  *   is placed on purpose), and
  * - which layers a layer may import (dependencies point inward).
@@ -23,9 +23,13 @@ interface Source {
   text: string;
 }
 
-/** `src/conversation/turn/x.ts` → `conversation`; a file at the top, `src/config.ts` → `config.ts`. */
+/**
+ * `src/conversation/turn/x.ts` → `conversation`; a file at the top, `src/config.ts` → `config.ts`;
+ * a stand-in keeps its top folder, `dev/simulator/x.ts` → `dev/simulator`.
+ */
 function layerOf(file: string): string {
   const parts = file.split('/');
+  if (parts[0] === 'dev') return `dev/${parts[1] ?? ''}`;
   // config.ts and the field schemas and types it is built from (src/config/) are one layer.
   if (parts[1] === 'config') return 'config.ts';
   return parts[1] ?? file;
@@ -70,7 +74,9 @@ function sources(dir: string): Source[] {
   return out;
 }
 
-const all = sources('src');
+const product = sources('src');
+const standIns = sources('dev');
+const all = [...product, ...standIns];
 
 /** Package → the layers that may import it. */
 const PACKAGE_LAYERS: Record<string, string[]> = {
@@ -94,7 +100,7 @@ const PACKAGE_LAYERS: Record<string, string[]> = {
   // The alert webhook reads its body with a size limit, as Bolt's own receiver does.
   'raw-body': ['alerts'],
   // Socket Mode's WebSocket server in the stand-in.
-  ws: ['slack-standin'],
+  ws: ['dev/slack-standin'],
 };
 
 /** Layer → the layers it may import. Everything not listed imports nothing of the bot. */
@@ -166,20 +172,21 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'store',
   ],
   'main.ts': ['config.ts', 'logging.ts', 'start-bot.ts'],
+  // dev/: the stand-ins beside the product. Nothing above names a dev/ layer: src/ imports none.
   // Written from the seed, not from the client: shared schemas would let both sides agree on a mistake.
-  simulator: [],
+  'dev/simulator': [],
   // Slack as the bot sees it from outside: nothing of the bot's layers.
-  'slack-standin': [],
-  'local-stack': ['simulator', 'slack-standin'],
+  'dev/slack-standin': [],
+  'dev/local-stack': ['dev/simulator', 'dev/slack-standin'],
   // The try-out drives the real app through its front door.
-  sandbox: [
+  'dev/sandbox': [
     'config.ts',
     'conversation',
-    'local-stack',
+    'dev/local-stack',
+    'dev/simulator',
+    'dev/slack-standin',
     'logging.ts',
     'runtime',
-    'simulator',
-    'slack-standin',
     'start-bot.ts',
   ],
 };
@@ -201,6 +208,20 @@ describe('the folder tells the layer', () => {
         .map((layer) => `${source.file} imports ${layer}`),
     );
     expect(inward).toEqual([]);
+  });
+
+  it('src/ is the product: nothing in it imports from dev/ (dependencies point dev → src only)', () => {
+    const intoDev = product.flatMap((source) =>
+      source.layers
+        .filter((layer) => layer.startsWith('dev/'))
+        .map((layer) => `${source.file} imports ${layer}`),
+    );
+    expect(intoDev).toEqual([]);
+    // The stand-ins live in dev/ alone: no src/ folder is named like one of them.
+    const layers = new Set(product.map((source) => source.layer));
+    expect(
+      ['simulator', 'slack-standin', 'sandbox', 'local-stack'].filter((name) => layers.has(name)),
+    ).toEqual([]);
   });
 
   it('every row is used: no rule polices a package or a layer that is gone', () => {
@@ -239,7 +260,7 @@ describe('the folder tells the layer', () => {
     const readers = all
       .filter((source) => /process\.env\b/.test(source.text.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')))
       .map((source) => source.file)
-      .filter((file) => !file.startsWith('src/sandbox/') && file !== 'src/simulator/cli.ts');
+      .filter((file) => !file.startsWith('dev/sandbox/') && file !== 'dev/simulator/cli.ts');
     expect(readers).toEqual(['src/config.ts']);
   });
 });

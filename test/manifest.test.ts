@@ -107,12 +107,11 @@ const METHOD_SCOPES: Record<string, string[]> = {
   filesUploadV2: ['files:write'],
 };
 
-/** The bot's own source: everything but the stand-ins for Slack and the agent service. */
+/** The bot's own source: src/ (the stand-ins for Slack and the agent service live in dev/). */
 function botSources(): { path: string; text: string }[] {
   const srcDir = join(root, 'src');
   return readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
     .filter((path) => path.endsWith('.ts'))
-    .filter((path) => !/^(sandbox|simulator)[\\/]/.test(path))
     .map((path) => ({ path, text: readFileSync(join(srcDir, path), 'utf8') }));
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../dev/simulator/index.js';
 import { type AgentApi, missingMembers } from '../../src/agent-api/index.js';
 import { CapacityMoveError, moveCapacity } from '../../src/capacity/index.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import { rejectionOf } from './support/rejection.js';
 import { simClient, startTestSimulator } from './support/simulator.js';
 

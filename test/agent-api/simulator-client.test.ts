@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective } from '../../dev/simulator/index.js';
 import {
   type AgentApi,
   AgentApiError,
@@ -10,7 +11,6 @@ import {
 } from '../../src/agent-api/index.js';
 import { buildUpdateBody } from '../../src/capacity/index.js';
 import { TERMINAL_STATUSES } from '../../src/conversation/ports.js';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, simDirective } from '../../src/simulator/index.js';
 import { rejectionOf } from './support/rejection.js';
 import { simClient, startTestSimulator } from './support/simulator.js';
 

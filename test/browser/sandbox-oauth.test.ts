@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)('npm run sandbox -- --oauth in Chromium', () => {
 
   it('prints the install URL; installing in the browser lets the chat ask as that workspace', async () => {
     const { OUTSIDER_AUDIENCE: _policy, ...env } = process.env;
-    const sandbox = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', '--oauth'], {
+    const sandbox = spawn(process.execPath, ['--import', 'tsx', 'dev/sandbox/main.ts', '--oauth'], {
       cwd: repoRoot,
       env,
     });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../dev/simulator/index.js';
 import type { AgentApi } from '../../src/agent-api/index.js';
 import { CapacityMoveError, type CapacityMoveLock, moveCapacity } from '../../src/capacity/index.js';
-import type { Simulator } from '../../src/simulator/index.js';
 import { rejectionOf } from '../agent-api/support/rejection.js';
 import { simClient, startTestSimulator } from '../agent-api/support/simulator.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StoredResponse } from '../../src/slack-standin/index.js';
+import type { StoredResponse } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /**

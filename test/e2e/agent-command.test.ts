@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS } from '../../dev/simulator/index.js';
+import type { StoredResponse } from '../../dev/slack-standin/index.js';
 import { HELP_ENTRIES } from '../../src/commands/help-text.js';
 import type { Logger } from '../../src/runtime/logger.js';
-import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS } from '../../src/simulator/index.js';
-import type { StoredResponse } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /**

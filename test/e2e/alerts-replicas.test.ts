@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import {
   alertMessage,
   eventCallback,
   type SlackStandin,
   startSlackStandin,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import {
   alertMessage,
   type BotMessageInput,
   DEFAULT_BOT_USER_ID,
   type SlackStandin,
   type StoredMessage,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

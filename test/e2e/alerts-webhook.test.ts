@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID, type StoredMessage } from '../../src/slack-standin/index.js';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
+import { DEFAULT_BOT_USER_ID, type StoredMessage } from '../../dev/slack-standin/index.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
 import { blockActionsPayload, postInteraction } from '../support/slack-events.js';

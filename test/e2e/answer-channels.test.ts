@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID, messageEvent, type SlackStandin } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { DEFAULT_BOT_USER_ID, messageEvent, type SlackStandin } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import type { StoredMessage } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import type { StoredMessage } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { WINDOW_PATTERN } from '../support/looked-at.js';
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
 import {
   alertMessage,
   appContextChangedEvent,
   DEFAULT_BOT_USER_ID,
   dmMessageViewing,
   type ViewedPlaceInput,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /**

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
+import { DEFAULT_BOT_USER_ID } from '../../dev/slack-standin/index.js';
 import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config.js';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
 import { OUTSIDER_HOME } from '../../src/slack/views/home-view.js';
-import { DEFAULT_BOT_USER_ID } from '../../src/slack-standin/index.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { homeTabOpenedEvent } from '../support/slack-events.js';

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import {
   appMentionEvent,
   DEFAULT_BOT_USER_ID,
@@ -8,7 +7,8 @@ import {
   eventCallback,
   type SlackStandin,
   startSlackStandin,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';

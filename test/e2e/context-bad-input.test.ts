@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { alertMessage } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { alertMessage } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /** The bad input for thread context: each gives a run with sensible context, never a crash. */

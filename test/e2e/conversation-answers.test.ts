@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SIM_AGENTS, type SimulatorFaults, simDirective } from '../../dev/simulator/index.js';
+import { SLACK_LIMITS } from '../../dev/slack-standin/index.js';
 import { createLogger } from '../../src/logging.js';
-import { SIM_AGENTS, type SimulatorFaults, simDirective } from '../../src/simulator/index.js';
-import { SLACK_LIMITS } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
-import { appMentionEvent, DEFAULT_BOT_USER_ID, messageEvent } from '../../src/slack-standin/index.js';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
+import { appMentionEvent, DEFAULT_BOT_USER_ID, messageEvent } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const quick = (answer: string) => simDirective({ steps: 1, stepMs: 30, answer });

@@ -2,8 +2,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import { type Simulator, startSimulator } from '../../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin } from '../../dev/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { askAndWaitForAnswer, killAllChildBots, spawnBot, startChildBot } from '../support/child-bot.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import type { StoredMessage } from '../../dev/slack-standin/index.js';
 import { FEEDBACK_PROBLEMS } from '../../src/slack/views/feedback.js';
-import type { StoredMessage } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';
 

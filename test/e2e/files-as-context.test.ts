@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import type { StoredMessage } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import type { StoredMessage } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { appMentionEvent, messageEvent } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { appMentionEvent, messageEvent } from '../../dev/slack-standin/index.js';
 import {
   installThroughPages,
   type OAuthHarness,

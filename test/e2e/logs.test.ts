@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
-import { TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
+import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS, simDirective } from '../../dev/simulator/index.js';
+import { TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const progressMessages = (harness: Harness, channel: string, threadTs: string) =>

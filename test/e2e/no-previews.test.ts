@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { DEFAULT_BOT_USER_ID } from '../../dev/slack-standin/index.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
+import { submitNewestFormFields } from '../../dev/slack-standin/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
-import { submitNewestFormFields } from '../../src/slack-standin/index.js';
 import {
   installThroughPages,
   OAUTH_SIGNING_SECRET,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appMentionEvent, eventCallback } from '../../src/slack-standin/index.js';
+import { appMentionEvent, eventCallback } from '../../dev/slack-standin/index.js';
 import {
   installThroughPages,
   linkNamed,

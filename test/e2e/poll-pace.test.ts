@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import { startHarness } from '../support/bridge-harness.js';
 
 /**

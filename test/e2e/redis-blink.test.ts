@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import {
   eventCallback,
   reactionAddedEvent,
   type SlackStandin,
   startSlackStandin,
   visibleText,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType, replyEvent, waitUntil } from '../support/child-bot.js';

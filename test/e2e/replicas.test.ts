@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin, visibleText } from '../../src/slack-standin/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin, visibleText } from '../../dev/slack-standin/index.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import {

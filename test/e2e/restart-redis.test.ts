@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { threadKey } from '../../src/conversation/thread-key.js';
-import { lockNames } from '../../src/conversation/turn/turn-ledger.js';
-import type { TurnRecord } from '../../src/conversation/turn/turn-records.js';
 import {
   SIM_AGENTS,
   SIM_TOKENS,
   type Simulator,
   simDirective,
   startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../dev/simulator/index.js';
 import {
   DEFAULT_TEAM_ID,
   type SlackStandin,
   startSlackStandin,
   TEST_BOT_TOKEN,
   visibleText,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { threadKey } from '../../src/conversation/thread-key.js';
+import { lockNames } from '../../src/conversation/turn/turn-ledger.js';
+import type { TurnRecord } from '../../src/conversation/turn/turn-records.js';
 import { createRedisStore } from '../../src/store/index.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { harnessEnv } from '../support/bridge-harness.js';

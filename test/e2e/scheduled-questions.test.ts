@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import {
   channelSharedEvent,
   DEFAULT_BOT_USER_ID,
   type StoredMessage,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { agentCommandReply } from '../support/command-reply.js';
 import { createManualClock, type ManualClock } from '../support/manual-clock.js';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
+import { DEFAULT_BOT_USER_ID, type SlackStandin, startSlackStandin } from '../../dev/slack-standin/index.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { DEFAULT_BOT_USER_ID, type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective, startSimulator } from '../../src/simulator/index.js';
+import { simDirective, startSimulator } from '../../dev/simulator/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { agentCommandReply } from '../support/command-reply.js';

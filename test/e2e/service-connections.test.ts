@@ -5,9 +5,9 @@ import {
   type Simulator,
   simDirective,
   startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../dev/simulator/index.js';
+import { DEFAULT_TEAM_ID } from '../../dev/slack-standin/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
-import { DEFAULT_TEAM_ID } from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';

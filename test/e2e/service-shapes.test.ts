@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS, simDirective } from '../../dev/simulator/index.js';
+import type { StoredResponse } from '../../dev/slack-standin/index.js';
 import type { Logger } from '../../src/runtime/logger.js';
-import { SIM_ADMIN_EMAILS, SIM_AGENTS, SIM_TOKENS, simDirective } from '../../src/simulator/index.js';
-import type { StoredResponse } from '../../src/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 /**

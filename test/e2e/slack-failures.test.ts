@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { simDirective } from '../../dev/simulator/index.js';
 import { createLogger } from '../../src/logging.js';
-import { simDirective } from '../../src/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 
 const byType = (harness: Harness, channel: string, threadTs: string, type: string) =>

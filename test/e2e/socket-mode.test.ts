@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
-import type { Logger } from '../../src/runtime/logger.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import {
   type SlackStandin,
   slashCommandFields,
   startSlackStandin,
   TEST_APP_TOKEN,
   visibleText,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType } from '../support/child-bot.js';

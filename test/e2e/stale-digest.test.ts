@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { redisAvailable, TEST_REDIS_URL, uniqueRedisPrefix } from '../support/redis.js';

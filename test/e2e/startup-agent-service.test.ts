@@ -1,8 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import { SIM_TOKENS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin } from '../../dev/slack-standin/index.js';
 import { closedPortUrl } from '../agent-api/support/scripted-server.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { killAllChildBots, spawnBot, startChildBot } from '../support/child-bot.js';

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { SIM_TOKENS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import {
   type SlackStandin,
   startSlackStandin,
   TEST_APP_TOKEN,
   TEST_BOT_TOKEN,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { closedPortUrl } from '../agent-api/support/scripted-server.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { killAllChildBots, spawnBot, startChildBot } from '../support/child-bot.js';

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import {
   agentSessionStoppedEvent,
   eventCallback,
   type SlackStandin,
   startSlackStandin,
   visibleText,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
 import type { RunningBot } from '../../src/start-bot.js';
 import { startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';

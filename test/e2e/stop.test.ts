@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { agentSessionStoppedEvent } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { agentSessionStoppedEvent } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { waitUntil } from '../support/child-bot.js';
 

@@ -5,9 +5,9 @@ import {
   type Simulator,
   simDirective,
   startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../dev/simulator/index.js';
+import { appMentionEvent, messageEvent, submitNewestFormFields } from '../../dev/slack-standin/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
-import { appMentionEvent, messageEvent, submitNewestFormFields } from '../../src/slack-standin/index.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import {
   installThroughPages,

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import {
   alertMessage,
   DEFAULT_BOT_USER_ID,
   messageEvent,
   type StoredMessage,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 

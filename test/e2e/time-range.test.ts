@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
-import { alertMessage, visibleText } from '../../src/slack-standin/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
+import { alertMessage, visibleText } from '../../dev/slack-standin/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { windowText } from '../support/looked-at.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { simDirective } from '../../src/simulator/index.js';
+import { simDirective } from '../../dev/simulator/index.js';
 import {
   appMentionEvent,
   DEFAULT_BOT_USER_ID,
@@ -7,7 +7,7 @@ import {
   messageEvent,
   reactionAddedEvent,
   type SlackStandinOptions,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { type Harness, type HarnessOptions, startHarness } from '../support/bridge-harness.js';
 import { memoryLogger } from '../support/memory-log.js';
 import { postInteraction, viewSubmissionPayload } from '../support/slack-events.js';

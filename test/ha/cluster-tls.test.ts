@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin } from '../../dev/slack-standin/index.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import {
   failedStartOutput,

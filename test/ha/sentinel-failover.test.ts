@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { type SlackStandin, startSlackStandin, visibleText } from '../../src/slack-standin/index.js';
+import { type Simulator, startSimulator } from '../../dev/simulator/index.js';
+import { type SlackStandin, startSlackStandin, visibleText } from '../../dev/slack-standin/index.js';
 import { uniqueRedisPrefix } from '../support/redis.js';
 import { redisServerInstalled } from '../support/redis-server.js';
 import { type SentinelSet, startSentinelSet, withNode } from '../support/redis-topologies.js';

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SIM_AGENTS, SIM_TOKENS } from '../../dev/simulator/index.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
-import { SIM_AGENTS, SIM_TOKENS } from '../../src/simulator/index.js';
 
 /**
  * compose.yaml without Docker (it cannot run on our machines): the file parses, builds the
@@ -11,6 +14,7 @@ import { SIM_AGENTS, SIM_TOKENS } from '../../src/simulator/index.js';
  * profile's bots to the simulator and the Slack stand-in it runs.
  */
 
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 interface Service {
@@ -63,6 +67,35 @@ describe('compose.yaml', () => {
     for (const [name, service] of services.filter(([, s]) => s.build)) {
       expect(stages, `${name}'s build target`).toContain(service.build?.target);
     }
+  });
+
+  it('runs the stand-ins from dev/ through tsx in the dev stage; the runtime image holds src/ compiled only', () => {
+    for (const name of ['simulator', 'slack-standin']) {
+      const service = compose.services[name];
+      expect(service?.build?.target, name).toBe('dev');
+      const command = service?.command ?? [];
+      expect(command.slice(0, 3), name).toEqual(['node', '--import', 'tsx']);
+      const script = command[3] ?? '';
+      expect(script, name).toBe(`dev/${name}/cli.ts`);
+      expect(existsSync(new URL(`../../${script}`, import.meta.url)), script).toBe(true);
+    }
+    // The dev stage copies the whole context: dev/ must not be ignored.
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
+    expect(ignored.filter((line) => /^\/?dev\/?$/.test(line))).toEqual([]);
+    // The runtime stage copies dist/ (the build of src/ alone), never the sources or dev/.
+    const runtime = read('Dockerfile').split(/^FROM \S+ AS runtime$/m)[1] ?? '';
+    const copied = [...runtime.matchAll(/^COPY .* (\S+)$/gm)].map((m) => m[1]);
+    expect(copied).toEqual(['./package.json', './node_modules', './dist', './scripts/healthcheck.mjs']);
+    const build = ts.getParsedCommandLineOfConfigFile(
+      fileURLToPath(new URL('../../tsconfig.build.json', import.meta.url)),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
+    const roots = (build?.fileNames ?? []).map((file) => relative(repoRoot, file));
+    expect(roots.length).toBeGreaterThan(0);
+    expect(roots.filter((file) => !file.startsWith('src/'))).toEqual([]);
   });
 
   it('sets only variables the bot reads', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, simDirective } from '../../src/simulator/index.js';
+import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { waitUntil } from '../support/child-bot.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderHomeText } from '../../src/sandbox/render-home.js';
+import { renderHomeText } from '../../dev/sandbox/render-home.js';
 import { renderHome } from '../../src/slack/views/home-view.js';
 
 describe('renderHomeText', () => {

@@ -1,6 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { answerAllLine, answerAllSwitch } from '../../src/sandbox/sandbox-answer-all.js';
+import { answerAllLine, answerAllSwitch } from '../../dev/sandbox/sandbox-answer-all.js';
 import { runSandbox } from '../support/run-sandbox.js';
 
 /**

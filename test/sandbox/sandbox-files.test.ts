@@ -2,7 +2,7 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fileQuestion, readLocalFile, SANDBOX_FILE_MAX_BYTES } from '../../src/sandbox/sandbox-file.js';
+import { fileQuestion, readLocalFile, SANDBOX_FILE_MAX_BYTES } from '../../dev/sandbox/sandbox-file.js';
 import { runSandbox } from '../support/run-sandbox.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEmoji, FILE_USAGE, parseInputLine, RATE_USAGE } from '../../src/sandbox/input-line.js';
-import { parseSandboxArgs } from '../../src/sandbox/sandbox-args.js';
-import { echoOf } from '../../src/sandbox/terminal-chat.js';
+import { canonicalEmoji, FILE_USAGE, parseInputLine, RATE_USAGE } from '../../dev/sandbox/input-line.js';
+import { parseSandboxArgs } from '../../dev/sandbox/sandbox-args.js';
+import { echoOf } from '../../dev/sandbox/terminal-chat.js';
 
 describe('parseInputLine', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SeenItem, ThreadMonitor } from '../../src/sandbox/thread-monitor.js';
+import { type SeenItem, ThreadMonitor } from '../../dev/sandbox/thread-monitor.js';
 import { createSlackPrivateReplies } from '../../src/slack/private-replies.js';
 import { feedbackButtonsBlock } from '../../src/slack/views/feedback.js';
 import { useStandin } from '../slack-standin/standin-fixture.js';

@@ -7,12 +7,12 @@ import {
   speak,
   unescapeSlack,
   withoutRepeatedWindow,
-} from '../../src/sandbox/render-terminal.js';
-import { findSession } from '../../src/sandbox/sandbox-reaction.js';
-import { type SandboxThread, threadLabel, turnTimeoutMs } from '../../src/sandbox/sandbox-session.js';
-import { moveThread, sandboxView, sharingLines } from '../../src/sandbox/sandbox-sharing.js';
-import { ackText } from '../../src/sandbox/sandbox-slash-command.js';
-import type { RunView } from '../../src/simulator/index.js';
+} from '../../dev/sandbox/render-terminal.js';
+import { findSession } from '../../dev/sandbox/sandbox-reaction.js';
+import { type SandboxThread, threadLabel, turnTimeoutMs } from '../../dev/sandbox/sandbox-session.js';
+import { moveThread, sandboxView, sharingLines } from '../../dev/sandbox/sandbox-sharing.js';
+import { ackText } from '../../dev/sandbox/sandbox-slash-command.js';
+import type { RunView } from '../../dev/simulator/index.js';
 
 describe('terminal rendering', () => {
   it('indents continuation lines under the speaker', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, SIM_TOKENS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { call, errorBodyShape, runRequest } from './sim-http.js';
 
 let sim: Simulator;

@@ -7,7 +7,7 @@ describe('npm run simulator --host', () => {
   it('listens on the address given, not only on 127.0.0.1', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/simulator/cli.ts', '--host', '127.0.0.2', '--port', '0', '--quiet'],
+      ['--import', 'tsx', 'dev/simulator/cli.ts', '--host', '127.0.0.2', '--port', '0', '--quiet'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { SIM_TOKENS } from '../../src/simulator/index.js';
+import { SIM_TOKENS } from '../../dev/simulator/index.js';
 
 describe('npm run simulator', () => {
   it('prints its URL, tokens and agents, serves the API there, and stops on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/simulator/cli.ts', '--port', '0', '--quiet'],
+      ['--import', 'tsx', 'dev/simulator/cli.ts', '--port', '0', '--quiet'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -44,7 +44,7 @@ describe('npm run simulator', () => {
 
 describe('npm run simulator -- --help', () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/simulator/cli.ts', ...args], { encoding: 'utf8' });
+    spawnSync(process.execPath, ['--import', 'tsx', 'dev/simulator/cli.ts', ...args], { encoding: 'utf8' });
 
   it('prints the usage and exits 0, without starting anything', () => {
     const help = run('--help');

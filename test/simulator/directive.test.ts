@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Directive, parseDirective, simDirective } from '../../src/simulator/index.js';
+import { type Directive, parseDirective, simDirective } from '../../dev/simulator/index.js';
 
 describe('parseDirective', () => {
   it.each([

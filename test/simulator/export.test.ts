@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_TYPES, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { EXPORT_TYPES, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { call, errorBodyShape } from './sim-http.js';
 
 let sim: Simulator;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, type Simulator, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { call, errorBodyShape } from './sim-http.js';
 
 let sim: Simulator;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import { call, errorBodyShape, startRun } from './sim-http.js';
 
 // Margins are fractions of the hold and the step, not fixed milliseconds: "at once" means well

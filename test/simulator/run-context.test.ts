@@ -5,7 +5,7 @@ import {
   type Simulator,
   simDirective,
   startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../dev/simulator/index.js';
 import { call, pollToEnd } from './sim-http.js';
 
 let sim: Simulator;

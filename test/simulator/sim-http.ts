@@ -1,6 +1,6 @@
 /** Small HTTP helpers for the simulator's tests: real requests with the global fetch. */
 import { expect } from 'vitest';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, SIM_TOKENS, type Simulator } from '../../dev/simulator/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes and assert on them
 type Json = any;

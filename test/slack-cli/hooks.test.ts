@@ -11,13 +11,13 @@ import {
   type Simulator,
   simDirective,
   startSimulator,
-} from '../../src/simulator/index.js';
+} from '../../dev/simulator/index.js';
 import {
   type SlackStandin,
   startSlackStandin,
   TEST_APP_TOKEN,
   TEST_BOT_TOKEN,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { mentionEvents, messagesOfType, waitUntil } from '../support/child-bot.js';
 import { eventCallback } from '../support/slack-events.js';
 

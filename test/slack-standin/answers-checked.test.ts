@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SlackRefusedError, submitNewestForm, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
-import { createPersonDriver } from '../../src/slack-standin/person.js';
+import { SlackRefusedError, submitNewestForm, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
+import { createPersonDriver } from '../../dev/slack-standin/person.js';
 import { useStandin } from './standin-fixture.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mrkdwnEscapeProblem, SLACK_LIMITS, validateBlocks } from '../../src/slack-standin/index.js';
+import { mrkdwnEscapeProblem, SLACK_LIMITS, validateBlocks } from '../../dev/slack-standin/index.js';
 
 /**
  * The stand-in's Block Kit rules: each limit accepts a payload exactly at the limit and refuses

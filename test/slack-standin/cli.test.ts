@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SIM_AGENTS, SIM_TOKENS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
+import { signSlackRequest, TEST_APP_TOKEN, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
-import { SIM_AGENTS, SIM_TOKENS, type Simulator, startSimulator } from '../../src/simulator/index.js';
-import { signSlackRequest, TEST_APP_TOKEN, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { waitUntil } from '../support/child-bot.js';
 
@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 async function startCli(args: string[]): Promise<RunningCli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/slack-standin/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'dev/slack-standin/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -117,7 +117,7 @@ describe('npm run slack-standin', () => {
   it('refuses to ask without a bot to ask, or to send unsigned events', async () => {
     const run = (args: string[]) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/slack-standin/cli.ts', ...args], {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'dev/slack-standin/cli.ts', ...args], {
           cwd: ROOT,
           stdio: 'ignore',
         });
@@ -191,7 +191,7 @@ describe('npm run slack-standin', () => {
 
 describe('npm run slack-standin -- --help', () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/slack-standin/cli.ts', ...args], {
+    spawnSync(process.execPath, ['--import', 'tsx', 'dev/slack-standin/cli.ts', ...args], {
       encoding: 'utf8',
     });
 

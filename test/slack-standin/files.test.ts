@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { webClient } from './standin-fixture.js';
 
 let standin: SlackStandin;

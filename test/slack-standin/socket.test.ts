@@ -9,7 +9,7 @@ import {
   startSlackStandin,
   TEST_APP_TOKEN,
   TEST_BOT_TOKEN,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 
 let standin: SlackStandin;
 let app: App | undefined;

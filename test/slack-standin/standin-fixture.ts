@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach } from 'vitest';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 
 /** Keeps Slack's own error/warning lines (expected in these tests) out of the output. */
 export const silentLogger = {

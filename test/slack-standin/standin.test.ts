@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSlackStandin, TEST_BOT_TOKEN, visibleText } from '../../src/slack-standin/index.js';
+import { startSlackStandin, TEST_BOT_TOKEN, visibleText } from '../../dev/slack-standin/index.js';
 import { slackError, useStandin, webClient } from './standin-fixture.js';
 
 const ctx = useStandin();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleText } from '../../src/slack-standin/index.js';
+import { visibleText } from '../../dev/slack-standin/index.js';
 import { slackError, useStandin } from './standin-fixture.js';
 
 const ctx = useStandin();

@@ -5,7 +5,7 @@ import {
   responseActionRefusal,
   TEST_BOT_TOKEN,
   validateView,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { useStandin } from './standin-fixture.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { appContext } from '../../dev/slack-standin/index.js';
 import { type SlackAppContext, viewedPlaceOf } from '../../src/slack/app-context.js';
-import { appContext } from '../../src/slack-standin/index.js';
 
 const TEAM = 'T0TEST';
 

@@ -1,9 +1,9 @@
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { createSlackPeopleDirectory } from '../../src/slack/people-directory.js';
 import { createSlackThreadReader } from '../../src/slack/thread-reader.js';
 import { createUserDirectory, slackUsersInfo } from '../../src/slack/user-directory.js';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 
 /** The context's Slack adapters against the stand-in: users.info and conversations.replies. */
 let slack: SlackStandin;

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { sharedFilesOf } from '../../src/conversation/context/file-context.js';
 import { silentLogger } from '../../src/logging.js';
 import { allowedFileOrigins, createSlackFileReader } from '../../src/slack/file-download.js';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 
 let standin: SlackStandin;
 beforeEach(async () => {

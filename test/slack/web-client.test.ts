@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorCode, WebClient, WebClientEvent } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { toSlackLogger } from '../../src/slack/bolt-logger.js';
 import { classifySlackError, toThreadOutputError } from '../../src/slack/slack-errors.js';
@@ -11,7 +12,6 @@ import {
   SLACK_RETRY_POLICY,
   webClientOptions,
 } from '../../src/slack/web-client.js';
-import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../src/slack-standin/index.js';
 import { memoryLogger } from '../support/memory-log.js';
 
 function configFor(apiUrl: string): Config {

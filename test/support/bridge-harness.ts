@@ -1,9 +1,5 @@
-import { loadConfig } from '../../src/config.js';
-import { localBotEnv } from '../../src/local-stack/bot-env.js';
-import { silentLogger } from '../../src/logging.js';
-import type { Clock } from '../../src/runtime/clock.js';
-import type { Logger } from '../../src/runtime/logger.js';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/index.js';
+import { localBotEnv } from '../../dev/local-stack/bot-env.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../dev/simulator/index.js';
 import {
   DEFAULT_BOT_USER_ID,
   type SlackStandin,
@@ -11,8 +7,12 @@ import {
   type StoredMessage,
   startSlackStandin,
   visibleText,
-} from '../../src/slack-standin/index.js';
-import { createPersonDriver } from '../../src/slack-standin/person.js';
+} from '../../dev/slack-standin/index.js';
+import { createPersonDriver } from '../../dev/slack-standin/person.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
+import type { Clock } from '../../src/runtime/clock.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-not-real';

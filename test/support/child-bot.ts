@@ -9,7 +9,7 @@ import {
   eventCallback,
   messageEvent,
   type SlackStandin,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
 import { TEST_SIGNING_SECRET } from './bridge-harness.js';
 import { postEvent, type SlackPostResult } from './slack-events.js';
 

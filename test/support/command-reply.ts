@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SlackStandin } from '../../src/slack-standin/index.js';
+import type { SlackStandin } from '../../dev/slack-standin/index.js';
 import type { Harness } from './bridge-harness.js';
 
 /** The visible text (section blocks, else `text`) of an `/agent` reply, unescaped. */

@@ -1,7 +1,4 @@
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
-import type { Clock } from '../../src/runtime/clock.js';
-import { SIM_AGENTS, SIM_TOKENS, startSimulator } from '../../src/simulator/index.js';
+import { SIM_AGENTS, SIM_TOKENS, startSimulator } from '../../dev/simulator/index.js';
 import {
   appMentionEvent,
   eventCallback,
@@ -9,7 +6,10 @@ import {
   type StandinWorkspace,
   type StoredMessage,
   startSlackStandin,
-} from '../../src/slack-standin/index.js';
+} from '../../dev/slack-standin/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
+import type { Clock } from '../../src/runtime/clock.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { postEvent } from './slack-events.js';
 

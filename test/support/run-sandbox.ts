@@ -24,7 +24,7 @@ export function runSandbox(
     // The bot's default audience policy, whatever the shell running the tests exported.
     const { OUTSIDER_AUDIENCE: _policy, ...inherited } = process.env;
     const env = { ...inherited, ...extraEnv };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'dev/sandbox/main.ts', ...args], {
       cwd: repoRoot,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { nextSlackTs } from '../../src/slack-standin/index.js';
+import { nextSlackTs } from '../../dev/slack-standin/index.js';
 
 /**
  * What Slack sends an app over HTTP, for end-to-end tests: signed events (with retries), slash
@@ -18,7 +18,7 @@ export type {
   MessageEventInput,
   ReactionAddedEventInput,
   SlashCommandInput,
-} from '../../src/slack-standin/event-builders.js';
+} from '../../dev/slack-standin/event-builders.js';
 export {
   appHomeOpenedEvent,
   appMentionEvent,
@@ -29,9 +29,9 @@ export {
   reactionAddedEvent,
   slashCommandFields,
   viewSubmissionPayload,
-} from '../../src/slack-standin/event-builders.js';
-export { homeTabOpenedEvent } from '../../src/slack-standin/home-events.js';
-export type { DeliveryOptions, SlackPostResult } from '../../src/slack-standin/signed-post.js';
-export { postEvent, postInteraction, postSlashCommand } from '../../src/slack-standin/signed-post.js';
-export type { SlackSignatureHeaders } from '../../src/slack-standin/signing.js';
-export { signSlackRequest } from '../../src/slack-standin/signing.js';
+} from '../../dev/slack-standin/event-builders.js';
+export { homeTabOpenedEvent } from '../../dev/slack-standin/home-events.js';
+export type { DeliveryOptions, SlackPostResult } from '../../dev/slack-standin/signed-post.js';
+export { postEvent, postInteraction, postSlashCommand } from '../../dev/slack-standin/signed-post.js';
+export type { SlackSignatureHeaders } from '../../dev/slack-standin/signing.js';
+export { signSlackRequest } from '../../dev/slack-standin/signing.js';

@@ -1,10 +1,10 @@
-import { type AgentApiOptions, createAgentApi, createRequestBudget } from '../../../src/agent-api/index.js';
 import {
   SIM_TOKENS,
   type Simulator,
   type SimulatorOptions,
   startSimulator,
-} from '../../../src/simulator/index.js';
+} from '../../../dev/simulator/index.js';
+import { type AgentApiOptions, createAgentApi, createRequestBudget } from '../../../src/agent-api/index.js';
 
 /** A quiet simulator with short long polls, so suites stay fast. */
 export function startTestSimulator(options: SimulatorOptions = {}): Promise<Simulator> {

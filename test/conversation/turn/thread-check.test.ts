@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { TEST_BOT_TOKEN } from '../../../dev/slack-standin/index.js';
 import type { ThreadLocation } from '../../../src/conversation/thread-output-port.js';
 import { createThreadCheck } from '../../../src/conversation/turn/thread-check.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createSlackThreadOutput } from '../../../src/slack/thread-output.js';
-import { TEST_BOT_TOKEN } from '../../../src/slack-standin/index.js';
 import { useStandin, webClient } from '../../slack-standin/standin-fixture.js';
 import { memoryLogger } from '../../support/memory-log.js';
 

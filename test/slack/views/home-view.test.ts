@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { visibleText } from '../../../dev/slack-standin/index.js';
 import type { RecentThread } from '../../../src/conversation/home-ports.js';
 import type { AdminHome, PersonHome } from '../../../src/home/home-data.js';
 import {
@@ -8,7 +9,6 @@ import {
   renderHome,
   threadLink,
 } from '../../../src/slack/views/home-view.js';
-import { visibleText } from '../../../src/slack-standin/index.js';
 
 const OPTIONS = { workspaceUrl: 'https://acme.slack.com/', botUserId: 'UBOT' };
 const T = Date.UTC(2026, 10, 25, 14, 5);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mrkdwnEscapeProblem } from '../../../dev/slack-standin/index.js';
 import {
   andMore,
   cutMrkdwn,
@@ -7,7 +8,6 @@ import {
   summariseInline,
   summariseLines,
 } from '../../../src/slack/views/mrkdwn.js';
-import { mrkdwnEscapeProblem } from '../../../src/slack-standin/index.js';
 
 describe('escapedText: escape, then cut', () => {
   it.each([

@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import {
+  messageBodyRefusal,
+  mrkdwnEscapeProblem,
+  responseActionRefusal,
+  validateView,
+} from '../../../dev/slack-standin/index.js';
 import type { CommandOutcome } from '../../../src/commands/command-outcome.js';
 import type { ConnectionRow } from '../../../src/connections/connection-admin.js';
 import type { AdminHome } from '../../../src/home/home-data.js';
@@ -7,12 +13,6 @@ import { renderAddAnswer, renderConnectionForm } from '../../../src/slack/views/
 import { renderHome } from '../../../src/slack/views/home-view.js';
 import { reply } from '../../../src/slack/views/mrkdwn-reply.js';
 import { renderPrivateQuote } from '../../../src/slack/views/private-answer.js';
-import {
-  messageBodyRefusal,
-  mrkdwnEscapeProblem,
-  responseActionRefusal,
-  validateView,
-} from '../../../src/slack-standin/index.js';
 
 /**
  * Issue 32: the views at their largest, with names made of mrkdwn's reserved characters,

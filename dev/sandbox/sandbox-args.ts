@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
+import type { OutsiderPolicy } from '../../src/conversation/access/answer-place.js';
 
 /** What `npm run sandbox -- …` was asked for. */
 export interface SandboxArgs {

@@ -1,4 +1,4 @@
-import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
+import type { OutsiderPolicy } from '../../src/conversation/access/answer-place.js';
 import {
   channelSharedEvent,
   channelUnsharedEvent,

@@ -7,10 +7,11 @@
  * once, so the question is asked within one tick (~20 s) instead of up to 80 s.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logging.js';
+import { type Clock, systemClock } from '../../src/runtime/clock.js';
+import { startBot } from '../../src/start-bot.js';
 import { localBotEnv } from '../local-stack/bot-env.js';
-import { silentLogger } from '../logging.js';
-import { type Clock, systemClock } from '../runtime/clock.js';
 import { simDirective, startSimulator } from '../simulator/index.js';
 import {
   DEFAULT_BOT_USER_ID,
@@ -19,7 +20,6 @@ import {
   startSlackStandin,
   visibleText,
 } from '../slack-standin/index.js';
-import { startBot } from '../start-bot.js';
 
 const CHANNEL = 'C0SANDBOX';
 /** A workspace admin of the stand-in, in Europe/London. */

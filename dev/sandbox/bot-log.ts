@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../logging.js';
-import type { Logger } from '../runtime/logger.js';
+import { createLogger } from '../../src/logging.js';
+import type { Logger } from '../../src/runtime/logger.js';
 
 /** The bot's logger in the sandbox, and where its lines go. */
 export interface BotLog {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { type Config, loadConfig } from '../config.js';
-import type { OutsiderPolicy } from '../conversation/access/answer-place.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { OutsiderPolicy } from '../../src/conversation/access/answer-place.js';
+import type { Logger } from '../../src/runtime/logger.js';
+import { startBot } from '../../src/start-bot.js';
 import { localBotEnv } from '../local-stack/bot-env.js';
-import type { Logger } from '../runtime/logger.js';
 import { type SimScript, type Simulator, startSimulator } from '../simulator/index.js';
 import {
   DEFAULT_BOT_ID,
@@ -12,7 +13,6 @@ import {
   startSlackStandin,
   TEST_BOT_TOKEN,
 } from '../slack-standin/index.js';
-import { startBot } from '../start-bot.js';
 
 /** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;

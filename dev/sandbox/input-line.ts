@@ -1,6 +1,7 @@
 /**
  * What a line typed in the sandbox means. Pure, so the grammar is tested on its own:
  * `/quit`, `/new`, `/help`, `/shared`, `/home`, `/stop`, `/agent …`, `/alert …`, `/webhook …`, `/rate good|bad [comment]`,
+ * `/schedule [--now] <question>`,
  * `/file <path> [question]`, a lone `:emoji:` (or 👍 / 👎) is a reaction, anything
  * else is a message in the current thread.
  */
@@ -18,6 +19,8 @@ export type InputLine =
   | { kind: 'alert'; text: string }
   /** The vendor's alert webhook fires (POST /alerts): a card, and the bot investigates on its own. */
   | { kind: 'webhook'; text: string }
+  /** Adds a daily scheduled question for the next minute; `now` also moves the bot's schedule clock there. */
+  | { kind: 'schedule'; question: string; now: boolean; typed: string }
   /** Shares the sandbox channel with another organisation (Slack Connect), or stops sharing it. */
   | { kind: 'toggle-shared' }
   /** Opens the bot's Home tab: the sandbox prints the home the bot published. */
@@ -39,6 +42,18 @@ export const RATE_USAGE =
 /** How `/file` is used, said when it is typed without a path. */
 export const FILE_USAGE =
   '/file needs a path: /file <path> [question] shares a local text file with your question (a path with spaces goes in double quotes)';
+
+/** How `/schedule` is used, said when it is typed without a question. */
+export const SCHEDULE_USAGE =
+  '/schedule needs a question: /schedule [--now] <question> adds it as a daily scheduled question for the next minute (--now: asked within ~20 s)';
+
+/** `[--now] <question>`. */
+function parseSchedule(line: string, words: readonly string[]): InputLine {
+  const now = words[0]?.toLowerCase() === '--now';
+  const question = (now ? words.slice(1) : words).join(' ').trim();
+  if (question === '') return { kind: 'usage', typed: line, text: SCHEDULE_USAGE };
+  return { kind: 'schedule', question, now, typed: line };
+}
 
 /** `<path> [question]` or `"<path with spaces>" [question]`. */
 function parseFile(line: string, rest: string): InputLine {
@@ -89,6 +104,8 @@ function parseSlash(line: string): InputLine {
       return { kind: 'alert', text: rest.join(' ') || 'Error rate above 5% on checkout' };
     case '/webhook':
       return { kind: 'webhook', text: rest.join(' ') || 'Checkout error rate above 5%' };
+    case '/schedule':
+      return parseSchedule(line, rest);
     case '/file':
       return parseFile(line, line.slice(word.length).trim());
     case '/rate': {

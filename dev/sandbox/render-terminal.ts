@@ -135,6 +135,8 @@ export const SANDBOX_HELP = [
   '  /new              start a new thread',
   '  /alert <text>     a monitoring bot posts an alert; your next message asks the bot about it',
   '  /webhook [title]  the alert webhook fires (POST /alerts): a card, and the bot investigates on its own',
+  '  /schedule [--now] <question>  add it as a daily scheduled question for the next minute',
+  "                    (/agent schedule add); --now moves the bot's schedule clock there: asked within ~20 s",
   '  /shared           share #sandbox with another organisation (Slack Connect), or stop sharing it',
   "  /home             open the bot's Home tab: your recent threads, and (you are an admin) the agent's health",
   "  /stop             press Stop on the thread's agent session while the agent works",
@@ -167,6 +169,13 @@ export function renderSeen(item: SeenItem, view: SeenView = {}): string {
   }
   if (item.kind === 'ephemeral')
     return speak(speakerIn(SPEAKER.onlyYou, view.placeOf?.(item.channel)), readable(item.text));
+  if (item.kind === 'root') {
+    const place = view.placeOf?.(item.thread.channel);
+    return speak(
+      SPEAKER.agent.replace(/ ›$/, ` (new thread${place ? ` in ${place}` : ''}) ›`),
+      readable(item.text),
+    );
+  }
   const where = [view.placeOf?.(item.thread.channel), view.threadOf?.(item.thread)].filter(Boolean);
   const place = where.length > 0 ? where.join(', ') : undefined;
   const agent = speakerIn(SPEAKER.agent, place);

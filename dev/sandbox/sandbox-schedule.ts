@@ -1,119 +1,83 @@
+import type { StoredMessage } from '../slack-standin/index.js';
+import { SPEAKER, speak } from './render-terminal.js';
+import type { ChatOutput } from './sandbox-session.js';
+import { turnTimeoutMs } from './sandbox-session.js';
+import { runAgentCommand } from './sandbox-slash-command.js';
+import { SANDBOX_CHANNEL, SANDBOX_ZONE, type SandboxStack } from './sandbox-stack.js';
+import { minuteAhead } from './schedule-clock.js';
+import type { ThreadMonitor } from './thread-monitor.js';
+import { markTurn, waitForTurn } from './turn-wait.js';
+
 /**
- * `npm run sandbox:schedule -- [--now] [question]`: a scheduled question's thread, end to end on
- * loopback (DESIGN "Scheduled questions"). It starts the simulator, the Slack stand-in and the real
- * bot (startBot), adds `/agent schedule add daily <HH:MM> <question>` one minute ahead as an admin
- * in #sandbox, and prints the question the bot posts at that minute and its thread's answer.
- * `--now` moves the schedule clock (only the ticker's: runs keep real time) to that minute at
- * once, so the question is asked within one tick (~20 s) instead of up to 80 s.
+ * `/schedule [--now] <question>` in the sandbox (DESIGN "Scheduled questions"): the person (an
+ * admin) runs the real `/agent schedule add daily <HH:MM> <question>` in #sandbox for the next
+ * minute in their zone, and the bot's reply names the zone and the next run. `--now` then moves the
+ * bot's schedule clock (only the ticker's: runs keep real time) to that minute, so the ticker asks
+ * at once or at its next round (≤ 20 s) rather than at the real minute. The bot's post at the top
+ * of #sandbox and its thread are shown by the session's monitor, which picks up the bot's new
+ * roots by itself; this waits until that thread's answer is in, so the prompt comes after it.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
-import { type Clock, systemClock } from '../../src/runtime/clock.js';
-import { startBot } from '../../src/start-bot.js';
-import { localBotEnv } from '../local-stack/bot-env.js';
-import { simDirective, startSimulator } from '../simulator/index.js';
-import {
-  DEFAULT_BOT_USER_ID,
-  postSlashCommand,
-  type StoredMessage,
-  startSlackStandin,
-  visibleText,
-} from '../slack-standin/index.js';
 
-const CHANNEL = 'C0SANDBOX';
-/** A workspace admin of the stand-in, in Europe/London. */
-const ADMIN = 'UADMIN';
-const ZONE = 'Europe/London';
-const WAIT_MS = 150_000;
+/** The bot's post of a scheduled question (src/slack/views/schedule-replies.ts). */
+const SCHEDULED_POST = /^Scheduled question, added by /;
 
-/** Real time plus an offset the demo can move: the schedule ticker's clock. */
-function movableClock(): Clock & { jumpTo(at: number): void } {
-  let offset = 0;
-  return {
-    now: () => systemClock.now() + offset,
-    sleep: (ms, signal) => systemClock.sleep(ms, signal),
-    jumpTo: (at) => {
-      offset = Math.max(offset, at - systemClock.now());
-    },
-  };
+/** How long the ticker may take after the clock moved: one round, and room to post. */
+const AFTER_JUMP_MS = 20_000 + 15_000;
+
+export interface ScheduleContext {
+  stack: SandboxStack;
+  out: ChatOutput;
+  monitor: ThreadMonitor;
 }
 
-/** `HH:MM` of the minute after `at` in `timeZone`, and that minute's instant. */
-function nextMinute(at: number, timeZone: string): { hhmm: string; at: number } {
-  const minute = Math.floor(at / 60_000) * 60_000 + 60_000;
-  const hhmm = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(minute);
-  return { hhmm, at: minute };
-}
+const isScheduledPost = (stack: SandboxStack, message: StoredMessage) =>
+  (message.user === stack.slack.botUserId || message.bot_id !== undefined) &&
+  (message.thread_ts ?? message.ts) === message.ts &&
+  SCHEDULED_POST.test(message.text ?? '');
 
-async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-  const until = Date.now() + WAIT_MS;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`gave up waiting for ${what}`);
-    await systemClock.sleep(250);
-  }
-}
-
-async function main(argv: string[]): Promise<void> {
-  const now = argv.includes('--now');
-  const words = argv
-    .filter((arg) => arg !== '--now')
-    .join(' ')
-    .trim();
-  const question = `${words || 'what broke overnight since 18:00 yesterday?'} ${simDirective({ steps: 3, stepMs: 400, answer: 'Overnight: one deploy at 02:10, error rate back to normal by 02:25. Nothing open.' })}`;
-  const sim = await startSimulator({ quiet: true, longPollMs: 1_000 });
-  const slack = await startSlackStandin();
-  const clock = movableClock();
-  const signingSecret = randomBytes(24).toString('hex');
-  const env = localBotEnv(
-    { simUrl: sim.url, slackApiUrl: slack.apiUrl, signingSecret },
-    { LOG_LEVEL: 'silent' },
+export async function scheduleQuestion(ctx: ScheduleContext, question: string, now: boolean): Promise<void> {
+  const { stack, out, monitor } = ctx;
+  const { slack, scheduleClock } = stack;
+  // A margin: a command that reached the bot after the minute began would schedule tomorrow's.
+  const minute = minuteAhead(scheduleClock.now(), SANDBOX_ZONE);
+  const command = `schedule add daily ${minute.hhmm} ${question}`;
+  out.line(speak(SPEAKER.sandbox, `you type /agent ${command} in #sandbox`));
+  const postsBefore = new Set(
+    slack
+      .messages(SANDBOX_CHANNEL.id)
+      .filter((m) => isScheduledPost(stack, m))
+      .map((m) => m.ts),
   );
-  const bot = await startBot(loadConfig(env), { logger: silentLogger, scheduleClock: clock });
-  try {
-    const minute = nextMinute(clock.now(), ZONE);
-    const responseId = randomUUID();
-    const text = `schedule add daily ${minute.hhmm} ${question}`;
-    console.log(`you (admin, ${ZONE}) in #sandbox: /agent ${text}`);
-    await postSlashCommand(`http://127.0.0.1:${bot.port}`, signingSecret, {
-      text,
-      user_id: ADMIN,
-      channel_id: CHANNEL,
-      response_url: slack.responseUrl(responseId),
-    });
-    const reply = await waitFor(() => slack.responses(responseId)[0], 'the reply to /agent schedule add');
-    console.log(`bot (only you see this): ${visibleText(reply as never)}`);
-    if (now) {
-      clock.jumpTo(minute.at);
-      console.log(
-        `sandbox: --now moved the schedule clock to ${minute.hhmm} ${ZONE}; the next tick (≤ 20 s) asks`,
-      );
-    } else {
-      console.log(`sandbox: waiting for ${minute.hhmm} ${ZONE} (up to 80 s; --now skips the wait)`);
-    }
-    const isQuestion = (message: StoredMessage) =>
-      message.user === DEFAULT_BOT_USER_ID && message.text.startsWith('Scheduled question');
-    const posted = await waitFor(() => slack.messages(CHANNEL).find(isQuestion), 'the scheduled question');
-    console.log(`bot in #sandbox: ${visibleText(posted)}`);
-    const answer = await waitFor(
-      () => slack.messages(CHANNEL, posted.ts).find((m) => m.metadata?.event_type === 'agent_answer'),
-      'the answer in its thread',
+  const replies = await runAgentCommand({ stack, out }, command);
+  // Refused (the reply said why): nothing will be asked.
+  if (!replies.some((reply) => reply.startsWith('Scheduled `'))) return;
+  const at = `${minute.hhmm} ${SANDBOX_ZONE}`;
+  if (now) {
+    scheduleClock.jumpTo(minute.at);
+    out.line(
+      speak(
+        SPEAKER.sandbox,
+        `--now moved the bot's schedule clock to ${at} (only the ticker's: runs keep real time): the question comes at its next round (≤ 20 s)`,
+      ),
     );
-    console.log(`bot in the thread: ${visibleText(answer)}`);
-  } finally {
-    await bot.stop();
-    await Promise.all([sim.close(), slack.close()]);
+  } else {
+    out.line(
+      speak(SPEAKER.sandbox, `waiting for ${at} (under a minute and a half; /schedule --now skips the wait)`),
+    );
   }
+  const postedWithin = now ? AFTER_JUMP_MS : minute.at - scheduleClock.now() + AFTER_JUMP_MS;
+  const posted = await slack.waitFor(
+    () => {
+      monitor.poll(); // shows the post, and watches its thread, as soon as it is there
+      return slack
+        .messages(SANDBOX_CHANNEL.id)
+        .find((m) => isScheduledPost(stack, m) && !postsBefore.has(m.ts));
+    },
+    { timeoutMs: Math.max(postedWithin, AFTER_JUMP_MS), description: `the scheduled question at ${at}` },
+  );
+  const thread = { channel: SANDBOX_CHANNEL.id, ts: posted.ts };
+  await waitForTurn(slack, monitor, thread, markTurn(monitor, undefined), {
+    timeoutMs: turnTimeoutMs(question, stack.script),
+    description: `the answer to the scheduled question "${question}"`,
+  });
 }
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});

@@ -8,10 +8,11 @@ import { showHome } from './sandbox-home.js';
 import { postAsPerson } from './sandbox-post.js';
 import { rateAnswer } from './sandbox-rate.js';
 import { reactToAnswer } from './sandbox-reaction.js';
+import { scheduleQuestion } from './sandbox-schedule.js';
 import { moveThread, sandboxView, setSandboxSharing, sharingLines } from './sandbox-sharing.js';
 import { runAgentCommand } from './sandbox-slash-command.js';
 import { SANDBOX_CHANNEL, SANDBOX_USER, type SandboxStack } from './sandbox-stack.js';
-import { fireSampleAlert } from './sandbox-webhook.js';
+import { fireSampleAlert, type WebhookAnswer } from './sandbox-webhook.js';
 import { type SeenItem, ThreadMonitor, type ThreadRef } from './thread-monitor.js';
 import { markTurn, waitForTurn } from './turn-wait.js';
 
@@ -53,6 +54,11 @@ export interface SandboxSession {
   home(): Promise<void>;
   /** Presses Stop on the current thread's agent session (Slack sends agent_session_stopped). */
   stop(): Promise<void>;
+  /**
+   * `/schedule [--now] <question>`: a daily scheduled question for the next minute; resolves once
+   * the bot has posted it and answered in its thread (`now`: the schedule clock jumps there).
+   */
+  schedule(question: string, now: boolean): Promise<void>;
   /** Shares a local file (`path`, from the working directory) with a question, as `say` asks it. */
   shareFile(path: string, question?: string): Promise<void>;
   close(): void;
@@ -115,6 +121,7 @@ export function createSandboxSession(
   };
   const monitor = new ThreadMonitor(slack, scope, (item: SeenItem) => {
     if (item.kind === 'moved') follow(item);
+    if (item.kind === 'root') adopt(item);
     if (item.kind === 'answer') {
       const key = `${item.thread.channel}/${item.thread.ts}`;
       const { text, said } = withoutRepeatedWindow(item.text, windows.get(key));
@@ -139,6 +146,33 @@ export function createSandboxSession(
     const thread = threads.find((t) => t.channel === moved.from.channel && t.ts === moved.from.ts);
     const question = slack.messages(moved.from.channel, moved.from.ts).find((m) => m.ts === moved.questionTs);
     if (thread) moveThread(thread, moved.to, question?.text);
+  }
+
+  /** A thread the bot started by itself (a scheduled question): its lines are labelled with its words. */
+  function adopt(root: Extract<SeenItem, { kind: 'root' }>): void {
+    if (threads.some((thread) => sameThread(thread, root.thread))) return;
+    const firstText = root.text.replace(/^Scheduled question, added by [^:]*: /, '');
+    const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
+    threads.push({ ...root.thread, firstText, sessionsBefore });
+  }
+
+  /** What `/webhook` fired: the endpoint's answer, and its card's thread, which becomes the person's. */
+  function showCard(
+    answer: WebhookAnswer,
+    text: string,
+    sessionsBefore: Set<string>,
+  ): SandboxThread | undefined {
+    const said = `POST /alerts → ${answer.status} ${answer.outcome ?? answer.error ?? ''}`;
+    out.line(speak(SPEAKER.sandbox, `the alert webhook fired: ${said}`));
+    if (!answer.ts || answer.channel !== scope.channel) return undefined;
+    const card = slack.messages(scope.channel, answer.ts)[0];
+    const explore = /"url":"([^"]*view-in-explore[^"]*)"/.exec(JSON.stringify(card?.blocks ?? []))?.[1];
+    if (explore) out.line(speak(SPEAKER.sandbox, `the card's View in Explore button opens ${explore}`));
+    const thread: SandboxThread = { channel: scope.channel, ts: answer.ts, firstText: text, sessionsBefore };
+    threads.push(thread);
+    current = thread; // your next message is a follow-up in the investigation's thread
+    monitor.watch(thread);
+    return thread;
   }
 
   async function startThread(
@@ -217,25 +251,20 @@ export function createSandboxSession(
       );
     },
     async webhook(text) {
-      const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
       const mark = markTurn(monitor, undefined);
-      const answer = await fireSampleAlert(stack, text);
-      const said = `POST /alerts → ${answer.status} ${answer.outcome ?? answer.error ?? ''}`;
-      out.line(speak(SPEAKER.sandbox, `the alert webhook fired: ${said}`));
-      if (!answer.ts || answer.channel !== scope.channel) return;
-      const card = slack.messages(scope.channel, answer.ts)[0];
-      const explore = /"url":"([^"]*view-in-explore[^"]*)"/.exec(JSON.stringify(card?.blocks ?? []))?.[1];
-      if (explore) out.line(speak(SPEAKER.sandbox, `the card's View in Explore button opens ${explore}`));
-      const thread: SandboxThread = {
-        channel: scope.channel,
-        ts: answer.ts,
-        firstText: text,
-        sessionsBefore,
-      };
-      threads.push(thread);
-      current = thread; // your next message is a follow-up in the investigation's thread
-      monitor.watch(thread);
-      if (answer.outcome !== 'investigating') return;
+      // The card is this command's own root: the monitor leaves it to the lines below.
+      const release = monitor.holdRoots();
+      let thread: SandboxThread | undefined;
+      let investigating = false;
+      try {
+        const sessionsBefore = new Set(sim.runs().map((run) => run.sessionId));
+        const answer = await fireSampleAlert(stack, text);
+        investigating = answer.outcome === 'investigating';
+        thread = showCard(answer, text, sessionsBefore);
+      } finally {
+        release();
+      }
+      if (!thread || !investigating) return;
       await waitForTurn(slack, monitor, thread, mark, {
         timeoutMs: turnTimeoutMs(text, stack.script),
         description: `the investigation of "${text}"`,
@@ -272,6 +301,7 @@ export function createSandboxSession(
         description: 'the note after Stop',
       });
     },
+    schedule: (question, now) => scheduleQuestion({ stack, out, monitor }, question, now),
     shareFile: (path, question) =>
       shareLocalFile({ slack, out, user: scope.user, workingDir, ask: say }, path, question),
     close: () => clearInterval(timer),

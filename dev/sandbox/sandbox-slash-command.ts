@@ -20,9 +20,13 @@ export function ackText(body: string): string | undefined {
 
 /**
  * `/agent <text>` as the person (an admin): a signed slash command whose response_url is the
- * stand-in's, then every reply posted there and any file the bot sent to the person's DM.
+ * stand-in's, then every reply posted there and any file the bot sent to the person's DM. Returns
+ * the replies' text, as the person reads them.
  */
-export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutput }, text: string) {
+export async function runAgentCommand(
+  ctx: { stack: SandboxStack; out: ChatOutput },
+  text: string,
+): Promise<string[]> {
   const { stack, out } = ctx;
   const responseUrl = stack.slack.responseUrl();
   const responseId = decodeURIComponent(responseUrl.split('/').pop() ?? '');
@@ -51,11 +55,12 @@ export async function runAgentCommand(ctx: { stack: SandboxStack; out: ChatOutpu
     { timeoutMs: COMMAND_TIMEOUT_MS, description: `the reply to /agent ${text}` },
   );
   // As Slack shows them: `<#C0SANDBOX>` reads #sandbox.
-  for (const reply of replies)
-    out.line(speak(SPEAKER.onlyYou, readableSlack(visibleText(reply), SANDBOX_NAMES)));
+  const read = replies.map((reply) => readableSlack(visibleText(reply), SANDBOX_NAMES));
+  for (const reply of read) out.line(speak(SPEAKER.onlyYou, reply));
   if (stack.slack.openedViews().length > viewsBefore) await fillConnectionForm(ctx);
   for (const file of stack.slack.files()) {
     if (filesBefore.has(file.id) || file.channel === SANDBOX_CHANNEL.id) continue;
     out.line(speak(SPEAKER.onlyYou, fileLine(file, 'sent to your DM')));
   }
+  return read;
 }

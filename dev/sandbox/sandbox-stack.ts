@@ -13,9 +13,12 @@ import {
   startSlackStandin,
   TEST_BOT_TOKEN,
 } from '../slack-standin/index.js';
+import { createScheduleClock, type ScheduleClock } from './schedule-clock.js';
 
 /** The person at the keyboard: a workspace member listed in ADMIN_USER_IDS. */
 export const SANDBOX_USER = { id: 'USANDBOX', name: 'you' } as const;
+/** The sandbox person's Slack time zone (users.info `tz`): the bot reads their times, schedules included, in it. */
+export const SANDBOX_ZONE = 'Europe/London';
 /** The demo account's token: obviously fake, taken only by the second simulator. */
 const DEMO_TOKEN = 'sim-demo-account-token-not-real';
 /** The demo account, as its simulator's whoami names it: not the default connection's account. */
@@ -46,6 +49,8 @@ export interface SandboxStack {
   signingSecret: string;
   /** Random per run: ALERT_WEBHOOK_TOKEN, which `/webhook` sends to POST /alerts. */
   alertToken: string;
+  /** The bot's schedule clock (`startBot`'s `scheduleClock`): `/schedule --now` moves it alone. */
+  scheduleClock: ScheduleClock;
   /** With `oauth`: the bot's install page, to open in a browser. */
   installUrl?: string;
   /** Stops the bot, then the simulator and the stand-in. Safe to call twice. */
@@ -147,15 +152,21 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     await Promise.all([sim.close(), demoSim.close()]);
     throw error;
   });
-  slack.addUser({ id: SANDBOX_USER.id, name: SANDBOX_USER.name, real_name: 'You (sandbox)' });
+  slack.addUser({
+    id: SANDBOX_USER.id,
+    name: SANDBOX_USER.name,
+    real_name: 'You (sandbox)',
+    tz: SANDBOX_ZONE,
+  });
   const signingSecret = randomBytes(24).toString('hex');
   const alertToken = randomBytes(24).toString('hex');
+  const scheduleClock = createScheduleClock();
   let config: Config;
   let bridge: Awaited<ReturnType<typeof startBot>>;
   try {
     const env = sandboxEnv(sim, slack, signingSecret, options.logLevel, options.outsiderAudience, alertToken);
     config = loadConfig(options.oauth ? oauthEnv(env, slack) : env);
-    bridge = await startBot(config, { logger: options.logger });
+    bridge = await startBot(config, { logger: options.logger, scheduleClock });
   } catch (error) {
     await Promise.all([sim.close(), demoSim.close(), slack.close()]);
     throw error;
@@ -175,6 +186,7 @@ export async function startSandboxStack(options: SandboxStackOptions): Promise<S
     appUrl,
     signingSecret,
     alertToken,
+    scheduleClock,
     stop() {
       stopping ??= (async () => {
         await bridge.stop();

@@ -47,6 +47,7 @@ export function echoOf(line: InputLine): string | undefined {
       return speak(SPEAKER.you, '/stop');
     case 'usage':
     case 'file':
+    case 'schedule':
       return speak(SPEAKER.you, line.typed);
     case 'rate':
       return speak(
@@ -93,6 +94,9 @@ async function dispatch(line: InputLine, session: SandboxSession, out: ChatOutpu
       return true;
     case 'file':
       await session.shareFile(line.path, line.question);
+      return true;
+    case 'schedule':
+      await session.schedule(line.question, line.now);
       return true;
     case 'help':
       out.line(SANDBOX_HELP);

@@ -20,6 +20,11 @@ export type SeenItem =
   | { kind: 'file'; thread: ThreadRef; name: string; length: number }
   | { kind: 'ephemeral'; channel: string; text: string }
   /**
+   * A new top-level message the bot posted on its own in the person's channel (a scheduled
+   * question, an alert card): the monitor watches its thread from then on.
+   */
+  | { kind: 'root'; thread: ThreadRef; text: string }
+  /**
    * The bot took the question `questionTs` asked in `from` to the person's DM (DESIGN "Who reads
    * the answer"): `to` is the thread its quote of the question roots there, where the turn continues.
    */
@@ -55,7 +60,8 @@ const quotesQuestion = (message: StoredMessage, channel: string, questionTs: str
  * Reads the stand-in the way a person reads Slack and reports each new thing once: the bot's
  * messages in the threads it watches (in any conversation), a progress message whenever its step
  * count changes, files uploaded there, ephemerals for the person in those conversations, and a
- * question the bot took to the person's DM (from then on the DM thread is watched too). `poll()`
+ * question the bot took to the person's DM (from then on the DM thread is watched too), and a new
+ * top-level message the bot posts in the person's channel by itself (its thread is watched too). `poll()`
  * is synchronous and idempotent, so both a timer and any waiting code may call it.
  */
 export class ThreadMonitor {
@@ -68,6 +74,10 @@ export class ThreadMonitor {
   private readonly seenEphemerals = new Map<string, number>();
   /** The newest question asked in each watched non-DM thread, until the bot takes it to the DM. */
   private readonly questions = new Map<string, { thread: ThreadRef; questionTs: string }>();
+  /** The bot's top-level messages in the person's channel already known (seen, or the person's own threads). */
+  private readonly seenRoots = new Set<string>();
+  /** While above 0, new roots wait: the person's own action posts one and watches it itself. */
+  private rootsHeld = 0;
 
   constructor(
     private readonly slack: StandinView,
@@ -77,6 +87,21 @@ export class ThreadMonitor {
     this.watchEphemerals(scope.channel);
     // From the start: what the bot says there only for the person may precede the move it follows.
     this.watchEphemerals(slack.dmChannel(scope.user));
+    for (const root of this.botRoots()) this.seenRoots.add(root.ts);
+  }
+
+  /**
+   * Holds back picking up new roots of the bot (an action of the person's own that makes the bot
+   * post one, like /webhook, watches it itself); the returned function lets them through again.
+   */
+  holdRoots(): () => void {
+    this.rootsHeld += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.rootsHeld -= 1;
+    };
   }
 
   /** Starts watching a thread (by its conversation and its parent's ts). */
@@ -96,6 +121,7 @@ export class ThreadMonitor {
   /** Reports everything new since the last poll. */
   poll(): void {
     this.followMoves();
+    this.adoptRoots();
     for (const thread of this.threads.values()) this.pollThread(thread);
     for (const [channel, seen] of this.seenEphemerals) {
       const ephemerals = this.slack.ephemerals(channel, this.scope.user);
@@ -172,6 +198,27 @@ export class ThreadMonitor {
       const to = { channel: dm, ts: quote.ts };
       this.watch(to);
       this.report({ kind: 'moved', from: thread, questionTs, to });
+    }
+  }
+
+  /** The bot's top-level messages in the person's channel. */
+  private botRoots(): StoredMessage[] {
+    return this.slack
+      .messages(this.scope.channel)
+      .filter((m) => this.isTheBots(m) && (m.thread_ts ?? m.ts) === m.ts);
+  }
+
+  /** Reports each new root the bot posted by itself, then watches its thread (the root is said once). */
+  private adoptRoots(): void {
+    if (this.rootsHeld > 0) return;
+    for (const root of this.botRoots()) {
+      if (this.seenRoots.has(root.ts)) continue;
+      this.seenRoots.add(root.ts);
+      const thread = { channel: this.scope.channel, ts: root.ts };
+      if (this.threads.has(keyOf(thread))) continue;
+      this.seenMessages.add(`${thread.channel}/${root.ts}`);
+      this.report({ kind: 'root', thread, text: visibleText(root) });
+      this.watch(thread);
     }
   }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalEmoji, FILE_USAGE, parseInputLine, RATE_USAGE } from '../../dev/sandbox/input-line.js';
+import {
+  canonicalEmoji,
+  FILE_USAGE,
+  parseInputLine,
+  RATE_USAGE,
+  SCHEDULE_USAGE,
+} from '../../dev/sandbox/input-line.js';
 import { parseSandboxArgs } from '../../dev/sandbox/sandbox-args.js';
 import { echoOf } from '../../dev/sandbox/terminal-chat.js';
 
@@ -35,6 +41,17 @@ describe('parseInputLine', () => {
     ['/shared with acme', { kind: 'toggle-shared' }],
     ['/share', { kind: 'unknown-command', name: '/share' }],
     ['/home', { kind: 'home' }],
+    [
+      '/schedule --now what broke overnight?',
+      {
+        kind: 'schedule',
+        question: 'what broke overnight?',
+        now: true,
+        typed: '/schedule --now what broke overnight?',
+      },
+    ],
+    ['/schedule why?', { kind: 'schedule', question: 'why?', now: false, typed: '/schedule why?' }],
+    ['/schedule --now', { kind: 'usage', typed: '/schedule --now', text: SCHEDULE_USAGE }],
     ['/quit', { kind: 'quit' }],
     ['/exit', { kind: 'quit' }],
     ['/frobnicate now', { kind: 'unknown-command', name: '/frobnicate' }],

@@ -78,4 +78,47 @@ describe('ThreadMonitor', () => {
     monitor.poll();
     expect(seen).toHaveLength(5);
   });
+
+  it('picks up a new root the bot posts by itself, says it once and follows its thread; held roots wait', async () => {
+    const { standin, client } = ctx;
+    const seen: SeenItem[] = [];
+    const scope = { channel: CHANNEL, user: USER, botUserId: standin.botUserId };
+    // Already there when the monitor starts: not new.
+    await client.chat.postMessage({ channel: CHANNEL, text: 'an old post of the bot' });
+    const monitor = new ThreadMonitor(standin, scope, (item) => seen.push(item));
+    // Another integration's post (a /alert) is not the bot's.
+    standin.recordBotMessage({ channel: CHANNEL, text: 'Grafana: disk full' });
+    monitor.poll();
+    expect(seen).toEqual([]);
+
+    const release = monitor.holdRoots();
+    const card = await client.chat.postMessage({ channel: CHANNEL, text: 'a card the person asked for' });
+    monitor.poll();
+    expect(seen).toEqual([]);
+    monitor.watch({ channel: CHANNEL, ts: card.ts as string }); // the person's action watches it
+    release();
+
+    const posted = await client.chat.postMessage({
+      channel: CHANNEL,
+      text: `Scheduled question, added by <@${USER}>: what broke overnight?`,
+    });
+    const thread = { channel: CHANNEL, ts: posted.ts as string };
+    await client.chat.postMessage({
+      channel: CHANNEL,
+      thread_ts: thread.ts,
+      text: 'Nothing broke.',
+      metadata: { event_type: 'agent_answer', event_payload: { turn_id: 't1' } },
+    });
+    monitor.poll();
+    monitor.poll();
+    // New roots are said first in a poll, so the session knows their thread before its lines.
+    expect(seen.map((item) => item.kind)).toEqual(['root', 'notice', 'answer']);
+    expect(seen[1]).toMatchObject({ kind: 'notice', text: 'a card the person asked for' });
+    expect(seen[0]).toEqual({
+      kind: 'root',
+      thread,
+      text: `Scheduled question, added by <@${USER}>: what broke overnight?`,
+    });
+    expect(seen[2]).toMatchObject({ kind: 'answer', thread, text: 'Nothing broke.' });
+  });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_AGENTS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { submitNewestFormFields } from '../../dev/slack-standin/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
+import { oauthCommand } from '../support/oauth-command.js';
 import {
   installThroughPages,
   OAUTH_SIGNING_SECRET,
@@ -9,7 +10,7 @@ import {
   PEOPLE,
   startOAuthHarness,
 } from '../support/oauth-harness.js';
-import { homeTabOpenedEvent, postSlashCommand } from '../support/slack-events.js';
+import { homeTabOpenedEvent } from '../support/slack-events.js';
 
 /**
  * Service connections when the app is distributed (DESIGN "Many accounts", "Many workspaces"): a
@@ -43,31 +44,8 @@ describe('service connections belong to their installation (OAuth)', () => {
   };
 
   /** `/agent <text>` by the place's admin in its channel; resolves with the reply's text. */
-  async function command(place: 'a' | 'b', text: string): Promise<string> {
-    const admin = admins[place];
-    const responseUrl = h.slack.responseUrl();
-    const posted = await postSlashCommand(h.appUrl, OAUTH_SIGNING_SECRET, {
-      command: '/agent',
-      text,
-      user_id: admin.user,
-      channel_id: admin.channel,
-      team_id: admin.team,
-      response_url: responseUrl,
-      // As Slack does: a trigger_id views.open accepts once, within 3 s.
-      trigger_id: h.slack.issueTriggerId(),
-    });
-    expect(posted.status).toBe(200);
-    const id = responseUrl.split('/').pop() ?? '';
-    // The first answer may be "Working on it…": wait for the command's own reply.
-    const replies = await h.slack.waitFor(
-      () => {
-        const all = h.slack.responses(id);
-        return all.length > 0 && !/working on it/i.test(JSON.stringify(all.at(-1))) ? all : undefined;
-      },
-      { description: `/agent ${text} answered` },
-    );
-    return JSON.stringify(replies.at(-1));
-  }
+  const command = async (place: 'a' | 'b', text: string): Promise<string> =>
+    JSON.stringify(await oauthCommand(h, admins[place], text));
 
   async function addThroughForm(place: 'a' | 'b', alias: string, address: string, token: string) {
     expect(await command(place, 'connections add')).toContain('form');

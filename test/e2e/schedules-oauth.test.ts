@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simDirective } from '../../dev/simulator/index.js';
 import { createManualClock } from '../support/manual-clock.js';
+import { oauthCommand } from '../support/oauth-command.js';
 import {
   installThroughPages,
-  OAUTH_SIGNING_SECRET,
   type OAuthHarness,
   PEOPLE,
   startOAuthHarness,
   WORKSPACES,
 } from '../support/oauth-harness.js';
-import { postSlashCommand } from '../support/slack-events.js';
 
 /**
  * DESIGN "One installation, one tenant" for scheduled questions: Alpha and Beta both installed the
@@ -36,19 +35,10 @@ describe('scheduled questions per installation (OAuth)', () => {
   afterAll(async () => h?.stop());
 
   /** `/agent <text>` by Anna of Alpha or Ben of Beta in the shared channel; the reply's JSON. */
-  async function said(who: 'a' | 'b', text: string): Promise<string> {
-    const responseUrl = h.slack.responseUrl();
-    const posted = await postSlashCommand(h.appUrl, OAUTH_SIGNING_SECRET, {
-      text,
-      user_id: PEOPLE[who].id,
-      channel_id: SHARED,
-      team_id: PEOPLE[who].team_id,
-      response_url: responseUrl,
-    });
-    expect(posted.status).toBe(200);
-    const id = responseUrl.split('/').pop() ?? '';
-    return JSON.stringify(await h.slack.waitFor(() => h.slack.responses(id).at(-1)));
-  }
+  const said = async (who: 'a' | 'b', text: string): Promise<string> =>
+    JSON.stringify(
+      await oauthCommand(h, { user: PEOPLE[who].id, team: PEOPLE[who].team_id, channel: SHARED }, text),
+    );
   const idIn = (reply: string) => /Scheduled `([0-9a-f]{6})`/.exec(reply)?.[1] ?? '';
 
   it('keeps each installation’s schedules its own, and asks each with its own token', async () => {

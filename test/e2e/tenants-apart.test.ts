@@ -9,6 +9,7 @@ import {
 import { appMentionEvent, messageEvent, submitNewestFormFields } from '../../dev/slack-standin/index.js';
 import { CONNECTION_BLOCKS } from '../../src/slack/views/connection-form.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
+import { oauthCommand } from '../support/oauth-command.js';
 import {
   installThroughPages,
   OAUTH_SIGNING_SECRET,
@@ -17,7 +18,6 @@ import {
   startOAuthHarness,
   WORKSPACES,
 } from '../support/oauth-harness.js';
-import { postSlashCommand } from '../support/slack-events.js';
 
 /**
  * Two installations apart (DESIGN "Decisions for the fourth round"; issue 28's reproductions):
@@ -67,29 +67,8 @@ describe('installations apart (OAuth, HOME_TEAM_IDS)', () => {
   };
 
   /** `/agent <text>` by `who` in `channel`; resolves with the last reply. */
-  async function command(who: keyof typeof people, text: string, channel: string) {
-    const person = people[who];
-    const responseUrl = h.slack.responseUrl();
-    const posted = await postSlashCommand(h.appUrl, OAUTH_SIGNING_SECRET, {
-      command: '/agent',
-      text,
-      user_id: person.user,
-      channel_id: channel,
-      team_id: person.team,
-      response_url: responseUrl,
-      trigger_id: h.slack.issueTriggerId(),
-    });
-    expect(posted.status).toBe(200);
-    const id = responseUrl.split('/').pop() ?? '';
-    const replies = await h.slack.waitFor(
-      () => {
-        const all = h.slack.responses(id);
-        return all.length > 0 && !/working on it/i.test(JSON.stringify(all.at(-1))) ? all : undefined;
-      },
-      { description: `/agent ${text} answered` },
-    );
-    return replies.at(-1) as Record<string, unknown>;
-  }
+  const command = (who: keyof typeof people, text: string, channel: string) =>
+    oauthCommand(h, { ...people[who], channel }, text);
   const said = async (who: keyof typeof people, text: string, channel: string) =>
     JSON.stringify(await command(who, text, channel));
 

@@ -3,8 +3,6 @@ import { appUninstalledListener } from './app-uninstalled.js';
 import type { InstallationListenerDeps } from './installation-listener-deps.js';
 import { tokensRevokedListener } from './tokens-revoked.js';
 
-export type { InstallationListenerDeps } from './installation-listener-deps.js';
-
 /** OAuth mode only: Slack telling the app that an installation is gone. */
 export function registerInstallationListeners(app: App, deps: InstallationListenerDeps): void {
   app.event('app_uninstalled', appUninstalledListener(deps));

@@ -264,3 +264,94 @@ describe('the folder tells the layer', () => {
     expect(readers).toEqual(['src/config.ts']);
   });
 });
+
+/**
+ * Import cycles (CONVENTIONS: a shared type or constant lives in a small leaf module of its own).
+ * The graph is every relative import of src/, type-only ones (`import type`) and re-exports
+ * (`export … from`) included: `./x.js` resolves to `x.ts`, or to `x/index.ts` for a folder.
+ * A strongly connected component of more than one file (or a file importing itself) is a cycle.
+ */
+
+/** File → the src/ files it imports. */
+function importGraph(files: Source[]): Map<string, string[]> {
+  const known = new Set(files.map((source) => source.file));
+  const resolve = (from: string, spec: string): string | undefined => {
+    const base = normalize(join(dirname(from), spec));
+    const candidates = [
+      base.replace(/\.js$/, '.ts'),
+      base.endsWith('.ts') ? base : `${base}.ts`,
+      join(base, 'index.ts'),
+    ];
+    return candidates.find((candidate) => known.has(candidate));
+  };
+  const graph = new Map<string, string[]>();
+  for (const source of files) {
+    const specs = [...source.text.matchAll(SPECIFIER)]
+      .map((m) => m[1] ?? m[2] ?? '')
+      .filter((spec) => spec.startsWith('.'));
+    const targets = specs
+      .map((spec) => resolve(source.file, spec))
+      .filter((target): target is string => target !== undefined);
+    graph.set(source.file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The cycles of a graph: its strongly connected components (Tarjan), each sorted. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) {
+      cycles.push(component.sort());
+    }
+  };
+  for (const file of [...graph.keys()].sort()) {
+    if (!index.has(file)) visit(file);
+  }
+  return cycles.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}
+
+describe('imports form no cycles', () => {
+  it('no import cycles in src/', () => {
+    const cycles = importCycles(importGraph(product)).map((files) => files.join(' ↔ '));
+    expect(cycles).toEqual([]);
+  });
+
+  it('the cycle finder finds a cycle (and a self-import), not only passes', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
+  });
+});

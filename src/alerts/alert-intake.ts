@@ -17,7 +17,7 @@ import type { ChannelAgent, ChannelAgents } from '../conversation/context/channe
 import type { ConversationStore } from '../conversation/ports.js';
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { RunStart } from '../conversation/turn/run-start.js';
-import type { TurnRequest } from '../conversation/turn/turn-starter.js';
+import type { TurnRequest } from '../conversation/turn/turn-request.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { type AlertClaimHandle, type ClaimTaken, createAlertClaims } from './alert-claims.js';

@@ -1,5 +1,5 @@
-import type { SavedObjectType } from '../agent-api/index.js';
-import type { CommandContext } from './admin-commands.js';
+import type { AgentApi, SavedObjectType } from '../agent-api/index.js';
+import type { Logger } from '../runtime/logger.js';
 import {
   type CommandOutcome,
   type ExportedFile,
@@ -20,6 +20,20 @@ export type SendFilesToUser = (
   comment: string,
 ) => Promise<void>;
 
+/**
+ * What an export reaches: the part of the command context (admin-commands.ts) it uses, named here
+ * so that this file does not import admin-commands.ts, which imports it.
+ */
+export interface ExportContext {
+  api: Pick<AgentApi, 'exportSavedObjects'>;
+  /** Uploads files to the person privately (a DM from the bot). */
+  sendFilesToUser: SendFilesToUser;
+  newReferenceId: () => string;
+  /** Default: the real clock (export file names carry the date). */
+  now?: () => Date;
+  logger: Logger;
+}
+
 /** `search-export-2025-01-31.json`: the type and the (UTC) date, as the issue asks. */
 export function exportFileName(type: SavedObjectType, at: Date): string {
   return `${type}-export-${at.toISOString().slice(0, 10)}.json`;
@@ -38,7 +52,7 @@ export function exportComment(files: readonly ExportedFile[]): string {
 export async function runExport(
   types: readonly SavedObjectType[],
   userId: string,
-  context: CommandContext,
+  context: ExportContext,
 ): Promise<CommandOutcome> {
   const at = (context.now ?? (() => new Date()))();
   const files: ExportedFile[] = [];

@@ -11,8 +11,8 @@ import { registryConnections } from '../home/service-connections.js';
 import { installationWatches } from '../home/watched-channels.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import type { SlackIdentity } from '../slack/app.js';
 import { createAppHome } from '../slack/app-home.js';
+import type { SlackIdentity } from '../slack/slack-identity.js';
 import type { UserDirectory } from '../slack/user-directory.js';
 import type { StateStore } from '../store/index.js';
 

@@ -1,4 +1,5 @@
 import type { OutsiderReason } from './access/audience.js';
+import type { RunInput, RunStatusReport } from './run-types.js';
 import type { AnswerRef, ThreadRecord, TurnOutcome, TurnRecord } from './turn/turn-records.js';
 
 /**
@@ -6,39 +7,10 @@ import type { AnswerRef, ThreadRecord, TurnOutcome, TurnRecord } from './turn/tu
  * (agent-api/, store/, slack/); this folder never imports Bolt, ky or keyv.
  */
 
-/** Statuses the service reports for a run. `loading` and `timeout` mean "poll again". */
-export type RunStatus = 'loading' | 'done' | 'error' | 'canceled' | 'timeout';
-export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'error', 'canceled']);
-
-export interface RunStatusReport {
-  status: RunStatus;
-  message?: string | undefined;
-  totalSteps?: number | undefined;
-}
-
-/**
- * What the stale rule remembers of a final report (see report-digest.ts): never the answer's text.
- */
-export interface ReportDigest {
-  status: RunStatus;
-  /** `totalSteps`, 0 when the report had none. */
-  totalSteps: number;
-  /** SHA-256 (hex) of the message, of '' when the report had none. */
-  messageSha256: string;
-}
-
-/** What a turn sends to the service as `context`. */
-export interface RunInput {
-  message: string;
-  additionalContext?: string | undefined;
-  timerange?: TimeRange | undefined;
-}
-
-/** The service's `context.timerange`: ISO 8601 UTC timestamps. */
-export interface TimeRange {
-  startTime: string;
-  endTime: string;
-}
+// The run's vocabulary lives in run-types.ts (a leaf: the turn records use it, and this file
+// uses them); it is re-exported here for the edges that know the ports.
+export type { ReportDigest, RunInput, RunStatus, RunStatusReport, TimeRange } from './run-types.js';
+export { TERMINAL_STATUSES } from './run-types.js';
 
 export interface FeedbackInput {
   sessionId: string;

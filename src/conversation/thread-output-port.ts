@@ -1,6 +1,7 @@
 import type { OutsiderReason } from './access/audience.js';
 import type { FileReport } from './context/file-context.js';
-import type { TimeRange } from './ports.js';
+import type { Refusal } from './refusal.js';
+import type { TimeRange } from './run-types.js';
 import type { TurnReceipt } from './turn/turn-receipt.js';
 
 /**
@@ -41,32 +42,7 @@ export type TurnNotice =
 /** What the answer's footer tells besides the answer itself. */
 export type AnswerNote = 'files-not-sent';
 
-/** Why a message did not become a turn, shown to its sender only. */
-export type Refusal =
-  | 'busy'
-  | 'external-user'
-  /** A guest of the workspace (ALLOW_GUESTS is off). */
-  | 'guest'
-  /** `users.info` did not answer, so the bot could not tell whether the sender is inside. */
-  | 'identity-unchecked'
-  | 'channel-not-allowed'
-  | 'empty-prompt'
-  | 'unavailable'
-  /** A time phrase that cannot be a range: wholly in the future, reversed, or over 31 days. */
-  | 'time-future'
-  | 'time-reversed'
-  | 'time-too-long'
-  /** `OUTSIDER_AUDIENCE=refuse` and people outside the organisation can read the conversation. */
-  | 'outsider-audience'
-  /** The answer had to go to a DM (`OUTSIDER_AUDIENCE=dm`), and Slack would not open one. */
-  | 'private-thread-failed'
-  /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
-  | 'over-limit'
-  /**
-   * Not a home installation (HOME_TEAM_IDS) and the channel is bound to none of its own
-   * connections: the default connection is the operator's (DESIGN "The home workspaces").
-   */
-  | 'unbound-channel';
+export type { Refusal } from './refusal.js';
 
 /**
  * The thread as the conversation layer sees it. src/slack/ implements it with the Web API

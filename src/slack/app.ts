@@ -8,25 +8,15 @@ import type { Logger } from '../runtime/logger.js';
 import { toSlackLogger } from './bolt-logger.js';
 import { tenantMiddleware } from './event-tenant.js';
 import { type SlackInstallations, workspaceOfContext } from './installations/oauth-setup.js';
-import { type ListenerDeps, registerListeners } from './listeners/index.js';
+import { registerListeners } from './listeners/index.js';
+import type { ListenerDeps } from './listeners/listener-deps.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
+import type { SlackIdentity } from './slack-identity.js';
 import { SlackStartupError } from './startup-check.js';
 import { webClientOptions } from './web-client.js';
 
 /** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
 const SHUTDOWN_GRACE_MS = 2_000;
-
-/** Who the bot token belongs to, from `auth.test` at start-up (never from an event's envelope). */
-export interface SlackIdentity {
-  botUserId: string;
-  botId: string;
-  /** The app's own workspace (`team_id`). */
-  teamId: string;
-  /** The app's Enterprise Grid org (`enterprise_id`); undefined outside Grid. */
-  enterpriseId?: string | undefined;
-  /** The workspace's address (`url`, `https://x.slack.com/`): links to threads. */
-  url?: string | undefined;
-}
 
 export interface SlackApp {
   app: App;

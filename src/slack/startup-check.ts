@@ -1,8 +1,8 @@
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../runtime/logger.js';
-import type { SlackIdentity } from './app.js';
 import { toSlackLogger } from './bolt-logger.js';
+import type { SlackIdentity } from './slack-identity.js';
 
 /** Raised when the bot token cannot be checked; main.ts exits 1 with its message. */
 export class SlackStartupError extends Error {

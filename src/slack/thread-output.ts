@@ -9,9 +9,9 @@ import type {
 } from '../conversation/thread-output-port.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from '../runtime/logger.js';
-import type { SlackIdentity } from './app.js';
 import { NO_PREVIEWS } from './no-previews.js';
 import { toThreadOutputError } from './slack-errors.js';
+import type { SlackIdentity } from './slack-identity.js';
 import { describeFiles } from './views/file-footer.js';
 import {
   renderAnswerNotes,

@@ -1,5 +1,5 @@
 import type { Logger } from '../../runtime/logger.js';
-import type { Refusal } from '../thread-output-port.js';
+import type { Refusal } from '../refusal.js';
 
 /**
  * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"). Answers

@@ -20,7 +20,7 @@ import type { ChannelAgent, ChannelAgents } from '../context/channel-agents.js';
 import { parseTimeRange } from '../context/time-range.js';
 import type { Tenant } from '../tenancy.js';
 import type { RunStart } from '../turn/run-start.js';
-import type { TurnRequest } from '../turn/turn-starter.js';
+import type { TurnRequest } from '../turn/turn-request.js';
 import { previousOccurrence } from './schedule-times.js';
 import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
 

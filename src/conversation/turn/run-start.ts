@@ -20,7 +20,7 @@ import { stateOfRecord, storedPhase, transition } from './turn-machine.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord, TurnRecord } from './turn-records.js';
-import type { TurnRequest, TurnRequestResult } from './turn-starter.js';
+import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 import type { TurnEffect } from './turn-states.js';
 
 export type ReadyTurn = Extract<PreparedTurn, { kind: 'ready' }>;

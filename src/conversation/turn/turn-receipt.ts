@@ -3,7 +3,7 @@
  * a failure notice carries — how many steps the agent took, how long the turn took and the window
  * it looked at. The Slack layer renders it (slack/views/receipt.ts); this layer only gathers it.
  */
-import type { TimeRange } from '../ports.js';
+import type { TimeRange } from '../run-types.js';
 import type { TurnRecord } from './turn-records.js';
 
 export interface TurnReceipt {

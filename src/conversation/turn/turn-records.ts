@@ -1,5 +1,5 @@
 import type { FileReport } from '../context/file-context.js';
-import type { ReportDigest, TimeRange } from '../ports.js';
+import type { ReportDigest, TimeRange } from '../run-types.js';
 
 /** The records of a thread and of its turn in flight, as the turn ledger stores them. */
 

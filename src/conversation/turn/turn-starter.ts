@@ -7,14 +7,12 @@ import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConnectionRuns } from '../connection-runs.js';
-import type { SharedFile } from '../context/file-context.js';
 import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
-import { type Tenant, tenantName } from '../tenancy.js';
+import { tenantName } from '../tenancy.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
-import type { ViewedPlace } from '../viewed-context.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import { createRunStart, type ReadyTurn } from './run-start.js';
 import type { TurnDelivery } from './turn-delivery.js';
@@ -22,59 +20,12 @@ import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord } from './turn-records.js';
+import type { TurnRequest, TurnRequestResult } from './turn-request.js';
+
+export type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
 const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
-
-/** A person's message that the Slack layer classified as a possible turn. */
-export interface TurnRequest {
-  /**
-   * The installation the message came in through, made by its listener (DESIGN "One installation,
-   * one tenant"): its bindings and connections serve the turn.
-   */
-  tenant: Tenant;
-  /** The app's own workspace (the thread key's team), never the envelope's. */
-  teamId: string;
-  channel: string;
-  /** The thread the answer goes to (the message's own ts for a new thread). */
-  threadTs: string;
-  /** The message itself. */
-  sourceTs: string;
-  userId: string;
-  /** The sender's workspace as the event names it (undefined when it names none). */
-  workspaceId?: string | undefined;
-  prompt: string;
-  /** Files shared with the message: text files are read as context (DESIGN "Files are context"). */
-  files?: SharedFile[] | undefined;
-  /**
-   * True when the person addressed the bot (a mention or a DM). False for a thread reply without
-   * a mention: only a thread the bot has answered in takes it.
-   */
-  mentioned: boolean;
-  /**
-   * A top-level message in an answer channel (`/agent channel answer-all`): it starts a run like a
-   * mention, but an outsider who did not address the bot is not told why it stays quiet.
-   */
-  answerAll?: boolean | undefined;
-  /**
-   * A DM question's `app_context`: the channel or thread the person was looking at when asking
-   * (DESIGN "What the person is looking at"; see viewed-context.ts).
-   */
-  viewing?: ViewedPlace | undefined;
-  /** An alert investigation (src/alerts/): when the alert arrived. */
-  alertAt?: number | undefined;
-}
-
-export type TurnRequestResult =
-  | 'started'
-  | 'duplicate'
-  | 'no-session'
-  | 'busy'
-  | 'refused'
-  | 'outsider'
-  | 'over-limit'
-  | 'start-failed'
-  | 'failed';
 
 export interface TurnStarterDeps {
   store: ConversationStore;

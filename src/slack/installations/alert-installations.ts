@@ -1,6 +1,6 @@
 import type { AlertInstallations } from '../../alerts/index.js';
 import type { Tenancy } from '../../conversation/tenancy.js';
-import type { SlackIdentity } from '../app.js';
+import type { SlackIdentity } from '../slack-identity.js';
 import type { SlackInstallations } from './oauth-setup.js';
 import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 

@@ -5,7 +5,7 @@ import type { SlackOAuthConfig } from '../../config.js';
 import type { Logger } from '../../runtime/logger.js';
 import { createSecretBox } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';
-import type { SlackIdentity } from '../app.js';
+import type { SlackIdentity } from '../slack-identity.js';
 import { SlackStartupError } from '../startup-check.js';
 import { BOT_SCOPES } from './bot-scopes.js';
 import {

@@ -1,4 +1,4 @@
-import type { SlackIdentity } from '../app.js';
+import type { SlackIdentity } from '../slack-identity.js';
 import { NoInstallationInScopeError } from './installation-web-client.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 

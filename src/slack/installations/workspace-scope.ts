@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SlackIdentity } from '../app.js';
+import type { SlackIdentity } from '../slack-identity.js';
 
 /**
  * The installation a piece of work runs for (DESIGN "Many workspaces"). With OAuth every event,

@@ -1,5 +1,5 @@
 import { type AdminCheck, createAdminCheck } from '../../commands/access.js';
-import type { ListenerDeps } from './index.js';
+import type { ListenerDeps } from './listener-deps.js';
 
 /**
  * Who is an admin, for every listener that needs it (commands, the add-connection form): the

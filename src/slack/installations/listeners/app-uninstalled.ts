@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { InstallationListenerDeps } from './index.js';
+import type { InstallationListenerDeps } from './installation-listener-deps.js';
 
 /**
  * `app_uninstalled`: the app was removed from a workspace (or an org): its installation and its

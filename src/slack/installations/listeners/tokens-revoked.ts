@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { InstallationListenerDeps } from './index.js';
+import type { InstallationListenerDeps } from './installation-listener-deps.js';
 
 /**
  * `tokens_revoked`: the bot's token is the only one an installation uses, so when it is among the

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockFeedbackButtonsAction, SlackActionMiddlewa
 import { personOfInteraction } from '../../payload-person.js';
 import { ANSWER_EVENT_TYPE } from '../../thread-output.js';
 import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../../views/feedback.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;
 

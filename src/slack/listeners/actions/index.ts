@@ -1,7 +1,7 @@
 import type { App, BlockButtonAction, BlockFeedbackButtonsAction } from '@slack/bolt';
 import { VIEW_IN_EXPLORE_ACTION_ID } from '../../views/alert-card.js';
 import { ADD_COMMENT_ACTION_ID, FEEDBACK_ACTION_ID } from '../../views/feedback.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { addCommentListener } from './add-comment.js';
 import { feedbackButtonsListener } from './feedback-buttons.js';
 import { viewInExploreListener } from './view-in-explore.js';

@@ -18,7 +18,7 @@ import {
 import { renderConnectionForm } from '../../views/connection-form.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
 import { type NoticeView, renderRefusal } from '../../views/notices.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { slackDmUploader } from './slack-ports.js';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { adminCheckOf } from '../admin-access.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { agentCommandListener } from './agent-command.js';
 
 /** Slash commands → listeners. */

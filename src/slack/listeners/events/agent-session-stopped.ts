@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { personOfStop } from '../../payload-person.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs;
 

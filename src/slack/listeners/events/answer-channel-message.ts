@@ -3,10 +3,10 @@ import { isAnswerAllCandidate } from '../../../conversation/answer-channels/answ
 import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
-import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
+import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type AudienceEvent = 'channel_shared' | 'channel_unshared' | 'member_joined_channel' | 'member_left_channel';
 type Args = SlackEventMiddlewareArgs<AudienceEvent> & AllMiddlewareArgs;

@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { agentSessionStoppedListener } from './agent-session-stopped.js';
 import { answerChannelListener } from './answer-channel-message.js';
 import { appContextChangedListener } from './app-context-changed.js';

@@ -2,11 +2,11 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
-import type { TurnRequest } from '../../../conversation/turn/turn-starter.js';
+import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
 import { type SlackAppContext, viewedPlaceOf } from '../../app-context.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareArgs;
 

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { personOfReaction } from '../../payload-person.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
 

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
 import { tenantOf } from '../../event-tenant.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 

@@ -8,7 +8,7 @@ import {
   readConnectionForm,
   renderAddAnswer,
 } from '../../views/connection-form.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

@@ -7,7 +7,7 @@ import {
   FEEDBACK_PROBLEMS,
   renderCommentThanks,
 } from '../../views/feedback.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 

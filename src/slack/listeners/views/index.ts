@@ -2,7 +2,7 @@ import type { App } from '@slack/bolt';
 import { CONNECTION_FORM_CALLBACK_ID } from '../../views/connection-form.js';
 import { COMMENT_VIEW_CALLBACK_ID } from '../../views/feedback.js';
 import { adminCheckOf } from '../admin-access.js';
-import type { ListenerDeps } from '../index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { connectionFormListener } from './connection-form-submitted.js';
 import { feedbackCommentListener } from './feedback-comment.js';
 

@@ -3,7 +3,7 @@
  * (https://docs.slack.dev/reference/block-kit/blocks/section-block) and the escaping of text
  * from the service or a person inside them.
  */
-import { andMore, cutMrkdwn, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
+import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
 
@@ -37,7 +37,7 @@ export const reserved = escapeSlackText;
  * escaped, then cut to `max` (escaping first: `<` → `&lt;` cannot grow it past the limit).
  */
 export function escapeMrkdwn(text: string, max = 200): string {
-  return cutMrkdwn(reserved(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim()), max);
+  return escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 }
 
 const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });

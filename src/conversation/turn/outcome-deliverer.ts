@@ -53,6 +53,13 @@ export interface OutcomeDelivererDeps {
   audienceAtPost?: AudienceAtPost | undefined;
 }
 
+/**
+ * How often a replica waiting on another's delivery claim looks again. Steady, not backed off: the
+ * holder that died mid-post leaves the outcome late by its claim's TTL plus about this, not by a
+ * backoff that has grown to half a minute.
+ */
+const CLAIM_RECHECK_MS = 1_000;
+
 /** Another replica holds this turn's delivery claim: wait, then look again. */
 class ClaimedElsewhere extends Error {
   constructor() {
@@ -243,6 +250,10 @@ export function createOutcomeDeliverer(deps: OutcomeDelivererDeps) {
       clock,
       signal: entry.abort.signal,
       random: deps.random,
+      waitFor: (error) =>
+        error instanceof ClaimedElsewhere
+          ? CLAIM_RECHECK_MS * (0.75 + 0.5 * (deps.random ?? Math.random)())
+          : undefined,
       onRetry: async (error, attempts) => {
         entry.takenOver = true;
         // With the store down the claim stays ours: our next try takes it again, or it lapses.

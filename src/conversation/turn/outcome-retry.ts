@@ -35,6 +35,11 @@ export interface OutcomeRetryOptions {
    * failure does not end the attempts: it may need the very store that is down.
    */
   onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
+  /**
+   * The caller's own wait for this failure, instead of the growing backoff: a delivery claim held
+   * by another replica is looked at again at a steady pace, so its lapse is noticed within a beat.
+   */
+  waitFor?: ((error: unknown) => number | undefined) | undefined;
 }
 
 /** Runs `attempt` (given the style to render in) until it lands, or the failure is final. */
@@ -58,7 +63,7 @@ export async function deliverWhileTransient<T>(
         continue;
       }
       if (kind !== 'transient') return { ok: false, reason: 'permanent', code, error };
-      const waitMs = fullJitterDelay(failures, backoff, random);
+      const waitMs = options.waitFor?.(error) ?? fullJitterDelay(failures, backoff, random);
       const late =
         options.giveUpAfterMs !== undefined && clock.now() + waitMs - startedAt > options.giveUpAfterMs;
       if (signal.aborted || late) return { ok: false, reason: 'aborted', code, error };

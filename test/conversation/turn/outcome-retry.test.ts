@@ -87,6 +87,31 @@ describe('deliverWhileTransient', () => {
     expect(gaps).toEqual([990, 1980, 2970, 2970]);
   });
 
+  it("waits the caller's own steady beat for the failures it names, and backs off for the rest", async () => {
+    const clock = createManualClock();
+    const tries: number[] = [];
+    const claimed = new Error('delivery claimed by another instance');
+    const result = deliverWhileTransient(
+      async () => {
+        tries.push(clock.now());
+        if (tries.length < 6) throw tries.length === 5 ? failure('transient') : claimed;
+        return 'ok';
+      },
+      {
+        clock,
+        signal: new AbortController().signal,
+        random: () => 0.99,
+        backoff: { baseMs: 1000, maxMs: 30_000 },
+        waitFor: (error) => (error === claimed ? 700 : undefined),
+      },
+    );
+    await clock.advanceAsync(120_000);
+    await result;
+    const gaps = tries.slice(1).map((at, i) => at - (tries[i] ?? 0));
+    // Four steady beats while the claim is held; the fifth failure backs off as its count says.
+    expect(gaps).toEqual([700, 700, 700, 700, 15_840]);
+  });
+
   it('waits out a store that does not answer, even when the retry hook needs that store too', async () => {
     // What node-redis throws while Redis is down (ClientOfflineError): not a Slack refusal.
     const offline = Object.assign(new Error('The client is offline'), { name: 'ClientOfflineError' });

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { createSandboxSession } from '../dev/sandbox/sandbox-session.js';
 import { SANDBOX_CHANNEL, startSandboxStack } from '../dev/sandbox/sandbox-stack.js';
 import type { StoredMessage } from '../dev/slack-standin/index.js';
-import { silentLogger } from '../src/logging.js';
+import { silentLogger } from '../src/runtime/logger.js';
 
 const OUTPUT = process.argv[2] ?? fileURLToPath(new URL('../docs/images/thread.png', import.meta.url));
 const QUESTION = 'why are errors up on checkout in the last hour?';

@@ -1,5 +1,5 @@
 import { envFileLine, loadEnvFile } from './config/env-file.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/load-config.js';
 import { createLogger } from './logging.js';
 import { startBot } from './start-bot.js';
 

@@ -6,7 +6,7 @@ import { createScheduleBook, wireSchedules } from './composition/schedules-room.
 import { createServicePoller, errorCode, isPermanentPollError } from './composition/service-polling.js';
 import { wireTurnContext } from './composition/turn-context-room.js';
 import { wireTurnOutput } from './composition/turn-output-room.js';
-import type { Config } from './config.js';
+import type { Config } from './config/load-config.js';
 import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
 import { createAnswerPlacement } from './conversation/access/answer-place.js';
 import { createConversationAudience } from './conversation/access/audience.js';

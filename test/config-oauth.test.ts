@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { configProblems as problems } from './support/config-env.js';
 
 /** DESIGN "Many workspaces": SLACK_BOT_TOKEN for one workspace, or the three OAuth variables. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { configProblems, MINIMAL_ENV } from './support/config-env.js';
 
 /** The contract row "Redis topologies": one of REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { createTenancy, defaultHomeTeamIds, tenantName } from '../src/conversation/tenancy.js';
 import { configProblems as problems } from './support/config-env.js';
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, loadConfig, normaliseBaseUrl } from '../src/config.js';
+import {
+  DEFAULT_SUGGESTED_PROMPTS,
+  isLoopbackHost,
+  loadConfig,
+  normaliseBaseUrl,
+} from '../src/config/load-config.js';
 import { MINIMAL_ENV, configProblems as problems } from './support/config-env.js';
 
 const minimal = MINIMAL_ENV;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../src/config.js';
+import { CONFIG_VARIABLES } from '../src/config/load-config.js';
 
 /**
  * .env.example against the code and the configuration reference: every variable config.ts reads (the

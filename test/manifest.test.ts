@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HELP_ENTRIES } from '../src/commands/help-text.js';
-import { DEFAULT_SUGGESTED_PROMPTS } from '../src/config.js';
+import { DEFAULT_SUGGESTED_PROMPTS } from '../src/config/load-config.js';
 import { BOT_DISPLAY_NAME, renderInstalledPage } from '../src/slack/installations/install-pages.js';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Config, loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config/load-config.js';
 import type { OutsiderPolicy } from '../../src/conversation/access/answer-place.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import { startBot } from '../../src/start-bot.js';

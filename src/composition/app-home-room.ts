@@ -1,5 +1,5 @@
 import { createAdminCheck } from '../commands/access.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';

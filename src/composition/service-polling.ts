@@ -4,7 +4,7 @@
  * composition root; the turn machine only sees the poller port and the two error readers.
  */
 import { AgentApiErrorCode, isAgentApiError } from '../agent-api/index.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { ConnectionClients } from '../connections/connection-clients.js';
 import { createPollScheduler } from '../conversation/polling/poll-scheduler.js';
 import type { Tenancy } from '../conversation/tenancy.js';

@@ -3,7 +3,7 @@
  * context", "Channel agents"): the thread read through its own fail-fast Web client, the people
  * directory, and shared text files read with the bot token from Slack's file host only.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import { createFileGathering } from '../conversation/context/file-gathering.js';
 import { createTurnContext } from '../conversation/context/turn-context.js';

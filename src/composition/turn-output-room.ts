@@ -4,7 +4,7 @@
  * agent session's status — each routed to the thread's own installation.
  */
 
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import { createAgentSessions } from '../conversation/agent-session.js';
 import { createTurnProgress } from '../conversation/turn/turn-progress.js';
 import type { Clock } from '../runtime/clock.js';

@@ -11,7 +11,7 @@ import {
   createRequestBudget,
   type RequestBudget,
 } from '../agent-api/index.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { Logger } from '../runtime/logger.js';
 
 /** What a client needs to know about its connection. The token is plain here: in memory only. */

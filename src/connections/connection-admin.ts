@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
-import { isLoopbackHost, normaliseBaseUrl } from '../config.js';
+import { isLoopbackHost, normaliseBaseUrl } from '../config/load-config.js';
 import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';

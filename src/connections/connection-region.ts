@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../config.js';
+import { isLoopbackHost } from '../config/load-config.js';
 
 /**
  * The region a connection's address points at, for the listing and the add confirmation. The

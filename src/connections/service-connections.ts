@@ -5,7 +5,7 @@
  */
 
 import type { AgentApi, RequestBudget } from '../agent-api/index.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { createSecretBox } from '../secrets/secret-box.js';

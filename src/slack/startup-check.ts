@@ -1,7 +1,7 @@
 import { WebClient } from '@slack/web-api';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
+import { toSlackLogger } from '../logging.js';
 import type { Logger } from '../runtime/logger.js';
-import { toSlackLogger } from './bolt-logger.js';
 import type { SlackIdentity } from './slack-identity.js';
 
 /** Raised when the bot token cannot be checked; main.ts exits 1 with its message. */

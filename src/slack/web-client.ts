@@ -1,9 +1,9 @@
 import type { FetchFunction, RetryOptions, Logger as SlackLogger, WebClientOptions } from '@slack/web-api';
 import { WebClient } from '@slack/web-api';
 import { Agent, type RequestInit as UndiciRequestInit, fetch as undiciFetch } from 'undici';
-import type { Config } from '../config.js';
+import type { Config } from '../config/load-config.js';
+import { toSlackLogger } from '../logging.js';
 import type { Logger } from '../runtime/logger.js';
-import { toSlackLogger } from './bolt-logger.js';
 
 /** Client-side bound of one Web API call: the pool's wait for the headers, and between body chunks. */
 const CALL_TIMEOUT_MS = 30_000;

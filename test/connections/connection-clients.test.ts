@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../src/agent-api/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { createAgentApiFactory } from '../../src/connections/agent-api-factory.js';
 import { addressOf } from '../../src/connections/connection-admin.js';
 import { aliasProblem } from '../../src/connections/connection-alias.js';
@@ -10,7 +10,7 @@ import {
   UnknownConnectionError,
 } from '../../src/connections/connection-clients.js';
 import { connectionSealPlace, type StoredConnection } from '../../src/connections/connection-record.js';
-import { silentLogger } from '../../src/logging.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { createSecretBox } from '../../src/secrets/secret-box.js';
 
 const config = loadConfig({

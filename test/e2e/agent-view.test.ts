@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { simDirective } from '../../dev/simulator/index.js';
-import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config.js';
+import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config/load-config.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';
 import { appHomeOpenedEvent, messageEvent } from '../support/slack-events.js';
 

@@ -6,8 +6,8 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Simulator, simDirective, startSimulator } from '../../dev/simulator/index.js';
 import { type SlackStandin, startSlackStandin, TEST_APP_TOKEN } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { harnessEnv } from '../support/bridge-harness.js';

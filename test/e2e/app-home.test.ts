@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIM_AGENTS, simDirective } from '../../dev/simulator/index.js';
 import { DEFAULT_BOT_USER_ID } from '../../dev/slack-standin/index.js';
-import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config.js';
+import { DEFAULT_SUGGESTED_PROMPTS } from '../../src/config/load-config.js';
 import { OUTSIDER_HOME } from '../../src/slack/views/home-view.js';
 import { alertBody, postAlert, TEST_ALERT_TOKEN } from '../support/alert-webhook.js';
 import { type Harness, startHarness } from '../support/bridge-harness.js';

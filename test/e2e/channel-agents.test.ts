@@ -8,7 +8,7 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';
 import { type Harness, harnessEnv, startHarness, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
@@ -140,7 +140,7 @@ describe.skipIf(!hasRedis)('channel agents with Redis', () => {
     slack.addUser({ id: 'UADMINLIST' });
     prefix = uniqueRedisPrefix('channel-agents');
     const config = loadConfig(harnessEnv(sim, slack, { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix }));
-    const { silentLogger } = await import('../../src/logging.js');
+    const { silentLogger } = await import('../../src/runtime/logger.js');
     bridge = await startBot(config, { logger: silentLogger });
     const appUrl = () => `http://127.0.0.1:${bridge?.port}`;
     const responseUrl = slack.responseUrl('bind');

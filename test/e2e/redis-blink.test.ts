@@ -7,7 +7,7 @@ import {
   startSlackStandin,
   visibleText,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType, replyEvent, waitUntil } from '../support/child-bot.js';

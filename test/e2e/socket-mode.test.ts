@@ -7,9 +7,9 @@ import {
   TEST_APP_TOKEN,
   visibleText,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import type { Logger } from '../../src/runtime/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType } from '../support/child-bot.js';

@@ -7,8 +7,8 @@ import {
   startSlackStandin,
   visibleText,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import type { RunningBot } from '../../src/start-bot.js';
 import { startBot } from '../../src/start-bot.js';
 import { openInspector } from '../store/redis-test-client.js';

@@ -1,6 +1,6 @@
 import { type Simulator, simDirective } from '../../dev/simulator/index.js';
 import { eventCallback, type SlackStandin } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { harnessEnv, TEST_SIGNING_SECRET } from '../support/bridge-harness.js';
 import { mentionEvents, messagesOfType, waitUntil } from '../support/child-bot.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHomeData } from '../../src/home/home-data.js';
-import { silentLogger } from '../../src/logging.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { createMemoryStore } from '../../src/store/index.js';
 
 const HOME = { teamId: 'T1', home: true, key: undefined };

@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SIM_AGENTS, SIM_TOKENS } from '../../dev/simulator/index.js';
-import { CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config/load-config.js';
 
 /**
  * compose.yaml without Docker (it cannot run on our machines): the file parses, builds the

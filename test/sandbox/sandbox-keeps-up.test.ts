@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_USAGE } from '../../dev/sandbox/input-line.js';
 import { createSandboxSession, NOTHING_TO_STOP } from '../../dev/sandbox/sandbox-session.js';
 import { SANDBOX_CHANNEL, type SandboxStack, startSandboxStack } from '../../dev/sandbox/sandbox-stack.js';
-import { silentLogger } from '../../src/logging.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { runSandbox } from '../support/run-sandbox.js';
 
 /** Where `text` first appears in `output`; fails the test when it does not. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandboxSession } from '../../dev/sandbox/sandbox-session.js';
 import { SANDBOX_CHANNEL, type SandboxStack, startSandboxStack } from '../../dev/sandbox/sandbox-stack.js';
-import { silentLogger } from '../../src/logging.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 
 /** The sandbox's `/stop`: Stop pressed on the current thread's agent session, as Slack sends it. */
 describe('sandbox /stop', () => {

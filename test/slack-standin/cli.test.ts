@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIM_AGENTS, SIM_TOKENS, type Simulator, startSimulator } from '../../dev/simulator/index.js';
 import { signSlackRequest, TEST_APP_TOKEN, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { waitUntil } from '../support/child-bot.js';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
 import { sharedFilesOf } from '../../src/conversation/context/file-context.js';
-import { silentLogger } from '../../src/logging.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { allowedFileOrigins, createSlackFileReader } from '../../src/slack/file-download.js';
 
 let standin: SlackStandin;

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode, WebClient, WebClientEvent } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SlackStandin, startSlackStandin, TEST_BOT_TOKEN } from '../../dev/slack-standin/index.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { toSlackLogger } from '../../src/slack/bolt-logger.js';
+import { type Config, loadConfig } from '../../src/config/load-config.js';
+import { toSlackLogger } from '../../src/logging.js';
 import { classifySlackError, toThreadOutputError } from '../../src/slack/slack-errors.js';
 import {
   createFailFastWebClient,

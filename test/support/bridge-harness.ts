@@ -9,10 +9,10 @@ import {
   visibleText,
 } from '../../dev/slack-standin/index.js';
 import { createPersonDriver } from '../../dev/slack-standin/person.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import type { Clock } from '../../src/runtime/clock.js';
 import type { Logger } from '../../src/runtime/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 
 export const TEST_SIGNING_SECRET = 'test-signing-secret-not-real';

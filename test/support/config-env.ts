@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 
 /** The fewest variables a one-workspace bot starts with (obviously fake values). */
 export const MINIMAL_ENV = {

@@ -7,9 +7,9 @@ import {
   type StoredMessage,
   startSlackStandin,
 } from '../../dev/slack-standin/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logging.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import type { Clock } from '../../src/runtime/clock.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { type RunningBot, startBot } from '../../src/start-bot.js';
 import { postEvent } from './slack-events.js';
 

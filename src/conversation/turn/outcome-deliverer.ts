@@ -1,6 +1,6 @@
-import { boundLogger } from '../../runtime/bound-logger.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
+import { boundLogger } from '../../runtime/logger.js';
 import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore, RunStatusReport } from '../ports.js';
 import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';

@@ -1,6 +1,6 @@
-import { boundLogger } from '../../runtime/bound-logger.js';
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
+import { boundLogger } from '../../runtime/logger.js';
 import { isDirectMessage } from '../access/audience.js';
 import type { AgentSessions } from '../agent-session.js';
 import { type ConnectionRuns, runsOn } from '../connection-runs.js';

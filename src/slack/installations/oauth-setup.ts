@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Context, HTTPReceiverOptions, Installation } from '@slack/bolt';
 import type { WebClientOptions } from '@slack/web-api';
-import type { SlackOAuthConfig } from '../../config.js';
+import type { SlackOAuthConfig } from '../../config/load-config.js';
 import type { Logger } from '../../runtime/logger.js';
 import { createSecretBox } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';

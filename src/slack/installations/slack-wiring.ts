@@ -1,11 +1,11 @@
 import type { WebClient } from '@slack/web-api';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/load-config.js';
 import type { AgentSessionPort } from '../../conversation/agent-session.js';
 import type { ThreadOutput } from '../../conversation/thread-output-port.js';
 import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js';
+import { toSlackLogger } from '../../logging.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InstallationRecordStore } from '../../store/index.js';
-import { toSlackLogger } from '../bolt-logger.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import { createFailFastWebClient, createWebClient, webClientOptions } from '../web-client.js';
 import { InstallationWebClient } from './installation-web-client.js';

@@ -1,7 +1,7 @@
 import type { AgentApi } from '../../agent-api/index.js';
 import type { AlertInvestigations } from '../../alerts/index.js';
 import type { ScheduleCommandPort } from '../../commands/schedule-command.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/load-config.js';
 import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { ConversationAudience } from '../../conversation/access/audience.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';

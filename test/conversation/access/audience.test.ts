@@ -6,7 +6,7 @@ import {
   createConversationAudience,
 } from '../../../src/conversation/access/audience.js';
 import type { InsideVerdict } from '../../../src/conversation/access/who-is-inside.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { sharedOutside } from '../../../src/slack/conversation-audience.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 

@@ -10,7 +10,7 @@ import {
   type PersonRef,
   senderWorkspace,
 } from '../../../src/conversation/access/who-is-inside.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 
 const PLAIN: AppOrganisation = { teamId: 'TAPP' };
 const GRID: AppOrganisation = { teamId: 'TAPP', enterpriseId: 'EORG' };

@@ -6,7 +6,7 @@ import {
   type FileReader,
   MAX_FILES_PER_TURN,
 } from '../../../src/conversation/context/file-gathering.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 
 const url = (id: string) => `https://files.slack.com/files-pri/T1-${id}/download/f`;
 const slackFile = (id: string, name: string, extra: Record<string, unknown> = {}) => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createChannelAgents } from '../../../src/conversation/context/channel-agents.js';
 import { createTurnContext } from '../../../src/conversation/context/turn-context.js';
 import { createTenancy } from '../../../src/conversation/tenancy.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 
 /**

@@ -5,7 +5,7 @@ import {
 } from '../../../src/conversation/access/who-is-inside.js';
 import type { ThreadMessage } from '../../../src/conversation/context/context-ports.js';
 import { MAX_AUTHOR_CHECKS, quotableMessages } from '../../../src/conversation/context/thread-authors.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 
 /** users.info as the check sees it; UFLAKY's look-up fails (Slack could not answer). */
 const DIRECTORY: Record<string, PersonOrganisation> = {

@@ -12,7 +12,7 @@ import {
 } from '../../../src/conversation/schedules/schedules.js';
 import type { Tenant } from '../../../src/conversation/tenancy.js';
 import type { TurnRequest } from '../../../src/conversation/turn/turn-starter.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import { createManualClock } from '../../support/manual-clock.js';
 

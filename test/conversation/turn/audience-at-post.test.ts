@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Placement, PrivateThread } from '../../../src/conversation/access/answer-place.js';
 import { createAudienceAtPost } from '../../../src/conversation/turn/audience-at-post.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { POLLED_TURN } from '../../support/turn-record.js';
 
 /** DESIGN "Audience at every post": where service data goes when the audience changed mid-run. */

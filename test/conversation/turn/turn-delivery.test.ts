@@ -6,8 +6,8 @@ import { ThreadOutputError } from '../../../src/conversation/turn/output-error.j
 import { createTurnDelivery } from '../../../src/conversation/turn/turn-delivery.js';
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
-import { silentLogger } from '../../../src/logging.js';
 import { createMetrics } from '../../../src/metrics.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 import { createManualClock } from '../../support/manual-clock.js';
 import { POLLED_TURN } from '../../support/turn-record.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Progress, ThreadLocation } from '../../../src/conversation/thread-output-port.js';
 import { createTurnProgress, type StatusResult } from '../../../src/conversation/turn/turn-progress.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createManualClock, type ManualClock } from '../../support/manual-clock.js';
 import { memoryLogger } from '../../support/memory-log.js';
 

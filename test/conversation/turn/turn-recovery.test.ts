@@ -4,7 +4,7 @@ import type { TurnDelivery } from '../../../src/conversation/turn/turn-delivery.
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createTurnRecovery } from '../../../src/conversation/turn/turn-recovery.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 import { POLLED_TURN } from '../../support/turn-record.js';
 

@@ -13,8 +13,8 @@ import type { TurnDelivery } from '../../../src/conversation/turn/turn-delivery.
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { ThreadRecord, TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createTurnStarter, type TurnRequest } from '../../../src/conversation/turn/turn-starter.js';
-import { silentLogger } from '../../../src/logging.js';
 import { createMetrics } from '../../../src/metrics.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 import { createManualClock, type ManualClock } from '../../support/manual-clock.js';
 import { withoutContext } from '../../support/without-context.js';

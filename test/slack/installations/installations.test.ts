@@ -2,7 +2,7 @@ import type { Installation } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import type { ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { ThreadOutputError } from '../../../src/conversation/turn/output-error.js';
-import { silentLogger } from '../../../src/logging.js';
+import { silentLogger } from '../../../src/runtime/logger.js';
 import { createSecretBox } from '../../../src/secrets/secret-box.js';
 import { renderFailedPage, renderInstallPage } from '../../../src/slack/installations/install-pages.js';
 import { createSealedInstallationStore } from '../../../src/slack/installations/installation-store.js';

@@ -1,7 +1,8 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { type Config, LOG_LEVELS } from './config/config-type.js';
-import { checkRedisTopology, checkSlackAuth, refusePlainHttp } from './config/cross-checks.js';
+import type { RedisTopology } from '../store/redis-topology.js';
+import { type Config, LOG_LEVELS } from './config-type.js';
+import { checkRedisTopology, checkSlackAuth, refusePlainHttp } from './cross-checks.js';
 import {
   alertToken,
   appToken,
@@ -24,16 +25,15 @@ import {
   slackApiUrl,
   suggestedPrompts,
   teamIds,
-} from './config/fields.js';
-import type { RedisTopology } from './store/redis-topology.js';
+} from './fields.js';
 
 /**
  * The one place that reads the environment. Parsed once at start-up; a bad or missing value
  * stops the process with a message naming every offending variable (see main.ts).
  */
 
-export type { Config, SlackOAuthConfig } from './config/config-type.js';
-export { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, normaliseBaseUrl } from './config/fields.js';
+export type { Config, SlackOAuthConfig } from './config-type.js';
+export { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, normaliseBaseUrl } from './fields.js';
 
 const variables = z.object({
   // Required unless OAuth distribution is configured (then each installation brings its own token).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundLogger } from '../../src/runtime/bound-logger.js';
+import { boundLogger } from '../../src/runtime/logger.js';
 import { memoryLogger } from '../support/memory-log.js';
 
 describe('boundLogger', () => {

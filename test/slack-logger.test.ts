@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging.js';
-import { toSlackLogger } from '../../src/slack/bolt-logger.js';
+import { createLogger, toSlackLogger } from '../src/logging.js';
 
 function capture(level: string) {
   const lines: string[] = [];

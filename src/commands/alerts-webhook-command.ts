@@ -1,28 +1,48 @@
-import type { AlertTokens } from '../alerts/index.js';
-import type { Tenant } from '../conversation/tenancy.js';
-import type { CommandOutcome } from './command-outcome.js';
-import type { AgentCommand } from './parse-command.js';
+import { helpLine, type Subcommand, UsageError } from './subcommand.js';
 
-/** What `/agent alerts webhook` reaches: the installations' tokens and the route's public address. */
-export interface AlertWebhookPort {
-  tokens: Pick<AlertTokens, 'tokenOf' | 'rotate'>;
-  /** The alert route's address for `tenant`, naming the channel the command was typed in. */
-  address: (tenant: Tenant, channelId: string | undefined) => string;
-}
+export type { AlertWebhookPort } from './command-context.js';
+
+type AlertsWebhookCommand = { kind: 'alerts-webhook'; rotate: boolean };
+
+export type AlertsWebhookOutcome =
+  /** Shown only to the admin (the reply is ephemeral; the token is never logged). */
+  | { kind: 'alert-webhook'; address: string; token: string; rotated: boolean }
+  /** No STATE_ENCRYPTION_KEY: an installation's token cannot be kept sealed. */
+  | { kind: 'alert-webhook-no-key' };
+
+const NAME = 'alerts-webhook';
 
 /**
  * `/agent alerts webhook [rotate]` (DESIGN "Alert tokens per installation"): the installation's
- * own token, made on first use or replaced; access is checked and audited by the caller, and the
- * reply is ephemeral (the token is never logged).
+ * own alert address and token, made on first use or replaced.
  */
-export async function runAlertsWebhook(
-  command: Extract<AgentCommand, { kind: 'alerts-webhook' }>,
-  invoker: { tenant: Tenant; channelId?: string | undefined },
-  webhook: AlertWebhookPort | undefined,
-): Promise<CommandOutcome> {
-  if (!webhook) return { kind: 'alert-webhook-no-key' };
-  const { teamId } = invoker.tenant;
-  const token = command.rotate ? await webhook.tokens.rotate(teamId) : await webhook.tokens.tokenOf(teamId);
-  const address = webhook.address(invoker.tenant, invoker.channelId);
-  return { kind: 'alert-webhook', address, token, rotated: command.rotate };
-}
+export const alertsWebhookCommand: Subcommand<AlertsWebhookCommand, AlertsWebhookOutcome> = {
+  words: ['alerts', 'alert'],
+  help: [
+    helpLine(
+      NAME,
+      '/agent alerts webhook [rotate]',
+      'Show (only to you) this workspace’s own alert address and its token, made on first use; `rotate` replaces the token. Alerts sent with it are investigated in this workspace’s channels only, on each channel’s agent.',
+      { example: '/agent alerts webhook' },
+    ),
+  ],
+  parse(args) {
+    const [what, verb, ...extra] = args.map((arg) => arg.toLowerCase());
+    if (what !== 'webhook') throw new UsageError(NAME, 'unknown alerts command (use `webhook`)');
+    if (verb !== undefined && verb !== 'rotate') throw new UsageError(NAME, `unexpected “${verb}”`);
+    if (extra.length > 0) throw new UsageError(NAME, `unexpected “${extra[0]}”`);
+    return { kind: NAME, rotate: verb === 'rotate' };
+  },
+  async run({ rotate }, { channelId }, { alertWebhook, tenant }) {
+    if (!alertWebhook) return { kind: 'alert-webhook-no-key' };
+    const { tokens } = alertWebhook;
+    const token = rotate ? await tokens.rotate(tenant.teamId) : await tokens.tokenOf(tenant.teamId);
+    return {
+      kind: 'alert-webhook',
+      address: alertWebhook.address(tenant, channelId),
+      token,
+      rotated: rotate,
+    };
+  },
+  result: (outcome) => (outcome.kind === 'alert-webhook-no-key' ? 'refused' : 'ok'),
+};

@@ -1,11 +1,9 @@
-import type { AgentApi, SavedObjectType } from '../agent-api/index.js';
-import type { Logger } from '../runtime/logger.js';
-import {
-  type CommandOutcome,
-  type ExportedFile,
-  type ServiceFailure,
-  serviceFailure,
-} from './command-outcome.js';
+import { SAVED_OBJECT_TYPES, type SavedObjectType } from '../agent-api/index.js';
+import type { ExportedFile } from './command-context.js';
+import { expectCount } from './command-words.js';
+import { helpLine, type ServiceFailure, type Subcommand, serviceFailure, UsageError } from './subcommand.js';
+
+export type { ExportedFile, SendFilesToUser } from './command-context.js';
 
 /**
  * `/agent export <type|all>`: one export request per type, each response uploaded unchanged as
@@ -13,26 +11,15 @@ import {
  * the file is the response text, not a re-serialisation of what the client parsed.
  */
 
-/** Port: upload `files` to `userId` in a DM from the bot, with `comment` above them. */
-export type SendFilesToUser = (
-  userId: string,
-  files: readonly ExportedFile[],
-  comment: string,
-) => Promise<void>;
+type ExportCommand = { kind: 'export'; types: SavedObjectType[] };
 
-/**
- * What an export reaches: the part of the command context (admin-commands.ts) it uses, named here
- * so that this file does not import admin-commands.ts, which imports it.
- */
-export interface ExportContext {
-  api: Pick<AgentApi, 'exportSavedObjects'>;
-  /** Uploads files to the person privately (a DM from the bot). */
-  sendFilesToUser: SendFilesToUser;
-  newReferenceId: () => string;
-  /** Default: the real clock (export file names carry the date). */
-  now?: () => Date;
-  logger: Logger;
-}
+export type ExportOutcome = {
+  kind: 'exported';
+  files: ExportedFile[];
+  failures: ({ type: SavedObjectType } & ServiceFailure)[];
+  /** undefined when there was nothing to send. */
+  delivery?: { ok: true } | ({ ok: false } & ServiceFailure) | undefined;
+};
 
 /** `search-export-2025-01-31.json`: the type and the (UTC) date, as the issue asks. */
 export function exportFileName(type: SavedObjectType, at: Date): string {
@@ -41,36 +28,54 @@ export function exportFileName(type: SavedObjectType, at: Date): string {
 
 /** The comment above the uploaded files in the DM. */
 export function exportComment(files: readonly ExportedFile[]): string {
-  const parts = files.map((file) => `${file.type}: ${file.count}`);
-  return `Saved-object export (${parts.join(', ')}).`;
+  return `Saved-object export (${files.map((file) => `${file.type}: ${file.count}`).join(', ')}).`;
 }
 
-/**
- * Requests the types one after another (the command shares the service's request budget with
- * conversations), keeps going past a failed type, then sends what succeeded in one upload.
- */
-export async function runExport(
-  types: readonly SavedObjectType[],
-  userId: string,
-  context: ExportContext,
-): Promise<CommandOutcome> {
-  const at = (context.now ?? (() => new Date()))();
-  const files: ExportedFile[] = [];
-  const failures: ({ type: SavedObjectType } & ServiceFailure)[] = [];
-  for (const type of types) {
-    try {
-      const { parsed, raw } = await context.api.exportSavedObjects(type);
-      files.push({ type, filename: exportFileName(type, at), content: raw, count: parsed.hits.length });
-    } catch (error) {
-      failures.push({ type, ...serviceFailure(context, error, `export ${type}`) });
+export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
+  words: ['export'],
+  help: [
+    helpLine(
+      'export',
+      '/agent export <search|visualization|dashboard|all>',
+      'Export saved objects as JSON files, sent to you in a direct message.',
+      { example: '/agent export all' },
+    ),
+  ],
+  homeOnly: true,
+  slow: true,
+  parse(args) {
+    expectCount('export', args, 1, 1);
+    const wanted = (args[0] ?? '').toLowerCase().replace(/s$/, '');
+    if (wanted === 'all') return { kind: 'export', types: [...SAVED_OBJECT_TYPES] };
+    const type = SAVED_OBJECT_TYPES.find((candidate) => candidate === wanted);
+    if (!type) throw new UsageError('export', `“${args[0]}” is not search, visualization, dashboard or all`);
+    return { kind: 'export', types: [type] };
+  },
+  /**
+   * Requests the types one after another (the command shares the service's request budget with
+   * conversations), keeps going past a failed type, then sends what succeeded in one upload.
+   */
+  async run({ types }, { userId }, context) {
+    const at = (context.now ?? (() => new Date()))();
+    const files: ExportedFile[] = [];
+    const failures: ExportOutcome['failures'] = [];
+    for (const type of types) {
+      try {
+        const { parsed, raw } = await context.api.exportSavedObjects(type);
+        files.push({ type, filename: exportFileName(type, at), content: raw, count: parsed.hits.length });
+      } catch (error) {
+        failures.push({ type, ...serviceFailure(context, error, `export ${type}`) });
+      }
     }
-  }
-  if (files.length === 0) return { kind: 'exported', files, failures };
-  try {
-    await context.sendFilesToUser(userId, files, exportComment(files));
-    return { kind: 'exported', files, failures, delivery: { ok: true } };
-  } catch (error) {
-    const delivery = { ok: false as const, ...serviceFailure(context, error, 'export upload') };
-    return { kind: 'exported', files, failures, delivery };
-  }
-}
+    if (files.length === 0) return { kind: 'exported', files, failures };
+    try {
+      await context.sendFilesToUser(userId, files, exportComment(files));
+      return { kind: 'exported', files, failures, delivery: { ok: true } };
+    } catch (error) {
+      const delivery = { ok: false as const, ...serviceFailure(context, error, 'export upload') };
+      return { kind: 'exported', files, failures, delivery };
+    }
+  },
+  auditFields: (outcome) => ({ counts: Object.fromEntries(outcome.files.map((f) => [f.type, f.count])) }),
+  result: (outcome) => (outcome.failures.length > 0 || outcome.delivery?.ok === false ? 'failed' : 'ok'),
+};

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAdminCheck } from '../../src/commands/access.js';
-import { type CommandContext, runAgentCommand } from '../../src/commands/admin-commands.js';
-import { parseCommand } from '../../src/commands/parse-command.js';
-import { createChannelAgents } from '../../src/conversation/context/channel-agents.js';
-import type { Logger } from '../../src/runtime/logger.js';
-import { renderCommandOutcome } from '../../src/slack/views/command-replies.js';
-import { createMemoryStore } from '../../src/store/index.js';
+import { parseCommand } from '../../src/commands/registry.js';
+import { renderCommandOutcome } from '../../src/slack/views/commands/index.js';
+import { setup } from './command-harness.js';
 
 describe('parsing /agent channel', () => {
   it.each([
@@ -31,28 +27,43 @@ describe('parsing /agent channel', () => {
   });
 });
 
+describe('parsing /agent channel use … on <alias>', () => {
+  it.each([
+    ['channel use payments on eu-prod', { kind: 'channel-use', agentId: 'payments', connection: 'eu-prod' }],
+    ['channel use payments ON eu-prod', { kind: 'channel-use', agentId: 'payments', connection: 'eu-prod' }],
+    ['channel use payments', { kind: 'channel-use', agentId: 'payments' }],
+    ['channel investigate on', { kind: 'channel-investigate', on: true }],
+    ['channel answer-all OFF', { kind: 'channel-answer-all', on: false }],
+  ])('%s', (text, command) => {
+    expect(parseCommand(text)).toEqual({ ok: true, command });
+  });
+
+  it.each([
+    ['channel use payments on', 'channel-use', /alias after `on` is missing/],
+    ['channel use payments at eu', 'channel-use', /unexpected “at”/],
+    ['channel use payments on eu extra', 'channel-use', /unexpected “extra”/],
+    ['channel investigate maybe', 'channel-investigate', /“maybe” is not `on` or `off`/],
+    ['channel answer-all', 'channel-answer-all', /something is missing/],
+  ])('%s is refused', (text, subcommand, problem) => {
+    const parsed = parseCommand(text);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.subcommand).toBe(subcommand);
+    expect(parsed.problem).toMatch(problem);
+  });
+});
+
 describe('running /agent channel', () => {
-  const logger: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => logger };
-  function setup() {
-    const store = createMemoryStore();
-    const context = {
-      tenant: { teamId: 'T1', home: true, key: undefined },
-      access: createAdminCheck({
-        adminUserIds: ['UADMIN'],
-        app: { teamId: 'T1' },
-        lookupUser: async () => undefined,
-      }),
-      defaultAgentId: 'agent-default',
-      channelAgents: createChannelAgents({ store, defaultAgentId: 'agent-default', now: () => 42 }),
-      logger,
-    } as unknown as CommandContext;
-    const run = (text: string, userId = 'UADMIN', channelId: string | undefined = 'C1') =>
-      runAgentCommand(parseCommand(text), { userId, channelId }, context);
-    return { run, store };
+  function setupChannel() {
+    const { run, store } = setup();
+    return {
+      run: (text: string, userId = 'UADMIN', channelId = 'C1') => run(text, userId, channelId),
+      store,
+    };
   }
 
   it('binds, shows and resets the channel where it is typed; other channels are untouched', async () => {
-    const { run, store } = setup();
+    const { run, store } = setupChannel();
     expect(await run('channel use payments')).toEqual({
       kind: 'channel-bound',
       channelId: 'C1',
@@ -82,14 +93,14 @@ describe('running /agent channel', () => {
   });
 
   it('refuses use and reset to non-admins before touching the store', async () => {
-    const { run, store } = setup();
+    const { run, store } = setupChannel();
     expect(await run('channel use payments', 'UALICE')).toMatchObject({ kind: 'refused' });
     expect(await run('channel reset', 'UALICE')).toMatchObject({ kind: 'refused' });
     expect(await store.getChannelBinding('C1')).toBeUndefined();
   });
 
   it('renders each outcome as a sentence that names the agents', async () => {
-    const { run } = setup();
+    const { run } = setupChannel();
     const text = (outcome: Awaited<ReturnType<typeof run>>) => renderCommandOutcome(outcome).text;
     expect(text(await run('channel'))).toContain("use the bot's agent `agent-default` (AGENT_ID)");
     expect(text(await run('channel use payments'))).toContain(

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HELP_ENTRIES, helpMarkdown, usageOf } from '../../src/commands/help-text.js';
-import { parseCommand } from '../../src/commands/parse-command.js';
-import { renderHelp } from '../../src/slack/views/command-replies.js';
+import { parseCommand } from '../../src/commands/registry.js';
+import { renderHelp } from '../../src/slack/views/commands/index.js';
 
 describe('help entries', () => {
   it('cover every subcommand once, each with a description and an example', () => {

@@ -1,17 +1,11 @@
 /**
- * `/agent schedule …` replies and the scheduled question's own words, as Slack text: pure. Every
- * time is shown in the schedule's zone with the zone's name (DESIGN "Scheduled questions").
+ * A scheduled question's words, as Slack text: pure. Every time is shown in the schedule's zone
+ * with the zone's name (DESIGN "Scheduled questions").
  */
-import type { CommandOutcome } from '../../commands/command-outcome.js';
 import type { ScheduleNotice } from '../../conversation/schedules/schedule-firing.js';
 import { describeDays, localTimeText } from '../../conversation/schedules/schedule-times.js';
 import type { ListedSchedule, PauseReason, Schedule } from '../../conversation/schedules/schedules.js';
-import { type CommandReply, escapeMrkdwn, reply } from './mrkdwn-reply.js';
-
-type ScheduleOutcome = Extract<
-  CommandOutcome,
-  { kind: 'schedule-added' | 'schedule-refused' | 'schedules' | 'schedule-removed' | 'schedule-unknown' }
->;
+import { escapeMrkdwn } from './mrkdwn-reply.js';
 
 /** The question as it is posted in the channel (escaped; the adder's mention is the bot's own). */
 export function renderScheduledQuestion(schedule: Schedule): { text: string } {
@@ -24,7 +18,7 @@ export function renderScheduledQuestion(schedule: Schedule): { text: string } {
 export const whenText = (schedule: Schedule) =>
   `${describeDays(schedule.days)} at ${schedule.time} (${escapeMrkdwn(schedule.timeZone, 60)})`;
 
-const nextText = (schedule: Schedule, nextRun: number | undefined) =>
+export const nextText = (schedule: Schedule, nextRun: number | undefined) =>
   nextRun === undefined
     ? 'no next run'
     : `next: ${localTimeText(nextRun, schedule.timeZone)} ${escapeMrkdwn(schedule.timeZone, 60)}`;
@@ -39,52 +33,6 @@ export function scheduleLine({ schedule, nextRun }: ListedSchedule, withChannel 
   const where = withChannel ? ` in <#${schedule.channel}>` : '';
   const state = schedule.paused ? `*${PAUSE_TEXT[schedule.paused.reason]}*` : nextText(schedule, nextRun);
   return `• \`${schedule.id}\`${where} — ${whenText(schedule)}, ${state}, added by <@${schedule.addedBy}>: ${escapeMrkdwn(schedule.question, 150)}`;
-}
-
-export function renderScheduleOutcome(outcome: ScheduleOutcome): CommandReply {
-  switch (outcome.kind) {
-    case 'schedule-added': {
-      const { schedule, nextRun } = outcome;
-      return reply(
-        `Scheduled \`${schedule.id}\`: ${whenText(schedule)} — ${nextText(schedule, nextRun)}. The question is posted in <#${schedule.channel}> and answered in its thread:`,
-        `> ${escapeMrkdwn(schedule.question, 500)}`,
-        `_Times are in your Slack time zone, ${escapeMrkdwn(schedule.timeZone, 60)}; daylight saving follows it. \`/agent schedule remove ${schedule.id}\` removes it._`,
-      );
-    }
-    case 'schedule-refused':
-      return reply(refusalText(outcome.reason, outcome.limit));
-    case 'schedules':
-      return outcome.rows.length === 0
-        ? reply(
-            `No scheduled questions in <#${outcome.channelId}>. Add one with \`/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;\`.`,
-          )
-        : reply(
-            `Scheduled questions in <#${outcome.channelId}> (each time in its own zone):`,
-            outcome.rows.map((row) => scheduleLine(row)).join('\n'),
-          );
-    case 'schedule-removed':
-      return reply(
-        `Removed \`${outcome.schedule.id}\` (${whenText(outcome.schedule)} in <#${outcome.schedule.channel}>): it will not be asked again.`,
-      );
-    case 'schedule-unknown':
-      return reply(
-        `This workspace has no scheduled question \`${escapeMrkdwn(outcome.id, 40)}\`. Nothing changed; \`/agent schedule\` lists a channel’s.`,
-      );
-  }
-}
-
-function refusalText(
-  reason: Extract<ScheduleOutcome, { kind: 'schedule-refused' }>['reason'],
-  limit?: number,
-) {
-  switch (reason) {
-    case 'outsiders':
-      return 'People outside the organisation can read this channel, so no question is scheduled here: its answers would carry your service’s data to them. Nothing was kept.';
-    case 'channel-full':
-      return `This channel already has ${limit ?? 'the most'} scheduled questions (SCHEDULES_PER_CHANNEL). Remove one first. Nothing was kept.`;
-    case 'not-a-channel':
-      return 'Scheduled questions are for channels: run this in the channel where the question should be asked.';
-  }
 }
 
 /** The DM to a schedule's adder. */

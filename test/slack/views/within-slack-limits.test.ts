@@ -5,10 +5,10 @@ import {
   responseActionRefusal,
   validateView,
 } from '../../../dev/slack-standin/index.js';
-import type { CommandOutcome } from '../../../src/commands/command-outcome.js';
+import type { CommandOutcome } from '../../../src/commands/registry.js';
 import type { ConnectionRow } from '../../../src/connections/connection-admin.js';
 import type { AdminHome } from '../../../src/home/home-data.js';
-import { renderCommandOutcome } from '../../../src/slack/views/command-replies.js';
+import { renderCommandOutcome } from '../../../src/slack/views/commands/index.js';
 import { renderAddAnswer, renderConnectionForm } from '../../../src/slack/views/connection-form.js';
 import { renderHome } from '../../../src/slack/views/home-view.js';
 import { reply } from '../../../src/slack/views/mrkdwn-reply.js';

@@ -1,9 +1,8 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { AdminCheck } from '../../../commands/access.js';
-import { type CommandContext, runAgentCommand } from '../../../commands/admin-commands.js';
 import { createCapacityLock } from '../../../commands/capacity-lock.js';
-import { changesAdminHome } from '../../../commands/command-outcome.js';
-import { parseCommand } from '../../../commands/parse-command.js';
+import type { CommandContext } from '../../../commands/command-context.js';
+import { changesAdminHome, parseCommand, runAgentCommand } from '../../../commands/registry.js';
 import { DEFAULT_CONNECTION } from '../../../connections/connection-alias.js';
 import { UnknownConnectionError } from '../../../connections/connection-clients.js';
 import type { Tenant } from '../../../conversation/tenancy.js';
@@ -14,7 +13,7 @@ import {
   type CommandReply,
   renderAcknowledgement,
   renderCommandOutcome,
-} from '../../views/command-replies.js';
+} from '../../views/commands/index.js';
 import { renderConnectionForm } from '../../views/connection-form.js';
 import { describeError, newReferenceId } from '../../views/describe-error.js';
 import { type NoticeView, renderRefusal } from '../../views/notices.js';
@@ -89,7 +88,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
         await deps.agentStates?.agentSeen(seen);
       }
       // After the state is recorded: the home published now must show it.
-      if (changesAdminHome(outcome)) deps.appHome?.settingsChanged(tenant, command.user_id);
+      if (changesAdminHome(parsed, outcome)) deps.appHome?.settingsChanged(tenant, command.user_id);
     } catch (error) {
       const referenceId = newReferenceId();
       logger.error({ err: error, referenceId, user: command.user_id }, 'agent command crashed');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/commands/parse-command.js';
+import { parseCommand } from '../../src/commands/registry.js';
 
 /** `/agent schedule …` (DESIGN "Scheduled questions"): the question is kept exactly as typed. */
 describe('parsing /agent schedule', () => {

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/commands/parse-command.js';
+import { parseCommand } from '../../src/commands/registry.js';
 
-/** `/agent connections …` and `/agent channel use … on <alias>` (DESIGN "Many accounts"). */
+/** `/agent connections …` (DESIGN "Many accounts"). */
 describe('parsing the connections commands', () => {
   it.each([
     ['connections', { kind: 'connections' }],
     ['connection', { kind: 'connections' }],
     ['connections add', { kind: 'connections-add' }],
     ['connections remove eu-prod', { kind: 'connections-remove', alias: 'eu-prod' }],
-    ['channel use payments on eu-prod', { kind: 'channel-use', agentId: 'payments', connection: 'eu-prod' }],
-    ['channel use payments ON eu-prod', { kind: 'channel-use', agentId: 'payments', connection: 'eu-prod' }],
-    ['channel use payments', { kind: 'channel-use', agentId: 'payments' }],
   ])('%s', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
   });
@@ -22,9 +19,6 @@ describe('parsing the connections commands', () => {
     [`connections remove ${'x'.repeat(200)}`, 'connections-remove', /200 characters long; at most 32/],
     ['connections remove Eu_Prod', 'connections-remove', /is not an alias/],
     ['connections frobnicate', 'connections', /unknown connections command/],
-    ['channel use payments on', 'channel-use', /alias after `on` is missing/],
-    ['channel use payments at eu', 'channel-use', /unexpected “at”/],
-    ['channel use payments on eu extra', 'channel-use', /unexpected “extra”/],
   ])('%s is refused', (text, subcommand, problem) => {
     const parsed = parseCommand(text);
     expect(parsed.ok).toBe(false);

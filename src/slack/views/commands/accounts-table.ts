@@ -3,8 +3,8 @@
  * section. Columns are measured on the text a reader sees (graphemes, before `&`, `<` and `>` are
  * escaped for mrkdwn), so a name like "R&D <eu>" keeps the columns aligned.
  */
-import type { SubAccount } from '../../agent-api/index.js';
-import { flatText, gb, reserved, SECTION_MAX_CHARS } from './mrkdwn-reply.js';
+import type { SubAccount } from '../../../agent-api/index.js';
+import { flatText, gb, reserved, SECTION_MAX_CHARS } from '../mrkdwn-reply.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const width = (text: string) => [...graphemes.segment(text)].length;

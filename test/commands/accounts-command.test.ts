@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, type SubAccount } from '../../src/agent-api/index.js';
-import { CapacityMoveError, CapacityMoveReason } from '../../src/capacity/index.js';
-import type { CommandOutcome } from '../../src/commands/command-outcome.js';
-import { parseCommand } from '../../src/commands/parse-command.js';
-import {
-  escapeMrkdwn,
-  renderAcknowledgement,
-  renderCommandOutcome,
-} from '../../src/slack/views/command-replies.js';
+import type { SubAccount } from '../../src/agent-api/index.js';
+import { type CommandOutcome, parseCommand } from '../../src/commands/registry.js';
+import { renderCommandOutcome } from '../../src/slack/views/commands/index.js';
+import { parseError, setup } from './command-harness.js';
 
 const account = (
   overrides: Partial<SubAccount> & { accountId: number; accountName: string },
@@ -25,67 +20,74 @@ const account = (
 
 const text = (outcome: CommandOutcome) => renderCommandOutcome(outcome).text;
 
-describe('renderCommandOutcome', () => {
-  it.each<[string, CommandOutcome, string]>([
-    ['whoami', { kind: 'whoami', accountId: 7, accountName: 'Prod' }, 'Connected to *Prod* (account id 7).'],
+describe('parsing /agent accounts', () => {
+  it.each([
+    ['accounts', { kind: 'accounts' }],
     [
-      'an enabled agent',
-      { kind: 'agent-state', agentId: 'a1', requested: true, active: true },
-      'Agent `a1` is now *enabled* (the service reports `active: true`).',
+      'accounts create "QA Team" admin@example.com',
+      { kind: 'accounts-create', name: 'QA Team', email: 'admin@example.com' },
     ],
     [
-      'a state other than the one asked for',
-      { kind: 'agent-state', agentId: 'a1', requested: false, active: true },
-      'Asked to disable agent `a1`, but the service reports `active: true`: it is *enabled*.',
+      'accounts create Ops <mailto:ops@example.com|ops@example.com> 7 2.5',
+      { kind: 'accounts-create', name: 'Ops', email: 'ops@example.com', retentionDays: 7, maxDailyGB: 2.5 },
     ],
     [
-      'a refusal',
-      { kind: 'refused', usage: '/agent accounts' },
-      'Only admins (Slack workspace admins and owners, and (in the home workspaces) people in ADMIN_USER_IDS) can run `/agent accounts`. Nothing was changed.',
-    ],
-    [
-      'a usage error',
-      { kind: 'usage', problem: 'something is missing', usage: '/agent export <type>' },
-      "That didn't work: something is missing.\n\nUsage: `/agent export &lt;type&gt;`",
-    ],
-    [
-      'a service error',
+      'accounts create Big a@b.io 2147483647 2147483647',
       {
-        kind: 'service-error',
-        action: 'accounts',
-        error: new AgentApiError('maintenance', 'x'),
-        referenceId: 'abcd1234',
+        kind: 'accounts-create',
+        name: 'Big',
+        email: 'a@b.io',
+        retentionDays: 2147483647,
+        maxDailyGB: 2147483647,
       },
-      'The agent service is down for maintenance — please try again later (ref: abcd1234).',
     ],
-    [
-      'an invalid token on whoami',
-      {
-        kind: 'whoami-failed',
-        problem: 'invalid-token',
-        status: 403,
-        serviceMessage: 'Insufficient privileges',
-        error: new Error('x'),
-        referenceId: 'r1',
-      },
-      "The bot's token is invalid: the agent service answered 403 “Insufficient privileges”. An admin needs to set a valid AGENT_API_TOKEN (ref: r1).",
-    ],
-    [
-      'a capacity move',
-      {
-        kind: 'capacity-moved',
-        gb: 0.1 + 0.2,
-        result: {
-          from: { accountId: 1, accountName: 'A', before: 5, after: 4.7 },
-          to: { accountId: 2, accountName: 'B <x>', before: 1, after: 1.3 },
-        },
-      },
-      'Moved 0.3 GB of daily capacity from *A* to *B &lt;x&gt;*.\n\n• *A* (1): 5 GB → 4.7 GB\n• *B &lt;x&gt;* (2): 1 GB → 1.3 GB',
-    ],
-  ])('%s', (_name, outcome, expected) => {
-    expect(text(outcome)).toBe(expected);
+  ])('%j', (text, command) => {
+    expect(parseCommand(text)).toEqual({ ok: true, command });
   });
 
+  it.each([
+    ['accounts create OnlyName', 'something is missing'],
+    ['accounts create Name not-an-email', '“not-an-email” is not an email address'],
+    ['accounts create Name a@b.io zero', 'retention-days must be a whole number'],
+    ['accounts create Name a@b.io 0', 'retention-days must be a whole number'],
+    ['accounts create Name a@b.io 7 -1', 'max-daily-GB must be a number'],
+    ['accounts create Name a@b.io 7 1 extra', 'unexpected “extra”'],
+    // The vendor's spec: `format: email` and int32 numbers; the value is named, nothing is sent.
+    ['accounts create Name admin@localhost', '“admin@localhost” is not an email address'],
+    ['accounts create Name "ad min@example.com"', '“ad min@example.com” is not an email'],
+    [
+      'accounts create Name a@b.io 2147483648',
+      'retention-days 2147483648 is more than the service accepts (at most 2147483647)',
+    ],
+    [
+      'accounts create Name a@b.io 7 3000000000GB',
+      'max-daily-GB 3000000000GB is more than the service accepts (at most 2147483647)',
+    ],
+    ['accounts delete x', 'unknown accounts command “delete”'],
+  ])('%j is refused with the usage line', (text, problem) => {
+    const result = parseError(text);
+    expect(result.subcommand).toBe('accounts-create');
+    expect(result.problem).toContain(problem);
+    expect(result.usage).toMatch(/^\/agent /);
+  });
+});
+
+describe('running /agent accounts create', () => {
+  it('never logs the token a create returns', async () => {
+    const { run, lines } = setup();
+    const outcome = await run('accounts create New admin@example.com');
+    expect(outcome).toMatchObject({
+      kind: 'account-created',
+      accountToken: 'secret-token-3',
+      maxDailyGBDefaulted: true,
+    });
+    expect(lines.join('\n')).toContain('"accountId":3');
+    expect(lines.join('\n')).not.toContain('secret-token-3');
+    expect(lines.join('\n')).not.toContain('admin@example.com');
+  });
+});
+
+describe('/agent accounts replies', () => {
   it('renders the accounts as a code-block table with flags and a warning for 0 GB', () => {
     const reply = renderCommandOutcome({
       kind: 'accounts',
@@ -260,112 +262,4 @@ describe('renderCommandOutcome', () => {
     expect(reply).toContain('its token is on the account page of the product');
     expect(reply).not.toMatch(/fail|again/i);
   });
-
-  it.each<[string, CapacityMoveError, string]>([
-    [
-      'ambiguous',
-      new CapacityMoveError(CapacityMoveReason.AmbiguousAccount, 'x', {
-        reference: 'staging',
-        candidates: [
-          { accountId: 2, accountName: 'Staging' },
-          { accountId: 3, accountName: 'staging' },
-        ],
-      }),
-      '“staging” names more than one account: Staging (2), staging (3). Use the id instead. Nothing was changed.',
-    ],
-    [
-      'busy',
-      new CapacityMoveError(CapacityMoveReason.Busy, 'x'),
-      'Another capacity move is running — try again in a minute. Nothing was changed.',
-    ],
-    [
-      'not restored',
-      new CapacityMoveError(CapacityMoveReason.UpdateFailed, 'raising B failed', {
-        failedStep: 'raise-recipient',
-        states: [
-          { accountId: 1, accountName: 'A', before: 5, now: 4 },
-          { accountId: 2, accountName: 'B', before: 1, now: 1 },
-        ],
-        restored: false,
-        cause: new AgentApiError('http_error', 'x', { status: 500 }),
-      }),
-      '• *A* (1): 5 GB → 4 GB\n• *B* (2): 1 GB → 1 GB\n\nPutting *A* back to 5 GB did not take effect: an admin needs to check both accounts',
-    ],
-    [
-      'restored',
-      new CapacityMoveError(CapacityMoveReason.UpdateFailed, 'raising B failed', {
-        failedStep: 'raise-recipient',
-        states: [
-          { accountId: 1, accountName: 'A', before: 5, now: 5 },
-          { accountId: 2, accountName: 'B', before: 1, now: 1 },
-        ],
-        restored: true,
-        cause: new AgentApiError('timeout', 'x'),
-      }),
-      'The accounts as read back afterwards (before → now):\n• *A* (1): 5 GB → 5 GB\n• *B* (2): 1 GB → 1 GB\n\n*A* was put back to 5 GB.',
-    ],
-    [
-      'state unknown',
-      new CapacityMoveError(CapacityMoveReason.StateUnknown, 'lowering A failed', {
-        failedStep: 'lower-donor',
-        unknown: [
-          { accountId: 1, accountName: 'A', possible: [5, 4] },
-          { accountId: 2, accountName: 'B', possible: [1] },
-        ],
-        cause: new AgentApiError('network', 'x'),
-      }),
-      'Reading the accounts back failed too, so the bot changed nothing more and does not know their current values:\n• *A* (1): 5 GB or 4 GB\n• *B* (2): 1 GB\n\nCheck them with `/agent accounts`',
-    ],
-    [
-      'state unknown after a restore was sent',
-      new CapacityMoveError(CapacityMoveReason.StateUnknown, 'raising B failed', {
-        failedStep: 'raise-recipient',
-        restoreSent: true,
-        unknown: [
-          { accountId: 1, accountName: 'A', possible: [5, 4] },
-          { accountId: 2, accountName: 'B', possible: [1, 2] },
-        ],
-        cause: new AgentApiError('timeout', 'x'),
-      }),
-      'The bot sent an update putting *A* back, then reading the accounts back failed',
-    ],
-    [
-      'the main account',
-      new CapacityMoveError(
-        CapacityMoveReason.MainAccount,
-        'Main (1) is the main account: its capacity is not moved by this command',
-      ),
-      'Main (1) is the main account: its capacity is not moved by this command. Nothing was changed.',
-    ],
-  ])('explains a capacity failure: %s', (_name, failure, expected) => {
-    expect(text({ kind: 'capacity-failed', failure, referenceId: 'r2' })).toContain(expected);
-  });
-
-  it('lists export counts, and failures per type', () => {
-    const reply = text({
-      kind: 'exported',
-      files: [{ type: 'search', filename: 'search-export-2025-01-31.json', content: '{}', count: 1 }],
-      failures: [{ type: 'dashboard', error: new AgentApiError('timeout', 'x'), referenceId: 'r3' }],
-      delivery: { ok: true },
-    });
-    expect(reply).toContain('• search: 1 saved object (`search-export-2025-01-31.json`)');
-    expect(reply).toContain('• dashboard: The agent service took too long to respond');
-  });
-});
-
-describe('renderAcknowledgement', () => {
-  it.each([
-    ['export all', 'Working on it…'],
-    ['capacity move 1 from a to b', 'Working on it…'],
-    ['accounts', undefined],
-    ['help', undefined],
-    ['export nonsense', undefined],
-  ])('%s', (command, expected) => {
-    expect(renderAcknowledgement(parseCommand(command))).toBe(expected);
-  });
-});
-
-it('escapeMrkdwn flattens, shortens and escapes untrusted text', () => {
-  expect(escapeMrkdwn('a\n<b> & c', 100)).toBe('a &lt;b&gt; &amp; c');
-  expect(escapeMrkdwn('x'.repeat(50), 10)).toHaveLength(10);
 });

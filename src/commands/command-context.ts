@@ -1,0 +1,119 @@
+import type { AgentApi, SavedObjectType } from '../agent-api/index.js';
+import type { AlertTokens, WatchedChannels } from '../alerts/index.js';
+import type { CapacityMoveLock } from '../capacity/index.js';
+import type { ConnectionAdmin } from '../connections/connection-admin.js';
+import type { AnswerChannels } from '../conversation/answer-channels/answer-channels.js';
+import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
+import type { Schedules } from '../conversation/schedules/schedules.js';
+import type { Tenant } from '../conversation/tenancy.js';
+import type { Logger } from '../runtime/logger.js';
+import type { AdminCheck } from './access.js';
+
+/** What `/agent` subcommands reach: built once per command by the Slack listener. */
+
+/** One exported type, as uploaded. */
+export interface ExportedFile {
+  type: SavedObjectType;
+  filename: string;
+  /** The response text exactly as the service served it. */
+  content: string;
+  /** Saved objects in it (`hits.length`). */
+  count: number;
+}
+
+/** Port: upload `files` to `userId` in a DM from the bot, with `comment` above them. */
+export type SendFilesToUser = (
+  userId: string,
+  files: readonly ExportedFile[],
+  comment: string,
+) => Promise<void>;
+
+/** What `/agent alerts webhook` reaches: the installations' tokens and the route's public address. */
+export interface AlertWebhookPort {
+  tokens: Pick<AlertTokens, 'tokenOf' | 'rotate'>;
+  /** The alert route's address for `tenant`, naming the channel the command was typed in. */
+  address: (tenant: Tenant, channelId: string | undefined) => string;
+}
+
+/** What `/agent schedule …` reaches, made once in the composition root (schedules-room.ts). */
+export interface ScheduleCommandPort {
+  schedules: Pick<Schedules, 'add' | 'remove' | 'inChannel'>;
+  /** The person's Slack time zone (`users.info` → `tz`), in the command's installation. */
+  zoneOf(userId: string): Promise<string | undefined>;
+  /**
+   * Whether people outside the organisation can read `channel` (audience.ts), as the alert intake
+   * asks it: false when OUTSIDER_AUDIENCE=thread lets answers go there anyway.
+   */
+  refusesOutsiders(channel: string): Promise<boolean>;
+}
+
+/** The service calls the commands use. */
+export type CommandsApi = Pick<
+  AgentApi,
+  | 'whoami'
+  | 'enableAgent'
+  | 'disableAgent'
+  | 'listSubAccounts'
+  | 'createSubAccount'
+  | 'updateSubAccount'
+  | 'exportSavedObjects'
+>;
+
+/** Everything a command may reach, passed in by the Slack listener. */
+export interface CommandContext {
+  /** The installation the command was typed in: made by the listener from its event, never looked up. */
+  tenant: Tenant;
+  /** The default connection's client: the main account's commands, home installations only. */
+  api: CommandsApi;
+  access: AdminCheck;
+  /** False without ACCOUNT_API_TOKEN: account commands then say they are not configured. */
+  accountsConfigured: boolean;
+  /** AGENT_ID: the agent `enable`/`disable` act on when none is named and the channel has none. */
+  defaultAgentId: string;
+  channelAgents: ChannelAgents;
+  /** Unset: `/agent channel investigate` says it is not configured. */
+  watchedChannels?: WatchedChannels | undefined;
+  /** Unset: `/agent channel answer-all` says it is not configured. */
+  answerChannels?: Pick<AnswerChannels, 'settingOf' | 'set'> | undefined;
+  /** A fresh lock per capacity move (the store's, shared by every replica). */
+  capacityLock: () => CapacityMoveLock;
+  sendFilesToUser: SendFilesToUser;
+  newReferenceId: () => string;
+  /** Service connections (DESIGN "Many accounts"); without them the connections commands show the help. */
+  connections?: Pick<ConnectionAdmin, 'list' | 'remove' | 'canAdd' | 'exists'> | undefined;
+  /** Opens the add-connection form for the person who typed the command. */
+  openConnectionForm?: (() => Promise<void>) | undefined;
+  /** The client of one of the tenant's connections (undefined: the default one). Default: `api`. */
+  apiOn?: ((connection: string | undefined) => Promise<CommandsApi>) | undefined;
+  /** Unset without STATE_ENCRYPTION_KEY. */
+  alertWebhook?: AlertWebhookPort | undefined;
+  /** Unset: the schedule commands show the help. */
+  schedules?: ScheduleCommandPort | undefined;
+  /** Default: the real clock (export file names carry the date). */
+  now?: () => Date;
+  logger: Logger;
+}
+
+/** Who ran the command. */
+export interface Invoker {
+  userId: string;
+  channelId?: string | undefined;
+}
+
+/**
+ * The agent (and its connection) a command acts on when none is named: the channel's, else
+ * AGENT_ID in a home installation; outside a channel elsewhere, none.
+ */
+export async function channelAgentOf(invoker: Invoker, context: CommandContext): Promise<ChannelAgent> {
+  if (!invoker.channelId) {
+    return context.tenant.home
+      ? { agentId: context.defaultAgentId, source: 'default' }
+      : { source: 'unbound' };
+  }
+  return context.channelAgents.agentFor(context.tenant, invoker.channelId);
+}
+
+/** The client of the channel's connection: outside the home installations the default one is not theirs. */
+export async function apiOf(channelAgent: ChannelAgent, context: CommandContext): Promise<CommandsApi> {
+  return context.apiOn ? await context.apiOn(channelAgent.connection) : context.api;
+}

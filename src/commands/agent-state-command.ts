@@ -1,4 +1,4 @@
-import { apiOf, channelAgentOf } from './command-context.js';
+import { channelConnection } from './command-context.js';
 import { expectCount } from './command-words.js';
 import { helpLine, type Subcommand } from './subcommand.js';
 
@@ -29,12 +29,13 @@ export const agentStateCommand: Subcommand<AgentStateCommand, AgentStateOutcome>
     return args[0] ? { kind, agentId: args[0] } : { kind };
   },
   async run(command, invoker, context) {
-    const channelAgent = await channelAgentOf(invoker, context);
-    if (channelAgent.source === 'unbound') return { kind: 'channel-unbound' };
-    const agentId = command.agentId ?? channelAgent.agentId;
-    const on = await apiOf(channelAgent, context);
+    const channel = await channelConnection(invoker, context);
+    if (!channel) return { kind: 'channel-unbound' };
+    const agentId = command.agentId ?? channel.agentId;
     const requested = command.kind === 'enable';
-    const state = requested ? await on.enableAgent(agentId) : await on.disableAgent(agentId);
+    const state = requested
+      ? await channel.api.enableAgent(agentId)
+      : await channel.api.disableAgent(agentId);
     return { kind: 'agent-state', agentId: state.id || agentId, requested, active: state.active };
   },
   auditFields: (outcome) => ({ active: outcome.active }),

@@ -101,19 +101,20 @@ export interface Invoker {
 }
 
 /**
- * The agent (and its connection) a command acts on when none is named: the channel's, else
- * AGENT_ID in a home installation; outside a channel elsewhere, none.
+ * The agent a command acts on when none is named, and the client of its connection: the
+ * channel's, else (home installations only) AGENT_ID on the default connection. Undefined: no agent
+ * of this installation serves the channel, and nothing may be sent.
  */
-export async function channelAgentOf(invoker: Invoker, context: CommandContext): Promise<ChannelAgent> {
-  if (!invoker.channelId) {
-    return context.tenant.home
+export async function channelConnection(
+  { channelId }: Invoker,
+  context: CommandContext,
+): Promise<{ agentId: string; api: CommandsApi } | undefined> {
+  const { tenant, apiOn } = context;
+  const agent: ChannelAgent = channelId
+    ? await context.channelAgents.agentFor(tenant, channelId)
+    : tenant.home
       ? { agentId: context.defaultAgentId, source: 'default' }
       : { source: 'unbound' };
-  }
-  return context.channelAgents.agentFor(context.tenant, invoker.channelId);
-}
-
-/** The client of the channel's connection: outside the home installations the default one is not theirs. */
-export async function apiOf(channelAgent: ChannelAgent, context: CommandContext): Promise<CommandsApi> {
-  return context.apiOn ? await context.apiOn(channelAgent.connection) : context.api;
+  if (agent.source === 'unbound') return undefined;
+  return { agentId: agent.agentId, api: apiOn ? await apiOn(agent.connection) : context.api };
 }

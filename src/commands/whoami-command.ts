@@ -1,5 +1,5 @@
 import { identityProblem, isAgentApiError } from '../agent-api/index.js';
-import { apiOf, channelAgentOf } from './command-context.js';
+import { channelConnection } from './command-context.js';
 import { helpLine, type ServiceFailure, type Subcommand, serviceFailure } from './subcommand.js';
 
 /** Why whoami failed, in the terms the issue asks for. */
@@ -20,14 +20,12 @@ export type WhoamiOutcome =
  * rest (region mismatch, network, maintenance, overload) → the usual sentence.
  */
 export function whoamiProblem(error: unknown): WhoamiProblem {
-  switch (identityProblem(error)) {
-    case 'token-rejected':
-      return 'invalid-token';
-    case 'not-the-service':
-      return 'wrong-address';
-    default:
-      return 'service';
-  }
+  const problem = identityProblem(error);
+  return problem === 'token-rejected'
+    ? 'invalid-token'
+    : problem === 'not-the-service'
+      ? 'wrong-address'
+      : 'service';
 }
 
 /** `/agent whoami`: open to everyone; asks the channel's own connection. */
@@ -41,9 +39,9 @@ export const whoamiCommand: Subcommand<{ kind: 'whoami' }, WhoamiOutcome> = {
   parse: () => ({ kind: 'whoami' }),
   async run(_command, invoker, context) {
     try {
-      const channelAgent = await channelAgentOf(invoker, context);
-      if (channelAgent.source === 'unbound') return { kind: 'channel-unbound' };
-      const identity = await (await apiOf(channelAgent, context)).whoami();
+      const channel = await channelConnection(invoker, context);
+      if (!channel) return { kind: 'channel-unbound' };
+      const identity = await channel.api.whoami();
       return { kind: 'whoami', accountId: identity.accountId, accountName: identity.accountName };
     } catch (error) {
       const failure = serviceFailure(context, error, 'whoami');

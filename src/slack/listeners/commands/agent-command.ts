@@ -44,8 +44,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
         { user: command.user_id, reason: verdict.reason },
         '/agent from outside the organisation refused',
       );
-      const refusal = renderRefusal(verdict.refusal);
-      await reply(respond, logger, command.user_id, refusal);
+      await reply(respond, logger, command.user_id, renderRefusal(verdict.refusal));
       return;
     }
     const context: CommandContext = {
@@ -70,22 +69,14 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
     };
     let answer: CommandReply;
     try {
-      const outcome = await runAgentCommand(
-        parsed,
-        { userId: command.user_id, channelId: command.channel_id },
-        context,
-      );
+      const invoker = { userId: command.user_id, channelId: command.channel_id };
+      const outcome = await runAgentCommand(parsed, invoker, context);
       answer = renderCommandOutcome(outcome);
       if (outcome.kind === 'agent-state') {
         // Noted in the command's installation (its admins' App Home lists it).
+        const { agentId, active } = outcome;
         const installation = tenant.key !== undefined ? { installation: tenant.key } : {};
-        const seen = {
-          agentId: outcome.agentId,
-          active: outcome.active,
-          source: 'command' as const,
-          ...installation,
-        };
-        await deps.agentStates?.agentSeen(seen);
+        await deps.agentStates?.agentSeen({ agentId, active, source: 'command', ...installation });
       }
       // After the state is recorded: the home published now must show it.
       if (changesAdminHome(parsed, outcome)) deps.appHome?.settingsChanged(tenant, command.user_id);

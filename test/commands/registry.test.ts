@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentApiError } from '../../src/agent-api/index.js';
-import { type CommandOutcome, parseCommand } from '../../src/commands/registry.js';
+import { type CommandOutcome, parseCommand, SUBCOMMANDS } from '../../src/commands/registry.js';
 import {
   escapeMrkdwn,
   renderAcknowledgement,
@@ -9,6 +9,14 @@ import {
 import { fakeApi, parseError, setup } from './command-harness.js';
 
 /** What the registry does for every subcommand: pick the module, check access, audit. */
+it('gives each first word to one subcommand, and each help line names a word of its own module', () => {
+  const words = SUBCOMMANDS.flatMap((module) => module.words);
+  expect(new Set(words).size).toBe(words.length);
+  for (const module of SUBCOMMANDS) {
+    for (const entry of module.help) expect(module.words).toContain(entry.usage.split(' ')[1]);
+  }
+});
+
 describe('parseCommand', () => {
   it.each([
     ['', { kind: 'help' }],

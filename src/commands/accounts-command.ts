@@ -39,37 +39,31 @@ const CREATE = 'accounts-create';
  * real-looking email and int32 numbers: a value it would refuse is named here, and nothing is sent.
  */
 function parseCreate(args: string[]): AccountsCommand {
+  const refuse = (problem: string) => new UsageError(CREATE, problem);
+  /** `typed` as a number the service takes; `value` undefined: not the kind of number asked for. */
+  const int32 = (what: string, typed: string, value: number | undefined, kind: string) => {
+    if (value === undefined) throw refuse(`${what} must be ${kind}`);
+    if (!fitsInt32(value))
+      throw refuse(`${what} ${typed} is more than the service accepts (at most ${INT32_MAX})`);
+    return value;
+  };
   expectCount(CREATE, args, 2, 4);
   const [name = '', email = '', retention, gb] = args;
-  if (name.trim() === '') throw new UsageError(CREATE, 'the account name is empty');
-  if (!isEmailAddress(email)) {
-    throw new UsageError(CREATE, `“${email}” is not an email address (like name@example.com)`);
-  }
+  if (name.trim() === '') throw refuse('the account name is empty');
+  if (!isEmailAddress(email)) throw refuse(`“${email}” is not an email address (like name@example.com)`);
   const command: AccountsCommand = { kind: CREATE, name: name.trim(), email };
   if (retention !== undefined) {
-    if (!/^\d+$/.test(retention) || Number(retention) < 1) {
-      throw new UsageError(CREATE, `retention-days must be a whole number of days (1 or more)`);
-    }
-    if (!fitsInt32(Number(retention))) {
-      throw new UsageError(
-        CREATE,
-        `retention-days ${retention} is more than the service accepts (at most ${INT32_MAX})`,
-      );
-    }
-    command.retentionDays = Number(retention);
+    const days = /^\d+$/.test(retention) && Number(retention) >= 1 ? Number(retention) : undefined;
+    command.retentionDays = int32('retention-days', retention, days, 'a whole number of days (1 or more)');
   }
   if (gb !== undefined) {
     const value = parseGb(gb);
-    if (value === undefined || value < 0) {
-      throw new UsageError(CREATE, `max-daily-GB must be a number of GB (0 or more)`);
-    }
-    if (!fitsInt32(value)) {
-      throw new UsageError(
-        CREATE,
-        `max-daily-GB ${gb} is more than the service accepts (at most ${INT32_MAX})`,
-      );
-    }
-    command.maxDailyGB = value;
+    command.maxDailyGB = int32(
+      'max-daily-GB',
+      gb,
+      value !== undefined && value >= 0 ? value : undefined,
+      'a number of GB (0 or more)',
+    );
   }
   return command;
 }

@@ -27,7 +27,7 @@ export function exportFileName(type: SavedObjectType, at: Date): string {
 }
 
 /** The comment above the uploaded files in the DM. */
-export function exportComment(files: readonly ExportedFile[]): string {
+function exportComment(files: readonly ExportedFile[]): string {
   return `Saved-object export (${files.map((file) => `${file.type}: ${file.count}`).join(', ')}).`;
 }
 

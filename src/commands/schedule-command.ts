@@ -37,10 +37,10 @@ export type ScheduleOutcome =
   | { kind: 'schedule-unknown'; id: string };
 
 /** Longest question kept: a Slack message's question, not a document. */
-export const SCHEDULE_QUESTION_MAX_CHARS = 2_000;
+const SCHEDULE_QUESTION_MAX_CHARS = 2_000;
 
 /** Without a zone from Slack, times are UTC (and every reply says so). */
-export const FALLBACK_ZONE = 'UTC';
+const FALLBACK_ZONE = 'UTC';
 
 function parseAdd(rest: string): ScheduleCommand {
   const refuse = (problem: string) => new UsageError('schedule-add', problem);

@@ -23,7 +23,7 @@ export const nextText = (schedule: Schedule, nextRun: number | undefined) =>
     ? 'no next run'
     : `next: ${localTimeText(nextRun, schedule.timeZone)} ${escapeMrkdwn(schedule.timeZone, 60)}`;
 
-export const PAUSE_TEXT: Record<PauseReason, string> = {
+const PAUSE_TEXT: Record<PauseReason, string> = {
   'left-channel': 'paused: the bot is no longer in the channel',
   'connection-gone': 'paused: the channel’s agent or service connection is gone',
 };

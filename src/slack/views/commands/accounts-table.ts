@@ -32,7 +32,7 @@ function flagsOf(account: SubAccount): string {
  * account, but on a Consumption plan an account that is not flexible has no daily cap either —
  * it is not "uncapped (flexible)" (DESIGN, "Checked against the vendor's OpenAPI file").
  */
-export function capacityCell(account: SubAccount): string {
+function capacityCell(account: SubAccount): string {
   if (account.maxDailyGB === undefined) return MISSING_CELL;
   if (account.maxDailyGB !== null) return gb(account.maxDailyGB);
   return account.isFlexible === true ? 'uncapped' : 'no daily cap';

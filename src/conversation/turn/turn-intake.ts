@@ -15,25 +15,25 @@ import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import { createRunStart, type ReadyTurn } from './run-start.js';
-import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
+import type { TurnRunner } from './turn-runner.js';
 
 export type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
 const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
-export interface TurnStarterDeps {
+export interface TurnIntakeDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
   /** The other service connections' runs (DESIGN "Many accounts"). */
   connections?: ConnectionRuns | undefined;
   output: ThreadOutput;
-  delivery: TurnDelivery;
+  runner: Pick<TurnRunner, 'begin' | 'started' | 'failStart'>;
   progress: Pick<TurnProgress, 'begin'>;
   /** The thread's agent session (agent-session.ts). @default none */
   sessions?: Pick<AgentSessions, 'begin'> | undefined;
@@ -81,8 +81,8 @@ const newFlatId = (): string => randomUUID().toLowerCase();
  * busy lock, the durable records, the start request, hand-off to the poller). Exactly one turn
  * results per Slack message; every message not taken is told why.
  */
-export function createTurnStarter(deps: TurnStarterDeps) {
-  const { store, agent, output, delivery, clock, logger, metrics, settings } = deps;
+export function createTurnIntake(deps: TurnIntakeDeps) {
+  const { store, agent, output, clock, logger, metrics, settings } = deps;
   const newId = deps.newId ?? newFlatId;
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const runStart = createRunStart({
@@ -90,7 +90,7 @@ export function createTurnStarter(deps: TurnStarterDeps) {
     agent,
     connections: deps.connections,
     output,
-    delivery,
+    runner: deps.runner,
     progress: deps.progress,
     sessions: deps.sessions,
     clock,
@@ -272,4 +272,4 @@ export function createTurnStarter(deps: TurnStarterDeps) {
   return { handle, refuse, stop };
 }
 
-export type TurnStarter = ReturnType<typeof createTurnStarter>;
+export type TurnIntake = ReturnType<typeof createTurnIntake>;

@@ -1,53 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { AnswerPlacement } from '../access/answer-place.js';
-import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
-import type { AgentSessions } from '../agent-session.js';
-import type { ConnectionRuns } from '../connection-runs.js';
-import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
-import type { AgentRunsPort, ConversationMetrics, ConversationStore } from '../ports.js';
+import type { ConversationStore } from '../ports.js';
 import { tenantName } from '../tenancy.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
-import type { Refusal, RefusalDetail, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
-import { deliverWhileTransient } from './outcome-retry.js';
-import { createRunStart, type ReadyTurn } from './run-start.js';
+import type { Refusal, ThreadOutput } from '../thread-output-port.js';
+import { createRefusalTeller } from './refusal-teller.js';
+import { createRunStart, type RunStartDeps } from './run-start.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
-import type { TurnObserver } from './turn-observer.js';
-import type { TurnProgress } from './turn-progress.js';
-import type { ThreadRecord } from './turn-records.js';
+import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
-import type { TurnRunner } from './turn-runner.js';
 
 export type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-/** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
-const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
-
-export interface TurnIntakeDeps {
+export interface TurnIntakeDeps
+  extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
+    Omit<TurnPlacementDeps, 'refusals'> {
   store: ConversationStore;
-  agent: AgentRunsPort;
-  /** The other service connections' runs (DESIGN "Many accounts"). */
-  connections?: ConnectionRuns | undefined;
-  output: ThreadOutput;
-  runner: Pick<TurnRunner, 'begin' | 'started' | 'failStart'>;
-  progress: Pick<TurnProgress, 'begin'>;
-  /** The thread's agent session (agent-session.ts). @default none */
-  sessions?: Pick<AgentSessions, 'begin'> | undefined;
+  output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
   clock: Clock;
   logger: Logger;
-  metrics: ConversationMetrics;
-  /** `lateWatchMs`: how long past its deadline a run is still watched (the thread stays busy). */
-  settings: {
-    defaultAgentId: string;
-    instanceId: string;
-    turnDeadlineMs: number;
-    leaseTtlMs: number;
-    lateWatchMs?: number | undefined;
-  };
+  settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
   newId?: () => string;
@@ -56,16 +32,10 @@ export interface TurnIntakeDeps {
    * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
    */
   gate?: IoGate;
-  /** The agent, thread context and time range of a turn (see turn-context.ts). */
-  context: Pick<TurnContext, 'prepare'>;
-  /** Where the answer goes when outsiders can read the conversation (see answer-place.ts). */
-  placement: AnswerPlacement;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
-  /** Told when a run starts (App Home's recent threads and tallies). */
-  observer?: Pick<TurnObserver, 'started'> | undefined;
 }
 
 /**
@@ -76,55 +46,25 @@ export interface TurnIntakeDeps {
 const newFlatId = (): string => randomUUID().toLowerCase();
 
 /**
- * Turns a classified Slack message into an agent turn: dedupe, who may ask, the turn's agent and
- * context, where the answer goes, the spending limit, then the run (run-start.ts: the thread's
- * busy lock, the durable records, the start request, hand-off to the poller). Exactly one turn
- * results per Slack message; every message not taken is told why.
+ * Turns a classified Slack message into an agent turn: dedupe, who may ask, the cheap refusals,
+ * the turn's context and where its answer goes (turn-placement.ts), then run start (run-start.ts).
+ * Exactly one turn results per Slack message; every message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
-  const { store, agent, output, clock, logger, metrics, settings } = deps;
+  const { store, clock, logger, settings } = deps;
   const newId = deps.newId ?? newFlatId;
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const refusals = createRefusalTeller(deps);
+  const { tell } = refusals;
+  const placement = createTurnPlacement({ ...deps, refusals });
   const runStart = createRunStart({
+    ...deps,
     ledger,
-    agent,
-    connections: deps.connections,
-    output,
-    runner: deps.runner,
-    progress: deps.progress,
-    sessions: deps.sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
     newId,
-    observer: deps.observer,
-    refuseBusy: (request, workingForMs) => tell(locationOf(request), request, 'busy', { workingForMs }),
+    refuseBusy: (request, workingForMs) => tell(request, 'busy', { workingForMs }),
   });
-  /** Ends the retries of refusals still waiting for Slack (shutdown). */
-  const stopping = new AbortController();
-  const refusalsUnderWay = new Set<Promise<unknown>>();
 
-  /**
-   * Tells the sender why their message was not taken, through the same retry as outcomes (a
-   * refusal must not be lost to a passing Slack failure), beside the caller.
-   */
-  function tell(where: ThreadLocation, request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
-    const work = deliverWhileTransient(
-      () => output.refuse(where, request.userId, request.sourceTs, refusal, detail),
-      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
-    ).then((result) => {
-      if (!result.ok)
-        logger.warn({ channel: request.channel, refusal, code: result.code }, 'refusal not delivered');
-    });
-    refusalsUnderWay.add(work);
-    void work.finally(() => refusalsUnderWay.delete(work));
-  }
-
-  /**
-   * Handles one classified message. Failures before the run starts (the store not answering) are
-   * logged and told to the sender, so a message is never dropped in silence.
-   */
+  /** Failures before the run starts (the store not answering) are logged and told to the sender. */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
     try {
       await deps.gate?.pass();
@@ -134,43 +74,38 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
         { err: error, channel: request.channel, ts: request.sourceTs },
         'could not take a message',
       );
-      const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-      tell(where, request, 'unavailable');
+      tell(request, 'unavailable');
       return 'failed';
     }
   }
 
   /**
    * Who may ask, then the cheap refusals — an empty question, a busy thread, the spending limit —
-   * before anything that costs Slack calls (DESIGN "Limits before reading"): the thread read and
-   * the time zone of the turn's context, the audience's member scan. A person over the limit, or
-   * replying in a busy thread, costs Slack nothing but the refusal. The run start checks the busy
-   * lock again, atomically.
+   * before anything that costs Slack calls (DESIGN "Limits before reading"). Run start checks the
+   * busy lock again, atomically.
    */
   async function take(asked: TurnRequest): Promise<TurnRequestResult> {
-    const askedWhere = locationOf(asked);
     const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);
     const askedThread = await store.getThread(askedKey);
-    // A thread the bot has answered in (even with an error or "ask again" notice, before any
-    // session) takes replies as turns; the turn starts a new run when there is no session yet.
+    // A thread the bot has answered in (even with a notice, before any session) takes replies.
     if (!asked.mentioned && !asked.answerAll && !askedThread) return 'no-session';
     if (!(await firstDelivery(asked))) return 'duplicate';
-    if (!(await isInside(asked, askedWhere))) return 'outsider';
+    if (!(await isInside(asked))) return 'outsider';
     if (asked.prompt.trim() === '') {
-      tell(askedWhere, asked, 'empty-prompt');
+      tell(asked, 'empty-prompt');
       return 'refused';
     }
     const holder = await ledger.turnHolding(askedKey);
     if (holder) {
-      tell(askedWhere, asked, 'busy', { workingForMs: clock.now() - holder.startedAt });
+      tell(asked, 'busy', { workingForMs: clock.now() - holder.startedAt });
       return 'busy';
     }
     const spent = await (deps.spending ?? unlimitedSpending).take(asked.userId);
     if (!spent.ok) {
-      tell(askedWhere, asked, spent.refusal, spent.detail);
+      tell(asked, spent.refusal, spent.detail);
       return 'over-limit';
     }
-    const placed = await placeAndPrepare(asked, askedThread);
+    const placed = await placement.place(asked, askedThread);
     if (placed.kind === 'refused') {
       await spent.giveBack();
       return 'refused';
@@ -178,79 +113,18 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
   }
 
-  /** The turn's context and where its answer goes; refusals are told here. */
-  async function placeAndPrepare(
-    asked: TurnRequest,
-    askedThread: ThreadRecord | undefined,
-  ): Promise<
-    | { kind: 'refused' }
-    | { kind: 'ready'; request: TurnRequest; thread: ThreadRecord | undefined; prepared: ReadyTurn }
-  > {
-    const askedWhere = locationOf(asked);
-    const prepared = await deps.context.prepare(asked, askedThread);
-    if (prepared.kind === 'refused') {
-      tell(askedWhere, asked, prepared.refusal);
-      return { kind: 'refused' };
-    }
-    const placement = await deps.placement.decide(asked.channel);
-    if (placement.kind === 'refused') {
-      tell(askedWhere, asked, 'outsider-audience', { audience: placement.reason });
-      return { kind: 'refused' };
-    }
-    const placed =
-      placement.kind === 'private'
-        ? await movePrivately(asked, placement.reason)
-        : { request: asked, thread: askedThread };
-    return placed ? { kind: 'ready', ...placed, prepared } : { kind: 'refused' };
-  }
-
-  /**
-   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): from here on the turn lives in the
-   * private thread, whose root (the quote of the question) is the turn's message. Undefined (the
-   * asker told why) when Slack would not open the DM.
-   */
-  async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
-    const askedWhere = locationOf(asked);
-    const moved = await deps.placement.moveToPrivate(
-      { ...askedWhere, sourceTs: asked.sourceTs },
-      asked.userId,
-      asked.prompt,
-      reason,
-    );
-    if (!moved.moved) {
-      tell(askedWhere, asked, 'private-thread-failed', { audience: reason });
-      return undefined;
-    }
-    const { channel, threadTs } = moved.where;
-    return { request: { ...asked, channel, threadTs, sourceTs: threadTs }, thread: undefined };
-  }
-
-  /**
-   * Asked once per message (after dedupe). An outsider who addressed the bot is told why it stays
-   * quiet; an outsider's unaddressed reply in a shared thread is only logged.
-   */
-  async function isInside(request: TurnRequest, where: ThreadLocation): Promise<boolean> {
-    const verdict = await deps.inside.check({ userId: request.userId, workspaceId: request.workspaceId });
+  /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
+  async function isInside(request: TurnRequest): Promise<boolean> {
+    const { userId, workspaceId, channel, sourceTs } = request;
+    const verdict = await deps.inside.check({ userId, workspaceId });
     if (verdict.inside) return true;
-    logger.info(
-      { channel: request.channel, ts: request.sourceTs, userId: request.userId, reason: verdict.reason },
-      'message from outside the organisation refused',
-    );
-    if (request.mentioned) {
-      const refusal = verdict.refusal;
-      tell(where, request, refusal);
-    }
+    const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
+    logger.info(fields, 'message from outside the organisation refused');
+    if (request.mentioned) tell(request, verdict.refusal);
     return false;
   }
 
-  function locationOf(request: TurnRequest): ThreadLocation {
-    return { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-  }
-
-  /**
-   * Slack delivers a mention twice and retries events: only the first sighting counts — per
-   * installation, as each installation sees a shared channel's messages as its own events.
-   */
+  /** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
   function firstDelivery(request: TurnRequest): Promise<boolean> {
     return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
   }
@@ -258,18 +132,11 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   /** Tells the sender (once per message) why their message does not become a turn. */
   async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
     if (!(await firstDelivery(request))) return 'duplicate';
-    const where = { teamId: request.teamId, channel: request.channel, threadTs: request.threadTs };
-    tell(where, request, refusal);
+    tell(request, refusal);
     return 'refused';
   }
 
-  /** Ends the retries of refusals still waiting for Slack; resolves once they settled. */
-  async function stop(): Promise<void> {
-    stopping.abort();
-    await Promise.all([...refusalsUnderWay]);
-  }
-
-  return { handle, refuse, stop };
+  return { handle, refuse, stop: refusals.stop };
 }
 
 export type TurnIntake = ReturnType<typeof createTurnIntake>;

@@ -115,7 +115,7 @@ function starter(
     clock,
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),
-    settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
+    settings: { instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
     inside: createInsideCheck({
       app: { teamId: 'T1' },
       allowExternalUsers: false,

@@ -99,3 +99,5 @@ export function createRunRequest(deps: RunRequestDeps) {
 
   return { send, shownWithin };
 }
+
+export type RunRequest = ReturnType<typeof createRunRequest>;

@@ -1,44 +1,20 @@
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import { boundLogger } from '../../runtime/logger.js';
-import { runsOn } from '../connection-runs.js';
-import type { PreparedTurn } from '../context/turn-context.js';
-import type { ConversationMetrics, RunInput, RunStatusReport } from '../ports.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
-import type { ThreadLocation } from '../thread-output-port.js';
-import { readOpenRun } from './open-run-check.js';
-import { createRunRequest, type RunRequestDeps } from './run-request.js';
-import type { TurnDraft, TurnInFlight, TurnStartWork } from './turn-in-flight.js';
-import type { TurnLedger } from './turn-ledger.js';
-import type { TurnObserver } from './turn-observer.js';
+import { createRunRequest } from './run-request.js';
+import { createStartWork, type ReadyTurn, type RunStartDeps } from './start-work.js';
+import type { TurnDraft } from './turn-in-flight.js';
 import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
-import type { TurnRunner } from './turn-runner.js';
 
-export type ReadyTurn = Extract<PreparedTurn, { kind: 'ready' }>;
-
-export interface RunStartDeps extends Omit<RunRequestDeps, 'ledger' | 'settings'> {
-  ledger: TurnLedger;
-  runner: Pick<TurnRunner, 'begin' | 'started' | 'failStart'>;
-  clock: Clock;
-  logger: Logger;
-  metrics: Pick<ConversationMetrics, 'turnStarted'>;
-  settings: { turnDeadlineMs: number; leaseTtlMs: number; lateWatchMs?: number | undefined };
-  newId: () => string;
-  /** Tells the sender the thread is busy (how long its turn has been at it, if known). */
-  refuseBusy(request: TurnRequest, workingForMs: number | undefined): void;
-  /** Told when the run started (App Home). */
-  observer?: Pick<TurnObserver, 'started'> | undefined;
-}
+export type { ReadyTurn, RunStartDeps } from './start-work.js';
 
 /**
  * From a taken message to a polled run: the thread's busy lock, then the turn machine (through the
- * runner) decides whether the turn starts a run, follows up or reads the run left open first, and
- * this module does that work — the durable records (stored before the run starts), the request
- * with the progress indicator beside it, the record of the started run.
+ * runner) decides whether the turn starts a run, follows up or reads the run left open first;
+ * start-work.ts does that work (the records stored before the run starts, the request, the record
+ * of the started run).
  */
 export function createRunStart(deps: RunStartDeps) {
-  const { ledger, runner, clock, settings } = deps;
+  const { ledger, clock, settings } = deps;
   const requests = createRunRequest(deps);
   // The busy lock outlasts the deadline and the late watch: a turn frees it when it ends.
   const lockTtl = settings.turnDeadlineMs + (settings.lateWatchMs ?? 0) + 10 * 60 * 1000;
@@ -57,88 +33,10 @@ export function createRunStart(deps: RunStartDeps) {
       deps.refuseBusy(request, holder ? clock.now() - holder.startedAt : undefined);
       return 'busy';
     }
-    const input: RunInput = { message: request.prompt, ...prepared.context };
-    const where: ThreadLocation = {
-      teamId: request.teamId,
-      channel: request.channel,
-      threadTs: request.threadTs,
-    };
-    let result: TurnRequestResult = 'busy';
-    let checked: RunStatusReport | undefined;
-    let shown: Promise<string | undefined> = Promise.resolve(undefined);
-    const work: TurnStartWork = {
-      check: async (sessionId) => {
-        const agent = runsOn(deps.agent, deps.connections, draft.connection, draft.teamId);
-        checked = await readOpenRun(agent, draft.agentId, sessionId, deps);
-        return checked;
-      },
-      async refuse() {
-        await threadLock.release();
-        await spent.giveBack();
-        deps.refuseBusy(request, clock.now() - (thread?.runOpenSince ?? clock.now()));
-      },
-      async send(entry) {
-        // The run left open has ended: its final report is the stale rule's reference from now on.
-        if (checked && thread) await ledger.saveFinal(thread, entry.turn.previousFinal);
-        await ledger.lease(draft.turnId).take(settings.leaseTtlMs);
-        if (!thread) await ledger.createThread(threadOf(entry.turn.threadKey, request, prepared));
-        result = await send(entry, where, input, (s) => {
-          shown = s;
-        });
-      },
-      started: (entry) => started(entry, where, input, shown),
-    };
-    await runner.begin(draft, thread, work);
-    return result;
-  }
-
-  async function send(
-    entry: TurnInFlight,
-    where: ThreadLocation,
-    input: RunInput,
-    showing: (shown: Promise<string | undefined>) => void,
-  ): Promise<TurnRequestResult> {
-    const { turn } = entry;
-    await ledger.saveTurn(turn);
-    boundLogger(deps.logger, { threadKey: turn.threadKey, turnId: turn.turnId }).debug(
-      { prompt: input.message, additionalContext: input.additionalContext },
-      'turn prompt',
-    );
-    const run = requests.send(turn, where, input);
-    showing(run.shown);
-    try {
-      const { sessionId } = await run.sent;
-      await runner.started(entry, sessionId);
-      return 'started';
-    } catch (error) {
-      await runner.failStart({ ...turn, progressTs: await run.shown }, error);
-      return 'start-failed';
-    } finally {
-      run.done();
-    }
-  }
-
-  /** The session id is stored at once: a crash from here on resumes the run instead of losing it. */
-  async function started(
-    entry: TurnInFlight,
-    where: ThreadLocation,
-    input: RunInput,
-    shown: Promise<string | undefined>,
-  ) {
-    const { turn } = entry;
-    const sessionId = turn.sessionId ?? '';
-    await ledger.saveTurn(turn);
-    await ledger.saveSession(turn, sessionId);
-    deps.metrics.turnStarted(turn.kind);
-    deps.observer?.started(turn, input.message);
-    deps.logger.info(
-      { threadKey: turn.threadKey, turnId: turn.turnId, sessionId, kind: turn.kind },
-      'turn started',
-    );
-    const progressTs = await requests.shownWithin(shown, where);
-    if (!progressTs) return;
-    entry.turn = { ...entry.turn, progressTs };
-    await ledger.saveTurn(entry.turn);
+    const taken = { request, thread, prepared, spent, releaseLock: () => threadLock.release() };
+    const { work, result } = createStartWork(deps, requests, taken);
+    await deps.runner.begin(draft, thread, work);
+    return result();
   }
 
   function draftOf(request: TurnRequest, thread: ThreadRecord | undefined, prepared: ReadyTurn): TurnDraft {
@@ -160,22 +58,6 @@ export function createRunStart(deps: RunStartDeps) {
       timerange: prepared.context.timerange,
       startedAt: now,
       deadlineAt: now + settings.turnDeadlineMs,
-    };
-  }
-
-  function threadOf(threadKey: string, request: TurnRequest, prepared: ReadyTurn): ThreadRecord {
-    const now = clock.now();
-    const { teamId, channel, threadTs } = request;
-    const connection = prepared.connection !== undefined ? { connection: prepared.connection } : {};
-    return {
-      threadKey,
-      teamId,
-      channel,
-      threadTs,
-      agentId: prepared.agentId,
-      ...connection,
-      createdAt: now,
-      updatedAt: now,
     };
   }
 

@@ -5,8 +5,7 @@ import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { createAnswerPost, logOf, targetOf } from './answer-post.js';
 import type { AudienceAtPost, PostPlace } from './audience-at-post.js';
-import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
-import { outputFailureCode } from './output-error.js';
+import { ClaimedElsewhere, createPostAttempts } from './post-attempts.js';
 import { createThreadCheck } from './thread-check.js';
 import { createTurnClosing } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
@@ -45,20 +44,6 @@ const HERE: PostPlace = { kind: 'here' };
 const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
 /**
- * How often a replica waiting on another's delivery claim looks again. Steady, not backed off: a
- * holder that died mid-post leaves the outcome late by its claim's TTL plus about this.
- */
-const CLAIM_RECHECK_MS = 1_000;
-
-/** Another replica holds this turn's delivery claim: wait, then look again. */
-class ClaimedElsewhere extends Error {
-  constructor() {
-    super('delivery claimed by another instance');
-    this.name = 'ClaimedElsewhere';
-  }
-}
-
-/**
  * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
  * notices — the same way: retried while Slack fails transiently, in the plain style once if Slack
  * refuses the rendering, dropped at once (thread released, one `warn`) if Slack refuses for good,
@@ -79,6 +64,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
   const closing = createTurnClosing({ ...deps, threadCheck });
+  const { retrying } = createPostAttempts(deps);
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
     await entry.noticeChain;
@@ -160,38 +146,6 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
-  }
-
-  /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
-  function retrying<T>(
-    entry: TurnInFlight,
-    attempt: (style: OutputStyle) => Promise<T>,
-  ): Promise<RetryResult<T>> {
-    const { turn } = entry;
-    const random = deps.random ?? Math.random;
-    return deliverWhileTransient(attempt, {
-      clock,
-      signal: entry.abort.signal,
-      random: deps.random,
-      waitFor: (error) =>
-        error instanceof ClaimedElsewhere ? CLAIM_RECHECK_MS * (0.75 + 0.5 * random()) : undefined,
-      onRetry: async (error, attempts) => {
-        entry.takenOver = true;
-        // With the store down the claim stays ours: our next try takes it again, or it lapses.
-        await ledger
-          .deliveryClaim(turn.turnId)
-          .release()
-          .catch(() => undefined);
-        if (error instanceof ClaimedElsewhere) return;
-        const fields = {
-          err: error,
-          code: outputFailureCode(error),
-          threadKey: turn.threadKey,
-          turnId: turn.turnId,
-        };
-        logger.warn({ ...fields, attempts }, 'delivery failed; will retry');
-      },
-    });
   }
 
   return { post, postDeadlineNotice, forget: threadCheck.forget };

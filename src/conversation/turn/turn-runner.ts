@@ -1,43 +1,20 @@
-import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import type { AgentSessions } from '../agent-session.js';
-import type { PollScheduler } from '../polling/poll-contract.js';
+import { DONE_WAITING } from '../../runtime/clock.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
-import type { ThreadOutput } from '../thread-output-port.js';
-import type { AudienceAtPost } from './audience-at-post.js';
-import { createTurnEffects } from './turn-effects.js';
+import { createTurnEffects, type TurnEffectsDeps } from './turn-effects.js';
 import type { TurnDraft, TurnInFlight, TurnStartWork } from './turn-in-flight.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { stateOfRecord, stateOfThread, transition } from './turn-machine.js';
-import type { TurnObserver } from './turn-observer.js';
-import type { TurnProgress } from './turn-progress.js';
 import type { ThreadRecord, TurnRecord } from './turn-records.js';
 import type { TurnEvent, TurnState } from './turn-states.js';
 
-export interface TurnRunnerDeps {
+export interface TurnRunnerDeps
+  extends Omit<TurnEffectsDeps, 'ledger' | 'lateWatchMs' | 'feed' | 'hold' | 'isCurrent' | 'finished'> {
   store: ConversationStore;
-  output: ThreadOutput;
-  poller: Pick<PollScheduler, 'add' | 'remove'>;
-  progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
-  /** The thread's agent session: set `active` once a turn's outcome is posted. @default none */
-  sessions?: Pick<AgentSessions, 'end'> | undefined;
-  clock: Clock;
-  logger: Logger;
   metrics: ConversationMetrics;
   /** `lateWatchMs`: how long past its deadline a run is still watched (0, the default: not). */
   settings: { instanceId: string; lateWatchMs?: number | undefined };
-  newReferenceId: () => string;
-  /** Error codes after which polling a session is pointless (token rejected, unknown session…). */
-  isPermanentPollError: (error: unknown) => boolean;
-  errorCode: (error: unknown) => string;
-  /** Default `Math.random` (the jitter of delivery retries). */
-  random?: (() => number) | undefined;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
-  /** Told when a turn's outcome is posted (App Home's recent threads and tallies). */
-  observer?: Pick<TurnObserver, 'finished'> | undefined;
-  /** Who reads the thread, asked again just before service data is posted (audience-at-post.ts). */
-  audienceAtPost?: AudienceAtPost | undefined;
 }
 
 /**

@@ -43,17 +43,6 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
     },
   });
 
-  function entryOf(turn: TurnRecord, state: TurnState, takenOver: boolean): TurnInFlight {
-    return {
-      turn,
-      takenOver,
-      state,
-      abort: new AbortController(),
-      released: false,
-      noticeChain: Promise.resolve(),
-    };
-  }
-
   /** This instance follows the turn from now on (an entry it replaces stops waiting). */
   function hold(entry: TurnInFlight): TurnInFlight {
     const { turnId } = entry.turn;
@@ -113,6 +102,17 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
     tracking: () => [...held.keys()],
     /** The record of a turn this instance follows (recovery saves it again if Redis lost it). */
     turnOf: (turnId: string): TurnRecord | undefined => held.get(turnId)?.turn,
+  };
+}
+
+function entryOf(turn: TurnRecord, state: TurnState, takenOver: boolean): TurnInFlight {
+  return {
+    turn,
+    takenOver,
+    state,
+    abort: new AbortController(),
+    released: false,
+    noticeChain: Promise.resolve(),
   };
 }
 

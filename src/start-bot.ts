@@ -19,10 +19,10 @@ import { createIoGate } from './conversation/polling/io-gate.js';
 import { createRunStop } from './conversation/run-stop.js';
 import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
 import { createAudienceAtPost } from './conversation/turn/audience-at-post.js';
-import { createTurnDelivery } from './conversation/turn/turn-delivery.js';
+import { createTurnIntake } from './conversation/turn/turn-intake.js';
 import { createTurnLedger } from './conversation/turn/turn-ledger.js';
 import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
-import { createTurnStarter } from './conversation/turn/turn-starter.js';
+import { createTurnRunner } from './conversation/turn/turn-runner.js';
 import { createViewedContext } from './conversation/viewed-context.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { type Clock, systemClock } from './runtime/clock.js';
@@ -180,7 +180,7 @@ export async function startBot(
     // A republish after a turn runs in the turn's installation, with that installation's tenant.
     within: (teamId, work) => slackSide.within(teamId, () => work(tenancy.of(identity))),
   });
-  // The one writer of turn locks and records, shared by the starter, delivery and recovery.
+  // The one writer of turn locks and records, shared by intake, the runner and recovery.
   const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const channelAgents = createChannelAgents({
     store,
@@ -214,7 +214,7 @@ export async function startBot(
     metrics,
   });
   const audienceAtPost = createAudienceAtPost({ placement, logger });
-  const delivery = createTurnDelivery({
+  const runner = createTurnRunner({
     ledger,
     store,
     output,
@@ -235,13 +235,13 @@ export async function startBot(
       placeFor: (turn) => slackSide.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
     },
   });
-  const turns = createTurnStarter({
+  const turns = createTurnIntake({
     ledger,
     store,
     agent: agentApi,
     connections: connections.runs,
     output,
-    delivery,
+    runner,
     progress,
     sessions,
     clock,
@@ -272,7 +272,7 @@ export async function startBot(
     ? alertInstallations(slackSide.installations, tenancy)
     : singleAlertInstallation(identity, tenancy);
   // What an alert investigation and a scheduled question share with a mention: they start runs
-  // of their own (no Slack event) and hand them to the same delivery, in their installation.
+  // of their own (no Slack event) and hand them to the same runner, in their installation.
   const ownRuns = {
     store,
     ledger,
@@ -280,7 +280,7 @@ export async function startBot(
     // Runs go on the channel's binding, its connection included, as mentions do.
     connections: connections.runs,
     output,
-    delivery,
+    runner,
     progress,
     audience,
     channelAgents,
@@ -328,7 +328,7 @@ export async function startBot(
     clock,
     onRated: homeActivity.rated,
   });
-  const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
+  const recovery = createTurnRecovery({ store, runner, logger, settings, clock, ledger });
   const slack = createSlackApp({
     config,
     identity,
@@ -339,7 +339,7 @@ export async function startBot(
     listeners: {
       turns,
       reactions,
-      stops: createRunStop({ ledger, delivery, inside, sessions, logger, metrics }),
+      stops: createRunStop({ ledger, runner, inside, sessions, logger, metrics }),
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
@@ -385,7 +385,7 @@ export async function startBot(
     appHome.stop();
     await slack.stop();
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
-    await Promise.all([turns.stop(), delivery.stop(), alerts.intake.settle()]);
+    await Promise.all([turns.stop(), runner.stop(), alerts.intake.settle()]);
     await recovery.releaseAll();
     await scheduler.stop();
     await progress.close();

@@ -20,7 +20,7 @@ export function markTurn(monitor: ThreadMonitor, thread: ThreadRef | undefined):
  * Waits until a turn is over as a person sees it, so everything it shows is printed before the
  * next prompt: an outcome is posted, every part of a long answer is in, and the bot has set the
  * thread's agent session back from `processing` — which it does only after the answer's last part
- * and its file (src/conversation/turn/outcome-deliverer.ts). A refusal (an ephemeral) ends it too.
+ * and its file (src/conversation/turn/outcome-poster.ts). A refusal (an ephemeral) ends it too.
  * `thread` is read at every check: the bot may move the turn to the person's DM meanwhile.
  */
 export async function waitForTurn(

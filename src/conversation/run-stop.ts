@@ -17,8 +17,8 @@ import type { AgentSessions } from './agent-session.js';
 import type { ConversationMetrics } from './ports.js';
 import { threadKey } from './thread-key.js';
 import type { ThreadLocation } from './thread-output-port.js';
-import type { TurnDelivery } from './turn/turn-delivery.js';
 import type { TurnLedger } from './turn/turn-ledger.js';
+import type { TurnRunner } from './turn/turn-runner.js';
 
 /** One press of Stop, as the Slack layer read it from the event. */
 export interface StopRequest extends ThreadLocation {
@@ -31,7 +31,7 @@ export type StopResult = 'stopped' | 'idle' | 'outsider';
 
 export interface RunStopDeps {
   ledger: Pick<TurnLedger, 'turnHolding' | 'markStopped'>;
-  delivery: Pick<TurnDelivery, 'stopTurn'>;
+  runner: Pick<TurnRunner, 'stopTurn'>;
   inside: Pick<InsideCheck, 'check'>;
   sessions: Pick<AgentSessions, 'end'>;
   logger: Logger;
@@ -39,7 +39,7 @@ export interface RunStopDeps {
 }
 
 export function createRunStop(deps: RunStopDeps) {
-  const { ledger, delivery, inside, sessions, logger, metrics } = deps;
+  const { ledger, runner, inside, sessions, logger, metrics } = deps;
 
   async function onStop(request: StopRequest): Promise<StopResult> {
     const key = threadKey(request.teamId, request.channel, request.threadTs);
@@ -63,7 +63,7 @@ export function createRunStop(deps: RunStopDeps) {
     await ledger.markStopped(turn.turnId, request.userId);
     logger.info({ threadKey: key, turnId: turn.turnId, userId: request.userId }, 'stop requested');
     metrics.stopPressed('stopped');
-    await delivery.stopTurn(turn.turnId);
+    await runner.stopTurn(turn.turnId);
     return 'stopped';
   }
 

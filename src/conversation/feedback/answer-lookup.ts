@@ -4,7 +4,7 @@ import type { AnswerRef } from '../turn/turn-records.js';
 
 /**
  * Finds the run behind a rated answer message, including in the moment after Slack showed a part
- * and before delivery wrote that part's index entry (turn-delivery.ts indexes each part as soon
+ * and before delivery wrote that part's index entry (answer-post.ts indexes each part as soon
  * as Slack accepts it, but the person can be faster than the store write).
  *
  * Why these three ways, and why none can pick the wrong run:

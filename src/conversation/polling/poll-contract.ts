@@ -27,7 +27,7 @@ export interface PollEntry {
   /**
    * The turn's installation (its thread key's team): its status request uses that installation's
    * connection, and its handlers run in that installation's scope (`runFor`), never in the scope of
-   * whichever event happened to start the scheduler. Delivery always sets it (turn-delivery.ts);
+   * whichever event happened to start the scheduler. The runner always sets it (turn-polls.ts);
    * the scheduler's own tests, which have no installations, leave it out.
    */
   teamId?: string | undefined;

@@ -6,7 +6,6 @@
  * or per request nor scans.
  */
 
-import type { RunStatusReport } from '../ports.js';
 import { DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
 import type {
   PollEntry,
@@ -15,7 +14,10 @@ import type {
   PollSchedulerDeps,
   PollVerdict,
 } from './poll-contract.js';
-import { FifoQueue, TimeHeap } from './time-queues.js';
+import { createReadyLanes } from './ready-lanes.js';
+import { requestStatus } from './status-request.js';
+import { TimeHeap } from './time-queues.js';
+import { createWakeTimer } from './wake-timer.js';
 
 type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';
 
@@ -30,19 +32,13 @@ interface Tracked {
   controller?: AbortController | undefined;
 }
 
-type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
-
 /** When the request of one poll times out; stale once the entry's controller is another. */
 interface PollTimeout {
   readonly t: Tracked;
   readonly controller: AbortController;
 }
 
-// setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
-const MAX_SLEEP_MS = 2_147_483_647;
 const noop = (): void => {};
-/** Why the sleeper was cancelled: a sooner wake-up replaced it (nobody reads it). */
-const REARMED = 'rearmed';
 
 /** Builds the process's poll scheduler; it runs as soon as entries are added. */
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
@@ -53,10 +49,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const lateIntervalMs = deps.lateIntervalMs ?? 30_000;
   const lateSlots = deps.lateSlots ?? Math.max(1, Math.floor(slots / 4));
   const entries = new Map<string, Tracked>();
-  const ready = new FifoQueue<Tracked>();
-  /** Late entries wait here; they are dispatched only when `ready` is empty. */
-  const readyLate = new FifoQueue<Tracked>();
-  let lateInFlight = 0;
+  const ready = createReadyLanes<Tracked>(lateSlots, (t) => t.entry.pace === 'late');
   const parked = new TimeHeap<Tracked>();
   const deadlines = new TimeHeap<Tracked>();
   const timeouts = new TimeHeap<PollTimeout>();
@@ -65,14 +58,14 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   let stopped = false;
   let pumping = false;
   let pumpAgain = false;
-  let wake: { at: number; controller: AbortController } | undefined;
+  const timer = createWakeTimer(clock, () => pump());
 
   const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
   const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
 
   function enqueue(t: Tracked): void {
     t.phase = 'ready';
-    (isLate(t) ? readyLate : ready).push(t);
+    ready.push(t);
   }
 
   const track = (work: Promise<void>): void => {
@@ -110,38 +103,6 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     track(callSafely(t, 'onDeadline', () => t.handlers.onDeadline()).then(noop));
   }
 
-  /**
-   * Settles with the request's result or, first, the abort of `controller` (a remove, a stop, or
-   * the request timeout from the shared sleeper): the slot is freed even when getStatus ignores
-   * its signal.
-   */
-  function requestStatus(t: Tracked, controller: AbortController): Promise<PollOutcome> {
-    const { signal } = controller;
-    return new Promise<PollOutcome>((resolve) => {
-      const onAbort = () => resolve({ ok: false, error: signal.reason });
-      signal.addEventListener('abort', onAbort, { once: true });
-      const settle = (outcome: PollOutcome) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      try {
-        Promise.resolve(
-          deps.getStatus(t.entry.agentId, t.entry.sessionId, {
-            signal,
-            timeoutMs: requestTimeoutMs,
-            ...(t.entry.teamId !== undefined ? { teamId: t.entry.teamId } : {}),
-            ...(t.entry.connection !== undefined ? { connection: t.entry.connection } : {}),
-          }),
-        ).then(
-          (report) => settle({ ok: true, report }),
-          (error: unknown) => settle({ ok: false, error }),
-        );
-      } catch (error) {
-        settle({ ok: false, error });
-      }
-    });
-  }
-
   function timeOut(due: PollTimeout): void {
     if (due.t.controller !== due.controller) return;
     due.controller.abort(
@@ -156,10 +117,10 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     t.lastPollAt = clock.now();
     timeouts.push(t.lastPollAt + requestTimeoutMs, { t, controller });
     inFlight += 1;
-    if (isLate(t)) lateInFlight += 1;
-    const outcome = await requestStatus(t, controller);
+    ready.started(t);
+    const outcome = await requestStatus(deps.getStatus, t.entry, controller, requestTimeoutMs);
     inFlight -= 1;
-    if (isLate(t)) lateInFlight -= 1;
+    ready.finished(t);
     t.controller = undefined;
     if (!isLive(t) || stopped) {
       pump();
@@ -225,16 +186,9 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     enqueue(t);
   }
 
-  /** The next entry to poll: on-time turns first; a late one only with a late slot free. */
-  function nextReady(): Tracked | undefined {
-    const onTime = ready.shift();
-    if (onTime !== undefined) return onTime;
-    return lateInFlight < lateSlots ? readyLate.shift() : undefined;
-  }
-
   function dispatch(now: number): void {
     while (inFlight < slots) {
-      const t = nextReady();
+      const t = ready.next();
       if (t === undefined) return;
       if (!isLive(t) || t.phase !== 'ready') continue;
       if (now >= t.entry.deadlineAt) expire(t);
@@ -242,33 +196,12 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     }
   }
 
-  /** Keeps exactly one clock sleeper, for the earliest retry, request timeout or deadline. */
+  /** The one sleeper wakes for the earliest retry, request timeout or deadline. */
   function arm(): void {
     parked.discardTop((t) => !isLive(t) || t.phase !== 'parked');
     deadlines.discardTop((t) => !isLive(t));
     timeouts.discardTop((due) => due.t.controller !== due.controller);
-    const at = Math.min(parked.peekAt(), deadlines.peekAt(), timeouts.peekAt());
-    if (at === Number.POSITIVE_INFINITY) {
-      disarm();
-      return;
-    }
-    if (wake !== undefined && wake.at <= at) return;
-    disarm();
-    const now = clock.now();
-    const controller = new AbortController();
-    const ms = Math.min(Math.max(0, at - now), MAX_SLEEP_MS);
-    wake = { at: now + ms, controller };
-    clock.sleep(ms, controller.signal).then(() => {
-      if (wake?.controller !== controller) return;
-      wake = undefined;
-      pump();
-    }, noop);
-  }
-
-  function disarm(): void {
-    // A plain reason: abort() without one would build a DOMException on every re-arm.
-    wake?.controller.abort(REARMED);
-    wake = undefined;
+    timer.armAt(Math.min(parked.peekAt(), deadlines.peekAt(), timeouts.peekAt()));
   }
 
   return {
@@ -301,7 +234,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     inFlight: () => inFlight,
     async stop() {
       stopped = true;
-      disarm();
+      timer.disarm();
       for (const t of [...entries.values()]) drop(t, 'poll scheduler stopped');
       await Promise.all([...pending]);
     },

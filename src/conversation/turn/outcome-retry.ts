@@ -9,7 +9,7 @@
  * not answer (Redis down, reconnecting) included: an attempt carries the store calls of a
  * delivery (claim, delivered mark, answer index), and a store that blinks must delay the outcome,
  * never lose it. The caller makes a retry safe after a post that did land (it reads the thread
- * first: turn-delivery.ts).
+ * first: outcome-poster.ts).
  */
 
 import type { Clock } from '../../runtime/clock.js';

@@ -1,17 +1,12 @@
 import type { Logger } from '../../runtime/logger.js';
-import type { ThreadLocation, ThreadOutput, TurnMessages } from '../thread-output-port.js';
+import type { ThreadOutput, TurnMessages } from '../thread-output-port.js';
+import { where } from './turn-in-flight.js';
 import type { TurnRecord } from './turn-records.js';
 
 export interface ThreadCheckDeps {
   output: Pick<ThreadOutput, 'findTurnMessages' | 'removeProgress'>;
   logger: Logger;
 }
-
-const whereOf = (turn: TurnRecord): ThreadLocation => ({
-  teamId: turn.teamId,
-  channel: turn.channel,
-  threadTs: turn.threadTs,
-});
 
 /**
  * The look at the thread that delivery takes after a takeover or a failed post, before posting
@@ -31,7 +26,7 @@ export function createThreadCheck(deps: ThreadCheckDeps) {
 
   /** What of the turn is in its thread (one thread read); remembers its unrecorded progress messages. */
   async function look(turn: TurnRecord): Promise<TurnMessages> {
-    const found = await output.findTurnMessages(whereOf(turn), turn.turnId);
+    const found = await output.findTurnMessages(where(turn), turn.turnId);
     const unnamed = found.progress.filter((ts) => ts !== turn.progressTs);
     if (unnamed.length > 0)
       strays.set(turn.turnId, new Set([...(strays.get(turn.turnId) ?? []), ...unnamed]));
@@ -49,7 +44,7 @@ export function createThreadCheck(deps: ThreadCheckDeps) {
     const fields = { threadKey: turn.threadKey, turnId: turn.turnId };
     for (const ts of found) {
       try {
-        await output.removeProgress(whereOf(turn), ts);
+        await output.removeProgress(where(turn), ts);
         logger.info({ ...fields, ts }, 'removed a progress message the turn record did not name');
       } catch (error) {
         logger.warn(

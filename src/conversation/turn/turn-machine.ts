@@ -24,7 +24,7 @@
 import type { ReportDigest, RunStatusReport } from '../ports.js';
 import { TERMINAL_STATUSES } from '../ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';
-import type { StoredTurnPhase, TurnRecord } from './turn-records.js';
+import type { StoredTurnPhase, ThreadRecord, TurnRecord } from './turn-records.js';
 import type {
   CheckingTurnState,
   DeliveringTurnState,
@@ -85,6 +85,18 @@ export function stateOfRecord(turn: TurnRecord): TurnState {
   return { ...(state as PollingTurnState), phase: turn.phase };
 }
 
+/** The machine's state of a thread whose busy lock is free: the only state that takes a message. */
+export function stateOfThread(thread: ThreadRecord | undefined): IdleTurnState {
+  if (!thread) return { phase: 'idle' };
+  const { sessionId, lastFinal, runOpenSince } = thread;
+  return { phase: 'idle', sessionId, lastFinal, runOpen: runOpenSince !== undefined };
+}
+
+/** What the thread record takes once the turn in `state` is over (undefined: not decided). */
+export function threadChangeOf(state: TurnState): ThreadChange | undefined {
+  return state.phase === 'delivering' ? state.thread : undefined;
+}
+
 /** The phase to store for a turn in `state`, or undefined when no record stands for it. */
 export function storedPhase(state: TurnState): StoredTurnPhase | undefined {
   const { phase } = state;
@@ -131,12 +143,16 @@ function fromStarting(state: StartingTurnState, event: TurnEvent): Transition {
         awaitingFresh: state.sessionId !== undefined && state.previousFinal !== undefined,
         stepsShown: 0,
       };
-      return { state: polling, effects: [SCHEDULE_POLL] };
+      return {
+        state: polling,
+        effects: [{ type: 'record-start', sessionId: event.sessionId }, SCHEDULE_POLL],
+      };
     }
     // A turn that never started keeps the thread's previous session and final report.
     case 'run-start-failed':
       return ending(state, { kind: 'unchanged' }, { type: 'notify-start-failed', error: event.error });
-    case 'start-lost':
+    // Found still starting after its instance died: its run may never have started.
+    case 'taken-over':
       return ending(state, { kind: 'unchanged' }, { type: 'notify-lost' });
     default:
       return unchanged(state);
@@ -172,9 +188,18 @@ function fromPolling(state: PollingTurnState, event: TurnEvent): Transition {
       return ending(state, RUN_OPEN, { type: 'notify-watch-ended' });
     case 'stop-requested':
       return ending(state, { kind: 'stopped' }, { type: 'notify-stopped' });
+    case 'taken-over':
+      return { state, effects: onTakeover(state) };
     default:
       return unchanged(state);
   }
+}
+
+/** Polled elsewhere until its instance died: poll it here (past its deadline: watch it, told once). */
+function onTakeover(state: PollingTurnState): TurnEffect[] {
+  const resume: TurnEffect = { type: 'resume', sessionId: state.sessionId };
+  if (state.phase === 'polling') return [resume, SCHEDULE_POLL];
+  return [resume, { type: 'notify-deadline', watching: true }, { type: 'watch-late' }];
 }
 
 function onReport(state: PollingTurnState, report: RunStatusReport): Transition {

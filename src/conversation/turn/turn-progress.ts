@@ -13,6 +13,7 @@ import { createDueSchedule } from '../polling/due-schedule.js';
 import type { ConversationMetrics } from '../ports.js';
 import type { Progress, ThreadLocation, ThreadOutput } from '../thread-output-port.js';
 import { createProgressThrottle } from './progress-throttle.js';
+import { where } from './turn-in-flight.js';
 import type { TurnRecord } from './turn-records.js';
 
 /** One coalesced progress update of a turn: its progress message when it has one, else its status. */
@@ -55,12 +56,6 @@ export interface TurnProgressDeps {
 const MESSAGE_REFRESH_MAX_MS = 30_000;
 
 const STARTED: Progress = { steps: 0, elapsedMs: 0 };
-
-const whereOf = (turn: TurnRecord): ThreadLocation => ({
-  teamId: turn.teamId,
-  channel: turn.channel,
-  threadTs: turn.threadTs,
-});
 
 /** Slack clears a thread status two minutes after it was set without a message (DESIGN). */
 const STATUS_EXPIRY_MS = 120_000;
@@ -159,7 +154,7 @@ export function createTurnProgress(deps: TurnProgressDeps) {
 
   function snapshot(entry: Followed): ProgressUpdate {
     return {
-      where: whereOf(entry.turn),
+      where: where(entry.turn),
       ts: entry.turn.progressTs,
       steps: entry.steps,
       elapsedMs: clock.now() - entry.turn.startedAt,
@@ -213,9 +208,9 @@ export function createTurnProgress(deps: TurnProgressDeps) {
   async function end(turn: TurnRecord, options: { clearStatus: boolean }): Promise<void> {
     await settle(turn.turnId);
     if (turn.progressTs) {
-      await output.removeProgress(whereOf(turn), turn.progressTs).catch(() => undefined);
+      await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     } else if (options.clearStatus && deps.style === 'status') {
-      await status.set(whereOf(turn), undefined);
+      await status.set(where(turn), undefined);
     }
   }
 

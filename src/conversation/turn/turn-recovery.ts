@@ -2,12 +2,12 @@ import type { Clock } from '../../runtime/clock.js';
 import { systemClock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationStore } from '../ports.js';
-import type { TurnDelivery } from './turn-delivery.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnRunner } from './turn-runner.js';
 
 export interface TurnRecoveryDeps {
   store: ConversationStore;
-  delivery: TurnDelivery;
+  runner: Pick<TurnRunner, 'tracking' | 'takeOver' | 'stopTurn' | 'untrack' | 'turnOf'>;
   logger: Logger;
   settings: { instanceId: string; leaseTtlMs: number };
   /** @default the system clock */
@@ -24,7 +24,7 @@ export interface TurnRecoveryDeps {
  * down) is taken again. Renewal also looks for a stop mark on each turn held.
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
-  const { store, delivery, logger, settings } = deps;
+  const { store, runner, logger, settings } = deps;
   const ledger =
     deps.ledger ??
     createTurnLedger({
@@ -35,7 +35,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {
-    const tracked = new Set(delivery.tracking());
+    const tracked = new Set(runner.tracking());
     let adopted = 0;
     for (const turnId of await store.listInFlightTurnIds()) {
       if (tracked.has(turnId)) continue;
@@ -48,13 +48,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
         continue;
       }
       adopted += 1;
-      if (turn.phase === 'starting' || !turn.sessionId) {
-        await delivery.abandonLostTurn(turn);
-        continue;
-      }
-      logger.info({ threadKey: turn.threadKey, sessionId: turn.sessionId, turnId }, 'resuming turn');
-      await ledger.restoreSession(turn.threadKey, turn.sessionId);
-      delivery.track(turn, { takenOver: true });
+      await runner.takeOver(turn);
     }
     return adopted;
   }
@@ -65,7 +59,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
    * stay ours meanwhile, and their deliveries keep retrying.
    */
   async function renewLeases(): Promise<void> {
-    await Promise.all(delivery.tracking().map(renewLease));
+    await Promise.all(runner.tracking().map(renewLease));
   }
 
   /**
@@ -79,12 +73,12 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     if (await lease.renew(settings.leaseTtlMs)) {
       // A stop heard by another replica: seen here within a renewal period even while a status
       // request long-polls (the poller sees it too, at its next report).
-      if (await ledger.isStopped(turnId).catch(() => false)) await delivery.stopTurn(turnId);
+      if (await ledger.isStopped(turnId).catch(() => false)) await runner.stopTurn(turnId);
       return;
     }
     if (await ledger.isDelivered(turnId)) {
       logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
-      delivery.untrack(turnId);
+      runner.untrack(turnId);
       return;
     }
     if (await lease.take(settings.leaseTtlMs)) {
@@ -93,12 +87,12 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
       return;
     }
     logger.warn({ turnId }, 'lease lost; another instance polls this turn now');
-    delivery.untrack(turnId);
+    runner.untrack(turnId);
   }
 
   /** Redis came back without the turn (no persistence): save it again, so it can be adopted if we die. */
   async function restoreRecord(turnId: string): Promise<void> {
-    const turn = delivery.turnOf(turnId);
+    const turn = runner.turnOf(turnId);
     if (!turn || (await store.getTurn(turnId))) return;
     await ledger.saveTurn(turn);
     logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
@@ -106,7 +100,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
 
   /** Gives up every lease at shutdown, so another replica takes the turns over at once. */
   async function releaseAll(): Promise<void> {
-    await Promise.all(delivery.tracking().map((turnId) => ledger.lease(turnId).release()));
+    await Promise.all(runner.tracking().map((turnId) => ledger.lease(turnId).release()));
   }
 
   return { adoptOrphans, renewLeases, releaseAll };

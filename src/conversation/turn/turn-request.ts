@@ -2,10 +2,7 @@ import type { SharedFile } from '../context/file-context.js';
 import type { Tenant } from '../tenancy.js';
 import type { ViewedPlace } from '../viewed-context.js';
 
-/*
- * The turn starter's request and result, a leaf of their own: turn-starter.ts and run-start.ts
- * (which it creates) both use them without importing one another.
- */
+/* A turn request and what became of it: turn-intake.ts and run-start.ts both use them. */
 
 /** A person's message that the Slack layer classified as a possible turn. */
 export interface TurnRequest {

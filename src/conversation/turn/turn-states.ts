@@ -55,7 +55,7 @@ export type ThreadChange =
   /** Someone stopped the run: the thread drops its session; the next question starts a new one. */
   | { kind: 'stopped' };
 
-/** The outcome is decided and being posted (outcome-deliverer.ts); the turn ends with `delivered`. */
+/** The outcome is decided and being posted (outcome-poster.ts); the turn ends with `delivered`. */
 export interface DeliveringTurnState {
   phase: 'delivering';
   turnId: string;
@@ -81,8 +81,8 @@ export type TurnEvent =
   | { type: 'previous-run-checked'; report?: RunStatusReport | undefined }
   | { type: 'run-started'; sessionId: string }
   | { type: 'run-start-failed'; error: unknown }
-  /** A turn found still starting after its instance died: its run may never have started. */
-  | { type: 'start-lost' }
+  /** This instance took the turn over from one that died (its lease lapsed). */
+  | { type: 'taken-over' }
   | { type: 'status-report'; report: RunStatusReport }
   /** A status request failed; `permanent` when polling cannot succeed (e.g. the session is gone). */
   | { type: 'poll-failed'; error: unknown; permanent?: boolean | undefined }
@@ -101,7 +101,12 @@ export type TurnEffect =
   /** Read the status of the run left open before deciding (rule 2 of the seed). */
   | { type: 'check-previous-run'; sessionId: string }
   | { type: 'refuse-turn'; reason: 'busy' }
+  /** The run started: its session id is stored at once (a crash from here on resumes the run). */
+  | { type: 'record-start'; sessionId: string }
+  /** Poll the run (nothing to do when it is polled already: the scheduler polls again by itself). */
   | { type: 'schedule-poll' }
+  /** A taken-over run: the thread keeps its session. */
+  | { type: 'resume'; sessionId: string }
   | { type: 'show-progress'; steps: number }
   /** Status `done`: post the answer (`late`: after the deadline). */
   | { type: 'deliver-answer'; report: RunStatusReport; late?: boolean }
@@ -110,7 +115,10 @@ export type TurnEffect =
   | { type: 'notify-start-failed'; error: unknown }
   | { type: 'notify-lost' }
   | { type: 'notify-poll-failed'; error: unknown }
-  /** `watching`: the thread is told the run is still watched; otherwise this ends the turn. */
+  /**
+   * `watching`: the thread is told (once, a takeover included) the run is still watched;
+   * otherwise this ends the turn.
+   */
   | { type: 'notify-deadline'; watching: boolean }
   /** Keep polling past the deadline, at the slow pace, until the watch limit. */
   | { type: 'watch-late' }

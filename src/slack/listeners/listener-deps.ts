@@ -12,7 +12,7 @@ import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore } from '../../conversation/ports.js';
 import type { RunStop } from '../../conversation/run-stop.js';
 import type { Tenancy } from '../../conversation/tenancy.js';
-import type { TurnStarter } from '../../conversation/turn/turn-starter.js';
+import type { TurnIntake } from '../../conversation/turn/turn-intake.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentView } from '../agent-view.js';
 import type { AppHome } from '../app-home.js';
@@ -26,7 +26,7 @@ import type { UserDirectory } from '../user-directory.js';
 
 /** What listeners may reach: conversation services and, for commands, the agent-api client. */
 export interface ListenerDeps {
-  turns: TurnStarter;
+  turns: TurnIntake;
   reactions: Ratings;
   /** Stop pressed on a thread's agent session. */
   stops: RunStop;

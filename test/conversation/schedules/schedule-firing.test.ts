@@ -11,7 +11,7 @@ import {
   type ScheduleStore,
 } from '../../../src/conversation/schedules/schedules.js';
 import type { Tenant } from '../../../src/conversation/tenancy.js';
-import type { TurnRequest } from '../../../src/conversation/turn/turn-starter.js';
+import type { TurnRequest } from '../../../src/conversation/turn/turn-request.js';
 import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import { createManualClock } from '../../support/manual-clock.js';

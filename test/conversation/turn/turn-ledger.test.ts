@@ -108,7 +108,7 @@ describe('the ledger is the one writer', () => {
     .map((name) => join('src/conversation', name));
 
   it('reads the turn modules beside the ledger (the guard sees the files that could offend)', () => {
-    expect(files).toContain(join('src/conversation/turn/turn-delivery.ts'));
+    expect(files).toContain(join('src/conversation/turn/turn-runner.ts'));
     expect(files).toContain(join('src/conversation/turn/run-start.ts'));
   });
 

@@ -70,7 +70,7 @@ const report = (r: RunStatusReport): TurnEvent => ({ type: 'status-report', repo
 const message: TurnEvent = { type: 'message-received', turnId: 't9' };
 const started: TurnEvent = { type: 'run-started', sessionId: 's1' };
 const startFailed: TurnEvent = { type: 'run-start-failed', error: failure };
-const startLost: TurnEvent = { type: 'start-lost' };
+const takenOver: TurnEvent = { type: 'taken-over' };
 const pollFailed: TurnEvent = { type: 'poll-failed', error: failure };
 const pollFailedForGood: TurnEvent = { type: 'poll-failed', error: failure, permanent: true };
 const deadline: TurnEvent = { type: 'deadline-passed' };
@@ -88,6 +88,7 @@ const canceled = report({ status: 'canceled' });
 const stale = report(previousReport);
 
 const POLL: TurnEffect = { type: 'schedule-poll' };
+const RECORD: TurnEffect = { type: 'record-start', sessionId: 's1' };
 const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
 
 /** [case, state, event, expected state ('same' = unchanged object), expected effects] */
@@ -113,7 +114,7 @@ const rows: Row[] = [
   ...ignored('idle', idleWithSession, [
     started,
     startFailed,
-    startLost,
+    takenOver,
     loading3,
     done,
     pollFailed,
@@ -125,13 +126,13 @@ const rows: Row[] = [
   ]),
 
   // starting
-  ['starting + run-started → polling', startingNew, started, { ...polling, stepsShown: 0 }, [POLL]],
+  ['starting + run-started → polling', startingNew, started, { ...polling, stepsShown: 0 }, [RECORD, POLL]],
   [
     'follow-up + run-started → polling, awaiting a fresh report',
     startingFollowUp,
     started,
     pollingFollowUp,
-    [POLL],
+    [RECORD, POLL],
   ],
   [
     'starting + start failed → delivering the notice, the thread unchanged',
@@ -148,9 +149,9 @@ const rows: Row[] = [
     [{ type: 'notify-start-failed', error: failure }],
   ],
   [
-    'starting + start lost (found after a restart) → delivering the lost notice',
+    'starting + taken over (found after a restart) → delivering the lost notice',
     startingFollowUp,
-    startLost,
+    takenOver,
     ending(startingFollowUp, UNCHANGED),
     [{ type: 'notify-lost' }],
   ],
@@ -240,11 +241,17 @@ const rows: Row[] = [
     ending(pollingFollowUp, STOPPED),
     [{ type: 'notify-stopped' }],
   ],
+  [
+    'polling + taken over → keep the session, poll here',
+    polling,
+    takenOver,
+    'same',
+    [{ type: 'resume', sessionId: 's1' }, POLL],
+  ],
   ...ignored('polling', polling, [
     message,
     started,
     startFailed,
-    startLost,
     watchEnded,
     checked(previousReport),
     delivered,
@@ -289,15 +296,18 @@ const rows: Row[] = [
     ending(late, STOPPED),
     [{ type: 'notify-stopped' }],
   ],
-  ...ignored('late', late, [
-    message,
-    started,
-    startFailed,
-    startLost,
-    deadlineWatching,
-    checked(),
-    delivered,
-  ]),
+  [
+    'late + taken over → keep the session, the thread told it is watched, watch on',
+    late,
+    takenOver,
+    'same',
+    [
+      { type: 'resume', sessionId: 's1' },
+      { type: 'notify-deadline', watching: true },
+      { type: 'watch-late' },
+    ],
+  ],
+  ...ignored('late', late, [message, started, startFailed, deadlineWatching, checked(), delivered]),
 
   // a message in a thread whose run was left open: read its status first (rule 2)
   [
@@ -344,7 +354,7 @@ const rows: Row[] = [
     message,
     started,
     startFailed,
-    startLost,
+    takenOver,
     loading3,
     done,
     pollFailed,
@@ -419,7 +429,7 @@ const rows: Row[] = [
     message,
     started,
     startFailed,
-    startLost,
+    takenOver,
     loading3,
     done,
     stale,
@@ -446,7 +456,7 @@ describe('transition', () => {
       'previous-run-checked',
       'run-started',
       'run-start-failed',
-      'start-lost',
+      'taken-over',
       'status-report',
       'poll-failed',
       'deadline-passed',
@@ -480,6 +490,7 @@ describe('transition', () => {
     }
     expect(effects).toEqual([
       'start-run',
+      'record-start',
       'schedule-poll',
       'show-progress',
       'schedule-poll',
@@ -511,11 +522,13 @@ describe('transition', () => {
     }
     expect(effects).toEqual([
       'start-run',
+      'record-start',
       'schedule-poll',
       'show-progress',
       'schedule-poll',
       'deliver-answer',
       'follow-up',
+      'record-start',
       'schedule-poll',
       'schedule-poll',
       'deliver-answer',

@@ -1,9 +1,9 @@
 import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TurnDelivery } from '../../../src/conversation/turn/turn-delivery.js';
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createTurnRecovery } from '../../../src/conversation/turn/turn-recovery.js';
+import type { TurnRunner } from '../../../src/conversation/turn/turn-runner.js';
 import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 import { POLLED_TURN } from '../../support/turn-record.js';
@@ -11,18 +11,18 @@ import { POLLED_TURN } from '../../support/turn-record.js';
 const TURN: TurnRecord = POLLED_TURN;
 const LEASE = lockNames.lease(TURN.turnId);
 
-/** Recovery on instance i1, which polls TURN (its delivery tracks it). */
+/** Recovery on instance i1, which polls TURN (its runner holds it). */
 function setUp() {
   const store = createMemoryStore();
   const untrack = sinon.spy();
-  const delivery = {
+  const runner = {
     tracking: () => [TURN.turnId],
     untrack,
     turnOf: (turnId: string) => (turnId === TURN.turnId ? TURN : undefined),
-  } as unknown as TurnDelivery;
+  } as unknown as TurnRunner;
   const recovery = createTurnRecovery({
     store,
-    delivery,
+    runner,
     logger: silentLogger,
     settings: { instanceId: 'i1', leaseTtlMs: 5_000 },
   });

@@ -6,13 +6,15 @@ import {
   createInsideCheck,
   type PersonOrganisation,
 } from '../../../src/conversation/access/who-is-inside.js';
+import type { PollEntry } from '../../../src/conversation/polling/poll-contract.js';
 import type { AgentRunsPort } from '../../../src/conversation/ports.js';
 import type { Refusal, ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';
-import type { TurnDelivery } from '../../../src/conversation/turn/turn-delivery.js';
+import { createTurnIntake } from '../../../src/conversation/turn/turn-intake.js';
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
-import type { ThreadRecord, TurnRecord } from '../../../src/conversation/turn/turn-records.js';
-import { createTurnStarter, type TurnRequest } from '../../../src/conversation/turn/turn-starter.js';
+import type { ThreadRecord } from '../../../src/conversation/turn/turn-records.js';
+import type { TurnRequest } from '../../../src/conversation/turn/turn-request.js';
+import { createTurnRunner } from '../../../src/conversation/turn/turn-runner.js';
 import { createMetrics } from '../../../src/metrics.js';
 import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
@@ -88,18 +90,32 @@ function starter(
     getRunStatus: sinon.stub().resolves({ status: 'loading' }),
     submitFeedback: sinon.stub().resolves([]),
   };
-  const delivery = { track: sinon.spy(), failStart: sinon.stub().resolves() } as unknown as TurnDelivery;
   const { output, refusals } = recordingOutput();
-  const turns = createTurnStarter({
+  const polled: PollEntry[] = [];
+  // The real runner (its own tests: turn-runner.test.ts), over a poller that only records.
+  const runner = createTurnRunner({
+    store,
+    output,
+    poller: { add: (entry) => void polled.push(entry), remove: () => true },
+    progress: { follow: () => {}, step: () => {}, settle: async () => {}, end: async () => {} },
+    clock,
+    logger: silentLogger,
+    metrics: createMetrics({ defaultMetrics: false }),
+    settings: { instanceId: 'i1' },
+    newReferenceId: () => 'ref-1',
+    isPermanentPollError: () => false,
+    errorCode: () => 'x',
+  });
+  const turns = createTurnIntake({
     store,
     agent,
     output,
-    delivery,
+    runner,
     progress: { begin: (where, turnId) => output.postProgress(where, { steps: 0, elapsedMs: 0 }, turnId) },
     clock,
     logger: silentLogger,
     metrics: createMetrics({ defaultMetrics: false }),
-    settings: { defaultAgentId: 'agent', instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
+    settings: { instanceId: 'i1', turnDeadlineMs: 60_000, leaseTtlMs: 5_000 },
     inside: createInsideCheck({
       app: { teamId: 'T1' },
       allowExternalUsers: false,
@@ -127,21 +143,19 @@ function starter(
       metrics: createMetrics({ defaultMetrics: false }),
     }),
   });
-  return { turns, agent, delivery, refusals, store };
+  return { turns, agent, runner, polled, refusals, store };
 }
 
-describe('turn starter', () => {
+describe('turn intake', () => {
   afterEach(() => sinon.restore());
 
-  it('starts a run and hands the turn to delivery, once per Slack message', async () => {
-    const { turns, agent, delivery } = starter();
+  it('starts a run and hands the turn to the poller, once per Slack message', async () => {
+    const { turns, agent, polled, store } = starter();
     expect(await turns.handle(request)).toBe('started');
     expect(await turns.handle(request)).toBe('duplicate');
     expect((agent.startRun as sinon.SinonStub).callCount).toBe(1);
-    expect((delivery.track as sinon.SinonSpy).firstCall.args[0]).toMatchObject({
-      sessionId: 's1',
-      phase: 'polling',
-    });
+    expect(polled).toEqual([expect.objectContaining({ sessionId: 's1', pace: 'normal' })]);
+    expect(await store.getTurn(polled[0]?.id ?? '')).toMatchObject({ sessionId: 's1', phase: 'polling' });
   });
 
   it('tells the sender when the store does not answer, instead of dropping the message', async () => {
@@ -210,14 +224,12 @@ describe('turn starter', () => {
   });
 
   it('takes a reply in a thread whose first turn failed to start, as a new run', async () => {
-    const { turns, agent, delivery, store } = starter();
+    const { turns, agent, runner, store } = starter();
     (agent.startRun as sinon.SinonStub).onFirstCall().rejects(new Error('agent disabled'));
-    // Like the real delivery: the failed turn's notice is posted and the thread is idle again.
-    (delivery.failStart as sinon.SinonStub).callsFake((turn: TurnRecord) =>
-      store.unlock(lockNames.thread(turn.threadKey), turn.turnId),
-    );
     expect(await turns.handle(request)).toBe('start-failed');
-    expect((delivery.failStart as sinon.SinonStub).callCount).toBe(1);
+    // The failed turn's notice is posted beside the caller; then the thread is idle again.
+    await runner.stop();
+    expect(await store.lockOwner(lockNames.thread('T1:C1:100.000001'))).toBeUndefined();
     const reply = { ...request, sourceTs: '100.000003', mentioned: false };
     expect(await turns.handle(reply)).toBe('started');
     expect((agent.startRun as sinon.SinonStub).callCount).toBe(2);

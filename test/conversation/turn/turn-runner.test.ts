@@ -3,9 +3,9 @@ import type { PollHandlers } from '../../../src/conversation/polling/poll-contra
 import type { ConversationStore } from '../../../src/conversation/ports.js';
 import type { ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { ThreadOutputError } from '../../../src/conversation/turn/output-error.js';
-import { createTurnDelivery } from '../../../src/conversation/turn/turn-delivery.js';
 import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
+import { createTurnRunner } from '../../../src/conversation/turn/turn-runner.js';
 import { createMetrics } from '../../../src/metrics.js';
 import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
@@ -74,7 +74,7 @@ async function setUp(options: { lateWatchMs?: number } = {}) {
   const { store, state } = blinkingStore();
   const thread = recordingThread();
   const polled = new Map<string, { handlers: PollHandlers; pace: string | undefined }>();
-  const delivery = createTurnDelivery({
+  const runner = createTurnRunner({
     store,
     output: thread.output,
     poller: {
@@ -106,7 +106,8 @@ async function setUp(options: { lateWatchMs?: number } = {}) {
   await store.tryLock(lockNames.thread(TURN.threadKey), TURN.turnId, 600_000);
   await store.tryLock(lockNames.lease(TURN.turnId), 'i1', 15_000);
   await store.saveTurn(TURN);
-  delivery.track(TURN, { takenOver: false });
+  // Taken over from an instance that died: the same path as a fresh start from its first poll on.
+  await runner.takeOver(TURN);
   const handlers = () => {
     const found = polled.get(TURN.turnId);
     if (!found) throw new Error('the turn is not polled');
@@ -117,7 +118,7 @@ async function setUp(options: { lateWatchMs?: number } = {}) {
     await clock.advanceAsync(ms);
     await clock.flush();
   };
-  return { clock, store, state, thread, polled, delivery, handlers, pass };
+  return { clock, store, state, thread, polled, runner, handlers, pass };
 }
 
 /** The turn is over in the store: delivered mark written, record gone, thread free. */
@@ -127,7 +128,7 @@ async function expectFinished(store: ConversationStore) {
   expect(await store.lockOwner(lockNames.thread(TURN.threadKey))).toBeUndefined();
 }
 
-describe('turn delivery while the store blinks', () => {
+describe('turn runner while the store blinks', () => {
   let stop: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await stop?.();
@@ -136,17 +137,18 @@ describe('turn delivery while the store blinks', () => {
 
   it('a run that finishes while the store is down is delivered once the store answers again', async () => {
     const t = await setUp();
-    stop = t.delivery.stop;
+    stop = t.runner.stop;
     t.state.down = true;
-    expect(await t.handlers().onReport({ status: 'done', message: 'The answer.' })).toBe('stop');
+    await t.handlers().onReport({ status: 'done', message: 'The answer.' });
+    expect(t.polled.has(TURN.turnId)).toBe(false);
     await t.pass(10_000);
     expect(t.thread.answers).toHaveLength(0);
-    expect(t.delivery.tracking()).toEqual([TURN.turnId]);
+    expect(t.runner.tracking()).toEqual([TURN.turnId]);
 
     t.state.down = false;
     await t.pass(60_000);
     await vi.waitFor(() => expect(t.thread.answers).toHaveLength(1));
-    await vi.waitFor(() => expect(t.delivery.tracking()).toEqual([]));
+    await vi.waitFor(() => expect(t.runner.tracking()).toEqual([]));
     await expectFinished(t.store);
     expect(await t.store.lookupAnswer('C1', t.thread.answers[0]?.ts ?? '')).toMatchObject({
       turnId: TURN.turnId,
@@ -155,18 +157,18 @@ describe('turn delivery while the store blinks', () => {
 
   it('the post landed and the store went down before the delivered mark: the retry finds the answer instead of posting again', async () => {
     const t = await setUp();
-    stop = t.delivery.stop;
+    stop = t.runner.stop;
     t.thread.hooks.afterAnswer = () => {
       t.state.down = true;
     };
     await t.handlers().onReport({ status: 'done', message: 'The answer.' });
     await vi.waitFor(() => expect(t.thread.answers).toHaveLength(1));
     await t.pass(10_000);
-    expect(t.delivery.tracking()).toEqual([TURN.turnId]);
+    expect(t.runner.tracking()).toEqual([TURN.turnId]);
 
     t.state.down = false;
     await t.pass(60_000);
-    await vi.waitFor(() => expect(t.delivery.tracking()).toEqual([]));
+    await vi.waitFor(() => expect(t.runner.tracking()).toEqual([]));
     expect(t.thread.answers).toHaveLength(1);
     expect(t.thread.reads()).toBeGreaterThanOrEqual(1);
     await expectFinished(t.store);
@@ -178,18 +180,18 @@ describe('turn delivery while the store blinks', () => {
 
   it('Slack refuses for good and the store goes down: the turn is cleared once the store answers', async () => {
     const t = await setUp();
-    stop = t.delivery.stop;
+    stop = t.runner.stop;
     t.thread.hooks.beforeAnswer = () => {
       t.state.down = true;
       throw new ThreadOutputError('permanent', 'not_in_channel', 'chat.postMessage');
     };
     await t.handlers().onReport({ status: 'done', message: 'The answer.' });
     await t.pass(10_000);
-    expect(t.delivery.tracking()).toEqual([TURN.turnId]);
+    expect(t.runner.tracking()).toEqual([TURN.turnId]);
 
     t.state.down = false;
     await t.pass(60_000);
-    await vi.waitFor(() => expect(t.delivery.tracking()).toEqual([]));
+    await vi.waitFor(() => expect(t.runner.tracking()).toEqual([]));
     expect(t.thread.answers).toHaveLength(0);
     await expectFinished(t.store);
     expect(await t.store.lockOwner(lockNames.lease(TURN.turnId))).toBeUndefined();
@@ -197,7 +199,7 @@ describe('turn delivery while the store blinks', () => {
 
   it('the deadline passes while the store is down: the late watch goes on and the late answer lands', async () => {
     const t = await setUp({ lateWatchMs: 600_000 });
-    stop = t.delivery.stop;
+    stop = t.runner.stop;
     t.state.down = true;
     await t.handlers().onDeadline();
     expect(t.polled.get(TURN.turnId)?.pace).toBe('late');
@@ -208,6 +210,6 @@ describe('turn delivery while the store blinks', () => {
     await t.handlers().onReport({ status: 'done', message: 'Late but right.' });
     await t.pass(1_000);
     await vi.waitFor(() => expect(t.thread.answers).toHaveLength(1));
-    await vi.waitFor(() => expect(t.delivery.tracking()).toEqual([]));
+    await vi.waitFor(() => expect(t.runner.tracking()).toEqual([]));
   });
 });

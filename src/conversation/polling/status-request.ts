@@ -1,0 +1,41 @@
+import type { RunStatusReport } from '../ports.js';
+import type { PollEntry, PollSchedulerDeps } from './poll-contract.js';
+
+export type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
+
+/**
+ * One status request of `entry`. Settles with its result or, first, the abort of `controller` (a
+ * remove, a stop, or the request timeout from the scheduler's sleeper): the slot is freed even when
+ * getStatus ignores its signal.
+ */
+export function requestStatus(
+  getStatus: PollSchedulerDeps['getStatus'],
+  entry: PollEntry,
+  controller: AbortController,
+  timeoutMs: number,
+): Promise<PollOutcome> {
+  const { signal } = controller;
+  return new Promise<PollOutcome>((resolve) => {
+    const onAbort = () => resolve({ ok: false, error: signal.reason });
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = (outcome: PollOutcome) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    try {
+      Promise.resolve(
+        getStatus(entry.agentId, entry.sessionId, {
+          signal,
+          timeoutMs,
+          ...(entry.teamId !== undefined ? { teamId: entry.teamId } : {}),
+          ...(entry.connection !== undefined ? { connection: entry.connection } : {}),
+        }),
+      ).then(
+        (report) => settle({ ok: true, report }),
+        (error: unknown) => settle({ ok: false, error }),
+      );
+    } catch (error) {
+      settle({ ok: false, error });
+    }
+  });
+}

@@ -1,0 +1,161 @@
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { AgentSessions } from '../agent-session.js';
+import type { ConversationMetrics, ConversationStore } from '../ports.js';
+import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
+import { createAnswerPost, logOf, targetOf } from './answer-post.js';
+import type { AudienceAtPost, PostPlace } from './audience-at-post.js';
+import { ClaimedElsewhere, createPostAttempts } from './post-attempts.js';
+import { createThreadCheck } from './thread-check.js';
+import { createTurnClosing } from './turn-closing.js';
+import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
+import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
+import type { TurnObserver } from './turn-observer.js';
+import type { TurnProgress } from './turn-progress.js';
+import { receiptOf } from './turn-receipt.js';
+import type { TurnOutcome } from './turn-records.js';
+
+export interface OutcomePosterDeps {
+  ledger: TurnLedger;
+  store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
+  /** The Slack side: posting, and reading the thread for what already landed. */
+  output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
+  progress: Pick<TurnProgress, 'settle' | 'end'>;
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
+  clock: Clock;
+  logger: Logger;
+  metrics: Pick<
+    ConversationMetrics,
+    'deliveryLatency' | 'deliveryDropped' | 'turnFinished' | 'timeToVerdict'
+  >;
+  /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
+  isCurrent(entry: TurnInFlight): boolean;
+  /** The turn is over here: the machine is told, polling stops, the runner forgets it. */
+  finished(entry: TurnInFlight): Promise<void>;
+  stopPolling(turnId: string): void;
+  /** Default `Math.random` (the jitter of delivery retries). */
+  random?: (() => number) | undefined;
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
+  audienceAtPost?: AudienceAtPost | undefined;
+}
+
+const HERE: PostPlace = { kind: 'here' };
+/** Notices that quote the service's own words (an agent's error, the service's error message). */
+const quotesTheService = (notice: TurnNotice) =>
+  notice.kind === 'run-error' || notice.kind === 'service-error';
+/**
+ * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
+ * notices — the same way: retried while Slack fails transiently, in the plain style once if Slack
+ * refuses the rendering, dropped at once (thread released, one `warn`) if Slack refuses for good,
+ * and exactly once.
+ *
+ * Exactly once, and the window we accept. `chat.postMessage` has no idempotency key, so posting
+ * and marking can never be one atomic step. The order is: claim (`delivery:<turn>`, SET NX PX,
+ * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
+ * replica posts, however slow the post. Whoever posts after a takeover or a failed attempt first
+ * reads the thread (`conversations.replies`) for what is tagged with the turn id (thread-check.ts).
+ * What remains:
+ * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
+ * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
+ * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
+ */
+export function createOutcomePoster(deps: OutcomePosterDeps) {
+  const { ledger, output, progress, clock, logger, metrics } = deps;
+  const threadCheck = createThreadCheck({ output, logger });
+  const answers = createAnswerPost({ ...deps, threadCheck });
+  const closing = createTurnClosing({ ...deps, threadCheck });
+  const { retrying } = createPostAttempts(deps);
+
+  async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
+    await entry.noticeChain;
+    if (!deps.isCurrent(entry)) return;
+    const seenAt = clock.now();
+    const result = await retrying(entry, (style) => postOnce(entry, outcome, style));
+    if (!result.ok) {
+      if (result.reason === 'permanent')
+        await closing.drop(entry, result.code, (work) => retrying(entry, work));
+      return;
+    }
+    // Counted where the answer was posted: `value` is false when another replica had posted it.
+    if (result.value && outcome.kind === 'report' && outcome.report.status === 'done') {
+      metrics.deliveryLatency(clock.now() - seenAt);
+      const { alertAt } = entry.turn;
+      if (alertAt !== undefined) metrics.timeToVerdict(clock.now() - alertAt);
+    }
+  }
+
+  /** One attempt. Returns false when another instance had already delivered it. */
+  async function postOnce(entry: TurnInFlight, outcome: FinalOutcome, style: OutputStyle): Promise<boolean> {
+    const { turn } = entry;
+    if (await ledger.isDelivered(turn.turnId)) {
+      await closing.finish(entry, undefined);
+      return false;
+    }
+    if (!(await ledger.deliveryClaim(turn.turnId).take(DELIVERY_CLAIM_TTL_MS))) throw new ClaimedElsewhere();
+    await progress.settle(turn.turnId);
+    await closing.releaseThread(entry, true);
+    if (outcome.kind === 'report' && outcome.report.status === 'done') {
+      await answers.postAnswer(entry, outcome.report, outcome.late, style);
+      await closing.finish(entry, 'done');
+      return true;
+    }
+    const notice = noticeOf(outcome);
+    const posted = entry.takenOver && (await threadCheck.look(turn)).notices.includes(notice.kind);
+    const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
+    const receipt = receiptOf(turn, clock.now(), steps);
+    if (!posted) {
+      const place = quotesTheService(notice) ? await answers.placeFor(entry) : HERE;
+      const shown: TurnNotice =
+        place.kind === 'withheld' ? { kind: 'withheld', reason: place.reason } : notice;
+      await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
+    }
+    logOf(logger, turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
+    await closing.finish(
+      entry,
+      outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome,
+    );
+    return true;
+  }
+
+  /** The "still working, still watching" notice: posted like an outcome, but the turn goes on. */
+  async function postDeadlineNotice(entry: TurnInFlight): Promise<void> {
+    const { turn } = entry;
+    await progress.settle(turn.turnId);
+    const notice: TurnNotice = {
+      kind: 'deadline',
+      waitedMs: clock.now() - turn.startedAt,
+      watchForMs: Math.max(0, (turn.watchUntil ?? 0) - clock.now()),
+    };
+    const result = await retrying(entry, async (style) => {
+      if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
+      await output.postNotice(
+        where(turn),
+        notice,
+        turn.turnId,
+        style,
+        receiptOf(turn, clock.now(), entry.steps),
+      );
+    });
+    if (!result.ok) {
+      if (result.reason === 'permanent')
+        await closing.drop(entry, result.code, (work) => retrying(entry, work));
+      return;
+    }
+    entry.turn = { ...entry.turn, deadlineNoticed: true, progressTs: undefined };
+    if (deps.isCurrent(entry)) await ledger.saveTurn(entry.turn);
+    // The indicator said "working"; from now on the notice says it, and no progress is shown.
+    if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+    await threadCheck.removeStrays(turn);
+  }
+
+  return { post, postDeadlineNotice, forget: threadCheck.forget };
+}
+
+function noticeOf(outcome: FinalOutcome): TurnNotice {
+  if (outcome.kind === 'notice') return outcome.notice;
+  return outcome.report.status === 'error'
+    ? { kind: 'run-error', reason: outcome.report.message ?? '' }
+    : { kind: 'canceled' };
+}
+
+export type OutcomePoster = ReturnType<typeof createOutcomePoster>;

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../runtime/clock.js';
+import type { Logger } from '../../runtime/logger.js';
+import { type Spending, unlimitedSpending } from '../access/spending.js';
+import type { InsideCheck } from '../access/who-is-inside.js';
+import type { IoGate } from '../polling/io-gate.js';
+import type { ConversationStore } from '../ports.js';
+import { tenantName } from '../tenancy.js';
+import { threadKey as makeThreadKey } from '../thread-key.js';
+import type { Refusal, ThreadOutput } from '../thread-output-port.js';
+import { createRefusalTeller } from './refusal-teller.js';
+import { createRunStart, type RunStartDeps } from './run-start.js';
+import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
+import type { TurnRequest, TurnRequestResult } from './turn-request.js';
+
+export type { TurnRequest, TurnRequestResult } from './turn-request.js';
+
+export interface TurnIntakeDeps
+  extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
+    Omit<TurnPlacementDeps, 'refusals'> {
+  store: ConversationStore;
+  output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
+  clock: Clock;
+  logger: Logger;
+  settings: RunStartDeps['settings'] & { instanceId: string };
+  /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
+  inside: InsideCheck;
+  newId?: () => string;
+  /**
+   * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
+   * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
+   */
+  gate?: IoGate;
+  /** Runs per person per rolling hour (see spending.ts). @default no limit */
+  spending?: Spending;
+  /** @default a ledger over `store` */
+  ledger?: TurnLedger | undefined;
+}
+
+/**
+ * A random UUID held as one flat string. `randomUUID` joins 20 pieces, which V8 keeps as a tree of
+ * string fragments (about 500 bytes instead of 60), and every turn keeps several ids in its records
+ * and locks; `toLowerCase` (a no-op on the text) returns it flattened.
+ */
+const newFlatId = (): string => randomUUID().toLowerCase();
+
+/**
+ * Turns a classified Slack message into an agent turn: dedupe, who may ask, the cheap refusals,
+ * the turn's context and where its answer goes (turn-placement.ts), then run start (run-start.ts).
+ * Exactly one turn results per Slack message; every message not taken is told why.
+ */
+export function createTurnIntake(deps: TurnIntakeDeps) {
+  const { store, clock, logger, settings } = deps;
+  const newId = deps.newId ?? newFlatId;
+  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const refusals = createRefusalTeller(deps);
+  const { tell } = refusals;
+  const placement = createTurnPlacement({ ...deps, refusals });
+  const runStart = createRunStart({
+    ...deps,
+    ledger,
+    newId,
+    refuseBusy: (request, workingForMs) => tell(request, 'busy', { workingForMs }),
+  });
+
+  /** Failures before the run starts (the store not answering) are logged and told to the sender. */
+  async function handle(request: TurnRequest): Promise<TurnRequestResult> {
+    try {
+      await deps.gate?.pass();
+      return await take(request);
+    } catch (error) {
+      logger.error(
+        { err: error, channel: request.channel, ts: request.sourceTs },
+        'could not take a message',
+      );
+      tell(request, 'unavailable');
+      return 'failed';
+    }
+  }
+
+  /**
+   * Who may ask, then the cheap refusals — an empty question, a busy thread, the spending limit —
+   * before anything that costs Slack calls (DESIGN "Limits before reading"). Run start checks the
+   * busy lock again, atomically.
+   */
+  async function take(asked: TurnRequest): Promise<TurnRequestResult> {
+    const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);
+    const askedThread = await store.getThread(askedKey);
+    // A thread the bot has answered in (even with a notice, before any session) takes replies.
+    if (!asked.mentioned && !asked.answerAll && !askedThread) return 'no-session';
+    if (!(await firstDelivery(asked))) return 'duplicate';
+    if (!(await isInside(asked))) return 'outsider';
+    if (asked.prompt.trim() === '') {
+      tell(asked, 'empty-prompt');
+      return 'refused';
+    }
+    const holder = await ledger.turnHolding(askedKey);
+    if (holder) {
+      tell(asked, 'busy', { workingForMs: clock.now() - holder.startedAt });
+      return 'busy';
+    }
+    const spent = await (deps.spending ?? unlimitedSpending).take(asked.userId);
+    if (!spent.ok) {
+      tell(asked, spent.refusal, spent.detail);
+      return 'over-limit';
+    }
+    const placed = await placement.place(asked, askedThread);
+    if (placed.kind === 'refused') {
+      await spent.giveBack();
+      return 'refused';
+    }
+    return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
+  }
+
+  /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
+  async function isInside(request: TurnRequest): Promise<boolean> {
+    const { userId, workspaceId, channel, sourceTs } = request;
+    const verdict = await deps.inside.check({ userId, workspaceId });
+    if (verdict.inside) return true;
+    const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
+    logger.info(fields, 'message from outside the organisation refused');
+    if (request.mentioned) tell(request, verdict.refusal);
+    return false;
+  }
+
+  /** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
+  function firstDelivery(request: TurnRequest): Promise<boolean> {
+    return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
+  }
+
+  /** Tells the sender (once per message) why their message does not become a turn. */
+  async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
+    if (!(await firstDelivery(request))) return 'duplicate';
+    tell(request, refusal);
+    return 'refused';
+  }
+
+  return { handle, refuse, stop: refusals.stop };
+}
+
+export type TurnIntake = ReturnType<typeof createTurnIntake>;

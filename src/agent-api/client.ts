@@ -1,3 +1,4 @@
+import type { RequestBudget } from '../budget/request-budget.js';
 import type { FeedbackInput, RunInput, RunStatusReport } from '../conversation/ports.js';
 import type { Logger } from '../runtime/logger.js';
 import {
@@ -15,7 +16,6 @@ import type { AgentCallOptions, CallContext } from './call-context.js';
 import { type ExportResult, exportSavedObjects, type SavedObjectType } from './export.js';
 import { type FeedbackRecord, getFeedback, submitFeedback } from './feedback.js';
 import { type Identity, whoami } from './identity.js';
-import type { RequestBudget } from './request-budget.js';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import { createServiceHttp } from './service-http.js';
 

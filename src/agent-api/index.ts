@@ -4,7 +4,16 @@ export {
   type AccountBudgets,
   type AccountBudgetsOptions,
   createAccountBudgets,
-} from './account-budgets.js';
+} from '../budget/account-budgets.js';
+export type { AccountSlotLeases } from '../budget/account-share.js';
+export {
+  type AccountShare,
+  type BudgetSlot,
+  createRequestBudget,
+  type RequestBudget,
+  type RequestBudgetOptions,
+  type RequestKind,
+} from '../budget/request-budget.js';
 export {
   fitsInt32,
   INT32_MAX,
@@ -13,7 +22,6 @@ export {
   newAccountProblems,
 } from './account-checks.js';
 export { type CompleteSubAccount, isComplete, missingMembers } from './account-completeness.js';
-export type { AccountSlotLeases } from './account-share.js';
 export {
   type CreatedSubAccount,
   DEFAULT_RETENTION_DAYS,
@@ -45,13 +53,5 @@ export {
 } from './export.js';
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
-export {
-  type AccountShare,
-  type BudgetSlot,
-  createRequestBudget,
-  type RequestBudget,
-  type RequestBudgetOptions,
-  type RequestKind,
-} from './request-budget.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
 export { messageAsMarkdown } from './structured-output.js';

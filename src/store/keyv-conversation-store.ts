@@ -1,5 +1,6 @@
 import type { Keyv } from 'keyv';
 import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
+import type { AccountSlotLeases } from '../budget/account-share.js';
 import type { ConnectionRecordStore } from '../connections/connection-record.js';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
 import type { AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
@@ -16,7 +17,7 @@ import { createHomeRecords, homeKeys } from './home-records.js';
 import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
-import type { AccountSlotLeases, StorePrimitives } from './primitives.js';
+import type { StorePrimitives } from './primitives.js';
 import { createScheduleRecords } from './schedule-records.js';
 import type { StoreTtls } from './ttls.js';
 

@@ -1,4 +1,4 @@
-import type { AccountSlotLeases, SlotRequest } from './primitives.js';
+import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js';
 
 /** One holder's grant: how many slots, until when. */
 interface Grant {

@@ -1,4 +1,5 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
+import type { AccountSlotLeases } from '../budget/account-share.js';
 import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
 
 /**
@@ -6,27 +7,6 @@ import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
  * rolling-window allowances.
  * Each backend implements them natively (Lua in Redis, plain maps in memory).
  */
-/** What a replica asks of an account's shared request budget (see {@link AccountSlotLeases}). */
-export interface SlotRequest {
-  /** Slots wanted in all: replaces what the holder held (ask at least for what is in flight). */
-  want: number;
-  /** The account's slots across every holder (AGENT_ACCOUNT_CONCURRENCY). */
-  limit: number;
-  /** How long the grant lasts unless leased again: a dead holder's slots fall out after it. */
-  ttlMs: number;
-}
-
-/**
- * An account's concurrent-request budget, leased in slots by every replica (DESIGN "Redis beyond
- * one node"): one record per account, holder → count and expiry, changed atomically.
- */
-export interface AccountSlotLeases {
-  /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
-  leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
-  /** Gives every slot of `holder` back (a clean shutdown). */
-  releaseAccountSlots(account: string, holder: string): Promise<void>;
-}
-
 export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;

@@ -1,5 +1,5 @@
+import type { AccountSlotLeases } from '../budget/account-share.js';
 import { assertSlotRequest } from './memory-account-slots.js';
-import type { AccountSlotLeases } from './primitives.js';
 import type { RedisCommands } from './redis-connection.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { type AgentApiErrorDetails, InvalidResponseError } from './errors.js';
-import { regionMismatchIn } from './response-errors.js';
+import { type AgentApiErrorDetails, InvalidResponseError, regionMismatchIn } from './errors.js';
 
 /** A 2xx response as the transport hands it over. */
 export interface SuccessResponse {

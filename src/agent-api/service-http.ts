@@ -3,9 +3,8 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { RequestBudget, RequestKind } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
 import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
-import { AgentApiErrorCode } from './errors.js';
+import { AgentApiErrorCode, errorFromResponse, type NotFoundMeaning } from './errors.js';
 import type { SuccessResponse } from './parse-body.js';
-import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
 import { kyRetrySettings, type RetryMode, type RetryPolicy } from './retry-policy.js';
 
 /**

@@ -3,12 +3,11 @@ import { newAccountProblems } from './account-checks.js';
 import {
   type AgentCallOptions,
   type CallContext,
-  callFields,
+  parseBody,
   requireAccountToken,
   segment,
 } from './call-context.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
-import { parseBody } from './parse-body.js';
 
 /**
  * Sub-account management: `<prefix>/account-management/time-based-accounts…`, main-account token.
@@ -110,33 +109,6 @@ const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
   `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
 /**
- * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
- * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
- */
-export async function createSubAccount(
-  context: CallContext,
-  account: NewSubAccount,
-  options?: AgentCallOptions,
-): Promise<CreatedSubAccount> {
-  const token = requireAccountToken(context, 'createSubAccount');
-  const problems = newAccountProblems(account);
-  if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
-  const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
-  const response = await context.send({
-    endpoint: 'createSubAccount',
-    method: 'POST',
-    path: basePath(context),
-    token,
-    body,
-    kind: 'other',
-    retry: 'unsent-only',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
-  return parseBody(response, createdSubAccountSchema);
-}
-
-/**
  * The listing's path. Without a prefix it is the seed's, with its trailing slash; under a prefix
  * (the vendor's `/v1`) it is the published spec's, which has none — a server that follows the
  * spec answers 404 to `/v1/account-management/time-based-accounts/`.
@@ -144,40 +116,69 @@ export async function createSubAccount(
 export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
   context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
 
-/** GET the listing (main account first, then its sub accounts). */
-export async function listSubAccounts(
-  context: CallContext,
-  options?: AgentCallOptions,
-): Promise<SubAccount[]> {
-  const token = requireAccountToken(context, 'listSubAccounts');
-  const response = await context.send({
-    endpoint: 'listSubAccounts',
-    method: 'GET',
-    path: listingPath(context),
-    token,
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  return parseBody(response, subAccountListSchema);
-}
+/** Sub-account management, as the client's methods: each needs the main-account token. */
+export function accountCalls(context: CallContext) {
+  const { send } = context;
+  return {
+    /**
+     * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
+     * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
+     * `accountToken` is undefined when the service answered without one (the account exists).
+     */
+    async createSubAccount(account: NewSubAccount, options?: AgentCallOptions): Promise<CreatedSubAccount> {
+      const token = requireAccountToken(context, 'createSubAccount');
+      const problems = newAccountProblems(account);
+      if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
+      const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
+      const response = await send(
+        {
+          endpoint: 'createSubAccount',
+          method: 'POST',
+          path: basePath(context),
+          token,
+          body,
+          retry: 'unsent-only',
+        },
+        options,
+      );
+      if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
+      return parseBody(response, createdSubAccountSchema);
+    },
 
-/** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
-export async function updateSubAccount(
-  context: CallContext,
-  accountId: number,
-  body: SubAccountUpdate,
-  options?: AgentCallOptions,
-): Promise<void> {
-  const token = requireAccountToken(context, 'updateSubAccount');
-  await context.send({
-    endpoint: 'updateSubAccount',
-    method: 'PUT',
-    path: `${basePath(context)}/${segment(accountId)}`,
-    token,
-    body,
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
+    /** GET the listing (main account first, then its sub accounts). */
+    async listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]> {
+      const token = requireAccountToken(context, 'listSubAccounts');
+      const response = await send(
+        {
+          endpoint: 'listSubAccounts',
+          method: 'GET',
+          path: listingPath(context),
+          token,
+          retry: 'idempotent',
+        },
+        options,
+      );
+      return parseBody(response, subAccountListSchema);
+    },
+
+    /** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
+    async updateSubAccount(
+      accountId: number,
+      body: SubAccountUpdate,
+      options?: AgentCallOptions,
+    ): Promise<void> {
+      const token = requireAccountToken(context, 'updateSubAccount');
+      await send(
+        {
+          endpoint: 'updateSubAccount',
+          method: 'PUT',
+          path: `${basePath(context)}/${segment(accountId)}`,
+          token,
+          body,
+          retry: 'idempotent',
+        },
+        options,
+      );
+    },
+  };
 }

@@ -33,7 +33,6 @@ export {
 export type { AgentActivation } from './agent.js';
 export type { RequestInfo } from './attempts.js';
 export type { AgentCallOptions } from './call-context.js';
-export { type AgentApi, type AgentApiOptions, createAgentApi } from './client.js';
 export {
   AgentApiError,
   AgentApiErrorCode,
@@ -53,5 +52,6 @@ export {
 } from './export.js';
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
+export { type AgentApi, type AgentApiOptions, createAgentApi } from './service-http.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
 export { messageAsMarkdown } from './structured-output.js';

@@ -1,42 +1,92 @@
 import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { RequestBudget, RequestKind } from '../budget/request-budget.js';
+import type { RequestBudget } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
+import { accountCalls } from './accounts.js';
+import { agentCalls } from './agent.js';
 import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
-import { AgentApiErrorCode, errorFromResponse, type NotFoundMeaning } from './errors.js';
-import type { SuccessResponse } from './parse-body.js';
-import { kyRetrySettings, type RetryMode, type RetryPolicy } from './retry-policy.js';
+import type { CallContext, RequestSpec, SuccessResponse } from './call-context.js';
+import { AgentApiErrorCode, errorFromResponse } from './errors.js';
+import { exportCalls } from './export.js';
+import { feedbackCalls } from './feedback.js';
+import { identityCalls } from './identity.js';
+import { DEFAULT_RETRY_POLICY, kyRetrySettings, type RetryPolicy } from './retry-policy.js';
 
 /**
- * ky, configured for the agent service: one keep-alive undici Agent under it, ky's `retry` with
- * the call's mode (retry-policy.ts), ky's `timeout` per call, its hooks holding a request-budget
- * slot per attempt and logging (attempts.ts), and its errors turned into ours at one boundary
- * (ky-failures.ts). Everything endpoint-specific (paths, schemas) lives in the resource files.
+ * The agent service client: one ky instance configured for the service — one keep-alive undici
+ * Agent under it, ky's `retry` with the call's mode (retry-policy.ts), ky's `timeout` per call,
+ * its hooks holding a request-budget slot per attempt and logging (attempts.ts), and its errors
+ * turned into ours at one boundary (errors.ts) — handed to the resource files, whose calls are
+ * the client's methods (agent.ts, feedback.ts, accounts.ts, export.ts, identity.ts).
  */
 
-export interface RequestSpec {
-  /** Endpoint name for metrics and logs. */
-  endpoint: string;
-  method: 'GET' | 'POST' | 'PUT';
-  /** Path from the base address, starting with `/`. */
-  path: string;
+export interface AgentApiOptions {
+  /** The account's region-specific base address, normalised (no trailing slash). */
+  baseUrl: string;
+  /** Token of the account that owns the agents (agent, identity and export endpoints). */
   token: string;
-  body?: unknown;
-  kind: RequestKind;
-  retry: RetryMode;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-  notFound?: NotFoundMeaning | undefined;
-  /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
-  acceptStatuses?: readonly number[] | undefined;
-  /** Overrides the client's retry limit for this call. */
-  retryLimit?: number | undefined;
+  /** Main-account token for sub-account management; without it those calls throw NotConfigured. */
+  accountToken?: string | undefined;
+  /** '' (the seed's paths) or e.g. '/v1' for account-management and export paths. Default ''. */
+  accountPathPrefix?: string | undefined;
+  /** The process-wide cap on requests in flight. */
+  budget: RequestBudget;
+  /** Client-side timeout per request, until the response's headers (ky's `timeout`). Default 15000. */
+  requestTimeoutMs?: number | undefined;
+  /** Client-side timeout of a status long poll. Default 60000. */
+  statusTimeoutMs?: number | undefined;
+  /** Each setting defaults to DEFAULT_RETRY_POLICY's. */
+  retry?: { [Setting in keyof RetryPolicy]?: number | undefined } | undefined;
+  logger?: Logger | undefined;
+  /** Metrics hook, called once per HTTP attempt. */
+  onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: (() => number) | undefined;
 }
 
-/** Sends one call (with its retries) and resolves with the response whose body has been read. */
-export type SendRequest = (spec: RequestSpec) => Promise<SuccessResponse>;
+/** One typed method per service endpoint. Structurally satisfies the conversation's AgentRunsPort. */
+export type AgentApi = ReturnType<typeof createAgentApi>;
 
-export interface ServiceHttpOptions {
+/** Builds the client. Makes no request until a method is called. */
+export function createAgentApi(options: AgentApiOptions) {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+  const statusTimeoutMs = options.statusTimeoutMs ?? 60_000;
+  const retry = { ...DEFAULT_RETRY_POLICY };
+  for (const [name, value] of Object.entries(options.retry ?? {})) {
+    if (value !== undefined) retry[name as keyof RetryPolicy] = value;
+  }
+  const send = createServiceHttp({
+    baseUrl: options.baseUrl,
+    budget: options.budget,
+    bodyTimeoutMs: Math.max(requestTimeoutMs, statusTimeoutMs),
+    retry,
+    random: options.random ?? Math.random,
+    logger: options.logger,
+    onRequest: options.onRequest,
+  });
+  const context: CallContext = {
+    send: (call, callOptions) =>
+      send({
+        token: options.token,
+        kind: 'other',
+        ...call,
+        signal: callOptions?.signal,
+        timeoutMs: callOptions?.timeoutMs ?? (call.kind === 'poll' ? statusTimeoutMs : requestTimeoutMs),
+        retryLimit: callOptions?.retryLimit,
+      }),
+    accountToken: options.accountToken,
+    accountPathPrefix: options.accountPathPrefix ?? '',
+  };
+  return {
+    ...agentCalls(context),
+    ...feedbackCalls(context),
+    ...accountCalls(context),
+    ...exportCalls(context),
+    ...identityCalls(context),
+  };
+}
+
+interface ServiceHttpOptions {
   /** The service's base address; request paths extend its path. */
   baseUrl: string;
   budget: RequestBudget;
@@ -90,12 +140,12 @@ function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch 
 }
 
 /** ky's `context` of one call (a type, not an interface: ky's option is a record). */
-type CallContext = {
+type KyCallContext = {
   attempts: CallAttempts;
   token: string;
 };
 
-const contextOf = (options: NormalizedOptions) => options.context as unknown as CallContext;
+const contextOf = (options: NormalizedOptions) => options.context as unknown as KyCallContext;
 
 /**
  * The client's one ky instance: base address, fetch and hooks never change, and a call carries
@@ -130,7 +180,7 @@ function createKy(options: ServiceHttpOptions): KyInstance {
 
 /** ky's options for one call: only what differs from the instance's. */
 function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['retry']): Options {
-  const context: CallContext = { attempts, token: spec.token };
+  const context: KyCallContext = { attempts, token: spec.token };
   const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context };
   if (spec.body !== undefined) options.json = spec.body;
   if (spec.signal !== undefined) options.signal = spec.signal;
@@ -140,7 +190,7 @@ function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['
 }
 
 /** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
-export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
+function createServiceHttp(options: ServiceHttpOptions): (spec: RequestSpec) => Promise<SuccessResponse> {
   const http = createKy(options);
   const retrySettings = kyRetrySettings(options.retry, options.random);
   const deps: AttemptDeps = {

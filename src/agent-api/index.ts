@@ -2,30 +2,26 @@
 
 export {
   type AccountBudgets,
-  type AccountBudgetsOptions,
   createAccountBudgets,
 } from '../budget/account-budgets.js';
 export type { AccountSlotLeases } from '../budget/account-share.js';
 export {
-  type AccountShare,
   type BudgetSlot,
   createRequestBudget,
   type RequestBudget,
-  type RequestBudgetOptions,
   type RequestKind,
 } from '../budget/request-budget.js';
 export {
-  fitsInt32,
-  INT32_MAX,
-  isEmailAddress,
-  type NewAccountValues,
-  newAccountProblems,
-} from './account-checks.js';
-export { type CompleteSubAccount, isComplete, missingMembers } from './account-completeness.js';
-export {
+  type CompleteSubAccount,
   type CreatedSubAccount,
   DEFAULT_RETENTION_DAYS,
+  fitsInt32,
+  INT32_MAX,
+  isComplete,
+  isEmailAddress,
+  missingMembers,
   type NewSubAccount,
+  newAccountProblems,
   RESPONSE_ONLY_FIELDS,
   type SubAccount,
   type SubAccountUpdate,
@@ -45,7 +41,6 @@ export {
   RegionMismatchError,
 } from './errors.js';
 export {
-  type ExportCollection,
   type ExportResult,
   SAVED_OBJECT_TYPES,
   type SavedObjectType,
@@ -54,4 +49,3 @@ export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
 export { type AgentApi, type AgentApiOptions, createAgentApi } from './service-http.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
-export { messageAsMarkdown } from './structured-output.js';

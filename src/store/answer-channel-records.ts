@@ -1,7 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { AnswerChannel, AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
-import type { HomePrimitives } from './home-primitives.js';
 import type { StoreKeys } from './keys.js';
+import type { HomePrimitives } from './primitives.js';
 
 /** The set of answer channels' ids, for App Home (beside the bound and watched channels' sets). */
 export const ANSWER_CHANNELS_LISTED = 'answer-channel:listed';

@@ -12,12 +12,11 @@ import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/t
 import { createAnswerChannelRecords } from './answer-channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
-import type { HomePrimitives } from './home-primitives.js';
 import { createHomeRecords, homeKeys } from './home-records.js';
 import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
-import type { StorePrimitives } from './primitives.js';
+import type { HomePrimitives, StorePrimitives } from './primitives.js';
 import { createScheduleRecords } from './schedule-records.js';
 import type { StoreTtls } from './ttls.js';
 
@@ -58,18 +57,21 @@ export function createKeyvConversationStore(
   const ensureOpen = () => {
     if (closed) throw new StoreClosedError();
   };
-  const connections = createConnectionRecords(keyv, ensureOpen);
+  /** A primitive that refuses calls after close. */
+  const guarded =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      ensureOpen();
+      return call(...args);
+    };
+  const { noteChannelConnection, ...connections } = createConnectionRecords(keyv, ensureOpen);
 
   const home = createHomeRecords(homePrimitives);
   return {
     kind,
     // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
     ...home,
-    getConnection: connections.getConnection,
-    listConnections: connections.listConnections,
-    saveConnection: connections.saveConnection,
-    deleteConnection: connections.deleteConnection,
-    channelsUsing: connections.channelsUsing,
+    ...connections,
     ...createInstallationRecords(keyv, ensureOpen),
     // Answer channels (`/agent channel answer-all`): never expire, like watched channels.
     ...createAnswerChannelRecords(keyv, homePrimitives, keys, ensureOpen),
@@ -135,13 +137,13 @@ export function createKeyvConversationStore(
       await keyv.set(keys.channelAgent(channel), binding);
       // Listed on the admins' App Home.
       await homePrimitives.addMember(homeKeys.boundChannels, channel);
-      await connections.noteChannelConnection(channel, binding.connection);
+      await noteChannelConnection(channel, binding.connection);
     },
     async deleteChannelBinding(channel) {
       ensureOpen();
       await keyv.delete(keys.channelAgent(channel));
       await homePrimitives.removeMember(homeKeys.boundChannels, channel);
-      await connections.noteChannelConnection(channel, undefined);
+      await noteChannelConnection(channel, undefined);
     },
     // Watched channels (alert investigations) never expire either.
     async getChannelWatch(channel) {
@@ -182,61 +184,19 @@ export function createKeyvConversationStore(
       return (await keyv.get<{ score: boolean }>(keys.rating(sessionId)))?.score;
     },
 
-    async tryLock(name, owner, ttlMs) {
-      ensureOpen();
-      return primitives.tryLock(name, owner, ttlMs);
-    },
-    async renewLock(name, owner, ttlMs) {
-      ensureOpen();
-      return primitives.renewLock(name, owner, ttlMs);
-    },
-    async unlock(name, owner) {
-      ensureOpen();
-      await primitives.unlock(name, owner);
-    },
-    async lockOwner(name) {
-      ensureOpen();
-      return primitives.lockOwner(name);
-    },
-
-    async takeAllowance(name, use) {
-      ensureOpen();
-      return primitives.takeAllowance(name, use);
-    },
-    async returnAllowance(name, id) {
-      ensureOpen();
-      await primitives.returnAllowance(name, id);
-    },
-
-    async claim(name, value, ttlMs) {
-      ensureOpen();
-      return primitives.claim(name, value, ttlMs);
-    },
-    async readClaim(name) {
-      ensureOpen();
-      return primitives.readClaim(name);
-    },
-    async settleClaim(name, from, to) {
-      ensureOpen();
-      return primitives.settleClaim(name, from, to);
-    },
-    async releaseClaim(name, value) {
-      ensureOpen();
-      await primitives.releaseClaim(name, value);
-    },
-    async leaseAccountSlots(account, holder, request) {
-      ensureOpen();
-      return primitives.leaseAccountSlots(account, holder, request);
-    },
-    async releaseAccountSlots(account, holder) {
-      ensureOpen();
-      await primitives.releaseAccountSlots(account, holder);
-    },
-
-    async ping() {
-      ensureOpen();
-      await primitives.ping();
-    },
+    tryLock: guarded(primitives.tryLock),
+    renewLock: guarded(primitives.renewLock),
+    unlock: guarded(primitives.unlock),
+    lockOwner: guarded(primitives.lockOwner),
+    takeAllowance: guarded(primitives.takeAllowance),
+    returnAllowance: guarded(primitives.returnAllowance),
+    claim: guarded(primitives.claim),
+    readClaim: guarded(primitives.readClaim),
+    settleClaim: guarded(primitives.settleClaim),
+    releaseClaim: guarded(primitives.releaseClaim),
+    leaseAccountSlots: guarded(primitives.leaseAccountSlots),
+    releaseAccountSlots: guarded(primitives.releaseAccountSlots),
+    ping: guarded(primitives.ping),
     close() {
       // Idempotent: shutdown paths may close twice (signal handler and test teardown).
       closed ??= primitives.close();

@@ -1,7 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { Schedule, ScheduleStore } from '../conversation/schedules/schedules.js';
-import type { HomePrimitives } from './home-primitives.js';
 import type { StoreKeys } from './keys.js';
+import type { HomePrimitives } from './primitives.js';
 
 /** The set of every schedule's store name: the ticker's round reads it (beside the answer channels' set). */
 export const SCHEDULES_LISTED = 'schedule:listed';

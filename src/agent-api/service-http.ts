@@ -51,19 +51,38 @@ export type AgentApi = ReturnType<typeof createAgentApi>;
 export function createAgentApi(options: AgentApiOptions) {
   const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const statusTimeoutMs = options.statusTimeoutMs ?? 60_000;
-  const retry = { ...DEFAULT_RETRY_POLICY };
+  const policy = { ...DEFAULT_RETRY_POLICY };
   for (const [name, value] of Object.entries(options.retry ?? {})) {
-    if (value !== undefined) retry[name as keyof RetryPolicy] = value;
+    if (value !== undefined) policy[name as keyof RetryPolicy] = value;
   }
-  const send = createServiceHttp({
-    baseUrl: options.baseUrl,
+  const pooled = keepAliveFetch(options.budget.limit, Math.max(requestTimeoutMs, statusTimeoutMs));
+  const http = createKy(options.baseUrl, pooled);
+  const retrySettings = kyRetrySettings(policy, options.random ?? Math.random);
+  const deps: AttemptDeps = {
     budget: options.budget,
-    bodyTimeoutMs: Math.max(requestTimeoutMs, statusTimeoutMs),
-    retry,
-    random: options.random ?? Math.random,
+    policy,
     logger: options.logger,
     onRequest: options.onRequest,
-  });
+    debug: logsDebug(options.logger),
+  };
+
+  /** Sends one call through ky, with its own attempts (budget slots, logs, metrics). */
+  async function send(spec: RequestSpec): Promise<SuccessResponse> {
+    const attempts = new CallAttempts(spec, deps);
+    const limit = spec.retryLimit ?? policy.limit;
+    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
+    let response: Response;
+    let text: string;
+    try {
+      response = await http(spec.path.slice(1), callOptions(spec, attempts, retry));
+      text = await response.text();
+    } catch (error) {
+      throw await attempts.failed(error);
+    }
+    attempts.succeeded(response.status);
+    return accepted({ status: response.status, text, method: spec.method, path: spec.path }, spec);
+  }
+
   const context: CallContext = {
     send: (call, callOptions) =>
       send({
@@ -86,22 +105,6 @@ export function createAgentApi(options: AgentApiOptions) {
   };
 }
 
-interface ServiceHttpOptions {
-  /** The service's base address; request paths extend its path. */
-  baseUrl: string;
-  budget: RequestBudget;
-  /**
-   * The longest pause between two chunks of a response body. ky's `timeout` ends once the headers
-   * are in; this bounds a body that stalls after them (the Timeout error too).
-   */
-  bodyTimeoutMs: number;
-  retry: RetryPolicy;
-  /** Jitter source in [0, 1). */
-  random: () => number;
-  logger?: Logger | undefined;
-  onRequest?: ((info: RequestInfo) => void) | undefined;
-}
-
 /**
  * Whether Node's global fetch is an undici older than 7 (Node 20 bundles 6.x): it spends about a
  * tenth more CPU per exchange under ky than the undici package's fetch. Node 24 bundles 7.x,
@@ -111,7 +114,8 @@ const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) 
 
 /**
  * ky's `fetch`: a keep-alive connection pool, one connection per slot of the budget (the budget
- * already bounds requests in flight, so none waits in the pool). Where the global fetch is the
+ * already bounds requests in flight, so none waits in the pool). `bodyTimeout` bounds the pause
+ * between two chunks of a body: ky's `timeout` ends once the headers are in. Where the global fetch is the
  * old bundled undici, the undici package's own fetch serves instead: ky hands over the global
  * `Request` it built, and undici's fetch accepts only its own copy of the class, so the request's
  * URL, method, headers, signal and (already serialised) body are passed on as they are.
@@ -134,7 +138,7 @@ function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch 
       dispatcher,
       ...(init as object),
     });
-    // undici's Response has the global one's shape; ky and parse-body read status, headers, text.
+    // undici's Response has the global one's shape; ky and send() read status, headers, text.
     return response as unknown as Response;
   };
 }
@@ -154,14 +158,14 @@ const contextOf = (options: NormalizedOptions) => options.context as unknown as 
  * merges option headers by building several `Headers` objects per call, about a tenth of a call's
  * CPU on Node 20 (bench/README.md); setting two headers on the request it built costs little.
  */
-function createKy(options: ServiceHttpOptions): KyInstance {
+function createKy(baseUrl: string, fetch: typeof globalThis.fetch): KyInstance {
   return ky.create({
-    prefixUrl: options.baseUrl,
+    prefixUrl: baseUrl,
     // A redirect is never followed (DESIGN "Service addresses"): fetch would resend the request,
-    // x-api-token included, to wherever the answer points. ky-failures.ts turns the 3xx into
+    // x-api-token included, to wherever the answer points. errors.ts turns the 3xx into
     // RedirectRefusedError, which names the address.
     redirect: 'manual',
-    fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
+    fetch,
     hooks: {
       beforeRequest: [
         (request, kyOptions) => {
@@ -187,34 +191,6 @@ function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['
   const accepted = spec.acceptStatuses;
   if (accepted !== undefined) options.throwHttpErrors = (status) => !accepted.includes(status);
   return options;
-}
-
-/** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
-function createServiceHttp(options: ServiceHttpOptions): (spec: RequestSpec) => Promise<SuccessResponse> {
-  const http = createKy(options);
-  const retrySettings = kyRetrySettings(options.retry, options.random);
-  const deps: AttemptDeps = {
-    budget: options.budget,
-    policy: options.retry,
-    logger: options.logger,
-    onRequest: options.onRequest,
-    debug: logsDebug(options.logger),
-  };
-  return async (spec) => {
-    const attempts = new CallAttempts(spec, deps);
-    const limit = spec.retryLimit ?? options.retry.limit;
-    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
-    let response: Response;
-    let text: string;
-    try {
-      response = await http(spec.path.slice(1), callOptions(spec, attempts, retry));
-      text = await response.text();
-    } catch (error) {
-      throw await attempts.failed(error);
-    }
-    attempts.succeeded(response.status);
-    return accepted({ status: response.status, text, method: spec.method, path: spec.path }, spec);
-  };
 }
 
 /** A 2xx, or a status the call accepts (404 "no feedback") unless its body is a region mismatch. */

@@ -16,8 +16,6 @@ import {
 } from './redis-topology.js';
 import { type Diagnosis, diagnoseCluster, diagnoseSentinel } from './topology-diagnosis.js';
 
-export { redisAddress } from './redis-topology.js';
-
 /** The client type @keyv/redis builds on (re-exported by it, so we declare no extra dependency). */
 export type RedisClient = RedisClientType;
 type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
@@ -186,11 +184,6 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     },
     close: (graceMs) => disconnect(handle, graceMs),
   };
-}
-
-/** Connects to one Redis by URL (see {@link connectTopology}). */
-export async function connectRedis(url: string, timeoutMs: number): Promise<RedisConnection> {
-  return connectTopology({ kind: 'single', url }, timeoutMs);
 }
 
 /**

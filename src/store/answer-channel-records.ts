@@ -14,25 +14,20 @@ export function createAnswerChannelRecords(
   keyv: Keyv,
   homePrimitives: HomePrimitives,
   keys: StoreKeys,
-  ensureOpen: () => void,
 ): AnswerChannelStore {
   return {
     async getAnswerChannel(channel) {
-      ensureOpen();
       return keyv.get<AnswerChannel>(keys.answerChannel(channel));
     },
     async saveAnswerChannel(channel, setting) {
-      ensureOpen();
       await keyv.set(keys.answerChannel(channel), setting);
       await homePrimitives.addMember(ANSWER_CHANNELS_LISTED, channel);
     },
     async deleteAnswerChannel(channel) {
-      ensureOpen();
       await keyv.delete(keys.answerChannel(channel));
       await homePrimitives.removeMember(ANSWER_CHANNELS_LISTED, channel);
     },
     async listAnswerChannels() {
-      ensureOpen();
       return (await homePrimitives.members(ANSWER_CHANNELS_LISTED)).sort();
     },
   };

@@ -52,60 +52,40 @@ export function createKeyvConversationStore(
   keys: StoreKeys = storeKeys,
 ): StateStore {
   let closed: Promise<void> | undefined;
-  // After close, @keyv/redis would silently reconnect a closed client on the next call (and keep the
-  // process alive): refuse instead.
   const ensureOpen = () => {
     if (closed) throw new StoreClosedError();
   };
-  /** A primitive that refuses calls after close. */
-  const guarded =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      ensureOpen();
-      return call(...args);
-    };
-  const { noteChannelConnection, ...connections } = createConnectionRecords(keyv, ensureOpen);
-
-  const home = createHomeRecords(homePrimitives);
-  return {
-    kind,
-    // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
-    ...home,
+  const { noteChannelConnection, ...connections } = createConnectionRecords(keyv);
+  const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(ensureOpen, {
     ...connections,
-    ...createInstallationRecords(keyv, ensureOpen),
+    ...createInstallationRecords(keyv),
     // Answer channels (`/agent channel answer-all`): never expire, like watched channels.
-    ...createAnswerChannelRecords(keyv, homePrimitives, keys, ensureOpen),
+    ...createAnswerChannelRecords(keyv, homePrimitives, keys),
     // Scheduled questions (`/agent schedule`): never expire, an admin removes them.
-    ...createScheduleRecords(keyv, homePrimitives, keys, ensureOpen),
+    ...createScheduleRecords(keyv, homePrimitives, keys),
 
     async getThread(threadKey) {
-      ensureOpen();
       return upgradeThread(await keyv.get<ThreadRecord>(keys.thread(threadKey)));
     },
     async saveThread(thread) {
-      ensureOpen();
       // Each save restarts the TTL: a thread lives 30 days after its last activity.
       await keyv.set(keys.thread(thread.threadKey), thread, ttls.threadMs);
     },
 
     async saveTurn(turn) {
-      ensureOpen();
       // Record first, then the set: a listed id then (nearly) always has a record to resume from.
       await keyv.set(keys.turn(turn.turnId), turn, ttls.turnMs);
       await primitives.addInFlight(turn.turnId);
     },
     async getTurn(turnId) {
-      ensureOpen();
       return upgradeTurn(await keyv.get<TurnRecord>(keys.turn(turnId)));
     },
     async deleteTurn(turnId) {
-      ensureOpen();
       // Set first: if we die in between, the orphan record just expires unlisted.
       await primitives.removeInFlight(turnId);
       await keyv.delete(keys.turn(turnId));
     },
     async listInFlightTurnIds() {
-      ensureOpen();
       const ids = await primitives.inFlightIds();
       if (ids.length === 0) return [];
       const records = await keyv.getMany<TurnRecord>(ids.map((id) => keys.turn(id)));
@@ -119,88 +99,96 @@ export function createKeyvConversationStore(
     },
 
     async indexAnswer(channel, ts, ref) {
-      ensureOpen();
       await keyv.set(keys.answer(channel, ts), ref, ttls.answerMs);
     },
     async lookupAnswer(channel, ts) {
-      ensureOpen();
       return keyv.get<AnswerRef>(keys.answer(channel, ts));
     },
 
     // Channel bindings never expire: an admin set them, an admin resets them.
     async getChannelBinding(channel) {
-      ensureOpen();
       return keyv.get<ChannelBinding>(keys.channelAgent(channel));
     },
     async saveChannelBinding(channel, binding) {
-      ensureOpen();
       await keyv.set(keys.channelAgent(channel), binding);
       // Listed on the admins' App Home.
       await homePrimitives.addMember(homeKeys.boundChannels, channel);
       await noteChannelConnection(channel, binding.connection);
     },
     async deleteChannelBinding(channel) {
-      ensureOpen();
       await keyv.delete(keys.channelAgent(channel));
       await homePrimitives.removeMember(homeKeys.boundChannels, channel);
       await noteChannelConnection(channel, undefined);
     },
     // Watched channels (alert investigations) never expire either.
     async getChannelWatch(channel) {
-      ensureOpen();
       return keyv.get<ChannelWatch>(keys.channelWatch(channel));
     },
     async saveChannelWatch(channel, watch) {
-      ensureOpen();
       await keyv.set(keys.channelWatch(channel), watch);
       // Listed on the admins' App Home.
       await homePrimitives.addMember(homeKeys.watchedChannels, channel);
     },
     async deleteChannelWatch(channel) {
-      ensureOpen();
       await keyv.delete(keys.channelWatch(channel));
       await homePrimitives.removeMember(homeKeys.watchedChannels, channel);
     },
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
     async getAudience(channel) {
-      ensureOpen();
       return keyv.get<Audience>(keys.audience(channel));
     },
     async saveAudience(channel, audience, ttlMs) {
-      ensureOpen();
       await keyv.set(keys.audience(channel), audience, ttlMs);
     },
     async forgetAudience(channel) {
-      ensureOpen();
       await keyv.delete(keys.audience(channel));
     },
     async saveRating(sessionId, score) {
-      ensureOpen();
       // As long as the answers it rates can be found.
       await keyv.set(keys.rating(sessionId), { score }, ttls.answerMs);
     },
     async getRating(sessionId) {
-      ensureOpen();
       return (await keyv.get<{ score: boolean }>(keys.rating(sessionId)))?.score;
     },
 
-    tryLock: guarded(primitives.tryLock),
-    renewLock: guarded(primitives.renewLock),
-    unlock: guarded(primitives.unlock),
-    lockOwner: guarded(primitives.lockOwner),
-    takeAllowance: guarded(primitives.takeAllowance),
-    returnAllowance: guarded(primitives.returnAllowance),
-    claim: guarded(primitives.claim),
-    readClaim: guarded(primitives.readClaim),
-    settleClaim: guarded(primitives.settleClaim),
-    releaseClaim: guarded(primitives.releaseClaim),
-    leaseAccountSlots: guarded(primitives.leaseAccountSlots),
-    releaseAccountSlots: guarded(primitives.releaseAccountSlots),
-    ping: guarded(primitives.ping),
+    tryLock: primitives.tryLock,
+    renewLock: primitives.renewLock,
+    unlock: primitives.unlock,
+    lockOwner: primitives.lockOwner,
+    takeAllowance: primitives.takeAllowance,
+    returnAllowance: primitives.returnAllowance,
+    claim: primitives.claim,
+    readClaim: primitives.readClaim,
+    settleClaim: primitives.settleClaim,
+    releaseClaim: primitives.releaseClaim,
+    leaseAccountSlots: primitives.leaseAccountSlots,
+    releaseAccountSlots: primitives.releaseAccountSlots,
+    ping: primitives.ping,
+  });
+  return {
+    kind,
+    // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
+    ...createHomeRecords(homePrimitives),
+    ...calls,
     close() {
       // Idempotent: shutdown paths may close twice (signal handler and test teardown).
       closed ??= primitives.close();
       return closed;
     },
   };
+}
+
+/**
+ * Every call of `calls`, refusing to run once the store is closed: after close, @keyv/redis would
+ * silently reconnect a closed client on the next call (and keep the process alive).
+ */
+function guardAll<T extends object>(ensureOpen: () => void, calls: T): T {
+  const guarded = Object.entries(calls).map(([name, call]: [string, (...args: unknown[]) => unknown]) => [
+    name,
+    async (...args: unknown[]) => {
+      ensureOpen();
+      return call(...args);
+    },
+  ]);
+  return Object.fromEntries(guarded) as T;
 }

@@ -88,13 +88,8 @@ export class AgentApiError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'AgentApiError';
     this.code = code;
-    this.status = details.status;
-    this.serviceMessage = details.serviceMessage;
-    this.serviceErrorCode = details.serviceErrorCode;
-    this.requestId = details.requestId;
-    this.method = details.method;
-    this.path = details.path;
-    this.retryAfterMs = details.retryAfterMs;
+    const { cause: _cause, ...rest } = details;
+    Object.assign(this, rest);
   }
 }
 

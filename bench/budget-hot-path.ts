@@ -1,10 +1,10 @@
 /**
  * `npx tsx bench/budget-hot-path.ts`: what the account share adds to every request's budget slot
  * (acquire + release, no waiting), against the per-process budget alone. The share only compares
- * numbers per request; the store is asked in batches (see src/agent-api/account-share.ts).
+ * numbers per request; the store is asked in batches (see src/budget/account-share.ts).
  */
-import { createAccountBudgets } from '../src/agent-api/account-budgets.js';
-import { createRequestBudget, type RequestBudget } from '../src/agent-api/request-budget.js';
+import { createAccountBudgets } from '../src/budget/account-budgets.js';
+import { createRequestBudget, type RequestBudget } from '../src/budget/request-budget.js';
 import { createMemoryStore } from '../src/store/index.js';
 
 const ROUNDS = 500_000;

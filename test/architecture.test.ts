@@ -109,11 +109,14 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   runtime: [],
   secrets: [],
   conversation: ['runtime'],
-  'agent-api': ['conversation', 'runtime'],
+  // The request budget: a cap per process and per account, leased from the store through a port
+  // of its own (the store implements it), so neither the client nor the store knows the other.
+  budget: ['runtime'],
+  'agent-api': ['budget', 'conversation', 'runtime'],
   capacity: ['agent-api', 'runtime'],
-  store: ['alerts', 'connections', 'conversation', 'runtime', 'secrets'],
+  store: ['alerts', 'budget', 'connections', 'conversation', 'runtime', 'secrets'],
   // Service connections: one client factory, a client per alias, sealed tokens (DESIGN "Many accounts").
-  connections: ['agent-api', 'config.ts', 'conversation', 'runtime', 'secrets'],
+  connections: ['agent-api', 'budget', 'config.ts', 'conversation', 'runtime', 'secrets'],
   // Alert investigations: a room beside the conversation, starting runs through its ports.
   alerts: ['conversation', 'http', 'runtime'],
   commands: ['agent-api', 'alerts', 'capacity', 'connections', 'conversation', 'runtime'],

@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { newAccountProblems } from './account-checks.js';
 import {
   type AgentCallOptions,
   type CallContext,
-  callFields,
+  parseBody,
   requireAccountToken,
   segment,
 } from './call-context.js';
 import { AgentApiError, AgentApiErrorCode } from './errors.js';
-import { parseBody } from './parse-body.js';
 
 /**
  * Sub-account management: `<prefix>/account-management/time-based-accounts…`, main-account token.
@@ -28,7 +26,7 @@ export const DEFAULT_RETENTION_DAYS = 7;
 /**
  * A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. Both
  * members are optional in the spec's `SharingAccount`, so an entry without its id is still a
- * listing: the row is shown and marked incomplete (account-completeness.ts), never sunk.
+ * listing: the row is shown and marked incomplete (missingMembers), never sunk.
  */
 const sharingAccountSchema = z.union([
   z.number().int(),
@@ -39,7 +37,7 @@ const sharingAccountSchema = z.union([
  * One account as listed. Every member is optional in the vendor's spec, so none is required here:
  * one incomplete row must not sink the whole listing. An absent (or null) member is shown as
  * missing, and a row missing anything a full-replacement PUT needs never takes part in a move
- * (account-completeness.ts). A member of the wrong type is still an invalid
+ * (missingMembers). A member of the wrong type is still an invalid
  * response: the spec allows leaving members out, not changing what they are.
  */
 export const subAccountSchema = z.looseObject({
@@ -106,35 +104,132 @@ export const createdSubAccountSchema = z
   }));
 export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 
-const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
-  `${context.accountPathPrefix}/account-management/time-based-accounts`;
+/*
+ * What the vendor's published OpenAPI file asks of account-management requests, checked before
+ * anything is sent (DESIGN, "Facts about the real service"). A request that breaks the spec is
+ * refused with a 400 that names a schema rule, not the admin's value: the bot names the value
+ * instead, and sends nothing.
+ */
+
+/** The largest int32: the spec types `retentionDays` and `maxDailyGB` as int32. */
+export const INT32_MAX = 2_147_483_647;
 
 /**
- * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
- * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
+ * The `pattern` the vendor's spec gives `email` in its create/update request
+ * (`TimeBasedAccountUpsertRequest.email` in logzio/public-api, account-management/swagger.json),
+ * as written there but for a needless `\+` escape inside its first class. The service answers
+ * 400 to anything else, so the bot checks exactly this: no stricter (it would refuse addresses
+ * the service takes), no looser (the admin would get a 400 naming a schema rule, not the value).
+ * What it implies: `+` only before the first dot of the local part, no other symbols there, and
+ * a top-level domain of two or more letters.
  */
-export async function createSubAccount(
-  context: CallContext,
-  account: NewSubAccount,
-  options?: AgentCallOptions,
-): Promise<CreatedSubAccount> {
-  const token = requireAccountToken(context, 'createSubAccount');
-  const problems = newAccountProblems(account);
-  if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
-  const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
-  const response = await context.send({
-    endpoint: 'createSubAccount',
-    method: 'POST',
-    path: basePath(context),
-    token,
-    body,
-    kind: 'other',
-    retry: 'unsent-only',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
-  return parseBody(response, createdSubAccountSchema);
+const SPEC_EMAIL_PATTERN =
+  /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/;
+
+export function isEmailAddress(value: string): boolean {
+  return SPEC_EMAIL_PATTERN.test(value);
 }
+
+/** A finite number the int32 type can hold (decimals of GB allowed: the range is what counts). */
+export function fitsInt32(value: number): boolean {
+  return Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
+}
+
+/** What the creation request carries that the checks look at. */
+export interface NewAccountValues {
+  email: string;
+  retentionDays: number;
+  maxDailyGB?: number | undefined;
+}
+
+/** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
+export function newAccountProblems(account: NewAccountValues): string[] {
+  const problems: string[] = [];
+  if (!isEmailAddress(account.email)) problems.push(`“${account.email}” is not an email address`);
+  if (!Number.isInteger(account.retentionDays) || account.retentionDays < 1) {
+    problems.push(`the retention ${account.retentionDays} is not a whole number of days (1 or more)`);
+  } else if (!fitsInt32(account.retentionDays)) {
+    problems.push(
+      `the retention ${account.retentionDays} days is more than the service accepts (${INT32_MAX})`,
+    );
+  }
+  const gb = account.maxDailyGB;
+  if (gb !== undefined && !(gb >= 0 && fitsInt32(gb))) {
+    problems.push(`the max daily GB ${gb} is not between 0 and ${INT32_MAX}`);
+  }
+  return problems;
+}
+
+/*
+ * Whether a listed account carries everything a full-replacement PUT must send back. The seed:
+ * "every parameter must be included, otherwise omitted ones may be overwritten with defaults" —
+ * so an account whose row lacks one of them is shown, but never updated.
+ */
+
+/** The seed's PUT members (plus the id the PUT's path needs), in the order a person reads them. */
+export const UPDATE_MEMBERS = [
+  'accountId',
+  'accountName',
+  'maxDailyGB',
+  'retentionDays',
+  'searchable',
+  'accessible',
+  'docSizeSetting',
+  'sharingObjectsAccounts',
+  'utilizationSettings',
+] as const;
+
+type Present<T> = Exclude<T, null | undefined>;
+
+/** A listed account with every member of UPDATE_MEMBERS present (`maxDailyGB` may be null). */
+export type CompleteSubAccount = SubAccount & {
+  [K in Exclude<(typeof UPDATE_MEMBERS)[number], 'maxDailyGB' | 'utilizationSettings'>]: Present<
+    SubAccount[K]
+  >;
+} & {
+  maxDailyGB: number | null;
+  utilizationSettings: Present<SubAccount['utilizationSettings']> & { utilizationEnabled: boolean };
+};
+
+/**
+ * The members the row lacks, as a person would name them (`utilizationSettings.utilizationEnabled`
+ * for the nested one). Absent and null count as missing, except `maxDailyGB: null`, which means
+ * "no daily cap". `frequencyMinutes` may be absent: it is null ("not set") on many accounts.
+ */
+export function missingMembers(account: SubAccount): string[] {
+  const missing: string[] = UPDATE_MEMBERS.filter((member) =>
+    member === 'maxDailyGB' ? account.maxDailyGB === undefined : account[member] == null,
+  );
+  const utilization = account.utilizationSettings;
+  if (utilization != null && utilization.utilizationEnabled == null) {
+    missing.push('utilizationSettings.utilizationEnabled');
+  }
+  // The PUT takes sharing accounts as ids: one listed without its id cannot be sent back, and
+  // leaving it out would stop that sharing (the update replaces every setting).
+  if (account.sharingObjectsAccounts?.some((entry) => typeof entry !== 'number' && entry.accountId == null)) {
+    missing.push('the id of a sharing account');
+  }
+  return missing;
+}
+
+export function isComplete(account: SubAccount): account is CompleteSubAccount {
+  return missingMembers(account).length === 0;
+}
+
+/**
+ * The sharing accounts of a complete row as the PUT takes them: plain ids (the listing shows
+ * `{accountId, accountName}` objects). A complete row has an id in every entry (missingMembers).
+ */
+export function sharingIds(account: CompleteSubAccount): number[] {
+  return account.sharingObjectsAccounts.map((entry) => {
+    const id = typeof entry === 'number' ? entry : entry.accountId;
+    if (id == null) throw new Error('a sharing account without an id reached an update');
+    return id;
+  });
+}
+
+const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
+  `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
 /**
  * The listing's path. Without a prefix it is the seed's, with its trailing slash; under a prefix
@@ -144,40 +239,69 @@ export async function createSubAccount(
 export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
   context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
 
-/** GET the listing (main account first, then its sub accounts). */
-export async function listSubAccounts(
-  context: CallContext,
-  options?: AgentCallOptions,
-): Promise<SubAccount[]> {
-  const token = requireAccountToken(context, 'listSubAccounts');
-  const response = await context.send({
-    endpoint: 'listSubAccounts',
-    method: 'GET',
-    path: listingPath(context),
-    token,
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  return parseBody(response, subAccountListSchema);
-}
+/** Sub-account management, as the client's methods: each needs the main-account token. */
+export function accountCalls(context: CallContext) {
+  const { send } = context;
+  return {
+    /**
+     * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
+     * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
+     * `accountToken` is undefined when the service answered without one (the account exists).
+     */
+    async createSubAccount(account: NewSubAccount, options?: AgentCallOptions): Promise<CreatedSubAccount> {
+      const token = requireAccountToken(context, 'createSubAccount');
+      const problems = newAccountProblems(account);
+      if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
+      const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
+      const response = await send(
+        {
+          endpoint: 'createSubAccount',
+          method: 'POST',
+          path: basePath(context),
+          token,
+          body,
+          retry: 'unsent-only',
+        },
+        options,
+      );
+      if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
+      return parseBody(response, createdSubAccountSchema);
+    },
 
-/** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
-export async function updateSubAccount(
-  context: CallContext,
-  accountId: number,
-  body: SubAccountUpdate,
-  options?: AgentCallOptions,
-): Promise<void> {
-  const token = requireAccountToken(context, 'updateSubAccount');
-  await context.send({
-    endpoint: 'updateSubAccount',
-    method: 'PUT',
-    path: `${basePath(context)}/${segment(accountId)}`,
-    token,
-    body,
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
+    /** GET the listing (main account first, then its sub accounts). */
+    async listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]> {
+      const token = requireAccountToken(context, 'listSubAccounts');
+      const response = await send(
+        {
+          endpoint: 'listSubAccounts',
+          method: 'GET',
+          path: listingPath(context),
+          token,
+          retry: 'idempotent',
+        },
+        options,
+      );
+      return parseBody(response, subAccountListSchema);
+    },
+
+    /** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
+    async updateSubAccount(
+      accountId: number,
+      body: SubAccountUpdate,
+      options?: AgentCallOptions,
+    ): Promise<void> {
+      const token = requireAccountToken(context, 'updateSubAccount');
+      await send(
+        {
+          endpoint: 'updateSubAccount',
+          method: 'PUT',
+          path: `${basePath(context)}/${segment(accountId)}`,
+          token,
+          body,
+          retry: 'idempotent',
+        },
+        options,
+      );
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import type { ShouldRetryState } from 'ky';
+import type { BudgetSlot, RequestBudget, RequestKind } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
-import { AgentApiError } from './errors.js';
-import { asAgentApiFailure, type FailedCall } from './ky-failures.js';
-import type { BudgetSlot, RequestBudget, RequestKind } from './request-budget.js';
+import { AgentApiError, asAgentApiFailure, type FailedCall } from './errors.js';
+
 import { mayRetry, type RetryMode, type RetryPolicy } from './retry-policy.js';
 
 /**

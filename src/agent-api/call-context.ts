@@ -1,6 +1,17 @@
+import type { z } from 'zod';
+import type { RequestKind } from '../budget/request-budget.js';
 import type { CallOptions } from '../conversation/ports.js';
-import { AgentApiError, AgentApiErrorCode } from './errors.js';
-import type { SendRequest } from './service-http.js';
+import {
+  AgentApiError,
+  AgentApiErrorCode,
+  type AgentApiErrorDetails,
+  InvalidResponseError,
+  type NotFoundMeaning,
+  regionMismatchIn,
+} from './errors.js';
+import type { RetryMode } from './retry-policy.js';
+
+/** What the resource files (agent.ts, accounts.ts, …) need to make their calls. */
 
 /** Per-call options: the port's CallOptions plus a retry override for callers with their own loop. */
 export interface AgentCallOptions extends CallOptions {
@@ -8,15 +19,47 @@ export interface AgentCallOptions extends CallOptions {
   retryLimit?: number | undefined;
 }
 
-/** What every endpoint function needs: ky's send and the client's settings. */
+/** One request as the transport (service-http.ts) sends it. */
+export interface RequestSpec {
+  /** Endpoint name for metrics and logs. */
+  endpoint: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path from the base address, starting with `/`. */
+  path: string;
+  token: string;
+  body?: unknown;
+  kind: RequestKind;
+  retry: RetryMode;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  notFound?: NotFoundMeaning | undefined;
+  /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
+  acceptStatuses?: readonly number[] | undefined;
+  /** Overrides the client's retry limit for this call. */
+  retryLimit?: number | undefined;
+}
+
+/**
+ * A call as an endpoint writes it: the agent token, kind `other` and the client's timeouts unless
+ * it says otherwise (a `poll` waits the status timeout).
+ */
+export type EndpointCall = Omit<RequestSpec, 'token' | 'kind' | 'timeoutMs' | 'signal' | 'retryLimit'> &
+  Partial<Pick<RequestSpec, 'token' | 'kind'>>;
+
+/** A 2xx response (or an accepted status), its body read. */
+export interface SuccessResponse {
+  status: number;
+  text: string;
+  method: string;
+  path: string;
+}
+
 export interface CallContext {
-  send: SendRequest;
-  agentToken: string;
+  /** Sends one call (with its retries) and resolves with the response whose body has been read. */
+  send(call: EndpointCall, options: AgentCallOptions | undefined): Promise<SuccessResponse>;
   accountToken: string | undefined;
   /** '' or e.g. '/v1' for account-management and export paths. */
   accountPathPrefix: string;
-  requestTimeoutMs: number;
-  statusTimeoutMs: number;
 }
 
 /** A path segment from a caller-supplied id: ids never add path segments or queries. */
@@ -33,11 +76,41 @@ export function requireAccountToken(context: CallContext, endpoint: string): str
   return context.accountToken;
 }
 
-/** The per-call fields of a request spec. */
-export function callFields(options: AgentCallOptions | undefined, defaultTimeoutMs: number) {
-  return {
-    signal: options?.signal,
-    timeoutMs: options?.timeoutMs ?? defaultTimeoutMs,
-    retryLimit: options?.retryLimit,
-  };
+/** zod issues as `field: rule` lines; the root is written `(body)`. */
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const field = issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.');
+    return `${field}: ${issue.message}`;
+  });
+}
+
+/** Status, method and path of a response, for an error about it. */
+export const detailsOf = ({ status, method, path }: SuccessResponse): AgentApiErrorDetails => ({
+  status,
+  method,
+  path,
+});
+
+/**
+ * Parses a 2xx body against its schema. A body that is not JSON or breaks the schema is an
+ * InvalidResponseError — unless it carries the region-mismatch sentence, whose status code the
+ * service does not document (it could arrive as a 200 text body).
+ */
+export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema: S): z.output<S> {
+  const details = detailsOf(response);
+  let json: unknown;
+  try {
+    json = JSON.parse(response.text);
+  } catch (cause) {
+    throw (
+      regionMismatchIn(response.text, details) ??
+      new InvalidResponseError(['(body): not JSON'], { ...details, cause })
+    );
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return result.data;
+  throw (
+    regionMismatchIn(response.text, details) ??
+    new InvalidResponseError(describeIssues(result.error.issues), details)
+  );
 }

@@ -1,8 +1,10 @@
+import { isHTTPError, isTimeoutError } from 'ky';
+
 /**
- * The agent service's failures as the project's own error classes: ky's HTTPError and
- * TimeoutError and fetch's network failures are translated at one boundary (ky-failures.ts), so
- * nothing past agent-api/ knows ky.
- * `describeError` in slack/views turns each code into one sentence a person can act on.
+ * The agent service's failures as the project's own error classes, and the one boundary where
+ * ky's HTTPError and TimeoutError and fetch's network failures become them (`asAgentApiFailure`),
+ * so nothing past agent-api/ knows ky. `describeError` in slack/views turns each code into one
+ * sentence a person can act on.
  */
 
 export const AgentApiErrorCode = {
@@ -86,13 +88,8 @@ export class AgentApiError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'AgentApiError';
     this.code = code;
-    this.status = details.status;
-    this.serviceMessage = details.serviceMessage;
-    this.serviceErrorCode = details.serviceErrorCode;
-    this.requestId = details.requestId;
-    this.method = details.method;
-    this.path = details.path;
-    this.retryAfterMs = details.retryAfterMs;
+    const { cause: _cause, ...rest } = details;
+    Object.assign(this, rest);
   }
 }
 
@@ -162,4 +159,188 @@ export function parseRegionMismatch(
   const match = REGION_MISMATCH.exec(text);
   if (!match?.[1] || !match[2]) return undefined;
   return { accountRegion: match[1], serverRegion: match[2] };
+}
+
+/** What a 404 means for one endpoint: the seed gives it different meanings per endpoint. */
+export type NotFoundMeaning = 'unknown-endpoint' | 'agent-disabled' | 'agent-unavailable';
+
+/** A non-2xx response, its body read. */
+export interface FailedResponse {
+  status: number;
+  text: string;
+  method: string;
+  path: string;
+  retryAfterMs?: number | undefined;
+  notFound: NotFoundMeaning;
+}
+
+const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+
+/**
+ * Reads the service's error bodies in each of their shapes: `{errorCode, message, requestId,
+ * parameters}` (most), `{message}`, `{errorMessage}`, a bare JSON string ("could not find sub
+ * account 1234567") and the identity endpoint's `{code, message}`; anything else yields nothing.
+ */
+function readServiceErrorBody(
+  text: string,
+): Pick<AgentApiErrorDetails, 'serviceMessage' | 'serviceErrorCode' | 'requestId'> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof body === 'string') return body.trim() === '' ? {} : { serviceMessage: body };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const record = body as Record<string, unknown>;
+  return {
+    serviceMessage: asString(record.message) ?? asString(record.errorMessage),
+    serviceErrorCode: asString(record.errorCode) ?? asString(record.code),
+    requestId: asString(record.requestId),
+  };
+}
+
+/** The region-mismatch error when the text carries its sentence (checked before any status). */
+export function regionMismatchIn(
+  text: string,
+  details: AgentApiErrorDetails,
+): RegionMismatchError | undefined {
+  const regions = parseRegionMismatch(text);
+  if (!regions) return undefined;
+  return new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
+}
+
+const STATUS_CODES: Partial<Record<number, AgentApiErrorCode>> = {
+  400: AgentApiErrorCode.RejectedRequest,
+  422: AgentApiErrorCode.RejectedRequest,
+  // 403 is what the identity endpoint answers to a bad token ("Insufficient privileges"), and what
+  // a token without rights to an endpoint gets: either way the token is the problem.
+  401: AgentApiErrorCode.TokenRejected,
+  403: AgentApiErrorCode.TokenRejected,
+  409: AgentApiErrorCode.TurnInProgress,
+  429: AgentApiErrorCode.RateLimited,
+  503: AgentApiErrorCode.Maintenance,
+};
+
+const NOT_FOUND_CODES: Record<NotFoundMeaning, AgentApiErrorCode> = {
+  'unknown-endpoint': AgentApiErrorCode.UnknownEndpoint,
+  'agent-disabled': AgentApiErrorCode.AgentDisabled,
+  'agent-unavailable': AgentApiErrorCode.AgentUnavailable,
+};
+
+/**
+ * The typed error for a non-2xx response. The seed names only some status codes; this mapping is
+ * the one every caller (and the Slack sentences) relies on. Never includes request headers (the
+ * token lives there).
+ */
+export function errorFromResponse(response: FailedResponse): AgentApiError {
+  const body = readServiceErrorBody(response.text);
+  const details: AgentApiErrorDetails = {
+    status: response.status,
+    method: response.method,
+    path: response.path,
+    retryAfterMs: response.retryAfterMs,
+    ...body,
+  };
+  const mismatch = regionMismatchIn(response.text, details);
+  if (mismatch) return mismatch;
+  const code =
+    response.status === 404
+      ? NOT_FOUND_CODES[response.notFound]
+      : (STATUS_CODES[response.status] ?? AgentApiErrorCode.HttpError);
+  const suffix = body.serviceMessage ? `: ${body.serviceMessage}` : '';
+  return new AgentApiError(
+    code,
+    `${response.method} ${response.path} answered ${response.status} (${code})${suffix}`,
+    details,
+  );
+}
+
+/** What the boundary needs to know about the call that failed. */
+export interface FailedCall {
+  method: string;
+  /** Path only: never the host's query or headers (no tokens). */
+  path: string;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  notFound?: NotFoundMeaning | undefined;
+}
+
+/** undici's own timeouts once headers are in (ky's `timeout` covers the wait for them). */
+const TIMEOUT_CODES = new Set(['UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+
+/**
+ * Our error for what ky threw, or the caller's abort reason when the caller gave up: an HTTPError
+ * becomes the coded error of its status and body, a TimeoutError (or undici's own) Timeout,
+ * anything fetch threw Network with its system code.
+ */
+export async function asAgentApiFailure(error: unknown, call: FailedCall): Promise<unknown> {
+  if (error instanceof AgentApiError) return error;
+  if (call.signal?.aborted) return call.signal.reason;
+  if (isHTTPError(error)) {
+    const { response } = error;
+    if (isRedirect(response.status)) return redirectRefused(error.request.url, response, call);
+    return errorFromResponse({
+      status: response.status,
+      // The body is read once, here: it carries the service's message or the region sentence.
+      text: await response.text().catch(() => ''),
+      method: call.method,
+      path: call.path,
+      retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
+      notFound: call.notFound ?? 'unknown-endpoint',
+    });
+  }
+  const reason = systemCode(error);
+  if (isTimeoutError(error) || (reason !== undefined && TIMEOUT_CODES.has(reason))) {
+    return new AgentApiError(
+      AgentApiErrorCode.Timeout,
+      `${call.method} ${call.path} got no answer within ${call.timeoutMs} ms`,
+      { method: call.method, path: call.path },
+    );
+  }
+  return new AgentApiError(
+    AgentApiErrorCode.Network,
+    `${call.method} ${call.path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`,
+    { method: call.method, path: call.path, cause: error },
+  );
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/**
+ * A 3xx (fetch runs with `redirect: 'manual'`, service-http.ts): the answering address and where
+ * it pointed, origins only — a redirect's path or query could carry anything.
+ */
+function redirectRefused(requestUrl: string, response: Response, call: FailedCall): RedirectRefusedError {
+  const address = new URL(requestUrl).origin;
+  const location = response.headers.get('location');
+  const target =
+    location && URL.canParse(location, requestUrl) ? new URL(location, requestUrl).origin : undefined;
+  return new RedirectRefusedError(address, target, {
+    status: response.status,
+    method: call.method,
+    path: call.path,
+  });
+}
+
+/** The system error code (ECONNREFUSED…) under fetch's generic "fetch failed", if any. */
+function systemCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
 }

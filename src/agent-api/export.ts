@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { type AgentCallOptions, type CallContext, callFields } from './call-context.js';
+import { type AgentCallOptions, type CallContext, detailsOf, parseBody } from './call-context.js';
 import { EmptyAnswerError } from './errors.js';
-import { parseBody } from './parse-body.js';
 
 /** Saved-object export: `<prefix>/kibana/export`, one type per request. */
 
@@ -32,38 +31,38 @@ export interface ExportResult {
   raw: string;
 }
 
-/**
- * POST <prefix>/kibana/export with the agent token (the seed: "the token of the account whose
- * data is addressed"). A read despite the POST, so it is retried like one.
- */
-export async function exportSavedObjects(
-  context: CallContext,
-  type: SavedObjectType,
-  options?: AgentCallOptions,
-): Promise<ExportResult> {
-  const response = await context.send({
-    endpoint: 'exportSavedObjects',
-    method: 'POST',
-    path: `${context.accountPathPrefix}/kibana/export`,
-    token: context.agentToken,
-    body: { type },
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  const empty = () =>
-    new EmptyAnswerError(`the ${type} export came back without a list of saved objects`, {
-      status: response.status,
-      method: response.method,
-      path: response.path,
-    });
-  if (response.text.trim() === '') throw empty();
-  const { hits, ...rest } = parseBody(response, exportAnswerSchema);
-  if (hits != null) return { parsed: { ...rest, hits }, raw: response.text };
-  // No hits and nothing but the version: empty. Other members: not an export at all (another
-  // server's JSON), reported as an invalid response naming the field.
-  if (Object.keys(rest).some((member) => member !== 'kibanaVersion')) {
-    return { parsed: parseBody(response, exportCollectionSchema), raw: response.text };
-  }
-  throw empty();
+/** The export, as the client's method. */
+export function exportCalls({ send, accountPathPrefix }: CallContext) {
+  return {
+    /**
+     * POST <prefix>/kibana/export with the agent token (the seed: "the token of the account whose
+     * data is addressed"). A read despite the POST, so it is retried like one.
+     */
+    async exportSavedObjects(type: SavedObjectType, options?: AgentCallOptions): Promise<ExportResult> {
+      const response = await send(
+        {
+          endpoint: 'exportSavedObjects',
+          method: 'POST',
+          path: `${accountPathPrefix}/kibana/export`,
+          body: { type },
+          retry: 'idempotent',
+        },
+        options,
+      );
+      const empty = () =>
+        new EmptyAnswerError(
+          `the ${type} export came back without a list of saved objects`,
+          detailsOf(response),
+        );
+      if (response.text.trim() === '') throw empty();
+      const { hits, ...rest } = parseBody(response, exportAnswerSchema);
+      if (hits != null) return { parsed: { ...rest, hits }, raw: response.text };
+      // No hits and nothing but the version: empty. Other members: not an export at all (another
+      // server's JSON), reported as an invalid response naming the field.
+      if (Object.keys(rest).some((member) => member !== 'kibanaVersion')) {
+        return { parsed: parseBody(response, exportCollectionSchema), raw: response.text };
+      }
+      throw empty();
+    },
+  };
 }

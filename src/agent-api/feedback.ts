@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FeedbackInput } from '../conversation/ports.js';
-import { type AgentCallOptions, type CallContext, callFields, segment } from './call-context.js';
-import { parseBody } from './parse-body.js';
+import { type AgentCallOptions, type CallContext, parseBody, segment } from './call-context.js';
 
 /** Feedback on runs: `/v2/ai-agent/<agent_id>/feedback…` (one record per session). */
 
@@ -34,45 +33,48 @@ function feedbackBody(items: FeedbackInput[]) {
   );
 }
 
-/** POST /v2/ai-agent/<agent_id>/feedback. An upsert per session, so retrying it is harmless. */
-export async function submitFeedback(
-  context: CallContext,
-  agentId: string,
-  items: FeedbackInput[],
-  options?: AgentCallOptions,
-): Promise<FeedbackRecord[]> {
-  const response = await context.send({
-    endpoint: 'submitFeedback',
-    method: 'POST',
-    path: `/v2/ai-agent/${segment(agentId)}/feedback`,
-    token: context.agentToken,
-    body: feedbackBody(items),
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  // An empty 2xx body stored the rating as well.
-  if (response.text.trim() === '') return [];
-  return parseBody(response, feedbackListSchema);
-}
+/** Feedback on runs, as the client's methods. */
+export function feedbackCalls({ send }: CallContext) {
+  return {
+    /** POST /v2/ai-agent/<agent_id>/feedback. An upsert per session, so retrying it is harmless. */
+    async submitFeedback(
+      agentId: string,
+      items: FeedbackInput[],
+      options?: AgentCallOptions,
+    ): Promise<FeedbackRecord[]> {
+      const response = await send(
+        {
+          endpoint: 'submitFeedback',
+          method: 'POST',
+          path: `/v2/ai-agent/${segment(agentId)}/feedback`,
+          body: feedbackBody(items),
+          retry: 'idempotent',
+        },
+        options,
+      );
+      // An empty 2xx body stored the rating as well.
+      if (response.text.trim() === '') return [];
+      return parseBody(response, feedbackListSchema);
+    },
 
-/** GET /v2/ai-agent/<agent_id>/feedback/<session_id>; null when the run has no feedback (404). */
-export async function getFeedback(
-  context: CallContext,
-  agentId: string,
-  sessionId: string,
-  options?: AgentCallOptions,
-): Promise<FeedbackRecord | null> {
-  const response = await context.send({
-    endpoint: 'getFeedback',
-    method: 'GET',
-    path: `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`,
-    token: context.agentToken,
-    kind: 'other',
-    retry: 'idempotent',
-    acceptStatuses: [404],
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  if (response.status === 404) return null;
-  return parseBody(response, feedbackRecordSchema);
+    /** GET /v2/ai-agent/<agent_id>/feedback/<session_id>; null when the run has no feedback (404). */
+    async getFeedback(
+      agentId: string,
+      sessionId: string,
+      options?: AgentCallOptions,
+    ): Promise<FeedbackRecord | null> {
+      const response = await send(
+        {
+          endpoint: 'getFeedback',
+          method: 'GET',
+          path: `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`,
+          retry: 'idempotent',
+          acceptStatuses: [404],
+        },
+        options,
+      );
+      if (response.status === 404) return null;
+      return parseBody(response, feedbackRecordSchema);
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { type AgentCallOptions, type CallContext, callFields } from './call-context.js';
+import { type AgentCallOptions, type CallContext, detailsOf, parseBody } from './call-context.js';
 import { AgentApiErrorCode, EmptyAnswerError, isAgentApiError } from './errors.js';
-import { parseBody } from './parse-body.js';
 
 /** The identity check: which account a token belongs to. */
 
@@ -20,37 +19,36 @@ const identityAnswerSchema = z.looseObject({
   accountName: z.string().nullish(),
 });
 
-/**
- * GET /v2/whoami with the agent token. A bad token gets 403 `{code, message}` here (not 401),
- * which the transport maps to TokenRejected with the service's message. An answer that names no
- * account (`{}`, or without one of the two) is an EmptyAnswerError saying what it lacked: the
- * token and address worked, but the bot still does not know whose account this is.
- */
-export async function whoami(context: CallContext, options?: AgentCallOptions): Promise<Identity> {
-  const response = await context.send({
-    endpoint: 'whoami',
-    method: 'GET',
-    path: '/v2/whoami',
-    token: context.agentToken,
-    kind: 'other',
-    retry: 'idempotent',
-    ...callFields(options, context.requestTimeoutMs),
-  });
-  const { accountId, accountName, ...others } = parseBody(response, identityAnswerSchema);
-  if (accountId != null && accountName != null) return { ...others, accountId, accountName };
-  // Neither member, but others: not an identity at all (another server's JSON), which the strict
-  // schema reports as an invalid response naming the fields — the wrong-address case.
-  if (accountId == null && accountName == null && Object.keys(others).length > 0) {
-    return parseBody(response, identitySchema);
-  }
-  const lacking = [accountId == null && 'an account id', accountName == null && 'an account name']
-    .filter((part): part is string => part !== false)
-    .join(' or ');
-  throw new EmptyAnswerError(`the identity check (/v2/whoami) came back without ${lacking}`, {
-    status: response.status,
-    method: response.method,
-    path: response.path,
-  });
+/** The identity check, as the client's method. */
+export function identityCalls({ send }: CallContext) {
+  return {
+    /**
+     * GET /v2/whoami with the agent token. A bad token gets 403 `{code, message}` here (not 401),
+     * which the transport maps to TokenRejected with the service's message. An answer that names no
+     * account (`{}`, or without one of the two) is an EmptyAnswerError saying what it lacked: the
+     * token and address worked, but the bot still does not know whose account this is.
+     */
+    async whoami(options?: AgentCallOptions): Promise<Identity> {
+      const response = await send(
+        { endpoint: 'whoami', method: 'GET', path: '/v2/whoami', retry: 'idempotent' },
+        options,
+      );
+      const { accountId, accountName, ...others } = parseBody(response, identityAnswerSchema);
+      if (accountId != null && accountName != null) return { ...others, accountId, accountName };
+      // Neither member, but others: not an identity at all (another server's JSON), which the strict
+      // schema reports as an invalid response naming the fields — the wrong-address case.
+      if (accountId == null && accountName == null && Object.keys(others).length > 0) {
+        return parseBody(response, identitySchema);
+      }
+      const lacking = [accountId == null && 'an account id', accountName == null && 'an account name']
+        .filter((part): part is string => part !== false)
+        .join(' or ');
+      throw new EmptyAnswerError(
+        `the identity check (/v2/whoami) came back without ${lacking}`,
+        detailsOf(response),
+      );
+    },
+  };
 }
 
 /**

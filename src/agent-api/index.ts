@@ -2,22 +2,26 @@
 
 export {
   type AccountBudgets,
-  type AccountBudgetsOptions,
   createAccountBudgets,
-} from './account-budgets.js';
+} from '../budget/account-budgets.js';
+export type { AccountSlotLeases } from '../budget/account-share.js';
 export {
-  fitsInt32,
-  INT32_MAX,
-  isEmailAddress,
-  type NewAccountValues,
-  newAccountProblems,
-} from './account-checks.js';
-export { type CompleteSubAccount, isComplete, missingMembers } from './account-completeness.js';
-export type { AccountSlotLeases } from './account-share.js';
+  type BudgetSlot,
+  createRequestBudget,
+  type RequestBudget,
+  type RequestKind,
+} from '../budget/request-budget.js';
 export {
+  type CompleteSubAccount,
   type CreatedSubAccount,
   DEFAULT_RETENTION_DAYS,
+  fitsInt32,
+  INT32_MAX,
+  isComplete,
+  isEmailAddress,
+  missingMembers,
   type NewSubAccount,
+  newAccountProblems,
   RESPONSE_ONLY_FIELDS,
   type SubAccount,
   type SubAccountUpdate,
@@ -25,7 +29,6 @@ export {
 export type { AgentActivation } from './agent.js';
 export type { RequestInfo } from './attempts.js';
 export type { AgentCallOptions } from './call-context.js';
-export { type AgentApi, type AgentApiOptions, createAgentApi } from './client.js';
 export {
   AgentApiError,
   AgentApiErrorCode,
@@ -38,20 +41,11 @@ export {
   RegionMismatchError,
 } from './errors.js';
 export {
-  type ExportCollection,
   type ExportResult,
   SAVED_OBJECT_TYPES,
   type SavedObjectType,
 } from './export.js';
 export type { FeedbackRecord } from './feedback.js';
 export { type Identity, type IdentityProblem, identityProblem } from './identity.js';
-export {
-  type AccountShare,
-  type BudgetSlot,
-  createRequestBudget,
-  type RequestBudget,
-  type RequestBudgetOptions,
-  type RequestKind,
-} from './request-budget.js';
+export { type AgentApi, type AgentApiOptions, createAgentApi } from './service-http.js';
 export { AgentServiceStartupError, checkAgentService } from './startup-check.js';
-export { messageAsMarkdown } from './structured-output.js';

@@ -92,13 +92,3 @@ export function kyRetrySettings(policy: RetryPolicy, random: () => number): Retr
     retryOnTimeout: false,
   };
 }
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
-  if (value === null || value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
-}

@@ -1,56 +1,108 @@
 import ky, { type KyInstance, type NormalizedOptions, type Options } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
+import type { RequestBudget } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
+import { accountCalls } from './accounts.js';
+import { agentCalls } from './agent.js';
 import { type AttemptDeps, CallAttempts, logsDebug, type RequestInfo } from './attempts.js';
-import { AgentApiErrorCode } from './errors.js';
-import type { SuccessResponse } from './parse-body.js';
-import type { RequestBudget, RequestKind } from './request-budget.js';
-import { errorFromResponse, type NotFoundMeaning } from './response-errors.js';
-import { kyRetrySettings, type RetryMode, type RetryPolicy } from './retry-policy.js';
+import type { CallContext, RequestSpec, SuccessResponse } from './call-context.js';
+import { AgentApiErrorCode, errorFromResponse } from './errors.js';
+import { exportCalls } from './export.js';
+import { feedbackCalls } from './feedback.js';
+import { identityCalls } from './identity.js';
+import { DEFAULT_RETRY_POLICY, kyRetrySettings, type RetryPolicy } from './retry-policy.js';
 
 /**
- * ky, configured for the agent service: one keep-alive undici Agent under it, ky's `retry` with
- * the call's mode (retry-policy.ts), ky's `timeout` per call, its hooks holding a request-budget
- * slot per attempt and logging (attempts.ts), and its errors turned into ours at one boundary
- * (ky-failures.ts). Everything endpoint-specific (paths, schemas) lives in the resource files.
+ * The agent service client: one ky instance configured for the service — one keep-alive undici
+ * Agent under it, ky's `retry` with the call's mode (retry-policy.ts), ky's `timeout` per call,
+ * its hooks holding a request-budget slot per attempt and logging (attempts.ts), and its errors
+ * turned into ours at one boundary (errors.ts) — handed to the resource files, whose calls are
+ * the client's methods (agent.ts, feedback.ts, accounts.ts, export.ts, identity.ts).
  */
 
-export interface RequestSpec {
-  /** Endpoint name for metrics and logs. */
-  endpoint: string;
-  method: 'GET' | 'POST' | 'PUT';
-  /** Path from the base address, starting with `/`. */
-  path: string;
+export interface AgentApiOptions {
+  /** The account's region-specific base address, normalised (no trailing slash). */
+  baseUrl: string;
+  /** Token of the account that owns the agents (agent, identity and export endpoints). */
   token: string;
-  body?: unknown;
-  kind: RequestKind;
-  retry: RetryMode;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-  notFound?: NotFoundMeaning | undefined;
-  /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
-  acceptStatuses?: readonly number[] | undefined;
-  /** Overrides the client's retry limit for this call. */
-  retryLimit?: number | undefined;
+  /** Main-account token for sub-account management; without it those calls throw NotConfigured. */
+  accountToken?: string | undefined;
+  /** '' (the seed's paths) or e.g. '/v1' for account-management and export paths. Default ''. */
+  accountPathPrefix?: string | undefined;
+  /** The process-wide cap on requests in flight. */
+  budget: RequestBudget;
+  /** Client-side timeout per request, until the response's headers (ky's `timeout`). Default 15000. */
+  requestTimeoutMs?: number | undefined;
+  /** Client-side timeout of a status long poll. Default 60000. */
+  statusTimeoutMs?: number | undefined;
+  /** Each setting defaults to DEFAULT_RETRY_POLICY's. */
+  retry?: { [Setting in keyof RetryPolicy]?: number | undefined } | undefined;
+  logger?: Logger | undefined;
+  /** Metrics hook, called once per HTTP attempt. */
+  onRequest?: ((info: RequestInfo) => void) | undefined;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: (() => number) | undefined;
 }
 
-/** Sends one call (with its retries) and resolves with the response whose body has been read. */
-export type SendRequest = (spec: RequestSpec) => Promise<SuccessResponse>;
+/** One typed method per service endpoint. Structurally satisfies the conversation's AgentRunsPort. */
+export type AgentApi = ReturnType<typeof createAgentApi>;
 
-export interface ServiceHttpOptions {
-  /** The service's base address; request paths extend its path. */
-  baseUrl: string;
-  budget: RequestBudget;
-  /**
-   * The longest pause between two chunks of a response body. ky's `timeout` ends once the headers
-   * are in; this bounds a body that stalls after them (the Timeout error too).
-   */
-  bodyTimeoutMs: number;
-  retry: RetryPolicy;
-  /** Jitter source in [0, 1). */
-  random: () => number;
-  logger?: Logger | undefined;
-  onRequest?: ((info: RequestInfo) => void) | undefined;
+/** Builds the client. Makes no request until a method is called. */
+export function createAgentApi(options: AgentApiOptions) {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+  const statusTimeoutMs = options.statusTimeoutMs ?? 60_000;
+  const policy = { ...DEFAULT_RETRY_POLICY };
+  for (const [name, value] of Object.entries(options.retry ?? {})) {
+    if (value !== undefined) policy[name as keyof RetryPolicy] = value;
+  }
+  const pooled = keepAliveFetch(options.budget.limit, Math.max(requestTimeoutMs, statusTimeoutMs));
+  const http = createKy(options.baseUrl, pooled);
+  const retrySettings = kyRetrySettings(policy, options.random ?? Math.random);
+  const deps: AttemptDeps = {
+    budget: options.budget,
+    policy,
+    logger: options.logger,
+    onRequest: options.onRequest,
+    debug: logsDebug(options.logger),
+  };
+
+  /** Sends one call through ky, with its own attempts (budget slots, logs, metrics). */
+  async function send(spec: RequestSpec): Promise<SuccessResponse> {
+    const attempts = new CallAttempts(spec, deps);
+    const limit = spec.retryLimit ?? policy.limit;
+    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
+    let response: Response;
+    let text: string;
+    try {
+      response = await http(spec.path.slice(1), callOptions(spec, attempts, retry));
+      text = await response.text();
+    } catch (error) {
+      throw await attempts.failed(error);
+    }
+    attempts.succeeded(response.status);
+    return accepted({ status: response.status, text, method: spec.method, path: spec.path }, spec);
+  }
+
+  const context: CallContext = {
+    send: (call, callOptions) =>
+      send({
+        token: options.token,
+        kind: 'other',
+        ...call,
+        signal: callOptions?.signal,
+        timeoutMs: callOptions?.timeoutMs ?? (call.kind === 'poll' ? statusTimeoutMs : requestTimeoutMs),
+        retryLimit: callOptions?.retryLimit,
+      }),
+    accountToken: options.accountToken,
+    accountPathPrefix: options.accountPathPrefix ?? '',
+  };
+  return {
+    ...agentCalls(context),
+    ...feedbackCalls(context),
+    ...accountCalls(context),
+    ...exportCalls(context),
+    ...identityCalls(context),
+  };
 }
 
 /**
@@ -62,7 +114,8 @@ const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) 
 
 /**
  * ky's `fetch`: a keep-alive connection pool, one connection per slot of the budget (the budget
- * already bounds requests in flight, so none waits in the pool). Where the global fetch is the
+ * already bounds requests in flight, so none waits in the pool). `bodyTimeout` bounds the pause
+ * between two chunks of a body: ky's `timeout` ends once the headers are in. Where the global fetch is the
  * old bundled undici, the undici package's own fetch serves instead: ky hands over the global
  * `Request` it built, and undici's fetch accepts only its own copy of the class, so the request's
  * URL, method, headers, signal and (already serialised) body are passed on as they are.
@@ -85,18 +138,18 @@ function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch 
       dispatcher,
       ...(init as object),
     });
-    // undici's Response has the global one's shape; ky and parse-body read status, headers, text.
+    // undici's Response has the global one's shape; ky and send() read status, headers, text.
     return response as unknown as Response;
   };
 }
 
 /** ky's `context` of one call (a type, not an interface: ky's option is a record). */
-type CallContext = {
+type KyCallContext = {
   attempts: CallAttempts;
   token: string;
 };
 
-const contextOf = (options: NormalizedOptions) => options.context as unknown as CallContext;
+const contextOf = (options: NormalizedOptions) => options.context as unknown as KyCallContext;
 
 /**
  * The client's one ky instance: base address, fetch and hooks never change, and a call carries
@@ -105,14 +158,14 @@ const contextOf = (options: NormalizedOptions) => options.context as unknown as 
  * merges option headers by building several `Headers` objects per call, about a tenth of a call's
  * CPU on Node 20 (bench/README.md); setting two headers on the request it built costs little.
  */
-function createKy(options: ServiceHttpOptions): KyInstance {
+function createKy(baseUrl: string, fetch: typeof globalThis.fetch): KyInstance {
   return ky.create({
-    prefixUrl: options.baseUrl,
+    prefixUrl: baseUrl,
     // A redirect is never followed (DESIGN "Service addresses"): fetch would resend the request,
-    // x-api-token included, to wherever the answer points. ky-failures.ts turns the 3xx into
+    // x-api-token included, to wherever the answer points. errors.ts turns the 3xx into
     // RedirectRefusedError, which names the address.
     redirect: 'manual',
-    fetch: keepAliveFetch(options.budget.limit, options.bodyTimeoutMs),
+    fetch,
     hooks: {
       beforeRequest: [
         (request, kyOptions) => {
@@ -131,41 +184,13 @@ function createKy(options: ServiceHttpOptions): KyInstance {
 
 /** ky's options for one call: only what differs from the instance's. */
 function callOptions(spec: RequestSpec, attempts: CallAttempts, retry: Options['retry']): Options {
-  const context: CallContext = { attempts, token: spec.token };
+  const context: KyCallContext = { attempts, token: spec.token };
   const options: Options = { method: spec.method, timeout: spec.timeoutMs, retry, context };
   if (spec.body !== undefined) options.json = spec.body;
   if (spec.signal !== undefined) options.signal = spec.signal;
   const accepted = spec.acceptStatuses;
   if (accepted !== undefined) options.throwHttpErrors = (status) => !accepted.includes(status);
   return options;
-}
-
-/** Sends calls through ky; each call gets its own attempts (budget slots, logs, metrics). */
-export function createServiceHttp(options: ServiceHttpOptions): SendRequest {
-  const http = createKy(options);
-  const retrySettings = kyRetrySettings(options.retry, options.random);
-  const deps: AttemptDeps = {
-    budget: options.budget,
-    policy: options.retry,
-    logger: options.logger,
-    onRequest: options.onRequest,
-    debug: logsDebug(options.logger),
-  };
-  return async (spec) => {
-    const attempts = new CallAttempts(spec, deps);
-    const limit = spec.retryLimit ?? options.retry.limit;
-    const retry = limit > 0 ? { ...retrySettings, limit, shouldRetry: attempts.shouldRetry } : 0;
-    let response: Response;
-    let text: string;
-    try {
-      response = await http(spec.path.slice(1), callOptions(spec, attempts, retry));
-      text = await response.text();
-    } catch (error) {
-      throw await attempts.failed(error);
-    }
-    attempts.succeeded(response.status);
-    return accepted({ status: response.status, text, method: spec.method, path: spec.path }, spec);
-  };
 }
 
 /** A 2xx, or a status the call accepts (404 "no feedback") unless its body is a region mismatch. */

@@ -1,7 +1,7 @@
 import type { Logger } from '../runtime/logger.js';
-import type { AgentApi } from './client.js';
 import { AgentApiErrorCode, isAgentApiError, RegionMismatchError } from './errors.js';
 import { type Identity, identityProblem } from './identity.js';
+import type { AgentApi } from './service-http.js';
 
 /** Raised when the agent service side of the configuration is wrong; main.ts exits 1 with its message. */
 export class AgentServiceStartupError extends Error {

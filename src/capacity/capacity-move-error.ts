@@ -92,15 +92,8 @@ export class CapacityMoveError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'CapacityMoveError';
     this.reason = reason;
-    this.candidates = details.candidates;
-    this.reference = details.reference;
-    this.failedStep = details.failedStep;
-    this.states = details.states;
-    this.restored = details.restored;
-    this.restoreError = details.restoreError;
-    this.unknown = details.unknown;
-    this.restoreSent = details.restoreSent;
-    this.missing = details.missing;
+    const { cause: _cause, ...rest } = details;
+    Object.assign(this, rest);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { SubAccount } from '../agent-api/accounts.js';
-import type { AgentApi } from '../agent-api/client.js';
+import type { AgentApi } from '../agent-api/index.js';
 import {
   type AccountCapacityState,
   type AccountLabel,

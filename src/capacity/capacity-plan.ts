@@ -1,6 +1,13 @@
-import { fitsInt32, INT32_MAX } from '../agent-api/account-checks.js';
-import { type CompleteSubAccount, missingMembers, sharingIds } from '../agent-api/account-completeness.js';
-import { RESPONSE_ONLY_FIELDS, type SubAccount, type SubAccountUpdate } from '../agent-api/accounts.js';
+import {
+  type CompleteSubAccount,
+  fitsInt32,
+  INT32_MAX,
+  missingMembers,
+  RESPONSE_ONLY_FIELDS,
+  type SubAccount,
+  type SubAccountUpdate,
+  sharingIds,
+} from '../agent-api/accounts.js';
 import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
 
 /**

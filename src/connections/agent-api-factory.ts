@@ -1,16 +1,11 @@
 /**
  * The one place an agent-service client is built, for the default connection and for every
- * connection admins add (DESIGN "Many accounts"). Each account gets one request budget: the
- * service allows 100 concurrent requests per account, so two connections of one account share a
- * budget and connections of different accounts never hold up one another. `budgetFor` is the seam
- * a budget shared across replicas plugs into (DESIGN "Redis beyond one node").
+ * connection admins add (DESIGN "Many accounts"), each counting against its account's budget
+ * (budget/account-budgets.ts).
  */
-import {
-  type AgentApi,
-  createAgentApi,
-  createRequestBudget,
-  type RequestBudget,
-} from '../agent-api/index.js';
+import { type AgentApi, createAgentApi } from '../agent-api/index.js';
+import { createAccountBudgets } from '../budget/account-budgets.js';
+import type { RequestBudget } from '../budget/request-budget.js';
 import type { Config } from '../config/load-config.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -35,7 +30,7 @@ export interface AgentApiFactory {
 export interface AgentApiFactoryOptions {
   agent: Config['agent'];
   logger: Logger;
-  /** Default: one in-process budget per account, AGENT_MAX_IN_FLIGHT / AGENT_POLL_SHARE. */
+  /** The budget of an account key (AccountBudgets.budgetFor). Default: in-process budgets only. */
   newBudget?: ((accountKey: string) => RequestBudget) | undefined;
 }
 
@@ -50,18 +45,8 @@ export function createAgentApiFactory(options: AgentApiFactoryOptions): AgentApi
   const { agent, logger } = options;
   const newBudget =
     options.newBudget ??
-    (() => createRequestBudget({ limit: agent.maxInFlight, pollShare: agent.pollShare }));
-  const budgets = new Map<string, RequestBudget>();
-
-  function budgetFor(connection: ConnectionSettings): RequestBudget {
-    const key = accountKeyOf(connection);
-    let budget = budgets.get(key);
-    if (!budget) {
-      budget = newBudget(key);
-      budgets.set(key, budget);
-    }
-    return budget;
-  }
+    createAccountBudgets({ processLimit: agent.maxInFlight, pollShare: agent.pollShare }).budgetFor;
+  const budgetFor = (connection: ConnectionSettings) => newBudget(accountKeyOf(connection));
 
   function make(connection: ConnectionSettings): AgentApi {
     return createAgentApi({

@@ -1,7 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { AnswerChannel, AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
-import type { HomePrimitives } from './home-primitives.js';
 import type { StoreKeys } from './keys.js';
+import type { HomePrimitives } from './primitives.js';
 
 /** The set of answer channels' ids, for App Home (beside the bound and watched channels' sets). */
 export const ANSWER_CHANNELS_LISTED = 'answer-channel:listed';
@@ -14,25 +14,20 @@ export function createAnswerChannelRecords(
   keyv: Keyv,
   homePrimitives: HomePrimitives,
   keys: StoreKeys,
-  ensureOpen: () => void,
 ): AnswerChannelStore {
   return {
     async getAnswerChannel(channel) {
-      ensureOpen();
       return keyv.get<AnswerChannel>(keys.answerChannel(channel));
     },
     async saveAnswerChannel(channel, setting) {
-      ensureOpen();
       await keyv.set(keys.answerChannel(channel), setting);
       await homePrimitives.addMember(ANSWER_CHANNELS_LISTED, channel);
     },
     async deleteAnswerChannel(channel) {
-      ensureOpen();
       await keyv.delete(keys.answerChannel(channel));
       await homePrimitives.removeMember(ANSWER_CHANNELS_LISTED, channel);
     },
     async listAnswerChannels() {
-      ensureOpen();
       return (await homePrimitives.members(ANSWER_CHANNELS_LISTED)).sort();
     },
   };

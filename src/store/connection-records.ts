@@ -14,40 +14,31 @@ export interface ChannelConnectionIndex {
  * a removal can name the channels that still use it. Both change only on admin commands, so a
  * read-modify-write is enough; neither expires. Tokens arrive sealed (connections/).
  */
-export function createConnectionRecords(
-  keyv: Keyv,
-  ensureOpen: () => void,
-): ConnectionRecordStore & ChannelConnectionIndex {
+export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & ChannelConnectionIndex {
   const all = async () => (await keyv.get<Record<string, StoredConnection>>(storeKeys.connections)) ?? {};
   const channels = async () => (await keyv.get<Record<string, string>>(storeKeys.connectionChannels)) ?? {};
 
   return {
     async getConnection(alias) {
-      ensureOpen();
       return (await all())[alias];
     },
     async listConnections() {
-      ensureOpen();
       return Object.values(await all()).sort((a, b) => a.alias.localeCompare(b.alias));
     },
     async saveConnection(connection) {
-      ensureOpen();
       await keyv.set(storeKeys.connections, { ...(await all()), [connection.alias]: connection });
     },
     async deleteConnection(alias) {
-      ensureOpen();
       const { [alias]: _gone, ...rest } = await all();
       await keyv.set(storeKeys.connections, rest);
     },
     async channelsUsing(alias) {
-      ensureOpen();
       return Object.entries(await channels())
         .filter(([, used]) => used === alias)
         .map(([channel]) => channel)
         .sort();
     },
     async noteChannelConnection(channel, alias) {
-      ensureOpen();
       const current = await channels();
       if (current[channel] === alias) return;
       const { [channel]: _before, ...rest } = current;

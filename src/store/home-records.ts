@@ -5,7 +5,7 @@ import type {
   WeeklyTallies,
   WeeklyTallyKind,
 } from '../conversation/home-ports.js';
-import type { HomePrimitives } from './home-primitives.js';
+import type { HomePrimitives } from './primitives.js';
 
 /** App Home's key names, relative to the store's namespace (as in keys.ts). */
 export const homeKeys = {

@@ -12,7 +12,6 @@ export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js
 export type { InstallationRecordStore, SealedInstallation } from './installation-records.js';
 export type { StateStore } from './keyv-conversation-store.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export type { AccountSlotLeases, SlotRequest } from './primitives.js';
 export { createRedisStore, type RedisStoreOptions } from './redis-store.js';
 export {
   describeTopology,

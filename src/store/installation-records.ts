@@ -21,28 +21,23 @@ export interface SealedInstallation {
   savedAt: number;
 }
 
-/** The installation records on the store's keyv; `ensureOpen` refuses calls after close. */
-export function createInstallationRecords(keyv: Keyv, ensureOpen: () => void): InstallationRecordStore {
+/** The installation records on the store's keyv. */
+export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
   return {
     async getInstallationRecord(installationId) {
-      ensureOpen();
       return keyv.get<SealedInstallation>(storeKeys.installation(installationId));
     },
     async saveInstallationRecord(installationId, record) {
-      ensureOpen();
       await keyv.set(storeKeys.installation(installationId), record);
     },
     async deleteInstallationRecord(installationId) {
-      ensureOpen();
       await keyv.delete(storeKeys.installation(installationId));
       await keyv.delete(storeKeys.alertToken(installationId));
     },
     async getAlertTokenRecord(installationId) {
-      ensureOpen();
       return keyv.get<SealedInstallation>(storeKeys.alertToken(installationId));
     },
     async saveAlertTokenRecord(installationId, record) {
-      ensureOpen();
       await keyv.set(storeKeys.alertToken(installationId), record);
     },
   };

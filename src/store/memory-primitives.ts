@@ -1,8 +1,13 @@
-import { assertAllowanceUse } from './allowance-use.js';
+import type { AccountSlotLeases } from '../budget/account-share.js';
 import { createMemoryClaims } from './claims.js';
 import { ExpiringMap } from './expiring-map.js';
-import { createMemoryAccountSlots } from './memory-account-slots.js';
-import type { StorePrimitives } from './primitives.js';
+import {
+  assertAllowanceUse,
+  assertSlotRequest,
+  type HomePrimitives,
+  type RankedEntry,
+  type StorePrimitives,
+} from './primitives.js';
 import { assertTtl } from './ttls.js';
 
 /**
@@ -71,5 +76,75 @@ export function createMemoryPrimitives(
     ...createMemoryAccountSlots(clock),
     async ping() {},
     async close() {},
+  };
+}
+
+/** App Home's ranked maps and sets in this process (see primitives.ts). */
+export function createMemoryHomePrimitives(clock: () => number): HomePrimitives {
+  const maps = new ExpiringMap<Map<string, RankedEntry>>(clock);
+  const sets = new ExpiringMap<Set<string>>(clock);
+
+  return {
+    async putRanked(name, entry, keep, ttlMs) {
+      const map = maps.get(name) ?? new Map<string, RankedEntry>();
+      map.set(entry.field, { ...entry });
+      const byRank = [...map.values()].sort((a, b) => b.rank - a.rank);
+      for (const dropped of byRank.slice(keep)) map.delete(dropped.field);
+      maps.set(name, map, ttlMs);
+    },
+    async ranked(name) {
+      return [...(maps.get(name)?.values() ?? [])]
+        .sort((a, b) => b.rank - a.rank)
+        .map((entry) => ({ ...entry }));
+    },
+    async addMember(name, member, ttlMs) {
+      const set = sets.get(name);
+      if (set) set.add(member);
+      else sets.set(name, new Set([member]), ttlMs);
+    },
+    async removeMember(name, member) {
+      sets.get(name)?.delete(member);
+    },
+    async members(name) {
+      return [...(sets.get(name) ?? [])];
+    },
+    async memberCount(name) {
+      return sets.get(name)?.size ?? 0;
+    },
+  };
+}
+
+/** One holder's grant: how many slots, until when. */
+interface Grant {
+  count: number;
+  expiresAt: number;
+}
+
+/**
+ * The account budgets of one process, with the Redis script's rules: expired holders drop out, a
+ * holder gets what it wants within what the live others leave, a grant of 0 forgets the holder.
+ */
+function createMemoryAccountSlots(clock: () => number): AccountSlotLeases {
+  const accounts = new Map<string, Map<string, Grant>>();
+  return {
+    async leaseAccountSlots(account, holder, request) {
+      assertSlotRequest(request);
+      const now = clock();
+      const holders = accounts.get(account) ?? new Map<string, Grant>();
+      accounts.set(account, holders);
+      let others = 0;
+      for (const [name, grant] of holders) {
+        if (name === holder) continue;
+        if (grant.expiresAt <= now) holders.delete(name);
+        else others += grant.count;
+      }
+      const granted = Math.max(0, Math.min(request.want, request.limit - others));
+      if (granted > 0) holders.set(holder, { count: granted, expiresAt: now + request.ttlMs });
+      else holders.delete(holder);
+      return granted;
+    },
+    async releaseAccountSlots(account, holder) {
+      accounts.get(account)?.delete(holder);
+    },
   };
 }

@@ -2,8 +2,7 @@ import { Keyv } from 'keyv';
 import { ExpiringMap } from './expiring-map.js';
 import { storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
-import { createMemoryHomePrimitives } from './memory-home-primitives.js';
-import { createMemoryPrimitives } from './memory-primitives.js';
+import { createMemoryHomePrimitives, createMemoryPrimitives } from './memory-primitives.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
 /** Options for {@link createMemoryStore}. */

@@ -1,32 +1,13 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
+import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js';
 import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
+import { assertTtl } from './ttls.js';
 
 /**
  * The operations keyv cannot do atomically: leases/dedupe marks, the in-flight turn set and
  * rolling-window allowances.
  * Each backend implements them natively (Lua in Redis, plain maps in memory).
  */
-/** What a replica asks of an account's shared request budget (see {@link AccountSlotLeases}). */
-export interface SlotRequest {
-  /** Slots wanted in all: replaces what the holder held (ask at least for what is in flight). */
-  want: number;
-  /** The account's slots across every holder (AGENT_ACCOUNT_CONCURRENCY). */
-  limit: number;
-  /** How long the grant lasts unless leased again: a dead holder's slots fall out after it. */
-  ttlMs: number;
-}
-
-/**
- * An account's concurrent-request budget, leased in slots by every replica (DESIGN "Redis beyond
- * one node"): one record per account, holder → count and expiry, changed atomically.
- */
-export interface AccountSlotLeases {
-  /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
-  leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
-  /** Gives every slot of `holder` back (a clean shutdown). */
-  releaseAccountSlots(account: string, holder: string): Promise<void>;
-}
-
 export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
@@ -45,4 +26,55 @@ export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
 
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The two shapes App Home's records need, atomic in each backend: a ranked map that keeps only its
+ * newest entries (a person's recent threads, the agents seen) and a set of distinct members (this
+ * week's tallies, the bound channels). Each lives under one key, so Redis Cluster finds it in one
+ * slot.
+ */
+export interface RankedEntry {
+  field: string;
+  value: string;
+  rank: number;
+}
+
+export interface HomePrimitives {
+  /**
+   * Sets `field` of `name` to `value` at `rank`, then drops the lowest-ranked entries beyond
+   * `keep`; with `ttlMs` the whole map expires that long after this write.
+   */
+  putRanked(name: string, entry: RankedEntry, keep: number, ttlMs?: number): Promise<void>;
+  /** The entries of `name`, highest rank first. */
+  ranked(name: string): Promise<RankedEntry[]>;
+  /** Adds `member`; with `ttlMs` the set expires that long after its first member. */
+  addMember(name: string, member: string, ttlMs?: number): Promise<void>;
+  removeMember(name: string, member: string): Promise<void>;
+  members(name: string): Promise<string[]>;
+  memberCount(name: string): Promise<number>;
+}
+
+/** Ranks are epoch ms: zero-padded, they sort as text in Redis' Lua as they do as numbers. */
+export const RANK_DIGITS = 16;
+
+/**
+ * Both backends refuse the same bad uses: a limit of 0 or a fraction would make every use (or a
+ * surprising share) fail, and the window becomes a `PEXPIRE`, which takes positive integers only.
+ */
+export function assertAllowanceUse(use: AllowanceUse): void {
+  if (!Number.isSafeInteger(use.limit) || use.limit <= 0) {
+    throw new RangeError(`limit must be a positive integer, got ${use.limit}`);
+  }
+  assertTtl(use.windowMs, 'windowMs');
+  if (!Number.isSafeInteger(use.now)) throw new RangeError(`now must be epoch milliseconds, got ${use.now}`);
+  if (use.id === '') throw new RangeError('id must not be empty');
+}
+
+/** Both backends refuse the same bad slot requests. */
+export function assertSlotRequest(request: SlotRequest): void {
+  const { want, limit, ttlMs } = request;
+  if (!Number.isInteger(want) || want < 0) throw new RangeError(`want must be an integer ≥ 0: ${want}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer ≥ 1: ${limit}`);
+  if (!Number.isInteger(ttlMs) || ttlMs < 1) throw new RangeError(`ttlMs must be an integer ≥ 1: ${ttlMs}`);
 }

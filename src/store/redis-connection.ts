@@ -14,9 +14,12 @@ import {
   type RedisTopology,
   topologyVariable,
 } from './redis-topology.js';
-import { type Diagnosis, diagnoseCluster, diagnoseSentinel } from './topology-diagnosis.js';
-
-export { redisAddress } from './redis-topology.js';
+import {
+  CREDENTIALS_REFUSED,
+  type Diagnosis,
+  diagnoseCluster,
+  diagnoseSentinel,
+} from './topology-diagnosis.js';
 
 /** The client type @keyv/redis builds on (re-exported by it, so we declare no extra dependency). */
 export type RedisClient = RedisClientType;
@@ -142,7 +145,7 @@ function secretsOf(topology: RedisTopology): string[] {
 /** The message of a start-up failure: the variable to fix, where, why — never a credential. */
 function startupError(topology: RedisTopology, error: unknown, named?: string): StoreConnectError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
-  const wrongCredentials = /WRONGPASS|NOAUTH|invalid password|invalid username/i.test(detail);
+  const wrongCredentials = CREDENTIALS_REFUSED.test(detail);
   const variable = named ?? (wrongCredentials ? passwordVariable(topology) : topologyVariable(topology));
   const safe = secretsOf(topology).reduce((text, secret) => text.split(secret).join('***'), detail);
   return new StoreConnectError(describeTopology(topology), safe, { cause: error, variable });
@@ -186,11 +189,6 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     },
     close: (graceMs) => disconnect(handle, graceMs),
   };
-}
-
-/** Connects to one Redis by URL (see {@link connectTopology}). */
-export async function connectRedis(url: string, timeoutMs: number): Promise<RedisConnection> {
-  return connectTopology({ kind: 'single', url }, timeoutMs);
 }
 
 /**

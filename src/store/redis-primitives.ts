@@ -1,8 +1,14 @@
-import { assertAllowanceUse } from './allowance-use.js';
+import type { AccountSlotLeases } from '../budget/account-share.js';
 import { createRedisClaims } from './claims.js';
 import { redisKey, type StoreKeys, storeKeys } from './keys.js';
-import type { StorePrimitives } from './primitives.js';
-import { createRedisAccountSlots } from './redis-account-slots.js';
+import {
+  assertAllowanceUse,
+  assertSlotRequest,
+  type HomePrimitives,
+  RANK_DIGITS,
+  type RankedEntry,
+  type StorePrimitives,
+} from './primitives.js';
 import type { RedisCommands } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
@@ -107,5 +113,126 @@ export function createRedisPrimitives(
     // The connection answers for health and closing (redis-store.ts).
     async ping() {},
     async close() {},
+  };
+}
+
+/**
+ * KEYS[1] = a hash whose values are `<rank, zero-padded><value>`; ARGV = field, ranked value,
+ * keep, ttlMs ('' for none). Sets the field, then drops the lowest-ranked fields beyond `keep`
+ * (few: one per write), all in one step, so two replicas writing at once keep the newest.
+ */
+const PUT_RANKED = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local keep = tonumber(ARGV[3])
+while redis.call('HLEN', KEYS[1]) > keep do
+  local all = redis.call('HGETALL', KEYS[1])
+  local oldest, oldestRank = nil, nil
+  for i = 1, #all, 2 do
+    local rank = string.sub(all[i + 1], 1, ${RANK_DIGITS})
+    if oldestRank == nil or rank < oldestRank then oldest, oldestRank = all[i], rank end
+  end
+  redis.call('HDEL', KEYS[1], oldest)
+end
+if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`;
+
+/** KEYS[1] = a set; ARGV = member, ttlMs ('' for none): the expiry is set by the first member only. */
+const ADD_MEMBER = `
+local added = redis.call('SADD', KEYS[1], ARGV[1])
+if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return added`;
+
+const padRank = (rank: number) => String(Math.max(0, Math.floor(rank))).padStart(RANK_DIGITS, '0');
+
+/** App Home's ranked maps and sets in Redis, every key under `prefix::` (see primitives.ts). */
+export function createRedisHomePrimitives(client: RedisCommands, prefix: string): HomePrimitives {
+  const key = (name: string) => redisKey(prefix, name);
+  const evalScript = (script: string, keys: string[], args: string[]) =>
+    client.eval(script, { keys, arguments: args });
+
+  return {
+    async putRanked(name, entry, keep, ttlMs) {
+      const args = [
+        entry.field,
+        `${padRank(entry.rank)}${entry.value}`,
+        String(keep),
+        ttlMs ? String(ttlMs) : '',
+      ];
+      await evalScript(PUT_RANKED, [key(name)], args);
+    },
+    async ranked(name) {
+      const all = await client.hGetAll(key(name));
+      return Object.entries(all)
+        .map(
+          ([field, stored]): RankedEntry => ({
+            field,
+            rank: Number(stored.slice(0, RANK_DIGITS)),
+            value: stored.slice(RANK_DIGITS),
+          }),
+        )
+        .sort((a, b) => b.rank - a.rank);
+    },
+    async addMember(name, member, ttlMs) {
+      await evalScript(ADD_MEMBER, [key(name)], [member, ttlMs ? String(ttlMs) : '']);
+    },
+    async removeMember(name, member) {
+      await client.sRem(key(name), member);
+    },
+    async members(name) {
+      return client.sMembers(key(name));
+    },
+    async memberCount(name) {
+      return client.sCard(key(name));
+    },
+  };
+}
+
+/**
+ * KEYS[1] = the account's hash (field: holder, value: "count:expiresAt"); ARGV = holder, want,
+ * limit, ttlMs. Expired holders are dropped, the holder gets what it wants within what the live
+ * others leave. Redis's own clock judges expiry, so replicas with skewed clocks agree; the key
+ * expires a TTL after the last lease, so an account nobody uses leaves nothing behind.
+ */
+const LEASE_SLOTS = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local want, limit, ttl = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local others = 0
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  if fields[i] ~= ARGV[1] then
+    local count, expires = string.match(fields[i + 1], '^(%d+):(%d+)$')
+    if count == nil or tonumber(expires) <= now then
+      redis.call('HDEL', KEYS[1], fields[i])
+    else
+      others = others + tonumber(count)
+    end
+  end
+end
+local granted = math.max(0, math.min(want, limit - others))
+if granted > 0 then
+  redis.call('HSET', KEYS[1], ARGV[1], granted .. ':' .. (now + ttl))
+else
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return granted`;
+
+const RELEASE_SLOTS = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
+
+/** Account budgets in Redis, one hash per account at `keyOf(account)`. */
+function createRedisAccountSlots(
+  commands: RedisCommands,
+  keyOf: (account: string) => string,
+): AccountSlotLeases {
+  return {
+    async leaseAccountSlots(account, holder, request) {
+      assertSlotRequest(request);
+      const args = [holder, String(request.want), String(request.limit), String(request.ttlMs)];
+      return Number(await commands.eval(LEASE_SLOTS, { keys: [keyOf(account)], arguments: args }));
+    },
+    async releaseAccountSlots(account, holder) {
+      await commands.eval(RELEASE_SLOTS, { keys: [keyOf(account)], arguments: [holder] });
+    },
   };
 }

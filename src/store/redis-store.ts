@@ -3,8 +3,7 @@ import type { Logger } from '../runtime/logger.js';
 import { clusterKeys, storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
 import { connectTopology, type RedisClient } from './redis-connection.js';
-import { createRedisHomePrimitives } from './redis-home-primitives.js';
-import { createRedisPrimitives } from './redis-primitives.js';
+import { createRedisHomePrimitives, createRedisPrimitives } from './redis-primitives.js';
 import type { RedisTopology } from './redis-topology.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 

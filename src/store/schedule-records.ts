@@ -1,7 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { Schedule, ScheduleStore } from '../conversation/schedules/schedules.js';
-import type { HomePrimitives } from './home-primitives.js';
 import type { StoreKeys } from './keys.js';
+import type { HomePrimitives } from './primitives.js';
 
 /** The set of every schedule's store name: the ticker's round reads it (beside the answer channels' set). */
 export const SCHEDULES_LISTED = 'schedule:listed';
@@ -14,25 +14,20 @@ export function createScheduleRecords(
   keyv: Keyv,
   homePrimitives: HomePrimitives,
   keys: StoreKeys,
-  ensureOpen: () => void,
 ): ScheduleStore {
   return {
     async getSchedule(name) {
-      ensureOpen();
       return keyv.get<Schedule>(keys.schedule(name));
     },
     async saveSchedule(name, schedule) {
-      ensureOpen();
       await keyv.set(keys.schedule(name), schedule);
       await homePrimitives.addMember(SCHEDULES_LISTED, name);
     },
     async deleteSchedule(name) {
-      ensureOpen();
       await keyv.delete(keys.schedule(name));
       await homePrimitives.removeMember(SCHEDULES_LISTED, name);
     },
     async listSchedules() {
-      ensureOpen();
       const names = (await homePrimitives.members(SCHEDULES_LISTED)).sort();
       if (names.length === 0) return [];
       const records = await keyv.getMany<Schedule>(names.map((name) => keys.schedule(name)));

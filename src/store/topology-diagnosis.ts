@@ -11,7 +11,8 @@ export interface Diagnosis {
   variable: string;
 }
 
-const CREDENTIALS_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username/i;
+/** How Redis (and node-redis) say the credentials were refused. */
+export const CREDENTIALS_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username/i;
 
 /** One short-lived client of one node: `command`'s answer, or the node's own reason for refusing. */
 async function ask(

@@ -145,7 +145,7 @@ describe('the creation answer', () => {
 });
 
 describe('checks before sending', () => {
-  // The spec's own `pattern` for email (account-checks.ts), its edges included: the bot takes what
+  // The spec's own `pattern` for email (accounts.ts), its edges included: the bot takes what
   // the service takes, and nothing it would answer 400 to.
   it.each([
     ['admin@example.com', true],

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, AgentApiErrorCode } from '../../src/agent-api/errors.js';
+import { AgentApiError, AgentApiErrorCode, parseRetryAfter } from '../../src/agent-api/errors.js';
 import {
   DEFAULT_RETRY_POLICY,
   isRetryable,
   kyRetrySettings,
   mayRetry,
   neverReachedServer,
-  parseRetryAfter,
   type RetryMode,
 } from '../../src/agent-api/retry-policy.js';
 

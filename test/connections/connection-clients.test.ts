@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentApi } from '../../src/agent-api/index.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createAgentApiFactory } from '../../src/connections/agent-api-factory.js';
+import {
+  accountKeyOf,
+  type ConnectionSettings,
+  createAgentApiFactory,
+} from '../../src/connections/agent-api-factory.js';
 import { addressOf } from '../../src/connections/connection-admin.js';
 import { aliasProblem } from '../../src/connections/connection-alias.js';
 import {
@@ -218,6 +222,28 @@ describe('connection clients', () => {
     expect(factory.budgetFor(settings('a', 1))).not.toBe(factory.budgetFor(settings('c', 2)));
     expect(factory.budgetFor(settings('default'))).not.toBe(factory.budgetFor(settings('a', 1)));
     expect(factory.budgetFor(settings('c', 2)).limit).toBe(config.agent.maxInFlight);
+  });
+
+  // The key lands in the store, shared by replicas (budget/account-budgets.ts): never a token.
+  it('keys an account by its address and account id (or the alias until whoami), never the token', () => {
+    const token = 'secret-token-not-real';
+    const connection = (changes: Partial<ConnectionSettings>): ConnectionSettings => ({
+      alias: 'default',
+      baseUrl: 'https://api.example.test',
+      token,
+      ...changes,
+    });
+    const keys = [
+      accountKeyOf(connection({ accountId: 1234 })),
+      accountKeyOf(connection({ accountId: 1234, baseUrl: 'https://api-eu.example.test' })),
+      accountKeyOf(connection({})),
+      accountKeyOf(connection({ alias: 'eu-prod', baseUrl: 'https://api-eu.example.test' })),
+    ];
+    for (const key of keys) expect(key).not.toContain(token);
+    // One account id on two regional hosts is two accounts; every key here is different.
+    expect(new Set(keys).size).toBe(keys.length);
+    // Another token of the same account shares the account's budget.
+    expect(accountKeyOf(connection({ accountId: 1234, token: 'other-token-not-real' }))).toBe(keys[0]);
   });
 });
 

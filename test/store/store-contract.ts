@@ -318,6 +318,24 @@ export function describeStoreContract(name: string, makeHarness: () => StoreHarn
         store.takeAllowance('person:U1', { id: 'a', limit: 1, windowMs: 1000, now: 1 }),
       ).rejects.toThrow(StoreClosedError);
       await expect(store.ping()).rejects.toThrow(StoreClosedError);
+      // Every other call too (App Home's records aside: they never were refused), whatever its arguments.
+      const home = new Set([
+        'noteRecentThread',
+        'recentThreads',
+        'tally',
+        'weeklyTallies',
+        'listBoundChannels',
+        'listWatchedChannels',
+        'noteAgentSeen',
+        'agentsSeen',
+      ]);
+      const calls = Object.entries(store).filter(
+        ([name, value]) => typeof value === 'function' && name !== 'close' && !home.has(name),
+      ) as [string, () => Promise<unknown>][];
+      expect(calls.length).toBeGreaterThan(40);
+      for (const [name, call] of calls) {
+        await expect(call(), name).rejects.toThrow(StoreClosedError);
+      }
     });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AccountSlotLeases, createAccountShare } from '../../src/agent-api/account-share.js';
+import { type AccountSlotLeases, createAccountShare } from '../../src/budget/account-share.js';
 import { createMemoryStore } from '../../src/store/index.js';
 import { waitUntil } from '../support/child-bot.js';
 import { memoryLogger } from '../support/memory-log.js';

@@ -3,7 +3,7 @@ import {
   createRequestBudget,
   type RequestBudget,
   type RequestKind,
-} from '../../src/agent-api/request-budget.js';
+} from '../../src/budget/request-budget.js';
 
 /** A promise with its resolve exposed, to hold a slot until the test lets go. */
 function gate() {

@@ -11,13 +11,24 @@ import type { AccountShare } from './request-budget.js';
  * renewal timer (a third of the TTL) that also shrinks the grant to the recent peak of use.
  */
 
-/** The store's slot leases (StateStore implements it; memory and Redis). */
+/** What a replica asks of an account's shared budget. */
+export interface SlotRequest {
+  /** Slots wanted in all: replaces what the holder held (ask at least for what is in flight). */
+  want: number;
+  /** The account's slots across every holder (AGENT_ACCOUNT_CONCURRENCY). */
+  limit: number;
+  /** How long the grant lasts unless leased again: a dead holder's slots fall out after it. */
+  ttlMs: number;
+}
+
+/**
+ * The store's slot leases (the StateStore implements them, in memory and in Redis): one record per
+ * account, holder → count and expiry, changed atomically.
+ */
 export interface AccountSlotLeases {
-  leaseAccountSlots(
-    account: string,
-    holder: string,
-    request: { want: number; limit: number; ttlMs: number },
-  ): Promise<number>;
+  /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
+  leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
+  /** Gives every slot of `holder` back (a clean shutdown). */
   releaseAccountSlots(account: string, holder: string): Promise<void>;
 }
 

@@ -1,0 +1,73 @@
+import type { Logger } from '../runtime/logger.js';
+import { type AccountSlotLeases, createAccountShare, type LeasedAccountShare } from './account-share.js';
+import { createRequestBudget, type RequestBudget } from './request-budget.js';
+
+/**
+ * One request budget per service account: the service allows 100 concurrent requests per account,
+ * so every connection to one account shares its budget and accounts never hold up one another.
+ * Each budget holds at most `processLimit` requests in flight in this process; with `leases`, also
+ * at most `accountLimit` for its account across every replica on the store (DESIGN "Redis beyond
+ * one node").
+ */
+export interface AccountBudgets {
+  /**
+   * The budget of `accountKey`, made on first use. The key names the account, never its token
+   * (`accountKeyOf` in connections/agent-api-factory.ts): it lands in the store.
+   */
+  budgetFor(accountKey: string): RequestBudget;
+  /** Stops every budget's renewals and gives their slots back (shutdown). */
+  stop(): Promise<void>;
+}
+
+export type AccountBudgetsOptions = {
+  /** AGENT_MAX_IN_FLIGHT: the per-process cap. */
+  processLimit: number;
+  /** AGENT_POLL_SHARE. */
+  pollShare: number;
+} & (
+  | { leases?: undefined }
+  | {
+      /** The store's slot leases; memory and Redis both implement them. */
+      leases: AccountSlotLeases;
+      /** This process's name among the holders (INSTANCE_ID); made unique per process here. */
+      instanceId: string;
+      /** AGENT_ACCOUNT_CONCURRENCY. */
+      accountLimit: number;
+      /** How long a replica's slots outlive its last renewal (LEASE_TTL_MS). */
+      ttlMs: number;
+      logger?: Logger | undefined;
+    }
+);
+
+export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {
+  // A restarted process with the same INSTANCE_ID must not inherit (or overwrite) the old grant.
+  const holder = options.leases && `${options.instanceId}:${process.pid}:${Date.now().toString(36)}`;
+  const budgets = new Map<string, { budget: RequestBudget; share: LeasedAccountShare | undefined }>();
+  return {
+    budgetFor(accountKey) {
+      const known = budgets.get(accountKey);
+      if (known) return known.budget;
+      const share =
+        options.leases &&
+        createAccountShare({
+          leases: options.leases,
+          account: accountKey,
+          holder: holder as string,
+          accountLimit: options.accountLimit,
+          processLimit: options.processLimit,
+          ttlMs: options.ttlMs,
+          logger: options.logger,
+        });
+      const budget = createRequestBudget({
+        limit: options.processLimit,
+        pollShare: options.pollShare,
+        ...(share ? { account: share } : {}),
+      });
+      budgets.set(accountKey, { budget, share });
+      return budget;
+    },
+    async stop() {
+      await Promise.all([...budgets.values()].map(({ share }) => share?.stop()));
+    },
+  };
+}

@@ -336,6 +336,7 @@ export async function startBot(
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
     routes: [alerts.route],
+    tenancy,
     listeners: {
       turns,
       reactions,
@@ -344,10 +345,8 @@ export async function startBot(
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
-      tenancy,
       // `/agent enable|disable` notes the state in the command's installation (the listener names it).
       agentStates: homeActivity,
-      config,
       agentApi,
       store,
       channelAgents,

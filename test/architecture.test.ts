@@ -111,7 +111,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   conversation: ['runtime'],
   'agent-api': ['conversation', 'runtime'],
   capacity: ['agent-api', 'runtime'],
-  store: ['alerts', 'connections', 'conversation', 'runtime', 'secrets'],
+  // App Home's records port is home/'s (home-ports.ts); the store implements it.
+  store: ['alerts', 'connections', 'conversation', 'home', 'runtime', 'secrets'],
   // Service connections: one client factory, a client per alias, sealed tokens (DESIGN "Many accounts").
   connections: ['agent-api', 'config.ts', 'conversation', 'runtime', 'secrets'],
   // Alert investigations: a room beside the conversation, starting runs through its ports.

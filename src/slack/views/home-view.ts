@@ -4,9 +4,9 @@
  * characters per section). https://docs.slack.dev/surfaces/app-home
  */
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { RecentThread, RecentThreadStatus } from '../../conversation/home-ports.js';
 import type { ListedSchedule } from '../../conversation/schedules/schedules.js';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
+import type { RecentThread, RecentThreadStatus } from '../../home/home-ports.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
 import { cutMrkdwn, escapedText, escapeSlackText, summariseInline, summariseLines } from './mrkdwn.js';
 import { scheduleLine } from './schedule-replies.js';

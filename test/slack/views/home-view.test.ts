@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { visibleText } from '../../../dev/slack-standin/index.js';
-import type { RecentThread } from '../../../src/conversation/home-ports.js';
 import type { AdminHome, PersonHome } from '../../../src/home/home-data.js';
+import type { RecentThread } from '../../../src/home/home-ports.js';
 import {
   coverageText,
   HOME_MAX_BLOCKS,

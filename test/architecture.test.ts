@@ -160,7 +160,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'slack',
     'store',
   ],
-  // Rooms of the composition root too big to sit in start-bot.ts itself.
+  // Rooms of the composition root too big to sit in start-bot.ts itself; the bot context
+  // (bot-context.ts) makes the metrics once, for every room.
   composition: [
     'agent-api',
     'alerts',
@@ -168,7 +169,7 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'config.ts',
     'connections',
     'conversation',
-    'home',
+    'metrics.ts',
     'runtime',
     'slack',
     'store',

@@ -3,38 +3,31 @@
  * context", "Channel agents"): the thread read through its own fail-fast Web client, the people
  * directory, and shared text files read with the bot token from Slack's file host only.
  */
-import type { Config } from '../config/load-config.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import { createFileGathering } from '../conversation/context/file-gathering.js';
 import { createTurnContext } from '../conversation/context/turn-context.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
 import { createSlackFileReader } from '../slack/file-download.js';
-import type { SlackWiring } from '../slack/installations/slack-wiring.js';
 import { createSlackPeopleDirectory } from '../slack/people-directory.js';
 import { createSlackThreadReader } from '../slack/thread-reader.js';
+import type { BotContext } from './bot-context.js';
 
-type TurnContextDeps = Parameters<typeof createTurnContext>[0];
-
-export function wireTurnContext(deps: {
-  config: Config;
-  slackSide: SlackWiring;
-  users: Parameters<typeof createSlackPeopleDirectory>[0];
-  inside: TurnContextDeps['inside'];
-  channelAgents: ChannelAgents;
-  clock: Clock;
-  logger: Logger;
-}) {
-  const { config, slackSide, clock, logger } = deps;
-  const { identity } = slackSide;
+export function wireTurnContext(
+  ctx: BotContext,
+  deps: {
+    users: Parameters<typeof createSlackPeopleDirectory>[0];
+    inside: Parameters<typeof createTurnContext>[0]['inside'];
+    channelAgents: ChannelAgents;
+  },
+) {
+  const { config, slack, identity, clock, logger } = ctx;
   const people = createSlackPeopleDirectory(deps.users);
   const context = createTurnContext({
-    threads: createSlackThreadReader(slackSide.failFastWebClient()),
+    threads: createSlackThreadReader(slack.failFastWebClient()),
     people,
     inside: deps.inside,
     channelAgents: deps.channelAgents,
     files: createFileGathering({
-      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slackSide.botToken, logger }),
+      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slack.botToken, logger }),
       logger,
       settings: { maxChars: config.context.fileMaxChars },
     }),

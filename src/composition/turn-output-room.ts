@@ -3,37 +3,23 @@
  * thread output for answers and notices, the progress it shows while the agent works, and the
  * agent session's status — each routed to the thread's own installation.
  */
-
-import type { Config } from '../config/load-config.js';
 import { createAgentSessions } from '../conversation/agent-session.js';
 import { createTurnProgress } from '../conversation/turn/turn-progress.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
 import { createSlackAgentSessions } from '../slack/agent-sessions.js';
-import type { SlackWiring } from '../slack/installations/slack-wiring.js';
 import { createSlackThreadOutput } from '../slack/thread-output.js';
 import { createSlackThreadStatus } from '../slack/thread-status.js';
+import type { BotContext } from './bot-context.js';
 
-export function wireTurnOutput(deps: {
-  config: Config;
-  slackSide: SlackWiring;
-  /** The Web client answers and notices go out on. */
-  client: ReturnType<SlackWiring['webClient']>;
-  clock: Clock;
-  logger: Logger;
-  /** The bot's metrics (metrics.ts), as the Slack adapters record them. */
-  metrics: Parameters<typeof createSlackThreadOutput>[0]['metrics'] &
-    Parameters<typeof createTurnProgress>[0]['metrics'];
-}) {
-  const { config, slackSide, clock, logger, metrics } = deps;
+export function wireTurnOutput(ctx: BotContext, client: ReturnType<BotContext['slack']['webClient']>) {
+  const { config, slack, clock, logger, metrics } = ctx;
   // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
   // only that client's queue, never an answer's.
-  const progressClient = slackSide.webClient();
-  const output = slackSide.routeOutput(
+  const progressClient = slack.webClient();
+  const output = slack.routeOutput(
     createSlackThreadOutput({
-      client: deps.client,
+      client,
       progressClient,
-      identity: slackSide.identity,
+      identity: ctx.identity,
       logger,
       metrics,
       fileThresholdChars: config.answers.fileThresholdChars,
@@ -44,14 +30,14 @@ export function wireTurnOutput(deps: {
     refreshMs: config.progress.statusRefreshMs,
     perMinute: config.answers.progressUpdatesPerMinute,
     output,
-    status: slackSide.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
+    status: slack.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
     clock,
     logger,
     metrics,
   });
   // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
   const sessions = createAgentSessions({
-    port: slackSide.routeSessions(createSlackAgentSessions({ client: progressClient, logger, metrics })),
+    port: slack.routeSessions(createSlackAgentSessions({ client: progressClient, logger, metrics })),
     logger,
   });
   return { output, progress, sessions };

@@ -7,9 +7,9 @@ import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
 import type { AnswerChannels } from '../../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
 import type { ConversationStore } from '../../conversation/ports.js';
+import type { AppHome } from '../../home/app-home.js';
 import type { AgentSeen } from '../../home/home-ports.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { AppHome } from '../app-home.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import type { UserDirectory } from '../user-directory.js';
 

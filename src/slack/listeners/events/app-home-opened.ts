@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AppHome } from '../../../home/app-home.js';
 import type { AgentView } from '../../agent-view.js';
-import type { AppHome } from '../../app-home.js';
 import { tenantOf } from '../../event-tenant.js';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;

@@ -2,8 +2,8 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import type { AdminCheck } from '../../../commands/access.js';
 import type { ServiceConnections } from '../../../connections/service-connections.js';
 import type { InsideCheck } from '../../../conversation/access/who-is-inside.js';
+import type { AppHome } from '../../../home/app-home.js';
 import type { Logger } from '../../../runtime/logger.js';
-import type { AppHome } from '../../app-home.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfInteraction } from '../../payload-person.js';
 import {

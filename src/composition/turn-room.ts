@@ -1,0 +1,125 @@
+/**
+ * The turns of mentions and messages (DESIGN "Turns"): their output and context, who reads the
+ * answer, the one ledger, the starter, the delivery that follows each run, the recovery of turns a
+ * stopped replica left, and Stop.
+ */
+import type { AgentApi } from '../agent-api/index.js';
+import type { ServiceConnections } from '../connections/service-connections.js';
+import { createAnswerPlacement } from '../conversation/access/answer-place.js';
+import { createConversationAudience } from '../conversation/access/audience.js';
+import { createSpending } from '../conversation/access/spending.js';
+import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import { createIoGate } from '../conversation/polling/io-gate.js';
+import { createRunStop } from '../conversation/run-stop.js';
+import { createAudienceAtPost } from '../conversation/turn/audience-at-post.js';
+import { createTurnDelivery } from '../conversation/turn/turn-delivery.js';
+import { createTurnLedger } from '../conversation/turn/turn-ledger.js';
+import type { TurnObserver } from '../conversation/turn/turn-observer.js';
+import { createTurnRecovery } from '../conversation/turn/turn-recovery.js';
+import { createTurnStarter } from '../conversation/turn/turn-starter.js';
+import { createViewedContext } from '../conversation/viewed-context.js';
+import { createSlackMembership } from '../slack/channel-membership.js';
+import { createSlackAudienceSource } from '../slack/conversation-audience.js';
+import { createSlackPrivateReplies } from '../slack/private-replies.js';
+import type { UserDirectory } from '../slack/user-directory.js';
+import { newReferenceId } from '../slack/views/describe-error.js';
+import type { StateStore } from '../store/index.js';
+import type { BotContext } from './bot-context.js';
+import { type createServicePoller, errorCode, isPermanentPollError } from './service-polling.js';
+import { wireTurnContext } from './turn-context-room.js';
+import { wireTurnOutput } from './turn-output-room.js';
+
+export function wireTurns(
+  ctx: BotContext,
+  deps: {
+    store: StateStore;
+    agentApi: AgentApi;
+    connections: Pick<ServiceConnections, 'runs'>;
+    poller: ReturnType<typeof createServicePoller>;
+    /** The Web client answers, notices and private replies go out on. */
+    client: ReturnType<BotContext['slack']['webClient']>;
+    users: UserDirectory;
+    inside: InsideCheck;
+    channelAgents: ChannelAgents;
+    /** App Home's activity: runs started, outcomes posted. */
+    observer: TurnObserver;
+  },
+) {
+  const { config, slack, clock, logger, metrics, turnSettings: settings } = ctx;
+  const { store, client, inside, observer } = deps;
+  const { output, progress, sessions } = wireTurnOutput(ctx, client);
+  // The one writer of turn locks and records, shared by the starter, delivery and recovery.
+  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const { context, people } = wireTurnContext(ctx, deps);
+  const audience = createConversationAudience({
+    source: createSlackAudienceSource(client, config.audience.memberLimit),
+    cache: store,
+    partition: slack.installationKey,
+    inside,
+    // Read per use: with OAuth the bot is the installation's under way.
+    get botUserId() {
+      return ctx.identity.botUserId;
+    },
+    logger,
+  });
+  const placement = createAnswerPlacement({
+    audience,
+    policy: config.audience.outsiderPolicy,
+    replies: createSlackPrivateReplies(client, logger),
+    logger,
+    metrics,
+  });
+  const audienceAtPost = createAudienceAtPost({ placement, logger });
+  const delivery = createTurnDelivery({
+    ledger,
+    store,
+    output,
+    poller: deps.poller,
+    progress,
+    sessions,
+    clock,
+    logger,
+    metrics,
+    settings,
+    newReferenceId,
+    isPermanentPollError,
+    errorCode,
+    observer,
+    // DESIGN "Audience at every post": asked again just before service data is posted, in the
+    // turn's own installation (a delivery runs long after its event, from the poller).
+    audienceAtPost: {
+      placeFor: (turn) => slack.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
+    },
+  });
+  const turns = createTurnStarter({
+    ledger,
+    store,
+    agent: deps.agentApi,
+    connections: deps.connections.runs,
+    output,
+    delivery,
+    progress,
+    sessions,
+    clock,
+    logger,
+    metrics,
+    settings,
+    inside,
+    gate: createIoGate(),
+    context: createViewedContext({ context, audience, membership: createSlackMembership(client), logger }),
+    placement,
+    spending: createSpending({
+      store,
+      runsPerHour: config.spending.runsPerPersonPerHour,
+      clock,
+      logger,
+      metrics,
+      people,
+    }),
+    observer,
+  });
+  const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
+  const stops = createRunStop({ ledger, delivery, inside, sessions, logger, metrics });
+  return { output, progress, sessions, ledger, audience, delivery, turns, recovery, stops };
+}

@@ -2,6 +2,12 @@
  * The turns of mentions and messages (DESIGN "Turns"): their output and context, who reads the
  * answer, the one ledger, the starter, the delivery that follows each run, the recovery of turns a
  * stopped replica left, and Stop.
+ *
+ * Output (DESIGN "Native progress", "Agent sessions and Stop"): answers and notices, the progress
+ * shown while the agent works and the agent session's status, each routed to the thread's own
+ * installation. Context (DESIGN "Thread context", "Time range", "Files are context"): the thread
+ * read through its own fail-fast Web client, the people directory, and shared text files read with
+ * the bot token from Slack's file host only.
  */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
@@ -9,26 +15,34 @@ import { createAnswerPlacement } from '../conversation/access/answer-place.js';
 import { createConversationAudience } from '../conversation/access/audience.js';
 import { createSpending } from '../conversation/access/spending.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import { createAgentSessions } from '../conversation/agent-session.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';
+import { createFileGathering } from '../conversation/context/file-gathering.js';
+import { createTurnContext } from '../conversation/context/turn-context.js';
 import { createIoGate } from '../conversation/polling/io-gate.js';
 import { createRunStop } from '../conversation/run-stop.js';
 import { createAudienceAtPost } from '../conversation/turn/audience-at-post.js';
 import { createTurnDelivery } from '../conversation/turn/turn-delivery.js';
 import { createTurnLedger } from '../conversation/turn/turn-ledger.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
+import { createTurnProgress } from '../conversation/turn/turn-progress.js';
 import { createTurnRecovery } from '../conversation/turn/turn-recovery.js';
 import { createTurnStarter } from '../conversation/turn/turn-starter.js';
 import { createViewedContext } from '../conversation/viewed-context.js';
+import { createSlackAgentSessions } from '../slack/agent-sessions.js';
 import { createSlackMembership } from '../slack/channel-membership.js';
 import { createSlackAudienceSource } from '../slack/conversation-audience.js';
+import { createSlackFileReader } from '../slack/file-download.js';
+import { createSlackPeopleDirectory } from '../slack/people-directory.js';
 import { createSlackPrivateReplies } from '../slack/private-replies.js';
+import { createSlackThreadOutput } from '../slack/thread-output.js';
+import { createSlackThreadReader } from '../slack/thread-reader.js';
+import { createSlackThreadStatus } from '../slack/thread-status.js';
 import type { UserDirectory } from '../slack/user-directory.js';
 import { newReferenceId } from '../slack/views/describe-error.js';
 import type { StateStore } from '../store/index.js';
 import type { BotContext } from './bot-context.js';
 import { type createServicePoller, errorCode, isPermanentPollError } from './service-polling.js';
-import { wireTurnContext } from './turn-context-room.js';
-import { wireTurnOutput } from './turn-output-room.js';
 
 export function wireTurns(
   ctx: BotContext,
@@ -122,4 +136,73 @@ export function wireTurns(
   const recovery = createTurnRecovery({ store, delivery, logger, settings, clock, ledger });
   const stops = createRunStop({ ledger, delivery, inside, sessions, logger, metrics });
   return { output, progress, sessions, ledger, audience, delivery, turns, recovery, stops };
+}
+
+function wireTurnOutput(ctx: BotContext, client: ReturnType<BotContext['slack']['webClient']>) {
+  const { config, slack, clock, logger, metrics } = ctx;
+  // Progress has a Web client of its own (same connection pool): a 429 on a status refresh pauses
+  // only that client's queue, never an answer's.
+  const progressClient = slack.webClient();
+  const output = slack.routeOutput(
+    createSlackThreadOutput({
+      client,
+      progressClient,
+      identity: ctx.identity,
+      logger,
+      metrics,
+      fileThresholdChars: config.answers.fileThresholdChars,
+    }),
+  );
+  const progress = createTurnProgress({
+    style: config.progress.style,
+    refreshMs: config.progress.statusRefreshMs,
+    perMinute: config.answers.progressUpdatesPerMinute,
+    output,
+    status: slack.routeStatus(createSlackThreadStatus({ client: progressClient, logger, metrics })),
+    clock,
+    logger,
+    metrics,
+  });
+  // Agent sessions (the Stop button) ride the progress client: they are progress, never an answer.
+  const sessions = createAgentSessions({
+    port: slack.routeSessions(createSlackAgentSessions({ client: progressClient, logger, metrics })),
+    logger,
+  });
+  return { output, progress, sessions };
+}
+
+function wireTurnContext(
+  ctx: BotContext,
+  deps: {
+    users: Parameters<typeof createSlackPeopleDirectory>[0];
+    inside: Parameters<typeof createTurnContext>[0]['inside'];
+    channelAgents: ChannelAgents;
+  },
+) {
+  const { config, slack, identity, clock, logger } = ctx;
+  const people = createSlackPeopleDirectory(deps.users);
+  const context = createTurnContext({
+    threads: createSlackThreadReader(slack.failFastWebClient()),
+    people,
+    inside: deps.inside,
+    channelAgents: deps.channelAgents,
+    files: createFileGathering({
+      reader: createSlackFileReader({ apiUrl: config.slack.apiUrl, token: slack.botToken, logger }),
+      logger,
+      settings: { maxChars: config.context.fileMaxChars },
+    }),
+    clock,
+    logger,
+    settings: {
+      ...config.context,
+      // Read per turn: with OAuth the bot is the installation's under way.
+      get botUserId() {
+        return identity.botUserId;
+      },
+      get botId() {
+        return identity.botId;
+      },
+    },
+  });
+  return { context, people };
 }

@@ -158,5 +158,3 @@ export function createHomeData(deps: HomeDataDeps) {
 
   return { forPerson };
 }
-
-export type HomeData = ReturnType<typeof createHomeData>;

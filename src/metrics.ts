@@ -27,69 +27,50 @@ export interface Metrics extends ConversationMetrics, AlertMetrics, ScheduleMetr
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'sab_' });
-  const turnsStarted = new Counter({
-    name: 'sab_turns_started_total',
-    help: 'Agent turns started, by kind (start = first turn of a thread, followUp = later turns).',
-    labelNames: ['kind'],
-    registers: [registry],
-  });
-  const turnsFinished = new Counter({
-    name: 'sab_turns_finished_total',
-    help: 'Agent turns finished, by outcome.',
-    labelNames: ['outcome'],
-    registers: [registry],
-  });
+  const counter = counterOn(registry);
+  const turnsStarted = counter(
+    'sab_turns_started_total',
+    'Agent turns started, by kind (start = first turn of a thread, followUp = later turns).',
+    ['kind'],
+  );
+  const turnsFinished = counter('sab_turns_finished_total', 'Agent turns finished, by outcome.', ['outcome']);
   const inFlight = new Gauge({
     name: 'sab_turns_in_flight',
     help: 'Turns this process is polling right now.',
     registers: [registry],
   });
-  const polls = new Counter({
-    name: 'sab_status_polls_total',
-    help: 'Status requests to the agent service, by result.',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-  const serviceErrors = new Counter({
-    name: 'sab_service_errors_total',
-    help: 'Agent service errors, by class.',
-    labelNames: ['code'],
-    registers: [registry],
-  });
-  const slackErrors = new Counter({
-    name: 'sab_slack_api_errors_total',
-    help: 'Slack Web API calls that failed, by method and error.',
-    labelNames: ['method', 'error'],
-    registers: [registry],
-  });
-  const dropped = new Counter({
-    name: 'sab_deliveries_dropped_total',
-    help: 'Turn outcomes given up on because Slack refused them for good, by Slack error.',
-    labelNames: ['error'],
-    registers: [registry],
-  });
-  const statusLapsed = new Counter({
-    name: 'sab_progress_status_lapsed_total',
-    help: 'Thread statuses that expired (Slack clears one after 2 minutes) before their refresh landed.',
-    registers: [registry],
-  });
-  const outsiderReadable = new Counter({
-    name: 'sab_outsider_readable_questions_total',
-    help: 'Questions asked where people outside the organisation (or guests) read, by what was done (private: answered in a DM; refused) and why.',
-    labelNames: ['action', 'reason'],
-    registers: [registry],
-  });
-  const overLimit = new Counter({
-    name: 'sab_turns_over_limit_total',
-    help: 'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
-    registers: [registry],
-  });
-  const stops = new Counter({
-    name: 'sab_stops_total',
-    help: "Stop pressed on a thread's agent session, by result (stopped: a run was followed; idle: nothing ran; outsider: ignored).",
-    labelNames: ['result'],
-    registers: [registry],
-  });
+  const polls = counter('sab_status_polls_total', 'Status requests to the agent service, by result.', [
+    'result',
+  ]);
+  const serviceErrors = counter('sab_service_errors_total', 'Agent service errors, by class.', ['code']);
+  const slackErrors = counter(
+    'sab_slack_api_errors_total',
+    'Slack Web API calls that failed, by method and error.',
+    ['method', 'error'],
+  );
+  const dropped = counter(
+    'sab_deliveries_dropped_total',
+    'Turn outcomes given up on because Slack refused them for good, by Slack error.',
+    ['error'],
+  );
+  const statusLapsed = counter(
+    'sab_progress_status_lapsed_total',
+    'Thread statuses that expired (Slack clears one after 2 minutes) before their refresh landed.',
+  );
+  const outsiderReadable = counter(
+    'sab_outsider_readable_questions_total',
+    'Questions asked where people outside the organisation (or guests) read, by what was done (private: answered in a DM; refused) and why.',
+    ['action', 'reason'],
+  );
+  const overLimit = counter(
+    'sab_turns_over_limit_total',
+    'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
+  );
+  const stops = counter(
+    'sab_stops_total',
+    "Stop pressed on a thread's agent session, by result (stopped: a run was followed; idle: nothing ran; outsider: ignored).",
+    ['result'],
+  );
   const delivery = new Histogram({
     name: 'sab_delivery_latency_seconds',
     help: 'Time from seeing a terminal run status to Slack accepting the answer.',
@@ -97,12 +78,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registers: [registry],
   });
   const alerts = createAlertSeries(registry);
-  const schedules = new Counter({
-    name: 'sab_schedule_occurrences_total',
-    help: 'Scheduled question occurrences, by result (run: asked and its run started; skipped: missed past SCHEDULE_GRACE_MINUTES or an outsider-readable channel; failed: not asked, or paused).',
-    labelNames: ['result'],
-    registers: [registry],
-  });
+  const schedules = counter(
+    'sab_schedule_occurrences_total',
+    'Scheduled question occurrences, by result (run: asked and its run started; skipped: missed past SCHEDULE_GRACE_MINUTES or an outsider-readable channel; failed: not asked, or paused).',
+    ['result'],
+  );
   for (const result of ['run', 'skipped', 'failed']) schedules.inc({ result }, 0);
   // Known label values start at 0, so dashboards and rate() see a series before the first event.
   for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
@@ -131,18 +111,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 
 /** DESIGN "Alert investigations": alerts by outcome and source, investigations, time to verdict. */
 function createAlertSeries(registry: Registry): AlertMetrics & Pick<ConversationMetrics, 'timeToVerdict'> {
-  const received = new Counter({
-    name: 'sab_alerts_received_total',
-    help: 'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',
-    labelNames: ['outcome', 'source'],
-    registers: [registry],
-  });
-  const investigations = new Counter({
-    name: 'sab_alert_investigations_started_total',
-    help: 'Alert investigations whose agent run started, by source.',
-    labelNames: ['source'],
-    registers: [registry],
-  });
+  const counter = counterOn(registry);
+  const received = counter(
+    'sab_alerts_received_total',
+    'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',
+    ['outcome', 'source'],
+  );
+  const investigations = counter(
+    'sab_alert_investigations_started_total',
+    'Alert investigations whose agent run started, by source.',
+    ['source'],
+  );
   const verdict = new Histogram({
     name: 'sab_alert_time_to_verdict_seconds',
     help: "Time from an alert's arrival to its investigation's answer in Slack.",
@@ -159,4 +138,10 @@ function createAlertSeries(registry: Registry): AlertMetrics & Pick<Conversation
     investigationStarted: (source) => investigations.inc({ source }),
     timeToVerdict: (ms) => verdict.observe(ms / 1000),
   };
+}
+
+/** A counter on `registry`. */
+function counterOn(registry: Registry) {
+  return (name: string, help: string, labelNames: string[] = []) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
 }

@@ -1,48 +1,29 @@
-import { checkAgentService, createAccountBudgets } from './agent-api/index.js';
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
-import { wireAppHome } from './composition/app-home-room.js';
+import { createBotContext } from './composition/bot-context.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
 import { createScheduleBook, wireSchedules } from './composition/schedules-room.js';
-import { createServicePoller, errorCode, isPermanentPollError } from './composition/service-polling.js';
-import { wireTurnContext } from './composition/turn-context-room.js';
-import { wireTurnOutput } from './composition/turn-output-room.js';
+import { createServicePoller } from './composition/service-polling.js';
+import { openServiceSide } from './composition/service-side.js';
+import { wireTurns } from './composition/turn-room.js';
 import type { Config } from './config/load-config.js';
-import { createDefaultServiceClient, createServiceConnections } from './connections/service-connections.js';
-import { createAnswerPlacement } from './conversation/access/answer-place.js';
-import { createConversationAudience } from './conversation/access/audience.js';
-import { createSpending } from './conversation/access/spending.js';
+import { createServiceConnections } from './connections/service-connections.js';
 import { createInsideCheck } from './conversation/access/who-is-inside.js';
 import { createAnswerChannels } from './conversation/answer-channels/answer-channels.js';
 import { createChannelAgents } from './conversation/context/channel-agents.js';
 import { createRatings } from './conversation/feedback/ratings.js';
-import { createIoGate } from './conversation/polling/io-gate.js';
-import { createRunStop } from './conversation/run-stop.js';
-import { createTenancy, defaultHomeTeamIds } from './conversation/tenancy.js';
-import { createAudienceAtPost } from './conversation/turn/audience-at-post.js';
-import { createTurnIntake } from './conversation/turn/turn-intake.js';
-import { createTurnLedger } from './conversation/turn/turn-ledger.js';
-import { createTurnRecovery } from './conversation/turn/turn-recovery.js';
-import { createTurnRunner } from './conversation/turn/turn-runner.js';
-import { createViewedContext } from './conversation/viewed-context.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { wireAppHome } from './home/app-home.js';
+import type { Metrics } from './metrics.js';
 import { type Clock, systemClock } from './runtime/clock.js';
 import type { Logger } from './runtime/logger.js';
 import { createAgentView } from './slack/agent-view.js';
 import { createSlackAlertOutput } from './slack/alert-output.js';
 import { createSlackApp } from './slack/app.js';
-import { createSlackMembership } from './slack/channel-membership.js';
-import { createSlackAudienceSource } from './slack/conversation-audience.js';
 import { alertInstallations, singleAlertInstallation } from './slack/installations/alert-installations.js';
 import { createSlackWiring } from './slack/installations/slack-wiring.js';
-import { createSlackPrivateReplies } from './slack/private-replies.js';
 import { createSlackScheduleOutput } from './slack/schedule-output.js';
 import { checkSlackToken } from './slack/startup-check.js';
 import { createUserDirectory, slackUsersInfo } from './slack/user-directory.js';
-import { newReferenceId } from './slack/views/describe-error.js';
-import { createStore } from './store/index.js';
-
-/** The agent service check's bound at start-up, like the Slack token check's. */
-const STARTUP_CHECK_MS = 10_000;
+import { renderHome } from './slack/views/home-view.js';
 
 export interface RunningBot {
   /** The HTTP port serving /slack/events (HTTP mode), /healthz and /metrics. */
@@ -75,46 +56,10 @@ export async function startBot(
   }
   // One workspace: its token is checked now. OAuth: each installation's token came with its install.
   const checkedIdentity = config.slack.oauth ? undefined : await checkSlackToken(config, logger);
-  // The store first: the account's request budget is leased in it (DESIGN "Redis beyond one node").
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
-  const budgets = createAccountBudgets({
-    leases: store,
-    instanceId: config.state.instanceId,
-    accountLimit: config.agent.accountConcurrency,
-    processLimit: config.agent.maxInFlight,
-    pollShare: config.agent.pollShare,
-    ttlMs: config.state.leaseTtlMs,
-    logger,
-  });
-  // Every service client (the default one, and each connection admins add) comes from one factory;
-  // each account's requests count against its budget, leased in the store by every replica.
-  const {
-    factory,
-    defaultApi: agentApi,
-    budget,
-  } = createDefaultServiceClient(config, logger, (key) => budgets.budgetFor(key));
-  try {
-    await checkAgentService(
-      agentApi,
-      { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
-      logger,
-    );
-  } catch (error) {
-    await budgets.stop();
-    await store.close();
-    throw error;
-  }
+  const { store, budgets, factory, defaultApi: agentApi, budget } = await openServiceSide(config, logger);
   const slackSide = createSlackWiring({ config, logger, checkedIdentity, records: store });
-  const { identity } = slackSide;
-  // Who is home (HOME_TEAM_IDS; one workspace: its own) and how installations name their state.
-  const tenancy = createTenancy({
-    homeTeamIds: defaultHomeTeamIds(config.tenants.homeTeamIds, checkedIdentity),
-    many: config.slack.oauth !== undefined,
-  });
-  const metrics = createMetrics();
+  const ctx = createBotContext(config, { clock, logger, slack: slackSide });
+  const { identity, tenancy, metrics } = ctx;
   const connections = createServiceConnections({
     config,
     factory,
@@ -124,15 +69,7 @@ export async function startBot(
     clock,
     keyOf: tenancy.keyOf,
   });
-  const scheduler = createServicePoller({
-    config,
-    clients: connections.clients,
-    tenancy,
-    within: (teamId, work) => slackSide.within(teamId, work),
-    slots: budget.pollSlots,
-    clock,
-    logger,
-  });
+  const poller = createServicePoller(ctx, { clients: connections.clients, slots: budget.pollSlots });
   const slackClient = slackSide.webClient();
   const users = createUserDirectory({
     fetch: slackUsersInfo(slackClient),
@@ -146,131 +83,44 @@ export async function startBot(
     lookup: users.lookup,
     logger,
   });
-  const { output, progress, sessions } = wireTurnOutput({
-    config,
-    slackSide,
-    client: slackClient,
-    clock,
-    logger,
-    metrics,
-  });
-  const settings = {
-    instanceId: config.state.instanceId,
-    defaultAgentId: config.agent.agentId,
-    turnDeadlineMs: config.agent.turnDeadlineMs,
-    lateWatchMs: config.agent.lateWatchMs,
-    leaseTtlMs: config.state.leaseTtlMs,
-  };
+  const now = () => clock.now();
   // Channels where every person's top-level message is a question (DESIGN "Answer channels").
-  const answerChannels = createAnswerChannels({ store, now: () => clock.now() });
+  const answerChannels = createAnswerChannels({ store, now });
   const scheduleClock = options.scheduleClock ?? clock;
   const scheduleBook = createScheduleBook(store, scheduleClock, config.schedules.perChannel);
   const { appHome, homeActivity } = wireAppHome({
-    config,
+    publish: (userId, home) =>
+      slackClient.views.publish({ user_id: userId, view: renderHome(home, identity) }),
+    within: ctx.withinTenant,
     store,
+    inside,
+    admins: { adminUserIds: config.access.adminUserIds, app: identity, lookupUser: users.lookup },
+    connections: {
+      list: (tenant) => connections.admin.list(tenant),
+      aliases: (tenant) => connections.admin.aliases(tenant),
+      now,
+    },
     answerChannels,
     schedules: scheduleBook,
-    inside,
-    identity,
-    users,
-    connections,
-    client: slackClient,
-    clock,
-    logger,
-    // A republish after a turn runs in the turn's installation, with that installation's tenant.
-    within: (teamId, work) => slackSide.within(teamId, () => work(tenancy.of(identity))),
-  });
-  // The one writer of turn locks and records, shared by intake, the runner and recovery.
-  const ledger = createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const channelAgents = createChannelAgents({
-    store,
     defaultAgentId: config.agent.agentId,
-    now: () => clock.now(),
+    prompts: config.agentView.suggestedPrompts,
+    republishIntervalMs: config.home.republishMs,
+    byInstallation: config.slack.oauth !== undefined,
+    now,
+    logger,
   });
-  const { context, people } = wireTurnContext({
-    config,
-    slackSide,
+  const channelAgents = createChannelAgents({ store, defaultAgentId: config.agent.agentId, now });
+  const { output, progress, sessions, ledger, audience, runner, turns, recovery, stops } = wireTurns(ctx, {
+    store,
+    agentApi,
+    connections,
+    poller,
+    client: slackClient,
     users,
     inside,
     channelAgents,
-    clock,
-    logger,
-  });
-  const audience = createConversationAudience({
-    source: createSlackAudienceSource(slackClient, config.audience.memberLimit),
-    cache: store,
-    partition: slackSide.installationKey,
-    inside,
-    get botUserId() {
-      return identity.botUserId;
-    },
-    logger,
-  });
-  const placement = createAnswerPlacement({
-    audience,
-    policy: config.audience.outsiderPolicy,
-    replies: createSlackPrivateReplies(slackClient, logger),
-    logger,
-    metrics,
-  });
-  const audienceAtPost = createAudienceAtPost({ placement, logger });
-  const runner = createTurnRunner({
-    ledger,
-    store,
-    output,
-    poller: scheduler,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
-    newReferenceId,
-    isPermanentPollError,
-    errorCode,
-    observer: homeActivity,
-    // DESIGN "Audience at every post": asked again just before service data is posted, in the
-    // turn's own installation (a delivery runs long after its event, from the poller).
-    audienceAtPost: {
-      placeFor: (turn) => slackSide.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
-    },
-  });
-  const turns = createTurnIntake({
-    ledger,
-    store,
-    agent: agentApi,
-    connections: connections.runs,
-    output,
-    runner,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
-    inside,
-    gate: createIoGate(),
-    context: createViewedContext({
-      context,
-      audience,
-      membership: createSlackMembership(slackClient),
-      logger,
-    }),
-    placement,
-    spending: createSpending({
-      store,
-      runsPerHour: config.spending.runsPerPersonPerHour,
-      clock,
-      logger,
-      metrics,
-      people,
-    }),
     observer: homeActivity,
   });
-  // Who a webhook alert or a scheduled question is for: it runs as that installation.
-  const installationScope = slackSide.installations
-    ? alertInstallations(slackSide.installations, tenancy)
-    : singleAlertInstallation(identity, tenancy);
   // What an alert investigation and a scheduled question share with a mention: they start runs
   // of their own (no Slack event) and hand them to the same runner, in their installation.
   const ownRuns = {
@@ -287,13 +137,16 @@ export async function startBot(
     metrics,
     clock,
     logger,
-    installations: installationScope,
+    // Who a webhook alert or a scheduled question is for: it runs as that installation.
+    installations: slackSide.installations
+      ? alertInstallations(slackSide.installations, tenancy)
+      : singleAlertInstallation(identity, tenancy),
     // They count in App Home's weekly runs, as their answers do.
     observer: homeActivity,
+    settings: ctx.turnSettings,
   };
   const alerts = createAlertInvestigations({
     ...ownRuns,
-    settings,
     alertOutput: createSlackAlertOutput(slackClient, identity),
     config: {
       ...config.alerts,
@@ -303,7 +156,7 @@ export async function startBot(
     },
     identity,
     tokens: connections.secrets
-      ? createAlertTokens({ records: store, box: connections.secrets, now: () => clock.now() })
+      ? createAlertTokens({ records: store, box: connections.secrets, now })
       : undefined,
   });
   // DESIGN "Scheduled questions": asked in their channel at their time, each occurrence once.
@@ -311,7 +164,7 @@ export async function startBot(
     ...ownRuns,
     schedules: scheduleBook,
     sessions,
-    settings: { ...settings, graceMs: config.schedules.graceMs },
+    settings: { ...ctx.turnSettings, graceMs: config.schedules.graceMs },
     scheduleClock,
     outsiderPolicy: config.audience.outsiderPolicy,
     connectionExists: (alias, tenant) => connections.admin.exists(alias, tenant),
@@ -328,7 +181,6 @@ export async function startBot(
     clock,
     onRated: homeActivity.rated,
   });
-  const recovery = createTurnRecovery({ store, runner, logger, settings, clock, ledger });
   const slack = createSlackApp({
     config,
     identity,
@@ -336,18 +188,17 @@ export async function startBot(
     logger,
     ops: { metrics: async () => ({ contentType: metrics.contentType, body: await metrics.render() }) },
     routes: [alerts.route],
+    tenancy,
     listeners: {
       turns,
       reactions,
-      stops: createRunStop({ ledger, runner, inside, sessions, logger, metrics }),
+      stops,
       inside,
       users,
       agentView: createAgentView({ prompts: config.agentView.suggestedPrompts, logger }),
       appHome,
-      tenancy,
       // `/agent enable|disable` notes the state in the command's installation (the listener names it).
       agentStates: homeActivity,
-      config,
       agentApi,
       store,
       channelAgents,
@@ -387,7 +238,7 @@ export async function startBot(
     // Outcomes still retrying stop first, so no other replica posts while one of ours is under way.
     await Promise.all([turns.stop(), runner.stop(), alerts.intake.settle()]);
     await recovery.releaseAll();
-    await scheduler.stop();
+    await poller.stop();
     await progress.close();
     await budgets.stop();
     await store.close();

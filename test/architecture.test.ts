@@ -114,7 +114,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
   budget: ['runtime'],
   'agent-api': ['budget', 'conversation', 'runtime'],
   capacity: ['agent-api', 'runtime'],
-  store: ['alerts', 'budget', 'connections', 'conversation', 'runtime', 'secrets'],
+  // App Home's records port is home/'s (home-ports.ts); the store implements it.
+  store: ['alerts', 'budget', 'connections', 'conversation', 'home', 'runtime', 'secrets'],
   // Service connections: one client factory, a client per alias, sealed tokens (DESIGN "Many accounts").
   connections: ['agent-api', 'budget', 'config.ts', 'conversation', 'runtime', 'secrets'],
   // Alert investigations: a room beside the conversation, starting runs through its ports.
@@ -162,7 +163,8 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'slack',
     'store',
   ],
-  // Rooms of the composition root too big to sit in start-bot.ts itself.
+  // Rooms of the composition root too big to sit in start-bot.ts itself; the bot context
+  // (bot-context.ts) makes the metrics once, for every room.
   composition: [
     'agent-api',
     'alerts',
@@ -170,7 +172,7 @@ const LAYER_IMPORTS: Record<string, string[]> = {
     'config.ts',
     'connections',
     'conversation',
-    'home',
+    'metrics.ts',
     'runtime',
     'slack',
     'store',

@@ -251,7 +251,7 @@ describe('manifest.yml', () => {
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: false,
     });
-    // The bot publishes a Home tab (src/slack/app-home.ts): Slack shows it only when enabled.
+    // The bot publishes a Home tab (src/home/app-home.ts): Slack shows it only when enabled.
     const publishes = [...(calledMethods.get('views.publish') ?? [])];
     expect(publishes, 'views.publish in the source').not.toEqual([]);
     expect(manifest.features.app_home?.home_tab_enabled).toBe(true);

@@ -4,12 +4,9 @@
  * composition root; the turn machine only sees the poller port and the two error readers.
  */
 import { AgentApiErrorCode, isAgentApiError } from '../agent-api/index.js';
-import type { Config } from '../config/load-config.js';
 import type { ConnectionClients } from '../connections/connection-clients.js';
 import { createPollScheduler } from '../conversation/polling/poll-scheduler.js';
-import type { Tenancy } from '../conversation/tenancy.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
+import type { BotContext } from './bot-context.js';
 
 /** Status errors after which polling a session again cannot help. */
 const PERMANENT_POLL_ERRORS = new Set<string>([
@@ -30,18 +27,16 @@ export const isPermanentPollError = (error: unknown) =>
 /** The code a notice and a metric name a failure by. */
 export const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
 
-export function createServicePoller(deps: {
-  config: Config;
-  clients: ConnectionClients;
-  tenancy: Pick<Tenancy, 'keyOf'>;
-  /** Runs a poll result's work in the turn's own installation (its token, its identity). */
-  within: <T>(teamId: string, work: () => Promise<T>) => Promise<T>;
-  /** Status requests the poller may have in flight: a share of the process's budget. */
-  slots: number;
-  clock: Clock;
-  logger: Logger;
-}) {
-  const { config, clients, tenancy } = deps;
+export function createServicePoller(
+  ctx: Pick<BotContext, 'config' | 'tenancy' | 'slack' | 'clock' | 'logger'>,
+  deps: {
+    clients: ConnectionClients;
+    /** Status requests the poller may have in flight: a share of the process's budget. */
+    slots: number;
+  },
+) {
+  const { config, tenancy } = ctx;
+  const { clients } = deps;
   return createPollScheduler({
     // The scheduler backs off on its own; a second retry loop inside the client would hold the turn.
     getStatus: async (agentId, sessionId, { connection, teamId, ...callOptions }) =>
@@ -49,13 +44,14 @@ export function createServicePoller(deps: {
         ...callOptions,
         retryLimit: 0,
       }),
-    runFor: deps.within,
+    // A poll result's work runs in the turn's own installation (its token, its identity).
+    runFor: (teamId, work) => ctx.slack.within(teamId, work),
     slots: deps.slots,
     requestTimeoutMs: config.agent.statusTimeoutMs,
     minIntervalMs: config.agent.pollIntervalMs,
     // Runs past their deadline are looked in on at a slow pace: a tenth of the deadline, 1–30 s.
     lateIntervalMs: Math.min(30_000, Math.max(1_000, config.agent.turnDeadlineMs / 10)),
-    clock: deps.clock,
-    logger: deps.logger,
+    clock: ctx.clock,
+    logger: ctx.logger,
   });
 }

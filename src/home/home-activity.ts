@@ -4,11 +4,12 @@
  * rated sessions, and the agent seen running. Then the person's home is published again (bounded
  * by the republish throttle). Beside the turn: a failure is logged, never felt by the turn.
  */
-import type { AgentSeen, HomeStore, RecentThreadStatus } from '../conversation/home-ports.js';
+
 import { parseThreadKey } from '../conversation/thread-key.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
 import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { Logger } from '../runtime/logger.js';
+import type { AgentSeen, HomeStore, RecentThreadStatus } from './home-ports.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
 
 /** A person's list: their ten newest threads, forgotten a month after the last. */

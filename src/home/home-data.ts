@@ -7,10 +7,10 @@
 import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
-import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from '../conversation/home-ports.js';
 import type { ListedSchedule } from '../conversation/schedules/schedules.js';
 import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
+import type { AgentSeen, HomeStore, RecentThread, WeeklyTallies } from './home-ports.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
 import type { ConnectionStatus, ServiceConnections } from './service-connections.js';
 import type { WatchedChannels } from './watched-channels.js';
@@ -158,5 +158,3 @@ export function createHomeData(deps: HomeDataDeps) {
 
   return { forPerson };
 }
-
-export type HomeData = ReturnType<typeof createHomeData>;

@@ -1,10 +1,8 @@
 /**
- * The service connections an admin's App Home lists with their health. Today one: the default
- * connection (`AGENT_API_*`), judged by `/v2/whoami`. A registry of more connections (DESIGN
- * "Many accounts") plugs in as another {@link ServiceConnections}; {@link combineConnections}
- * lists them all.
+ * The service connections an admin's App Home lists with their health (DESIGN "Many accounts"):
+ * the default one (`AGENT_API_*`) first, then those admins added, each judged by `/v2/whoami`.
  */
-import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
+import type { IdentityProblem } from '../agent-api/index.js';
 import type { Tenant } from '../conversation/tenancy.js';
 
 export type ConnectionHealth = 'ok' | IdentityProblem;
@@ -25,48 +23,6 @@ export interface ServiceConnections {
 
 /** How long a health answer is reused: opening the home again does not call the service again. */
 const HEALTH_CACHE_MS = 60_000;
-
-/** The default connection, checked with whoami (bounded, cached for a minute). */
-export function defaultConnection(deps: {
-  baseUrl: string;
-  whoami(options: { timeoutMs: number }): Promise<Identity>;
-  now?: () => number;
-  timeoutMs?: number;
-}): ServiceConnections {
-  const now = deps.now ?? Date.now;
-  let cached: { at: number; status: ConnectionStatus } | undefined;
-  const host = new URL(deps.baseUrl).host;
-
-  async function check(): Promise<ConnectionStatus> {
-    try {
-      const identity = await deps.whoami({ timeoutMs: deps.timeoutMs ?? 5_000 });
-      return {
-        alias: 'default',
-        host,
-        account: { id: identity.accountId, name: identity.accountName },
-        health: 'ok',
-      };
-    } catch (error) {
-      return { alias: 'default', host, health: identityProblem(error) };
-    }
-  }
-
-  return {
-    async list() {
-      if (!cached || now() - cached.at >= HEALTH_CACHE_MS) cached = { at: now(), status: await check() };
-      return [cached.status];
-    },
-  };
-}
-
-/** Several sources of connections as one list, in order. */
-export function combineConnections(...sources: ServiceConnections[]): ServiceConnections {
-  return {
-    async list(tenant) {
-      return (await Promise.all(sources.map((source) => source.list(tenant)))).flat();
-    },
-  };
-}
 
 /** A connection as the service-connections registry lists it (its `/agent connections` row). */
 export type ListedConnection = { alias: string; region: string } & (

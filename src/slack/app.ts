@@ -3,13 +3,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config/load-config.js';
+import type { Tenancy } from '../conversation/tenancy.js';
 import type { HttpRoute } from '../http/http-route.js';
 import { toSlackLogger } from '../logging.js';
 import type { Logger } from '../runtime/logger.js';
 import { tenantMiddleware } from './event-tenant.js';
 import { type SlackInstallations, workspaceOfContext } from './installations/oauth-setup.js';
-import { registerListeners } from './listeners/index.js';
-import type { ListenerDeps } from './listeners/listener-deps.js';
+import { type ListenerPorts, registerListeners } from './listeners/index.js';
 import { type OpsState, opsRoutes } from './ops-routes.js';
 import type { SlackIdentity } from './slack-identity.js';
 import { SlackStartupError } from './startup-check.js';
@@ -38,7 +38,9 @@ export function createSlackApp(options: {
   ops: Omit<OpsState, 'ready'>;
   /** More routes on PORT in both modes, beside /healthz and /metrics (POST /alerts). */
   routes?: HttpRoute[];
-  listeners: Omit<ListenerDeps, 'identity' | 'logger'>;
+  /** Which installations are home, and their store keys: each event's tenant (event-tenant.ts). */
+  tenancy: Tenancy;
+  listeners: Omit<ListenerPorts, 'identity' | 'logger' | 'config' | 'allowedChannelIds'>;
   /** OAuth distribution (many workspaces): set ⇒ no bot token; each event's installation is used. */
   installations?: SlackInstallations | undefined;
 }): SlackApp {
@@ -98,11 +100,17 @@ export function createSlackApp(options: {
   installations?.register(app);
   // Every event's installation, as one value on its context (event-tenant.ts).
   app.use(
-    tenantMiddleware(options.listeners.tenancy, (context) =>
+    tenantMiddleware(options.tenancy, (context) =>
       installations ? workspaceOfContext(context)?.identity : identity,
     ),
   );
-  registerListeners(app, { ...options.listeners, identity, logger });
+  registerListeners(app, {
+    ...options.listeners,
+    identity,
+    logger,
+    config,
+    allowedChannelIds: config.access.allowedChannelIds,
+  });
 
   let opsServer: Server | undefined;
   /** HTTP mode: the receiver's server (events, install pages and the ops routes). */

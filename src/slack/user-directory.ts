@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { UsersInfoResponse, WebClient } from '@slack/web-api';
 
 /**
  * One cached `users.info` look-up for every feature that needs to know a person: who is inside
@@ -109,22 +109,8 @@ export function createUserDirectory(options: UserDirectoryOptions): UserDirector
   };
 }
 
-/** The fields of `users.info`'s `user` this module reads. */
-interface UsersInfoUser {
-  id?: string;
-  team_id?: string;
-  enterprise_user?: { enterprise_id?: string };
-  is_admin?: boolean;
-  is_owner?: boolean;
-  is_restricted?: boolean;
-  is_ultra_restricted?: boolean;
-  is_stranger?: boolean;
-  is_bot?: boolean;
-  deleted?: boolean;
-  tz?: string;
-  real_name?: string;
-  profile?: { display_name?: string; real_name?: string };
-}
+/** `users.info`'s `user` (the Web client's type). */
+type UsersInfoUser = NonNullable<UsersInfoResponse['user']>;
 
 /** `users.info`'s user as a SlackPerson. */
 export function toSlackPerson(userId: string, user: UsersInfoUser): SlackPerson {
@@ -150,7 +136,7 @@ export function slackUsersInfo(client: WebClient): FetchSlackPerson {
   return async (userId) => {
     try {
       const { user } = await client.users.info({ user: userId });
-      return user ? toSlackPerson(userId, user as UsersInfoUser) : undefined;
+      return user ? toSlackPerson(userId, user) : undefined;
     } catch (error) {
       if ((error as { data?: { error?: string } }).data?.error === 'user_not_found') return undefined;
       throw error;

@@ -4,7 +4,7 @@ import type {
   RecentThread,
   WeeklyTallies,
   WeeklyTallyKind,
-} from '../conversation/home-ports.js';
+} from '../home/home-ports.js';
 import type { HomePrimitives } from './primitives.js';
 
 /** App Home's key names, relative to the store's namespace (as in keys.ts). */

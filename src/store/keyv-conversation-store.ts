@@ -5,10 +5,10 @@ import type { ConnectionRecordStore } from '../connections/connection-record.js'
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
 import type { AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
-import type { HomeStore } from '../conversation/home-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { ScheduleStore } from '../conversation/schedules/schedules.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
+import type { HomeStore } from '../home/home-ports.js';
 import { createAnswerChannelRecords } from './answer-channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';

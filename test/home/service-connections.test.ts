@@ -1,23 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { AgentApiError, AgentApiErrorCode } from '../../src/agent-api/errors.js';
-import { combineConnections, defaultConnection } from '../../src/home/service-connections.js';
+import { type ListedConnection, registryConnections } from '../../src/home/service-connections.js';
 
 const HOME = { teamId: 'T1', home: true, key: undefined };
+const OTHER = { teamId: 'T2', home: false, key: 'T2' };
 
-describe('defaultConnection', () => {
-  it('says the account and health from whoami, reusing the answer for a minute', async () => {
+const ROWS: ListedConnection[] = [
+  { alias: 'default', region: 'api-eu.example.io', health: 'ok', accountId: 5, accountName: 'Prod' },
+  { alias: 'staging', region: 'api.example.io', health: 'failing', problem: 'token-rejected' },
+];
+
+describe('registryConnections', () => {
+  it('lists each connection with its account or its problem, reusing the answers for a minute', async () => {
     let now = 0;
     let calls = 0;
-    const connections = defaultConnection({
-      baseUrl: 'https://api-eu.example.io/base',
-      now: () => now,
-      whoami: async () => {
+    const connections = registryConnections({
+      list: async () => {
         calls += 1;
-        return { accountId: 5, accountName: 'Prod' };
+        return ROWS;
       },
+      aliases: async () => ['staging'],
+      now: () => now,
     });
     const expected = [
       { alias: 'default', host: 'api-eu.example.io', account: { id: 5, name: 'Prod' }, health: 'ok' },
+      { alias: 'staging', host: 'api.example.io', health: 'token-rejected' },
     ];
     expect(await connections.list(HOME)).toEqual(expected);
     now += 59_999;
@@ -28,22 +34,22 @@ describe('defaultConnection', () => {
     expect(calls).toBe(2);
   });
 
-  it.each([
-    [new AgentApiError(AgentApiErrorCode.TokenRejected, 'no', { status: 401 }), 'token-rejected'],
-    [new Error('socket hang up'), 'unavailable'],
-  ])('judges %s as %s', async (error, health) => {
-    const connections = defaultConnection({
-      baseUrl: 'https://api.example.io',
-      whoami: async () => {
-        throw error;
+  it('asks again at once when a connection was added or removed, and keeps each installation apart', async () => {
+    let aliases = ['staging'];
+    const asked: string[] = [];
+    const connections = registryConnections({
+      list: async (tenant) => {
+        asked.push(tenant.teamId);
+        return ROWS;
       },
+      aliases: async () => aliases,
+      now: () => 0,
     });
-    expect(await connections.list(HOME)).toEqual([{ alias: 'default', host: 'api.example.io', health }]);
-  });
-
-  it('lists several sources in order', async () => {
-    const one = { list: async () => [{ alias: 'a', host: 'h', health: 'ok' as const }] };
-    const two = { list: async () => [{ alias: 'b', host: 'h', health: 'unavailable' as const }] };
-    expect((await combineConnections(one, two).list(HOME)).map((row) => row.alias)).toEqual(['a', 'b']);
+    await connections.list(HOME);
+    await connections.list(HOME);
+    aliases = ['staging', 'qa'];
+    await connections.list(HOME);
+    await connections.list(OTHER);
+    expect(asked).toEqual(['T1', 'T1', 'T2']);
   });
 });

@@ -19,7 +19,7 @@ describe('renderHomeText', () => {
           },
         ],
       },
-      { workspaceUrl: 'https://acme.slack.com/', botUserId: 'UBOT' },
+      { url: 'https://acme.slack.com/', botUserId: 'UBOT' },
     );
     const text = renderHomeText(view.blocks as never, { C0SANDBOX: 'sandbox', UBOT: 'agent' });
     expect(text).toContain('    Ask the agent\n    ═════════════');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecentThread } from '../../src/conversation/home-ports.js';
+import type { RecentThread } from '../../src/home/home-ports.js';
 import type { StateStore } from '../../src/store/index.js';
 
 const T = 1_700_000_000_000;
@@ -15,7 +15,7 @@ const recent = (n: number, overrides: Partial<RecentThread> = {}): RecentThread 
   ...overrides,
 });
 
-/** App Home's records (src/conversation/home-ports.ts) on one implementation; part of the store contract. */
+/** App Home's records (src/home/home-ports.ts) on one implementation; part of the store contract. */
 export function describeHomeStoreContract(
   store: () => StateStore,
   advance: (ms: number) => Promise<void>,

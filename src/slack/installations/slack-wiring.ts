@@ -15,7 +15,7 @@ import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './tea
 /**
  * The Slack side the composition root builds, for one workspace (SLACK_BOT_TOKEN: `auth.test`'s
  * identity, clients with that token) or for many (OAuth: the identity and token of the installation
- * under way, thread writes routed by their thread's team). bridge.ts asks this and stays the same
+ * under way, thread writes routed by their thread's team). start-bot.ts asks this and stays the same
  * in both modes.
  */
 export interface SlackWiring {

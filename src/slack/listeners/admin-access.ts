@@ -5,7 +5,9 @@ import type { ListenerDeps } from './listener-deps.js';
  * Who is an admin, for every listener that needs it (commands, the add-connection form): the
  * shared user directory (one users.info cache), Slack admins of the app's own organisation only.
  */
-export function adminCheckOf(deps: ListenerDeps): AdminCheck {
+export function adminCheckOf(
+  deps: Pick<ListenerDeps, 'config' | 'identity' | 'users' | 'logger'>,
+): AdminCheck {
   return createAdminCheck({
     adminUserIds: deps.config.access.adminUserIds,
     // Read per command: with OAuth the organisation is the command's installation's.

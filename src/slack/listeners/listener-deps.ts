@@ -3,57 +3,35 @@ import type { AlertInvestigations } from '../../alerts/index.js';
 import type { ScheduleCommandPort } from '../../commands/schedule-command.js';
 import type { Config } from '../../config/load-config.js';
 import type { ServiceConnections } from '../../connections/service-connections.js';
-import type { ConversationAudience } from '../../conversation/access/audience.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
 import type { AnswerChannels } from '../../conversation/answer-channels/answer-channels.js';
 import type { ChannelAgents } from '../../conversation/context/channel-agents.js';
-import type { Ratings } from '../../conversation/feedback/ratings.js';
-import type { AgentSeen } from '../../conversation/home-ports.js';
 import type { ConversationStore } from '../../conversation/ports.js';
-import type { RunStop } from '../../conversation/run-stop.js';
-import type { Tenancy } from '../../conversation/tenancy.js';
-import type { TurnIntake } from '../../conversation/turn/turn-intake.js';
+import type { AppHome } from '../../home/app-home.js';
+import type { AgentSeen } from '../../home/home-ports.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { AgentView } from '../agent-view.js';
-import type { AppHome } from '../app-home.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import type { UserDirectory } from '../user-directory.js';
 
-/*
- * A leaf of its own: every listener takes these, and index.ts registers the listeners, so the
- * listeners import this file rather than index.ts.
+/**
+ * What `/agent` (listeners/commands/) and the admin check reach. Every other listener declares its
+ * own narrow ports in its file; this bag shrinks with the subcommand registry.
  */
-
-/** What listeners may reach: conversation services and, for commands, the agent-api client. */
 export interface ListenerDeps {
-  turns: TurnIntake;
-  reactions: Ratings;
-  /** Stop pressed on a thread's agent session. */
-  stops: RunStop;
   /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
   inside: InsideCheck;
-  /** Cached users.info (admins, and what else needs to know a person). */
+  /** Cached users.info: who is an admin. */
   users: UserDirectory;
-  agentView: AgentView;
-  /** The Home tab (DESIGN "App Home"); absent: the tab is left as Slack shows it. */
-  appHome?: Pick<AppHome, 'opened' | 'settingsChanged'> | undefined;
-  /** Which installations are home (HOME_TEAM_IDS), and their store keys: the event's tenant. */
-  tenancy: Tenancy;
+  appHome?: Pick<AppHome, 'settingsChanged'> | undefined;
   /** Told what `/agent enable|disable` left an agent at (the admins' App Home lists it). */
   agentStates?: { agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void> } | undefined;
   agentApi: AgentApi;
   store: ConversationStore;
-  /** Which agent each channel's new threads use (`/agent channel …`). */
   channelAgents: ChannelAgents;
-  /** Who reads each conversation: sharing and membership events drop what is known. */
-  audience: Pick<ConversationAudience, 'forget'>;
-  /** Alert investigations: watched channels (`/agent channel investigate`). */
-  alerts?: Pick<AlertInvestigations, 'intake' | 'watched' | 'tokens'> | undefined;
-  /** Channels where every top-level message is a question (`/agent channel answer-all`). */
+  alerts?: Pick<AlertInvestigations, 'watched' | 'tokens'> | undefined;
   answerChannels?: Pick<AnswerChannels, 'settingOf' | 'set'> | undefined;
-  /** Service connections (`/agent connections …`, the add form); absent in narrow tests. */
   connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
-  /** Scheduled questions (`/agent schedule …`); absent: those commands show the help. */
+  /** Absent: `/agent schedule` shows the help. */
   schedules?: ScheduleCommandPort | undefined;
   config: Config;
   identity: SlackIdentity;

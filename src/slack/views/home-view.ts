@@ -4,10 +4,11 @@
  * characters per section). https://docs.slack.dev/surfaces/app-home
  */
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { RecentThread, RecentThreadStatus } from '../../conversation/home-ports.js';
 import type { ListedSchedule } from '../../conversation/schedules/schedules.js';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
+import type { RecentThread, RecentThreadStatus } from '../../home/home-ports.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
+import type { SlackIdentity } from '../slack-identity.js';
 import { cutMrkdwn, escapedText, escapeSlackText, summariseInline, summariseLines } from './mrkdwn.js';
 import { scheduleLine } from './schedule-replies.js';
 
@@ -23,12 +24,8 @@ const ROW_MAX_CHANNELS = 5;
 export const OUTSIDER_HOME =
   'This agent answers people of its own organisation only, so there is nothing to show you here.';
 
-export interface HomeViewOptions {
-  /** The workspace's address from `auth.test` (`https://x.slack.com/`): thread links. */
-  workspaceUrl?: string | undefined;
-  /** The bot's user id: `<@U…>` in "how to ask". */
-  botUserId: string;
-}
+/** The workspace's address (thread links) and the bot's user id (`<@U…>` in "how to ask"). */
+export type HomeViewOptions = Pick<SlackIdentity, 'url' | 'botUserId'>;
 
 const header = (text: string): KnownBlock => ({
   type: 'header',
@@ -85,7 +82,7 @@ function prompts(list: ReadonlyArray<{ title: string; message: string }>): Known
 
 function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
   const title = escapedText(thread.title || 'Your question', 150).replace(/\|/g, ' ');
-  const link = `<${threadLink(thread, options.workspaceUrl)}|${title}>`;
+  const link = `<${threadLink(thread, options.url)}|${title}>`;
   return section(
     `*${link}*\n${STATUS_WORDS[thread.status]} · <#${thread.channel}> · ${when(thread.updatedAt)}`,
   );

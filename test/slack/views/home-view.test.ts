@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { visibleText } from '../../../dev/slack-standin/index.js';
-import type { RecentThread } from '../../../src/conversation/home-ports.js';
 import type { AdminHome, PersonHome } from '../../../src/home/home-data.js';
+import type { RecentThread } from '../../../src/home/home-ports.js';
 import {
   coverageText,
   HOME_MAX_BLOCKS,
@@ -10,7 +10,7 @@ import {
   threadLink,
 } from '../../../src/slack/views/home-view.js';
 
-const OPTIONS = { workspaceUrl: 'https://acme.slack.com/', botUserId: 'UBOT' };
+const OPTIONS = { url: 'https://acme.slack.com/', botUserId: 'UBOT' };
 const T = Date.UTC(2026, 10, 25, 14, 5);
 const thread = (n: number, overrides: Partial<RecentThread> = {}): RecentThread => ({
   threadKey: `T1:C1:170000000${n}.000100`,

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { Logger } from '../../../runtime/logger.js';
 import { decodeRatedAnswer, renderCommentForm } from '../../views/feedback.js';
-import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -8,7 +8,7 @@ type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
  * "Add a comment" in the thanks → the comment form. views.open must use the click's trigger_id
  * within 3 seconds, so nothing is looked up before it.
  */
-export function addCommentListener(deps: ListenerDeps) {
+export function addCommentListener(deps: { logger: Logger }) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();
     const answer = decodeRatedAnswer(action.value);

@@ -1,8 +1,9 @@
 import type { AllMiddlewareArgs, BlockFeedbackButtonsAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { Ratings } from '../../../conversation/feedback/ratings.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { personOfInteraction } from '../../payload-person.js';
 import { ANSWER_EVENT_TYPE } from '../../thread-output.js';
 import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../../views/feedback.js';
-import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;
 
@@ -10,7 +11,7 @@ type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewar
  * 👍 / 👎 under an answer → the same feedback as a reaction, on the session of the turn that answer
  * belongs to; the clicker gets an ephemeral thanks with "Add a comment".
  */
-export function feedbackButtonsListener(deps: ListenerDeps) {
+export function feedbackButtonsListener(deps: { reactions: Ratings; logger: Logger }) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();
     const clicked = parseFeedbackValue(action.value);

@@ -1,6 +1,8 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { RunStop } from '../../../conversation/run-stop.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { personOfStop } from '../../payload-person.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs;
 
@@ -9,7 +11,11 @@ type Args = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArg
  * which also checks that the person is inside the organisation). Slack shows the button only
  * while the session is `processing` and the app subscribes to this event.
  */
-export function agentSessionStoppedListener(deps: ListenerDeps) {
+export function agentSessionStoppedListener(deps: {
+  stops: RunStop;
+  identity: SlackIdentity;
+  logger: Logger;
+}) {
   return async ({ event, context }: Args): Promise<void> => {
     const result = await deps.stops.onStop({
       teamId: deps.identity.teamId,

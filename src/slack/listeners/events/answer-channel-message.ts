@@ -1,12 +1,17 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { isAnswerAllCandidate } from '../../../conversation/answer-channels/answer-channels.js';
+import {
+  type AnswerChannels,
+  isAnswerAllCandidate,
+} from '../../../conversation/answer-channels/answer-channels.js';
 import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
+import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -16,17 +21,25 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
  * event is the same message), checks the sender is inside (an outsider is only logged: they did
  * not address the bot) and applies the limits as for a mention.
  */
-export function answerChannelListener(deps: ListenerDeps) {
-  const { identity, config, turns, logger, answerChannels } = deps;
+export interface AnswerChannelPorts {
+  turns: Pick<TurnIntake, 'handle'>;
+  answerChannels?: Pick<AnswerChannels, 'settingOf'> | undefined;
+  identity: SlackIdentity;
+  allowedChannelIds: readonly string[];
+  logger: Logger;
+}
+
+export function answerChannelListener(deps: AnswerChannelPorts) {
+  const { identity, allowedChannelIds, turns, logger, answerChannels } = deps;
   return async ({ event, context }: Args): Promise<void> => {
     if (!answerChannels) return;
     const message = { ...(event as unknown as SlackMessageLike), type: 'message' as const };
     const verdict = classifyMessage(message, {
       botUserId: identity.botUserId,
       botId: identity.botId,
-      allowedChannelIds: config.access.allowedChannelIds,
+      allowedChannelIds,
     });
-    if (!isAnswerAllCandidate(verdict, message.channel, config.access.allowedChannelIds)) return;
+    if (!isAnswerAllCandidate(verdict, message.channel, allowedChannelIds)) return;
     const prompt = toAgentPrompt(message.text ?? '', identity.botUserId);
     // A post without words (a screenshot, a file dropped in) asks nothing: not worth a refusal here.
     if (prompt.trim() === '') return;

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Logger } from '../../../runtime/logger.js';
 import { viewedPlaceOf } from '../../app-context.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'app_context_changed'> & AllMiddlewareArgs;
 
@@ -9,7 +10,7 @@ type Args = SlackEventMiddlewareArgs<'app_context_changed'> & AllMiddlewareArgs;
  * makes Slack put `app_context` on `message.im` (read with the question itself, message.ts);
  * nothing is kept here: the question carries the place it was asked about.
  */
-export function appContextChangedListener(deps: ListenerDeps) {
+export function appContextChangedListener(deps: { identity: SlackIdentity; logger: Logger }) {
   return async ({ event }: Args): Promise<void> => {
     const place = viewedPlaceOf(event.context, deps.identity.teamId);
     deps.logger.debug(

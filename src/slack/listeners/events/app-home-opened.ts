@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AppHome } from '../../../home/app-home.js';
+import type { AgentView } from '../../agent-view.js';
 import { tenantOf } from '../../event-tenant.js';
-import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
@@ -8,7 +9,13 @@ type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
  * The bot's Messages tab (its agent view) opened → suggested prompts to start from; its Home tab
  * opened → the person's home is published (app-home.ts).
  */
-export function appHomeOpenedListener(deps: ListenerDeps) {
+export interface HomeOpenedPorts {
+  /** Absent: the Home tab is left as Slack shows it. */
+  appHome?: Pick<AppHome, 'opened'> | undefined;
+  agentView: Pick<AgentView, 'offerSuggestedPrompts'>;
+}
+
+export function appHomeOpenedListener(deps: HomeOpenedPorts) {
   return async ({ event, client, context }: Args): Promise<void> => {
     if (event.tab === 'home') {
       await deps.appHome?.opened(tenantOf(context), event.user);

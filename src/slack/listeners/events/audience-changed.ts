@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ConversationAudience } from '../../../conversation/access/audience.js';
+import type { Logger } from '../../../runtime/logger.js';
 
 type AudienceEvent = 'channel_shared' | 'channel_unshared' | 'member_joined_channel' | 'member_left_channel';
 type Args = SlackEventMiddlewareArgs<AudienceEvent> & AllMiddlewareArgs;
@@ -8,7 +9,10 @@ type Args = SlackEventMiddlewareArgs<AudienceEvent> & AllMiddlewareArgs;
  * A conversation was shared or unshared, or someone joined or left: what the bot knew about who
  * reads it is dropped (for every replica: it lives in the store), so the next question asks Slack.
  */
-export function audienceChangedListener(deps: ListenerDeps) {
+export function audienceChangedListener(deps: {
+  audience: Pick<ConversationAudience, 'forget'>;
+  logger: Logger;
+}) {
   return async ({ event }: Args): Promise<void> => {
     try {
       await deps.audience.forget(event.channel);

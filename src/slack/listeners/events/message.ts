@@ -2,11 +2,14 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
+import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
+import type { Logger } from '../../../runtime/logger.js';
+import type { AgentView } from '../../agent-view.js';
 import { type SlackAppContext, viewedPlaceOf } from '../../app-context.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareArgs;
 
@@ -15,14 +18,23 @@ type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareA
  * this only classifies, cleans the text and hands over to the conversation layer, which also
  * checks that the sender is inside the organisation.
  */
-export function messageListener(deps: ListenerDeps, source: 'app_mention' | 'message') {
-  const { identity, config, turns, logger } = deps;
+export interface MessagePorts {
+  turns: Pick<TurnIntake, 'handle' | 'refuse'>;
+  agentView: Pick<AgentView, 'titleConversation'>;
+  identity: SlackIdentity;
+  /** ALLOWED_CHANNEL_IDS; empty: every channel. */
+  allowedChannelIds: readonly string[];
+  logger: Logger;
+}
+
+export function messageListener(deps: MessagePorts, source: 'app_mention' | 'message') {
+  const { identity, allowedChannelIds, turns, logger } = deps;
   return async ({ event, context, client }: Args): Promise<void> => {
     const message = { ...(event as unknown as SlackMessageLike), type: source };
     const verdict = classifyMessage(message, {
       botUserId: identity.botUserId,
       botId: identity.botId,
-      allowedChannelIds: config.access.allowedChannelIds,
+      allowedChannelIds,
     });
     if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request: TurnRequest = {

@@ -1,6 +1,8 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Ratings } from '../../../conversation/feedback/ratings.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { personOfReaction } from '../../payload-person.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
 
@@ -8,7 +10,7 @@ type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
  * 👍/👎 on an answer → feedback on its session (see conversation/feedback/ratings.ts, which also
  * checks that the person is inside the organisation).
  */
-export function reactionAddedListener(deps: ListenerDeps) {
+export function reactionAddedListener(deps: { reactions: Ratings; identity: SlackIdentity; logger: Logger }) {
   return async ({ event }: Args): Promise<void> => {
     if (event.item.type !== 'message') return;
     const result = await deps.reactions.onReaction({

@@ -1,7 +1,8 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
+import { type AlertInvestigations, type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -9,14 +10,20 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
  * Integration posts in watched channels → alert investigations (`/agent channel investigate on`).
  * Bolt has acked; a retried event is the same message, which the intake's dedupe takes once.
  */
-export function watchedChannelListener(deps: ListenerDeps) {
-  const { identity, config, logger, alerts } = deps;
+export interface WatchedChannelPorts {
+  alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
+  identity: SlackIdentity;
+  allowedChannelIds: readonly string[];
+  logger: Logger;
+}
+
+export function watchedChannelListener(deps: WatchedChannelPorts) {
+  const { identity, allowedChannelIds: allowlist, logger, alerts } = deps;
   return async ({ event, context }: Args): Promise<void> => {
     if (!alerts) return;
     const message = event as unknown as WatchedMessage;
     const verdict = watchedAlert(message, { botId: identity.botId, botUserId: identity.botUserId });
     if (verdict.kind === 'skip' && verdict.reason !== 'recovery') return;
-    const allowlist = config.access.allowedChannelIds;
     if (allowlist.length > 0 && !allowlist.includes(message.channel)) return;
     try {
       // The watch is this installation's own: another one watching the shared channel has its own.

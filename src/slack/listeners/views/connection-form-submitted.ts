@@ -1,5 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { AdminCheck } from '../../../commands/access.js';
+import type { ServiceConnections } from '../../../connections/service-connections.js';
+import type { InsideCheck } from '../../../conversation/access/who-is-inside.js';
+import type { AppHome } from '../../../home/app-home.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfInteraction } from '../../payload-person.js';
 import {
@@ -8,7 +12,6 @@ import {
   readConnectionForm,
   renderAddAnswer,
 } from '../../views/connection-form.js';
-import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -17,7 +20,15 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * with the token) and answered in the ack itself, within Slack's 3 seconds: errors under a field,
  * or the result in place of the form. Audited like the admin commands; the token is never logged.
  */
-export function connectionFormListener(deps: ListenerDeps, access: AdminCheck) {
+export interface ConnectionFormPorts {
+  inside: InsideCheck;
+  /** Absent in narrow tests: the form is refused. */
+  connections?: Pick<ServiceConnections, 'admin'> | undefined;
+  appHome?: Pick<AppHome, 'settingsChanged'> | undefined;
+  logger: Logger;
+}
+
+export function connectionFormListener(deps: ConnectionFormPorts, access: AdminCheck) {
   return async ({ ack, body, view, context }: Args): Promise<void> => {
     const userId = body.user.id;
     const tenant = tenantOf(context);

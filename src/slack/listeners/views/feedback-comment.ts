@@ -1,4 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { Ratings } from '../../../conversation/feedback/ratings.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { personOfInteraction } from '../../payload-person.js';
 import {
   COMMENT_BLOCK_ID,
@@ -7,12 +9,11 @@ import {
   FEEDBACK_PROBLEMS,
   renderCommentThanks,
 } from '../../views/feedback.js';
-import type { ListenerDeps } from '../listener-deps.js';
 
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** The comment form submitted → the comment, with the session's current rating, to the service. */
-export function feedbackCommentListener(deps: ListenerDeps) {
+export function feedbackCommentListener(deps: { reactions: Ratings; logger: Logger }) {
   return async ({ ack, body, view, client }: Args): Promise<void> => {
     const comment = view.state.values[COMMENT_BLOCK_ID]?.[COMMENT_INPUT_ACTION_ID]?.value?.trim() ?? '';
     if (comment === '') {

@@ -1,0 +1,43 @@
+import { checkAgentService, createAccountBudgets } from '../agent-api/index.js';
+import type { Config } from '../config/load-config.js';
+import { createDefaultServiceClient } from '../connections/service-connections.js';
+import type { Logger } from '../runtime/logger.js';
+import { createStore } from '../store/index.js';
+
+/** The agent service check's bound at start-up, like the Slack token check's. */
+const STARTUP_CHECK_MS = 10_000;
+
+/**
+ * The state store and the agent service, opened in order: the account's request budget is leased
+ * in the store (DESIGN "Redis beyond one node"), and every service client (the default one, and
+ * each connection admins add) comes from one factory whose requests count against that budget.
+ * The service is checked once; on failure what was opened is closed again.
+ */
+export async function openServiceSide(config: Config, logger: Logger) {
+  const store = await createStore(
+    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
+    logger,
+  );
+  const budgets = createAccountBudgets({
+    leases: store,
+    instanceId: config.state.instanceId,
+    accountLimit: config.agent.accountConcurrency,
+    processLimit: config.agent.maxInFlight,
+    pollShare: config.agent.pollShare,
+    ttlMs: config.state.leaseTtlMs,
+    logger,
+  });
+  const client = createDefaultServiceClient(config, logger, (key) => budgets.budgetFor(key));
+  try {
+    await checkAgentService(
+      client.defaultApi,
+      { baseUrl: config.agent.baseUrl, timeoutMs: Math.min(config.agent.requestTimeoutMs, STARTUP_CHECK_MS) },
+      logger,
+    );
+  } catch (error) {
+    await budgets.stop();
+    await store.close();
+    throw error;
+  }
+  return { store, budgets, ...client };
+}

@@ -1,0 +1,142 @@
+/**
+ * App Home (DESIGN "App Home"): the person's home is published when they open the Home tab, and
+ * again when their own threads change — at most once per interval per person, coalesced
+ * (republish-throttle.ts). A failure is logged, never shown. Slack is behind `publish`: the
+ * composition root renders with slack/views/home-view.ts and calls `views.publish`
+ * (https://docs.slack.dev/reference/methods/views.publish).
+ */
+import { type AdminCheckOptions, createAdminCheck } from '../commands/access.js';
+import type { InsideCheck } from '../conversation/access/who-is-inside.js';
+import type { Tenant } from '../conversation/tenancy.js';
+import type { Logger } from '../runtime/logger.js';
+import { createHomeActivity, type HomeActivityDeps } from './home-activity.js';
+import { createHomeData, type HomeDataDeps, type PersonHome } from './home-data.js';
+import { createRepublishThrottle } from './republish-throttle.js';
+import { registryConnections } from './service-connections.js';
+import { installationWatches, type WatchRecords } from './watched-channels.js';
+
+/**
+ * How long after opening the Home tab an admin's settings changes are pushed to it. Every open
+ * publishes a fresh home anyway: a push only helps someone who may be looking at it now.
+ */
+const LOOKING_MS = 30 * 60_000;
+
+export interface AppHomeDeps {
+  /** `views.publish` of the person's home, in the installation in scope. */
+  publish(userId: string, home: PersonHome): Promise<unknown>;
+  data: { forPerson(userId: string, tenant: Tenant): Promise<PersonHome> };
+  logger: Logger;
+  /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
+  within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
+  /** Least time between two publishes for one person after a change. Default 10 s. */
+  republishIntervalMs?: number | undefined;
+  now: () => number;
+}
+
+export function createAppHome(deps: AppHomeDeps) {
+  const { data, logger, now } = deps;
+
+  async function publish(tenant: Tenant, userId: string): Promise<void> {
+    try {
+      await deps.publish(userId, await data.forPerson(userId, tenant));
+    } catch (error) {
+      logger.warn({ err: error, user: userId }, 'App Home not published');
+    }
+  }
+
+  // A person is one per installation: the throttle's key is `<installation>:<user>`.
+  const throttle = createRepublishThrottle({
+    publish: (key) => {
+      const [teamId = '', userId = ''] = key.split(':');
+      return deps
+        .within(teamId, (tenant) => publish(tenant, userId))
+        .catch((error: unknown) => logger.warn({ err: error, user: userId }, 'App Home not published'));
+    },
+    ...(deps.republishIntervalMs === undefined ? {} : { intervalMs: deps.republishIntervalMs }),
+  });
+  /** Who opened their Home tab on this replica lately, oldest first (re-inserted on each open). */
+  const openedAt = new Map<string, number>();
+  const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
+
+  return {
+    /** The person opened the Home tab in `tenant`'s installation: publish now (their interval starts). */
+    async opened(tenant: Tenant, userId: string): Promise<void> {
+      const key = keyOf(tenant.teamId, userId);
+      openedAt.delete(key);
+      openedAt.set(key, now());
+      for (const [user, at] of openedAt) {
+        if (now() - at < LOOKING_MS) break;
+        openedAt.delete(user);
+      }
+      throttle.published(key);
+      await publish(tenant, userId);
+    },
+    /** The person's threads in installation `teamId` changed: publish again there, rate-bounded. */
+    threadsChanged: (teamId: string, userId: string) => throttle.request(keyOf(teamId, userId)),
+    /**
+     * An admin changed what the admin part shows (agents, channel agents, watched channels,
+     * connections): their own home is published again, rate-bounded, when they opened it on this
+     * replica in the last half hour. Other admins see it when they next open the tab.
+     */
+    settingsChanged(tenant: Tenant, userId: string): void {
+      const key = keyOf(tenant.teamId, userId);
+      const at = openedAt.get(key);
+      if (at !== undefined && now() - at < LOOKING_MS) throttle.request(key);
+    },
+    stop: () => throttle.stop(),
+  };
+}
+
+export type AppHome = ReturnType<typeof createAppHome>;
+
+/** App Home's room: what a home shows, its publisher, and the activity that re-publishes it. */
+export function wireAppHome(deps: {
+  publish: AppHomeDeps['publish'];
+  within: AppHomeDeps['within'];
+  store: HomeDataDeps['store'] & HomeActivityDeps['store'] & WatchRecords;
+  inside: InsideCheck;
+  /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
+  admins: Omit<AdminCheckOptions, 'onLookupError'>;
+  /** Every service connection, the default one first, as `/agent connections` lists them. */
+  connections: Parameters<typeof registryConnections>[0];
+  answerChannels?: HomeDataDeps['answerChannels'];
+  schedules?: HomeDataDeps['schedules'];
+  defaultAgentId: string;
+  prompts: HomeDataDeps['prompts'];
+  republishIntervalMs: number | undefined;
+  /** OAuth: the weekly figures are kept per installation. */
+  byInstallation: boolean;
+  now: () => number;
+  logger: Logger;
+}) {
+  const { store, now, logger } = deps;
+  const appHome = createAppHome({
+    publish: deps.publish,
+    data: createHomeData({
+      store,
+      inside: deps.inside,
+      admins: createAdminCheck(deps.admins),
+      connections: registryConnections(deps.connections),
+      watched: installationWatches({ store }),
+      answerChannels: deps.answerChannels,
+      schedules: deps.schedules,
+      defaultAgentId: deps.defaultAgentId,
+      prompts: deps.prompts,
+      now,
+      logger,
+    }),
+    logger,
+    within: deps.within,
+    republishIntervalMs: deps.republishIntervalMs,
+    now,
+  });
+  // What turns and ratings write for App Home, and the re-publish of the asker's home.
+  const homeActivity = createHomeActivity({
+    store,
+    now,
+    logger,
+    onThreadsChanged: appHome.threadsChanged,
+    byInstallation: deps.byInstallation,
+  });
+  return { appHome, homeActivity };
+}

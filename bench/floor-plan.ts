@@ -34,6 +34,8 @@ export interface FloorExchanges {
   slack: number;
   /** Calls that failed (counted in `service`/`slack` too: they were exchanges all the same). */
   failed: number;
+  /** The failures by call and error (`slack chat.postMessage: invalid_blocks`), for a diagnosis. */
+  failures?: Record<string, number>;
 }
 
 /** The bot's exchanges during a window: the counts at its end minus those at its start. */

@@ -36,6 +36,7 @@ export interface FloorResult {
   /** Service requests and Slack calls per run the floor was asked to make. */
   plan: FloorPlan['rates'];
   failed: number;
+  failures?: Record<string, number> | undefined;
   complete: boolean;
   peakRssMb: number;
   seconds: number;
@@ -112,6 +113,7 @@ export async function measureFloor(
       botExchangesPerRun: round(botExchangesPerRun(window, size), 2),
       plan: rates,
       failed: exchanges?.failed ?? Number.NaN,
+      failures: exchanges?.failures,
       complete: exchanges !== undefined,
       peakRssMb: round(after?.peakRssMb ?? Number.NaN),
       seconds: round((Date.now() - started) / 1000),

@@ -121,15 +121,19 @@ async function main(): Promise<void> {
   const runPath = `v2/ai-agent/${encodeURIComponent(config.agent.agentId)}`;
 
   let plan: FloorPlan | undefined;
+  let lastSessionId: string | undefined;
   let next = 0;
   let finished = 0;
   let done: FloorExchanges = { mentions: 0, service: 0, slack: 0, failed: 0 };
-  const exchange = async <T>(kind: 'service' | 'slack', call: () => Promise<T>): Promise<T | undefined> => {
+  const exchange = async <T>(kind: 'service' | 'slack', what: string, call: () => Promise<T>) => {
     done[kind] += 1;
     try {
       return await call();
-    } catch {
+    } catch (error) {
       done.failed += 1;
+      const detail = (error as { data?: { error?: string } }).data?.error ?? (error as Error).name;
+      const key = `${kind} ${what}: ${detail}`;
+      done.failures = { ...done.failures, [key]: (done.failures?.[key] ?? 0) + 1 };
       return undefined;
     }
   };
@@ -142,12 +146,14 @@ async function main(): Promise<void> {
     text: string,
   ) => {
     const controller = new AbortController();
-    let sessionId: string | undefined;
+    // A run with no start of its own (a window where not every run had started) polls the last one started.
+    let sessionId = lastSessionId;
     for (let i = shareOf(current.rates.starts, index); i > 0; i -= 1) {
-      const body = await exchange('service', async () =>
+      const body = await exchange('service', 'start', async () =>
         JSON.parse(await http(runPath, options.start(text)).text()),
       );
       sessionId = (body as { sessionId?: string } | undefined)?.sessionId ?? sessionId;
+      lastSessionId = sessionId;
     }
     const polls = shareOf(current.rates.polls, index);
     if (polls > 0 && sessionId !== undefined) {
@@ -155,7 +161,7 @@ async function main(): Promise<void> {
       // each answered at once, so the pool never waits on a held poll. Same requests, same answers' shape.
       await sleep(RUN_LENGTH_MS);
       for (let i = 0; i < polls; i += 1) {
-        await exchange('service', async () =>
+        await exchange('service', 'status', async () =>
           JSON.parse(await http(`${runPath}/${sessionId}`, options.poll(controller.signal)).text()),
         );
       }
@@ -164,7 +170,7 @@ async function main(): Promise<void> {
       const sample = current.samples[method];
       if (sample === undefined) continue;
       for (let i = shareOf(rate, index); i > 0; i -= 1) {
-        await exchange('slack', () => app.client.apiCall(method, callArgs(sample, run)));
+        await exchange('slack', method, () => app.client.apiCall(method, callArgs(sample, run)));
       }
     }
   };

@@ -206,7 +206,7 @@ export async function runSize(shared: Shared, size: number): Promise<SizeResult>
             .then((result) => {
               log(
                 `bench: floor ${result.cpuSeconds} CPU s for ${size} runs, ${result.exchangesPerRun} exchanges/run, ` +
-                  `${result.failed} failed calls, ${result.seconds} s`,
+                  `${result.failed} failed calls${result.failures ? ` ${JSON.stringify(result.failures)}` : ''}, ${result.seconds} s`,
               );
               return result;
             })

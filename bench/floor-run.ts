@@ -54,7 +54,9 @@ export async function countsOf(standIns: ChildProcess): Promise<Counts> {
 export interface FloorDeps {
   here: string;
   node: string;
-  forkTs: (modulePath: string, node?: string) => ChildProcess;
+  forkTs: (modulePath: string, node?: string, nodeArgs?: string[]) => ChildProcess;
+  /** `--profile DIR`: the floor writes its V8 CPU profile there too (`floor-*.cpuprofile`). */
+  profileDir?: string | undefined;
   mentioner: ChildProcess;
   urls: { simUrl: string; slackApiUrl: string };
   mention: { ratePerSecond: number; concurrency: number };
@@ -95,7 +97,14 @@ export async function measureFloor(
   samples: FloorPlan['samples'],
 ): Promise<FloorResult> {
   const rates = floorRates(window, size);
-  const child = deps.forkTs(join(deps.here, 'floor.ts'), deps.node);
+  const profile = deps.profileDir
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${deps.profileDir}`,
+        `--cpu-prof-name=floor-${size}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
+  const child = deps.forkTs(join(deps.here, 'floor.ts'), deps.node, profile);
   try {
     const ready = nextMessage<Extract<FloorReply, { type: 'ready' }>>(child, 'ready', 30_000);
     child.send({ type: 'init', ...deps.urls } satisfies FloorRequest);

@@ -168,7 +168,7 @@ async function runRuntime(
   node: string,
   sizes: number[],
   bot: Shared['bot'],
-  load: Pick<Shared, 'mentioner' | 'prober' | 'heap' | 'skipFloor'>,
+  load: Pick<Shared, 'mentioner' | 'prober' | 'heap' | 'skipFloor' | 'profileDir'>,
 ) {
   const version = nodeVersion(node);
   const started = Date.now();
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
 
   const perRuntime = [];
   for (const node of runtimes)
-    perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober, heap, skipFloor }));
+    perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober, heap, skipFloor, profileDir }));
 
   for (const runtime of perRuntime) {
     log('');

@@ -55,6 +55,8 @@ export interface Shared {
   node: string;
   /** `--heap`: snapshots of the bot after the warm-up and with every mention acked. */
   heap: boolean;
+  /** `--profile DIR`: the floor's CPU profile goes there too. */
+  profileDir?: string | undefined;
   /** `--skip-floor`: no bare-stack run after the bot's. */
   skipFloor: boolean;
   botEnv: (simUrl: string, slackApiUrl: string, port: number) => Record<string, string>;
@@ -193,6 +195,7 @@ export async function runSize(shared: Shared, size: number): Promise<SizeResult>
               here,
               node: shared.node,
               forkTs,
+              profileDir: shared.profileDir,
               mentioner: shared.mentioner,
               urls,
               mention: { ratePerSecond: MENTION_RATE, concurrency: MENTION_CONCURRENCY },

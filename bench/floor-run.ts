@@ -55,7 +55,7 @@ export interface FloorDeps {
   here: string;
   node: string;
   forkTs: (modulePath: string, node?: string, nodeArgs?: string[]) => ChildProcess;
-  /** `--profile DIR`: the floor writes its V8 CPU profile there too (`floor-*.cpuprofile`). */
+  /** `--profile DIR`: the floor writes its V8 CPU profiles to DIR/floor-<size>/ (the largest is its main thread). */
   profileDir?: string | undefined;
   mentioner: ChildProcess;
   urls: { simUrl: string; slackApiUrl: string };
@@ -97,12 +97,9 @@ export async function measureFloor(
   samples: FloorPlan['samples'],
 ): Promise<FloorResult> {
   const rates = floorRates(window, size);
+  // A directory of its own: tsx's loader thread writes a profile too (Node names each by pid and thread).
   const profile = deps.profileDir
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${deps.profileDir}`,
-        `--cpu-prof-name=floor-${size}-${Date.now()}.cpuprofile`,
-      ]
+    ? ['--cpu-prof', `--cpu-prof-dir=${join(deps.profileDir, `floor-${size}`)}`]
     : [];
   const child = deps.forkTs(join(deps.here, 'floor.ts'), deps.node, profile);
   try {

@@ -89,6 +89,27 @@ function callOptions(config: Config) {
   return { start, poll };
 }
 
+/**
+ * At most `limit` service requests at once, as the pool has connections: the bot's request budget
+ * keeps its calls out of the pool's queue, where ky's timeout would run while they wait (5,000
+ * starts at once timed out there). A plain counter and a queue of waiters; no retry, no priorities.
+ */
+function slots(limit: number) {
+  let busy = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (busy >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else busy += 1;
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else busy -= 1;
+    }
+  };
+}
+
 async function main(): Promise<void> {
   const init = await new Promise<Extract<FloorRequest, { type: 'init' }>>((resolve) => {
     process.once('message', (raw) => resolve(raw as Extract<FloorRequest, { type: 'init' }>));
@@ -117,6 +138,7 @@ async function main(): Promise<void> {
     botUserId: 'UBOT',
   });
   const http = serviceKy(config);
+  const slot = slots(config.agent.maxInFlight);
   const options = callOptions(config);
   const runPath = `v2/ai-agent/${encodeURIComponent(config.agent.agentId)}`;
 
@@ -149,8 +171,8 @@ async function main(): Promise<void> {
     // A run with no start of its own (a window where not every run had started) polls the last one started.
     let sessionId = lastSessionId;
     for (let i = shareOf(current.rates.starts, index); i > 0; i -= 1) {
-      const body = await exchange('service', 'start', async () =>
-        JSON.parse(await http(runPath, options.start(text)).text()),
+      const body = await exchange('service', 'start', () =>
+        slot(async () => JSON.parse(await http(runPath, options.start(text)).text())),
       );
       sessionId = (body as { sessionId?: string } | undefined)?.sessionId ?? sessionId;
       lastSessionId = sessionId;
@@ -161,8 +183,10 @@ async function main(): Promise<void> {
       // each answered at once, so the pool never waits on a held poll. Same requests, same answers' shape.
       await sleep(RUN_LENGTH_MS);
       for (let i = 0; i < polls; i += 1) {
-        await exchange('service', 'status', async () =>
-          JSON.parse(await http(`${runPath}/${sessionId}`, options.poll(controller.signal)).text()),
+        await exchange('service', 'status', () =>
+          slot(async () =>
+            JSON.parse(await http(`${runPath}/${sessionId}`, options.poll(controller.signal)).text()),
+          ),
         );
       }
     }

@@ -70,19 +70,27 @@ function serviceKy(config: Config): KyInstance {
   });
 }
 
+/**
+ * A/B knobs of the floor alone (not the bot's settings): `BENCH_FLOOR_KY_TIMEOUT=off` drops ky's
+ * per-call timeout, `BENCH_FLOOR_WEB_RETRIES=0` the Web client's retries. What a library option
+ * would save, measured on the bare stack.
+ */
+const kyTimeoutOff = process.env.BENCH_FLOOR_KY_TIMEOUT === 'off';
+const webRetries = process.env.BENCH_FLOOR_WEB_RETRIES;
+
 /** Per-call ky options as the bot's client passes them: a start may retry (ky's settings), a poll not. */
 function callOptions(config: Config) {
   const retry = { ...kyRetrySettings(DEFAULT_RETRY_POLICY, Math.random), limit: DEFAULT_RETRY_POLICY.limit };
   const start = (message: string): Options => ({
     method: 'post',
     json: { context: { message } },
-    timeout: config.agent.requestTimeoutMs,
+    timeout: kyTimeoutOff ? false : config.agent.requestTimeoutMs,
     retry,
   });
   // The bot's poll scheduler passes a signal (to abort on stop) and no retry (composition/service-polling.ts).
   const poll = (signal: AbortSignal): Options => ({
     method: 'get',
-    timeout: config.agent.statusTimeoutMs,
+    timeout: kyTimeoutOff ? false : config.agent.statusTimeoutMs,
     retry: 0,
     signal,
   });
@@ -131,7 +139,10 @@ async function main(): Promise<void> {
     token: config.slack.botToken,
     receiver,
     logger: slackLogger,
-    clientOptions: webClientOptions(config, slackLogger),
+    clientOptions: {
+      ...webClientOptions(config, slackLogger),
+      ...(webRetries === undefined ? {} : { retryConfig: { retries: Number(webRetries) } }),
+    },
     tokenVerificationEnabled: false,
     convoStore: false,
     botId: 'B0BOT',

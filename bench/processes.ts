@@ -23,12 +23,15 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-/** Forks a TypeScript module of bench/ with an IPC channel (on `node`, default this one); its stdout is discarded. */
-export function forkTs(modulePath: string, node = process.execPath): ChildProcess {
+/**
+ * Forks a TypeScript module of bench/ with an IPC channel (on `node`, default this one, with
+ * `nodeArgs` such as `--cpu-prof`); its stdout is discarded.
+ */
+export function forkTs(modulePath: string, node = process.execPath, nodeArgs: string[] = []): ChildProcess {
   return track(
     fork(modulePath, [], {
       execPath: node,
-      execArgv: ['--import', 'tsx'],
+      execArgv: [...nodeArgs, '--import', 'tsx'],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     }),
   );

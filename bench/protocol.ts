@@ -3,6 +3,8 @@
  * The parameters are the issue's: a 2 s long-poll hold, runs of 5 steps 500 ms apart, 100 channels.
  */
 
+import type { ExchangeCounts, FloorExchanges, FloorPlan } from './floor-plan.js';
+
 /** How long the simulator holds a status poll with nothing new. */
 export const BENCH_LONG_POLL_MS = 2000;
 /** Every run: 5 steps 500 ms apart, then done (terminal 3 s after the start). */
@@ -56,9 +58,13 @@ export interface ServiceReport {
   slackCalls: Record<string, number>;
 }
 
-export type StandInsRequest = { type: 'answers' } | { type: 'report'; mentions: MentionRef[] };
+export type StandInsRequest =
+  | { type: 'answers' }
+  | { type: 'counts' }
+  | { type: 'report'; mentions: MentionRef[] };
 export type StandInsReply =
   | { type: 'ready'; simUrl: string; slackApiUrl: string }
+  | { type: 'counts'; counts: ExchangeCounts; samples: Record<string, Record<string, unknown>> }
   | { type: 'answers'; count: number; runs: number; slackCalls: number; serviceRequests: number }
   | { type: 'report'; report: ServiceReport };
 
@@ -86,3 +92,12 @@ export type LoadReply =
       seconds: number;
     }
   | { type: 'probes'; bot: number[]; bare: number[]; failed: number };
+
+/** The bare stack (floor.ts): stand-in addresses first, then one plan per batch of mentions. */
+export type FloorRequest =
+  | { type: 'init'; simUrl: string; slackApiUrl: string }
+  | { type: 'plan'; plan: FloorPlan };
+export type FloorReply =
+  | { type: 'ready'; url: string }
+  | { type: 'planned' }
+  | { type: 'done'; exchanges: FloorExchanges };

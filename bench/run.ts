@@ -5,58 +5,28 @@
  * posts the mentions, one probes ack latency). Prints a table and the targets, writes
  * bench/results.json. Every size has a timeout, and the whole run is bounded too.
  */
-import type { ChildProcess } from 'node:child_process';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { localBotEnv } from '../dev/local-stack/bot-env.js';
-import { loadConfig } from '../src/config/load-config.js';
-import {
-  formatHeap,
-  type HeapSummary,
-  heapGrowth,
-  heapSnapshotFlags,
-  summariseSnapshot,
-  takeSnapshot,
-} from './heap-snapshot.js';
-import {
-  forkTs,
-  freePort,
-  killAll,
-  nextMessage,
-  processUsage,
-  spawnNode,
-  stopChild,
-  waitHealthy,
-} from './processes.js';
+import { formatHeap } from './heap-snapshot.js';
+import { forkTs, killAll, nextMessage, stopChild } from './processes.js';
 import {
   BENCH_CHANNELS,
   BENCH_LONG_POLL_MS,
   BENCH_SCRIPT,
   BENCH_SIGNING_SECRET,
   type LoadReply,
-  type LoadRequest,
-  type StandInsReply,
-  type StandInsRequest,
 } from './protocol.js';
 import { runReplicaSizes } from './replicas.js';
 import { evaluate, formatChecks, formatTable, machineInfo, REPLICA_NOTE, type SizeResult } from './report.js';
+import { MENTION_CONCURRENCY, MENTION_RATE, PROBE_INTERVAL_MS, runSize, type Shared } from './size-run.js';
 import { formatSlackCalls, measureSlackCalls, type SlackCallsPerTurn } from './slack-calls.js';
-import { round, summarise } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-/** Mentions per second at most, and posts in flight at most: 5,000 runs start within ~5 s. */
-const MENTION_RATE = 1_000;
-const MENTION_CONCURRENCY = 32;
-/** Real runs answered before measuring, so the bot is not measured cold. */
-const WARM_UP_RUNS = 50;
-/** One probe every 10 ms, alternating between the bot and the bare app. */
-const PROBE_INTERVAL_MS = 10;
 /** Each runtime's sizes stop here, whatever is left (the issue's bound is 5 minutes). */
 const TOTAL_BUDGET_MS = 280_000;
 /** `--timeout-scale` stretches every size's timeout (a busy machine); the 5-minute bound stays. */
@@ -64,9 +34,6 @@ let timeoutScale = 1;
 /** `--bot-env KEY=VALUE` settings laid over the bot's environment (an A/B of one setting). */
 let extraBotEnv: Record<string, string> = {};
 const sizeTimeoutMs = (size: number) => (20_000 + size * 8) * timeoutScale;
-
-type Child = ChildProcess;
-const send = <T>(child: Child, message: T) => child.send(message as object);
 
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -105,226 +72,6 @@ function botEnv(simUrl: string, slackApiUrl: string, port: number): Record<strin
   );
 }
 
-interface Shared {
-  bare: string;
-  bareChild: Child;
-  mentioner: Child;
-  prober: Child;
-  bot: { args: string[]; runtime: string };
-  /** The Node binary the bot and the bare Bolt app run on. */
-  node: string;
-  /** `--heap`: snapshots of the bot after the warm-up and with every mention acked. */
-  heap: boolean;
-}
-
-type Progress = Extract<StandInsReply, { type: 'answers' }>;
-
-/** Answers, Slack calls and service requests the stand-ins have seen so far (warm-up included). */
-async function progressOf(standIns: ChildProcess): Promise<Progress> {
-  const reply = nextMessage<Progress>(standIns, 'answers', 10_000);
-  send<StandInsRequest>(standIns, { type: 'answers' });
-  return reply;
-}
-
-const answerCount = async (standIns: ChildProcess): Promise<number> => (await progressOf(standIns)).count;
-
-/**
- * Neither app is measured cold: both are probed for a moment, and the bot answers a small batch
- * of real runs first, so its code paths are compiled as in a bot that has been up for a while.
- * Returns how many answers the warm-up produced.
- */
-async function warmUp(shared: Shared, botUrl: string, standIns: ChildProcess): Promise<Progress> {
-  const probe: LoadRequest = { type: 'probe', targets: { bot: botUrl, bare: shared.bare }, intervalMs: 2 };
-  send(shared.prober, probe);
-  const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(shared.mentioner, 'posted', 30_000);
-  send<LoadRequest>(shared.mentioner, {
-    type: 'mentions',
-    appUrl: botUrl,
-    size: WARM_UP_RUNS,
-    ratePerSecond: MENTION_RATE,
-    concurrency: MENTION_CONCURRENCY,
-  });
-  await posted;
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && (await answerCount(standIns)) < WARM_UP_RUNS) await sleep(100);
-  const done = nextMessage<Extract<LoadReply, { type: 'probes' }>>(shared.prober, 'probes', 10_000);
-  send<LoadRequest>(shared.prober, { type: 'stop-probe' });
-  await done;
-  // A fresh second for the measured batch's thread timestamps.
-  await sleep(1_000);
-  return progressOf(standIns);
-}
-
-async function runSize(shared: Shared, size: number): Promise<SizeResult> {
-  const standIns = forkTs(join(here, 'stand-ins.ts'));
-  try {
-    const urls = await nextMessage<Extract<StandInsReply, { type: 'ready' }>>(standIns, 'ready', 30_000);
-    const port = await freePort();
-    const env = botEnv(urls.simUrl, urls.slackApiUrl, port);
-    const config = loadConfig(env);
-    const pollSlots = Math.max(1, Math.floor(config.agent.maxInFlight * config.agent.pollShare));
-    const heapDir = join(here, 'tmp', 'heap', `${process.pid}-${size}`);
-    if (shared.heap) mkdirSync(heapDir, { recursive: true });
-    const args = shared.heap ? [...heapSnapshotFlags(heapDir), ...shared.bot.args] : shared.bot.args;
-    const { child: bot, tail } = spawnNode(args, env, shared.node);
-    try {
-      const botUrl = `http://127.0.0.1:${port}`;
-      await waitHealthy(`${botUrl}/healthz`, bot, 30_000).catch((error: unknown) => {
-        throw new Error(`bot did not start: ${String(error)}\n${tail.lines.join('\n')}`);
-      });
-      const warm = await warmUp(shared, botUrl, standIns);
-      const warmAnswers = warm.count;
-      const baselineHeap =
-        shared.heap && bot.pid ? summariseSnapshot(await takeSnapshot(bot.pid, heapDir)) : undefined;
-      const before = processUsage(bot.pid);
-      const others = {
-        standIns: standIns.pid,
-        bare: shared.bareChild.pid,
-        mentioner: shared.mentioner.pid,
-        prober: shared.prober.pid,
-      };
-      const othersBefore = cpuOf(others);
-      const started = performance.now();
-      const deadline = Date.now() + sizeTimeoutMs(size);
-
-      send<LoadRequest>(shared.prober, {
-        type: 'probe',
-        targets: { bot: botUrl, bare: shared.bare },
-        intervalMs: PROBE_INTERVAL_MS,
-      });
-      const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(
-        shared.mentioner,
-        'posted',
-        sizeTimeoutMs(size),
-      );
-      send<LoadRequest>(shared.mentioner, {
-        type: 'mentions',
-        appUrl: botUrl,
-        size,
-        ratePerSecond: MENTION_RATE,
-        concurrency: MENTION_CONCURRENCY,
-      });
-      const peakHeap: Promise<SizeResult['heap']> =
-        baselineHeap && bot.pid
-          ? heapAtPeaks({
-              pid: bot.pid,
-              dir: heapDir,
-              baseline: baselineHeap,
-              size,
-              warm,
-              standIns,
-              posted,
-              deadline,
-            })
-          : Promise.resolve(undefined);
-      let answers = 0;
-      while (Date.now() < deadline) {
-        answers = (await answerCount(standIns)) - warmAnswers;
-        if (answers >= size) break;
-        await sleep(100);
-      }
-      const durationSeconds = (performance.now() - started) / 1000;
-      const probes = nextMessage<Extract<LoadReply, { type: 'probes' }>>(shared.prober, 'probes', 10_000);
-      send<LoadRequest>(shared.prober, { type: 'stop-probe' });
-      const ack = await probes;
-      const usage = processUsage(bot.pid);
-      const othersAfter = cpuOf(others);
-      const mentions = await posted;
-
-      const reportReply = nextMessage<Extract<StandInsReply, { type: 'report' }>>(standIns, 'report', 30_000);
-      send<StandInsRequest>(standIns, { type: 'report', mentions: mentions.mentions });
-      const service = (await reportReply).report;
-      const heap = await peakHeap.catch((error: unknown) => {
-        log(`bench: heap snapshot failed: ${String(error)}`);
-        return undefined;
-      });
-      await stopChild(bot);
-      const slackCalls = Object.values(service.slackCalls).reduce((sum, n) => sum + n, 0);
-      return {
-        size,
-        complete: answers >= size,
-        durationSeconds,
-        postSeconds: mentions.seconds,
-        mentionAckMs: mentions.ackMs,
-        mentionsFailed: mentions.failed,
-        ack: {
-          bot: summarise(ack.bot),
-          bare: summarise(ack.bare),
-          samples: { bot: ack.bot.length, bare: ack.bare.length },
-          failed: ack.failed,
-        },
-        service,
-        slackCallsMeasured: slackCalls - warm.slackCalls,
-        serviceRequestsMeasured: service.serviceRequests - warm.serviceRequests,
-        pollSlots,
-        // The simulator's clock has 1 ms resolution: an instant answer counts as 1 ms, not 0.
-        budgetLimitMs: (size / pollSlots) * Math.max(1, service.statusMedianMs),
-        otherCpuSeconds: Object.fromEntries(
-          Object.entries(othersAfter).map(([name, cpu]) => [name, round(cpu - (othersBefore[name] ?? 0), 2)]),
-        ),
-        bot: usage && {
-          rssBeforeMb: before?.rssMb ?? 0,
-          peakRssMb: usage.peakRssMb,
-          cpuSeconds: usage.cpuSeconds - (before?.cpuSeconds ?? 0),
-          cpuSecondsTotal: usage.cpuSeconds,
-          logLines: tail.count,
-        },
-        ...(heap ? { heap } : {}),
-      };
-    } finally {
-      await stopChild(bot);
-      if (shared.heap) rmSync(heapDir, { recursive: true, force: true });
-    }
-  } finally {
-    await stopChild(standIns);
-  }
-}
-
-/**
- * Two snapshots while the runs are in flight: when every mention has been acked (most of them
- * still waiting for their turn to start) and when every run has started (the most turns tracked).
- */
-async function heapAtPeaks(at: {
-  pid: number;
-  dir: string;
-  baseline: HeapSummary;
-  size: number;
-  warm: Progress;
-  standIns: ChildProcess;
-  posted: Promise<unknown>;
-  deadline: number;
-}): Promise<SizeResult['heap']> {
-  const now = async () => {
-    const progress = await progressOf(at.standIns);
-    return { answered: progress.count - at.warm.count, started: progress.runs - at.warm.runs };
-  };
-  await at.posted;
-  const beforeAcked = await now();
-  const acked = heapGrowth(
-    at.baseline,
-    summariseSnapshot(await takeSnapshot(at.pid, at.dir)),
-    at.size - beforeAcked.answered,
-  );
-  let progress = await now();
-  while (progress.started < at.size && Date.now() < at.deadline) {
-    await sleep(50);
-    progress = await now();
-  }
-  const started = heapGrowth(
-    at.baseline,
-    summariseSnapshot(await takeSnapshot(at.pid, at.dir)),
-    progress.started - progress.answered,
-  );
-  return { acked, started };
-}
-
-/** CPU seconds so far of each named process (the other processes of the bench, for context). */
-function cpuOf(pids: Record<string, number | undefined>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(pids).map(([name, pid]) => [name, processUsage(pid)?.cpuSeconds ?? 0]),
-  );
-}
-
 /** Turns per progress style when counting Slack calls per turn. */
 const CALLS_TURNS = 50;
 
@@ -339,6 +86,8 @@ interface Options {
   skipCalls: boolean;
   /** Heap snapshots of the bot per size (bytes per run in flight); they pause it, so latencies suffer. */
   heap: boolean;
+  /** No bare-stack (floor) run after each size: quicker, but no CPU ratio. */
+  skipFloor: boolean;
   /** Above 1: that many replicas on one Redis sharing the account budget (bench/replicas.ts). */
   replicas: number;
 }
@@ -351,6 +100,7 @@ function parseOptions(): Options {
       'calls-only': { type: 'boolean', default: false },
       'skip-calls': { type: 'boolean', default: false },
       heap: { type: 'boolean', default: false },
+      'skip-floor': { type: 'boolean', default: false },
       node: { type: 'string', default: 'current' },
       'timeout-scale': { type: 'string', default: '1' },
       replicas: { type: 'string', default: '1' },
@@ -385,6 +135,7 @@ function parseOptions(): Options {
     callsOnly: values['calls-only'],
     skipCalls: values['skip-calls'],
     heap: values.heap,
+    skipFloor: values['skip-floor'],
     replicas,
   };
 }
@@ -417,14 +168,22 @@ async function runRuntime(
   node: string,
   sizes: number[],
   bot: Shared['bot'],
-  load: Pick<Shared, 'mentioner' | 'prober' | 'heap'>,
+  load: Pick<Shared, 'mentioner' | 'prober' | 'heap' | 'skipFloor' | 'profileDir'>,
 ) {
   const version = nodeVersion(node);
   const started = Date.now();
   const bareChild = forkTs(join(here, 'bare-bolt.ts'), node);
   try {
     const bare = await nextMessage<{ type: 'ready'; url: string }>(bareChild, 'ready', 30_000);
-    const shared: Shared = { bare: bare.url, bareChild, ...load, bot, node };
+    const shared: Shared = {
+      bare: bare.url,
+      bareChild,
+      ...load,
+      bot,
+      node,
+      botEnv,
+      timeoutMs: sizeTimeoutMs,
+    };
     const results: SizeResult[] = [];
     for (const size of sizes) {
       const left = TOTAL_BUDGET_MS * timeoutScale - (Date.now() - started);
@@ -439,7 +198,7 @@ async function runRuntime(
       results.push(result);
       log(formatTable([result]).split('\n')[1] ?? '');
     }
-    return { node: version, results, targets: evaluate(results) };
+    return { node: version, results, targets: evaluate(results, version) };
   } finally {
     await stopChild(bareChild);
   }
@@ -467,7 +226,7 @@ async function slackCallsPerTurn(
 }
 
 async function main(): Promise<void> {
-  const { sizes, profileDir, runtimes, callsOnly, skipCalls, heap, replicas } = parseOptions();
+  const { sizes, profileDir, runtimes, callsOnly, skipCalls, heap, skipFloor, replicas } = parseOptions();
   const benchStarted = Date.now();
   // Each runtime has the budget (times --timeout-scale); this is the last resort for the whole run.
   const guard = setTimeout(
@@ -509,7 +268,7 @@ async function main(): Promise<void> {
 
   const perRuntime = [];
   for (const node of runtimes)
-    perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober, heap }));
+    perRuntime.push(await runRuntime(node, sizes, bot, { mentioner, prober, heap, skipFloor, profileDir }));
 
   for (const runtime of perRuntime) {
     log('');

@@ -99,6 +99,9 @@ export function sessionCallsPerTurn(result: SlackCallsPerTurn): number {
   );
 }
 
+/** Issue 29: status, the session with its title, the answer, the session active — nothing twice. */
+export const NEW_THREAD_CALLS_LIMIT = 4;
+
 /** "status: 2.1 Slack calls per turn (…)" lines, and what the native status saves. */
 export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
   const lines = results.map((result) => {
@@ -110,6 +113,13 @@ export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
     return `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${sessions}; ${result.turns} turns)`;
   });
   const status = results.find((result) => result.style === 'status');
+  if (status) {
+    const met = status.perTurn <= NEW_THREAD_CALLS_LIMIT;
+    lines.push(
+      `${met ? 'met   ' : 'MISSED'}  Slack calls per new-thread turn (PROGRESS_STYLE=status) ≤ ${NEW_THREAD_CALLS_LIMIT}: ${status.perTurn} ` +
+        '(status, session with its title, answer, session active; each turn here is also the first in its channel)',
+    );
+  }
   const message = results.find((result) => result.style === 'message');
   if (status && message && message.perTurn > 0) {
     const saved = Math.round((1 - status.perTurn / message.perTurn) * 100);

@@ -14,6 +14,32 @@ import { median, quantile } from './stats.js';
 
 const ANSWER_EVENT_TYPE = 'agent_answer';
 const STATUS_PATH = /^\/v2\/ai-agent\/[^/]+\/[^/]+\/?$/;
+const START_PATH = /^\/v2\/ai-agent\/[^/]+\/?$/;
+
+/** A service request's kind for the floor: a run's start, a status poll, or something else. */
+function serviceKind(request: { method: string; path: string }): string {
+  if (request.method === 'GET' && STATUS_PATH.test(request.path)) return 'status';
+  if (request.method === 'POST' && START_PATH.test(request.path)) return 'start';
+  return `${request.method} other`;
+}
+
+/**
+ * Exchanges so far (the floor takes the difference over the measured window) and the last
+ * argument set of each Slack method answered ok, for the floor to send the same calls.
+ */
+function exchangeCounts(sim: Simulator, slack: SlackStandin): Extract<StandInsReply, { type: 'counts' }> {
+  const samples: Record<string, Record<string, unknown>> = {};
+  for (const call of slack.calls)
+    if (call.ok && call.method !== 'auth.test') samples[call.method] = call.args;
+  return {
+    type: 'counts',
+    counts: {
+      slack: countBy(slack.calls, (c) => c.method),
+      service: countBy(sim.requests, serviceKind),
+    },
+    samples,
+  };
+}
 
 interface AcceptedAnswer {
   channel: string;
@@ -131,6 +157,7 @@ async function main(): Promise<void> {
         serviceRequests: sim.requests.length,
       });
     }
+    if (request.type === 'counts') send(exchangeCounts(sim, slack));
     if (request.type === 'report')
       send({ type: 'report', report: report(sim, slack, answers(), request.mentions) });
   });

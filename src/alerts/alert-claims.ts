@@ -4,6 +4,7 @@
  * nothing reached Slack. A repeat finds what the first holder settled on — waiting briefly when
  * the first is still posting its card.
  */
+import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
 import type { ClaimStore } from './alert-ports.js';
 
@@ -69,3 +70,20 @@ function tsOf(value: string | undefined): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The store names of an alert's claims. Parts come from the vendor (titles can be long and hold
+ * anything), so they are hashed into fixed-length names.
+ */
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+
+/** Titles that differ only in case or spacing are the same alert firing again. */
+export const normaliseTitle = (title: string): string => title.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The dedupe claim of one alert event (or one Slack message) in one channel. */
+export const dedupeClaimName = (channel: string, eventKey: string): string =>
+  `alert-event:${channel}:${digest(eventKey)}`;
+
+/** The cooldown claim of one title in one channel. */
+export const cooldownClaimName = (channel: string, title: string): string =>
+  `alert-cooldown:${channel}:${digest(normaliseTitle(title))}`;

@@ -20,10 +20,13 @@ import type { RunStart } from '../conversation/turn/run-start.js';
 import type { TurnRequest } from '../conversation/turn/turn-request.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { type AlertClaimHandle, type ClaimTaken, createAlertClaims } from './alert-claims.js';
-import { cooldownClaimName, dedupeClaimName } from './alert-keys.js';
-import type { Alert } from './alert-payload.js';
-import { exploreUrl } from './alert-payload.js';
+import {
+  type AlertClaimHandle,
+  cooldownClaimName,
+  createAlertClaims,
+  dedupeClaimName,
+} from './alert-claims.js';
+import { type Alert, exploreUrl } from './alert-payload.js';
 import type {
   AlertMetrics,
   AlertOutcome,
@@ -105,6 +108,8 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   const newId = deps.newId ?? (() => randomUUID());
   const claims = createAlertClaims({ store, clock, newId });
   const background = new Set<Promise<unknown>>();
+  const warnOnFailure = (what: string, channel: string) => (error: unknown) =>
+    logger.warn({ err: error, channel }, what);
 
   async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
     const arrivedAt = clock.now();
@@ -118,35 +123,23 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         ? cooldownClaimName(channelName, target.cooldownText ?? alert.title)
         : undefined;
     try {
-      const earlier: ClaimTaken = cooldown
-        ? await claim.take(cooldown, settings.cooldownMs)
-        : { taken: true };
-      if (!earlier.taken) return done(await firedAgain(alert, target, claim, earlier.ts), target);
-      return done(await investigateOrNot(alert, target, claim, cooldown, arrivedAt), target);
+      const earlier = cooldown ? await claim.take(cooldown, settings.cooldownMs) : { taken: true as const };
+      if (earlier.taken)
+        return done(await investigateOrNot(alert, target, claim, cooldown, arrivedAt), target);
+      // The same title within the cooldown: "fired again" in the earlier thread, nothing new.
+      await claim.settle(earlier.ts);
+      if (earlier.ts) {
+        const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: earlier.ts };
+        await output
+          .postFiredAgain(where, alert.title, clock.now())
+          .catch(warnOnFailure('fired-again reply not posted', target.channel));
+      }
+      return done({ outcome: 'cooldown', channel: target.channel, ts: earlier.ts }, target);
     } catch (error) {
       // Nothing is in Slack (a card Slack took is never given back): a retry may take it all.
       await claim.giveBack();
       throw error;
     }
-  }
-
-  /** The same title within the cooldown: "fired again" in the earlier thread, nothing new. */
-  async function firedAgain(
-    alert: Alert,
-    target: AlertTarget,
-    claim: AlertClaimHandle,
-    earlier: string | undefined,
-  ): Promise<AlertReceipt> {
-    await claim.settle(earlier);
-    if (earlier) {
-      const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: earlier };
-      await output
-        .postFiredAgain(where, alert.title, clock.now())
-        .catch((error: unknown) =>
-          logger.warn({ err: error, channel: target.channel }, 'fired-again reply not posted'),
-        );
-    }
-    return { outcome: 'cooldown', channel: target.channel, ts: earlier };
   }
 
   async function investigateOrNot(
@@ -160,9 +153,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     // The channel's binding in the alert's installation: its agent and connection, as a mention's.
     const channelAgent = await deps.channelAgents.agentFor(target.tenant, target.channel);
     const reason =
-      channelAgent.source === 'unbound'
-        ? ({ kind: 'unbound' } as const)
-        : await whyNotInvestigate(target, allowanceId);
+      channelAgent.source === 'unbound' ? ({ kind: 'unbound' } as const) : await whyNot(target, allowanceId);
     // Only an investigation starts a cooldown: a limited alert's repeat gets a card of its own.
     if (reason && cooldown) await claim.giveBack([cooldown]);
     const ts = await place(alert, target, reason, allowanceId);
@@ -173,13 +164,12 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   }
 
   /** Who reads the channel first (it costs no allowance), then the hourly limit. */
-  async function whyNotInvestigate(
+  async function whyNot(
     target: AlertTarget,
     allowanceId: string,
   ): Promise<NotInvestigatedReason | undefined> {
-    const { channel } = target;
     // Not the answer placement: an alert has no asker whose DM could take the answer.
-    if (deps.policy !== 'thread' && (await deps.audience.of(channel)).outsiders) {
+    if (deps.policy !== 'thread' && (await deps.audience.of(target.channel)).outsiders) {
       return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
     }
     if (settings.runsPerHour <= 0) return undefined;
@@ -200,23 +190,23 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: target.postedTs };
         await output
           .postNotInvestigated(where, reason)
-          .catch((error: unknown) =>
-            logger.warn({ err: error, channel: target.channel }, 'alert note not posted'),
-          );
+          .catch(warnOnFailure('alert note not posted', target.channel));
       }
       return target.postedTs;
     }
     try {
-      const card = { ...alert, exploreUrl: exploreUrl(alert), notInvestigated: reason };
-      return await output.postCard(target.channel, card);
+      return await output.postCard(target.channel, {
+        ...alert,
+        exploreUrl: exploreUrl(alert),
+        notInvestigated: reason,
+      });
     } catch (error) {
-      if (!reason) {
-        await store.returnAllowance(allowanceName(target), allowanceId).catch(() => undefined);
-      }
+      if (!reason) await store.returnAllowance(allowanceName(target), allowanceId).catch(() => undefined);
       throw new AlertCardError(error);
     }
   }
 
+  /** The run in the alert's thread, through the same run start as a mention; the bot is the asker. */
   async function investigate(
     alert: Alert,
     target: AlertTarget,
@@ -224,14 +214,14 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     ts: string,
     arrivedAt: number,
   ): Promise<void> {
-    const receivedAt = clock.now();
+    const { tenant, channel, source } = target;
     // `?agent=` picks the agent; the connection stays the channel's (an unbound channel never gets here).
     const agentId = target.agentId ?? channelAgent.agentId ?? '';
-    const { message, ...context } = alertRunInput(alert, settings, receivedAt);
+    const { message, ...context } = alertRunInput(alert, settings, clock.now());
     const request: TurnRequest = {
-      tenant: target.tenant,
-      teamId: target.tenant.teamId,
-      channel: target.channel,
+      tenant,
+      teamId: tenant.teamId,
+      channel,
       threadTs: ts,
       sourceTs: ts,
       userId: settings.botUserId,
@@ -239,7 +229,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       mentioned: true,
       alertAt: arrivedAt,
     };
-    const connection = channelAgent.connection;
+    const { connection } = channelAgent;
     const prepared = {
       kind: 'ready',
       agentId,
@@ -247,11 +237,8 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       context,
     } as const;
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
-    if (result === 'started') metrics.investigationStarted(target.source);
-    logger.info(
-      { channel: target.channel, ts, agentId, source: target.source, result },
-      'alert investigation',
-    );
+    if (result === 'started') metrics.investigationStarted(source);
+    logger.info({ channel, ts, agentId, source, result }, 'alert investigation');
   }
 
   function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
@@ -269,9 +256,9 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   }
 
   /** Resolves once every investigation being started has been handed over (shutdown, tests). */
-  async function settle(): Promise<void> {
+  const settle = async (): Promise<void> => {
     await Promise.all([...background]);
-  }
+  };
 
   return { receive, settle };
 }

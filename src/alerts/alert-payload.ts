@@ -4,6 +4,7 @@
  * variables. Only a title is required; everything else is used when it makes sense and otherwise
  * left out (a vendor fills what it has, and an alert is never refused for a malformed extra). Pure.
  */
+import { normaliseTitle } from './alert-claims.js';
 
 /** An alert, from the webhook or from an integration's post in a watched channel. */
 export interface Alert {
@@ -132,6 +133,13 @@ export function parseAlertBody(body: unknown): ParsedAlert {
       tags: parseTags(json.alert_tags ?? json.alert_tags_json),
     },
   };
+}
+
+/** One investigation per alert event: its event id, else its trigger id, else its title and window. */
+export function alertEventKey(alert: Alert): string {
+  if (alert.eventId) return `event:${alert.eventId}`;
+  if (alert.triggeredId) return `triggered:${alert.triggeredId}`;
+  return `title:${normaliseTitle(alert.title)}:${alert.windowStart ?? ''}:${alert.windowEnd ?? ''}`;
 }
 
 /**

@@ -18,8 +18,7 @@ import type { HttpRoute } from '../http/http-route.js';
 import { secretCheck } from '../http/secret-check.js';
 import type { Logger } from '../runtime/logger.js';
 import { AlertCardError, type AlertIntake } from './alert-intake.js';
-import { alertEventKey } from './alert-keys.js';
-import { parseAlertBody } from './alert-payload.js';
+import { alertEventKey, parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { parseJson, readTemplateBody } from './template-body.js';
@@ -50,21 +49,19 @@ export interface AlertWebhookDeps {
 type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
 
 type Answer = { status: number; body: Record<string, unknown> };
+const refused = (status: number, error: string): Answer => ({ status, body: { error } });
 
 export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
   const tokenMatches = deps.token ? secretCheck(deps.token) : undefined;
 
   async function answer(req: IncomingMessage): Promise<Answer> {
-    if (!tokenMatches && !deps.tokens) return { status: 404, body: { error: 'alerts are not enabled here' } };
+    if (!tokenMatches && !deps.tokens) return refused(404, 'alerts are not enabled here');
     let raw: string;
     try {
       raw = await getRawBody(req, { limit: ALERT_BODY_LIMIT_BYTES, encoding: 'utf8' });
     } catch (error) {
-      const status = (error as { status?: number }).status === 413 ? 413 : 400;
-      return {
-        status,
-        body: { error: status === 413 ? 'the body is over 256 KB' : 'the body could not be read' },
-      };
+      const tooLarge = (error as { status?: number }).status === 413;
+      return tooLarge ? refused(413, 'the body is over 256 KB') : refused(400, 'the body could not be read');
     }
     const body = parseJson(raw) ?? leniently(raw);
     const header = (name: string) => {
@@ -75,7 +72,7 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
     const bodyToken = isObject(body) && typeof body.token === 'string' ? body.token : undefined;
     const presented = [bearer, header('x-alert-token'), bodyToken].filter((t) => t !== undefined);
     const caller = await callerOf(presented);
-    if (!caller) return { status: 401, body: { error: 'a missing or wrong token' } };
+    if (!caller) return refused(401, 'a missing or wrong token');
     return receive(req, body, caller);
   }
 
@@ -95,43 +92,35 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
 
   async function receive(req: IncomingMessage, body: unknown, caller: Caller): Promise<Answer> {
     const parsed = parseAlertBody(body);
-    if (!parsed.ok) return { status: 400, body: { error: parsed.problem } };
+    if (!parsed.ok) return refused(400, parsed.problem);
     const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
     const channel = query.get('channel')?.trim() || deps.defaultChannelId;
-    if (!channel)
-      return { status: 400, body: { error: 'no channel: add ?channel=<id> or set ALERT_CHANNEL_ID' } };
+    if (!channel) return refused(400, 'no channel: add ?channel=<id> or set ALERT_CHANNEL_ID');
     if (!CHANNEL_ID.test(channel))
-      return {
-        status: 400,
-        body: { error: 'channel is not a Slack channel id (a channel C… or private channel G…; never a DM)' },
-      };
+      return refused(
+        400,
+        'channel is not a Slack channel id (a channel C… or private channel G…; never a DM)',
+      );
     const agentId = query.get('agent')?.trim() || undefined;
-    if (agentId !== undefined && !isAgentId(agentId))
-      return { status: 400, body: { error: 'agent is not an agent id' } };
+    if (agentId !== undefined && !isAgentId(agentId)) return refused(400, 'agent is not an agent id');
     const { alert } = parsed;
     const own = caller.kind === 'installation' ? caller.installationId : undefined;
     const named = query.get('team')?.trim() || undefined;
     if (named !== undefined && !TEAM_ID.test(named))
-      return { status: 400, body: { error: 'team is not a Slack workspace or org id' } };
+      return refused(400, 'team is not a Slack workspace or org id');
     const team = named ?? own ?? deps.installations.only;
     if (!team)
-      return {
-        status: 400,
-        body: { error: 'this app serves several workspaces: add ?team=<workspace id T…, or org id E…>' },
-      };
+      return refused(400, 'this app serves several workspaces: add ?team=<workspace id T…, or org id E…>');
     // An installation's own token acts in that installation alone.
     if (own !== undefined && team !== own)
-      return { status: 403, body: { error: 'this token is another installation’s: it cannot act here' } };
+      return refused(403, 'this token is another installation’s: it cannot act here');
     const ran = await deps.installations.runAs(team, async (tenant): Promise<Answer> => {
       // The operator's token serves the home installations only (HOME_TEAM_IDS).
       if (caller.kind === 'operator' && !tenant.home)
-        return {
-          status: 403,
-          body: {
-            error:
-              'ALERT_WEBHOOK_TOKEN serves the home workspaces only: use this installation’s own alert address',
-          },
-        };
+        return refused(
+          403,
+          'ALERT_WEBHOOK_TOKEN serves the home workspaces only: use this installation’s own alert address',
+        );
       const receipt = await deps.intake.receive(alert, {
         tenant,
         channel,
@@ -141,8 +130,7 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
       });
       return { status: 202, body: { ...receipt, ts: receipt.ts ?? null } };
     });
-    if (!ran.found)
-      return { status: 400, body: { error: `the app is not installed in ${team}: install it there first` } };
+    if (!ran.found) return refused(400, `the app is not installed in ${team}: install it there first`);
     return ran.value;
   }
 
@@ -151,10 +139,10 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
       .catch((error: unknown): Answer => {
         if (error instanceof AlertCardError) {
           deps.logger.warn({ err: error.original }, 'alert card refused by Slack');
-          return { status: 502, body: { error: 'Slack refused the alert card; nothing was started' } };
+          return refused(502, 'Slack refused the alert card; nothing was started');
         }
         deps.logger.error({ err: error }, 'alert not handled');
-        return { status: 500, body: { error: 'the alert could not be handled' } };
+        return refused(500, 'the alert could not be handled');
       })
       .then(({ status, body }) => {
         // A refused upload is not read to its end: close the connection rather than drain it.

@@ -44,7 +44,7 @@ describe('agent sessions', () => {
     harness = undefined;
   });
 
-  it('a channel thread: processing with a title, renamed, the text status, the answer, then active', async () => {
+  it('a new channel thread: processing with a title (no rename: the call created it), the text status, the answer, then active', async () => {
     harness = await startHarness();
     const h = harness;
     const { channel, threadTs } = await h.mention(`Why is checkout slow?\nmore words ${quick('Cache.')}`);
@@ -54,7 +54,6 @@ describe('agent sessions', () => {
     });
     expect(timeline(h, channel, threadTs)).toEqual([
       'session processing "Why is checkout slow?"',
-      'rename "Why is checkout slow?"',
       'text status',
       'post',
       'session active',
@@ -72,7 +71,7 @@ describe('agent sessions', () => {
         h.slack.agentSessions.callsIn(channel, threadTs).filter((c) => c.status === 'active').length === 2,
       { description: 'the follow-up session active' },
     );
-    expect(timeline(h, channel, threadTs).slice(5)).toEqual([
+    expect(timeline(h, channel, threadTs).slice(4)).toEqual([
       'session processing',
       'text status',
       'post',

@@ -89,6 +89,9 @@ describe('Stop on a thread', () => {
     expect(
       h.slack.agentSessions.callsIn(channel, threadTs).filter((c) => c.status === 'processing'),
     ).toHaveLength(2);
+    // The thread's session existed, and Slack names a session only when it is created: renamed.
+    const renames = h.slack.calls.filter((call) => call.method === 'agents.sessions.rename');
+    expect(renames.map((call) => call.args.title)).toEqual([expect.stringContaining('try again')]);
   });
 
   it('a stop past the deadline ends the late watch: the late answer is never posted', async () => {

@@ -35,15 +35,17 @@ export function createRunRequest(deps: RunRequestDeps) {
    * Sends the request. Progress shows beside it (`shown`: its message's ts): a person sees the bot
    * at work at once, and a slow Slack never delays the run. The session goes `processing` first
    * (its Stop button), then the step words go on the text status. A new run names its session
-   * after the question; in a channel thread it is renamed too.
+   * after the question. Slack takes a title only when the session is created, so a channel thread
+   * the bot has had a session in (`threadSeen`: a run stopped or ended there) is renamed too; a new
+   * thread's session is created by this very call, named, and never renamed (one call saved).
    */
-  function send(turn: TurnRecord, where: ThreadLocation, input: RunInput) {
+  function send(turn: TurnRecord, where: ThreadLocation, input: RunInput, threadSeen: boolean) {
     const agent = agentOf(turn);
     const fresh = turn.kind === 'start';
     const shown = (async () => {
       await deps.sessions?.begin(where, {
         question: fresh ? input.message : undefined,
-        rename: fresh && !isDirectMessage(where.channel),
+        rename: fresh && threadSeen && !isDirectMessage(where.channel),
       });
       return deps.progress.begin(where, turn.turnId);
     })().catch(() => undefined);

@@ -77,7 +77,7 @@ export function createStartWork(deps: RunStartDeps, requests: RunRequest, taken:
         { prompt: input.message, additionalContext: input.additionalContext },
         'turn prompt',
       );
-      const run = requests.send(turn, where, input);
+      const run = requests.send(turn, where, input, thread !== undefined);
       shown = run.shown;
       try {
         await runner.started(entry, (await run.sent).sessionId);

@@ -4,7 +4,8 @@
  * 500 ms apart), every Slack Web API call counted once the last answer is in and the bot has
  * removed what it removes. Small on purpose: it measures calls, not speed. Agent sessions are on
  * (the bot's default; the stand-in answers `agents.sessions.*`), so their calls — `processing`
- * with a title and a rename when a run starts, `active` once the answer is posted — are counted.
+ * with a title when a run starts (a rename only where the thread had a session), `active` once
+ * the answer is posted — are counted.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

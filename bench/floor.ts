@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { App, HTTPReceiver } from '@slack/bolt';
 import ky, { type KyInstance, type Options } from 'ky';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { localBotEnv } from '../dev/local-stack/bot-env.js';
 import { DEFAULT_RETRY_POLICY, kyRetrySettings } from '../src/agent-api/retry-policy.js';
+import { keepAliveFetch } from '../src/agent-api/service-http.js';
 import { type Config, loadConfig } from '../src/config/load-config.js';
 import { createLogger, toSlackLogger } from '../src/logging.js';
 import { webClientOptions } from '../src/slack/web-client.js';
@@ -26,39 +26,19 @@ const RUN_LENGTH_MS = (BENCH_SCRIPT.steps + 1) * BENCH_SCRIPT.stepMs + 50;
 const send = (reply: FloorReply) => process.send?.(reply);
 
 /**
- * ky as src/agent-api/service-http.ts configures it (copied, not imported: its factory wraps ky
- * in our own attempts, budget and error mapping, which is the cost this floor leaves out): one
+ * ky as src/agent-api/service-http.ts configures it: its own pooled fetch (`keepAliveFetch`: one
  * keep-alive undici Agent with a connection per request-budget slot and the body timeout, the
- * undici package's fetch where Node's bundled undici is older than 7 (Node 20), no redirects,
- * and the two headers set on ky's request in `beforeRequest`.
+ * undici package's fetch where Node's bundled undici is older than 7), no redirects, and the two
+ * headers set on ky's request in `beforeRequest`. Not its factory: that wraps ky in our own
+ * attempts, budget and error mapping, which is the cost this floor leaves out.
  */
 function serviceKy(config: Config): KyInstance {
   const { maxInFlight, requestTimeoutMs, statusTimeoutMs, token } = config.agent;
-  const dispatcher = new Agent({
-    connections: maxInFlight,
-    bodyTimeout: Math.max(requestTimeoutMs, statusTimeoutMs),
-  });
-  const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) < 7;
-  const keepAliveFetch: typeof fetch = globalFetchIsOld
-    ? async (input, init) => {
-        const request = input as Request;
-        const body = request.body === null ? undefined : await request.text();
-        const response = await undiciFetch(request.url, {
-          method: request.method,
-          headers: request.headers as unknown as [string, string][],
-          body,
-          signal: request.signal,
-          redirect: request.redirect,
-          dispatcher,
-          ...(init as object),
-        });
-        return response as unknown as Response;
-      }
-    : (input, init) => fetch(input, { ...init, dispatcher } as unknown as RequestInit);
+  const fetch = keepAliveFetch(maxInFlight, Math.max(requestTimeoutMs, statusTimeoutMs));
   return ky.create({
     prefixUrl: config.agent.baseUrl,
     redirect: 'manual',
-    fetch: keepAliveFetch,
+    fetch,
     hooks: {
       beforeRequest: [
         (request) => {

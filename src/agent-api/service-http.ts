@@ -120,7 +120,7 @@ const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) 
  * `Request` it built, and undici's fetch accepts only its own copy of the class, so the request's
  * URL, method, headers, signal and (already serialised) body are passed on as they are.
  */
-function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch {
+export function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch {
   const dispatcher = new Agent({ connections, bodyTimeout });
   // Node's fetch types name its bundled copy of undici's Dispatcher; this Agent is the package's.
   if (!globalFetchIsOld)

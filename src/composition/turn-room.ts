@@ -71,10 +71,7 @@ export function wireTurns(
     cache: store,
     partition: slack.installationKey,
     inside,
-    // Read per use: with OAuth the bot is the installation's under way.
-    get botUserId() {
-      return ctx.identity.botUserId;
-    },
+    bot: ctx.identity,
     logger,
   });
   const placement = createAnswerPlacement({
@@ -191,18 +188,10 @@ function wireTurnContext(
       logger,
       settings: { maxChars: config.context.fileMaxChars },
     }),
+    bot: identity,
     clock,
     logger,
-    settings: {
-      ...config.context,
-      // Read per turn: with OAuth the bot is the installation's under way.
-      get botUserId() {
-        return identity.botUserId;
-      },
-      get botId() {
-        return identity.botId;
-      },
-    },
+    settings: config.context,
   });
   return { context, people };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../../runtime/logger.js';
+import type { BotUser } from '../context/context-ports.js';
 import type { InsideCheck } from './who-is-inside.js';
 
 /**
@@ -63,8 +64,8 @@ export interface ConversationAudienceDeps {
   cache: AudienceCache;
   /** Judges each member, guests included (see who-is-inside.ts). */
   inside: Pick<InsideCheck, 'check'>;
-  /** The bot's own user id: it is a member of every conversation it reads. */
-  botUserId: string;
+  /** The bot: a member of every conversation it reads, never judged as a reader. */
+  bot: Pick<BotUser, 'botUserId'>;
   logger: Logger;
   /** How long a verdict is trusted when no event drops it. Default 15 minutes. */
   ttlMs?: number | undefined;
@@ -90,7 +91,7 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
 
   /** The first member who is not inside decides; undefined when all are inside. */
   async function firstOutsider(members: string[]): Promise<OutsiderReason | undefined> {
-    const queue = members.filter((member) => member !== deps.botUserId);
+    const queue = members.filter((member) => member !== deps.bot.botUserId);
     let found: OutsiderReason | undefined;
     const worker = async () => {
       for (let member = queue.shift(); member !== undefined && !found; member = queue.shift()) {

@@ -88,3 +88,12 @@ export interface ChannelBindingStore {
   saveChannelBinding(channel: string, binding: ChannelBinding): Promise<void>;
   deleteChannelBinding(channel: string): Promise<void>;
 }
+
+/**
+ * The bot as Slack knows it. Read per use, never copied at start: with OAuth it is the bot of the
+ * installation whose event or turn is under way.
+ */
+export interface BotUser {
+  readonly botUserId: string;
+  readonly botId?: string | undefined;
+}

@@ -15,7 +15,7 @@ import type { Tenant } from '../tenancy.js';
 import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
 import type { ChannelAgents } from './channel-agents.js';
-import type { PeopleDirectory, ThreadMessage, ThreadReader } from './context-ports.js';
+import type { BotUser, PeopleDirectory, ThreadMessage, ThreadReader } from './context-ports.js';
 import type { FileReport, SharedFile } from './file-context.js';
 import type { FileGathering } from './file-gathering.js';
 import { mentionedUserIds, messageMarkup } from './message-content.js';
@@ -63,6 +63,8 @@ export interface TurnContextDeps {
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   /** Files as context (file-gathering.ts); unset: files are not read. */
   files?: Pick<FileGathering, 'gather'> | undefined;
+  /** The bot's own messages are never a follow-up's context (they are in the session already). */
+  bot: BotUser;
   clock: Clock;
   logger: Logger;
   settings: {
@@ -70,9 +72,6 @@ export interface TurnContextDeps {
     maxChars: number;
     /** ALERT_LOOKBACK_MINUTES. */
     alertLookbackMinutes: number;
-    /** The bot's own messages are never a follow-up's context (they are in the session already). */
-    botUserId: string;
-    botId?: string | undefined;
   };
 }
 
@@ -204,8 +203,8 @@ export function createTurnContext(deps: TurnContextDeps) {
 
   function isOwn(message: ThreadMessage): boolean {
     return (
-      message.user === settings.botUserId ||
-      (settings.botId !== undefined && message.bot_id === settings.botId)
+      message.user === deps.bot.botUserId ||
+      (deps.bot.botId !== undefined && message.bot_id === deps.bot.botId)
     );
   }
 

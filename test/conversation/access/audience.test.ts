@@ -32,7 +32,7 @@ function audienceOf(facts: ConversationFacts | Error) {
     },
     cache: store,
     inside: { check },
-    botUserId: 'BOT',
+    bot: { botUserId: 'BOT' },
     logger: silentLogger,
   });
   return { audience, described, store };
@@ -99,7 +99,7 @@ describe('the audience of a conversation', () => {
       cache: createMemoryStore(),
       partition: () => installation,
       inside: { check },
-      botUserId: 'BOT',
+      bot: { botUserId: 'BOT' },
       logger: silentLogger,
     });
     expect(await audience.of('C1')).toEqual({ outsiders: false });

@@ -56,7 +56,8 @@ describe('channel agents per installation', () => {
       channelAgents: createChannelAgents({ store, defaultAgentId: 'main', now: () => 1 }),
       clock: { now: () => 1_800_000_000_000 } as never,
       logger: silentLogger,
-      settings: { maxChars: 8000, alertLookbackMinutes: 60, botUserId: 'UBOT' },
+      bot: { botUserId: 'UBOT' },
+      settings: { maxChars: 8000, alertLookbackMinutes: 60 },
     });
     const ask = (tenant: typeof alpha) => ({
       tenant,

@@ -1,8 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import type { RedisTopology } from '../store/redis-topology.js';
-import { type Config, LOG_LEVELS } from './config-type.js';
-import { checkRedisTopology, checkSlackAuth, refusePlainHttp } from './cross-checks.js';
+import { checkRedisTopology, checkSlackAuth, type Issue, refusePlainHttp } from './cross-checks.js';
 import {
   alertToken,
   appToken,
@@ -13,8 +12,11 @@ import {
   emptyAsUnset,
   encryptionKey,
   encryptionKeys,
+  HTTP_URL_PROBLEM,
   hostNames,
   intFrom,
+  isHttpUrl,
+  LOG_LEVELS,
   metricsToken,
   numberFrom,
   optionalString,
@@ -32,7 +34,6 @@ import {
  * stops the process with a message naming every offending variable (see main.ts).
  */
 
-export type { Config, SlackOAuthConfig } from './config-type.js';
 export { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, normaliseBaseUrl } from './fields.js';
 
 const variables = z.object({
@@ -49,14 +50,7 @@ const variables = z.object({
   SLACK_REDIRECT_URI: optionalUrl,
   SLACK_AUTHORIZE_URL: z.preprocess(
     emptyAsUnset,
-    z
-      .string()
-      .trim()
-      .default('https://slack.com/oauth/v2/authorize')
-      .refine(
-        (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
-        'must be an http:// or https:// URL',
-      ),
+    z.string().trim().default('https://slack.com/oauth/v2/authorize').refine(isHttpUrl, HTTP_URL_PROBLEM),
   ),
 
   AGENT_API_URL: baseUrl,
@@ -153,31 +147,23 @@ export const CONFIG_VARIABLES = Object.keys(variables.shape);
 
 const envSchema = variables.superRefine(
   (env, ctx) => {
+    const issue: Issue = (name, message) => ctx.addIssue({ code: 'custom', path: [name], message });
     if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
-      });
+      issue('SLACK_SIGNING_SECRET', 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)');
     }
-    checkSlackAuth(env, ctx);
+    checkSlackAuth(env, issue);
     if (Array.isArray(env.INSTALL_TEAM_IDS) && env.INSTALL_TEAM_IDS.length > 0 && !env.SLACK_CLIENT_ID) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['INSTALL_TEAM_IDS'],
-        message: 'applies to OAuth distribution only (SLACK_CLIENT_ID): with SLACK_BOT_TOKEN nobody installs',
-      });
+      issue(
+        'INSTALL_TEAM_IDS',
+        'applies to OAuth distribution only (SLACK_CLIENT_ID): with SLACK_BOT_TOKEN nobody installs',
+      );
     }
-    refusePlainHttp(env, ctx);
-    checkRedisTopology(env, ctx);
+    refusePlainHttp(env, issue);
+    checkRedisTopology(env, issue);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
     const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
     if (positive.some((emoji) => negative.includes(emoji))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FEEDBACK_NEGATIVE_EMOJI'],
-        message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
-      });
+      issue('FEEDBACK_NEGATIVE_EMOJI', 'shares an emoji with FEEDBACK_POSITIVE_EMOJI');
     }
   },
   // Run even when other variables failed: every problem is named in one go, not one per restart.
@@ -204,28 +190,34 @@ function redisTopology(env: Env): RedisTopology | undefined {
 
 /** Thrown by loadConfig with one line per offending variable. */
 export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
+  constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
-    this.problems = problems;
   }
 }
 
-function toConfig(env: Env, emptyVariables: string[]): Config {
+/** The parsed configuration, built from the environment once, at start-up. */
+export type Config = ReturnType<typeof toConfig>;
+/** OAuth distribution: the app's credentials and where Slack's authorize page is. */
+export type SlackOAuthConfig = NonNullable<Config['slack']['oauth']>;
+
+function toConfig(env: Env, emptyVariables: string[]) {
   return {
     slack: {
+      // Unset in OAuth mode (each installation brings its own token).
       botToken: env.SLACK_BOT_TOKEN,
       signingSecret: env.SLACK_SIGNING_SECRET,
       appToken: env.SLACK_APP_TOKEN,
       apiUrl: env.SLACK_API_URL,
       socketMode: env.SLACK_APP_TOKEN !== undefined,
+      // DESIGN "Many workspaces": set ⇒ installed through OAuth (`/slack/install`), many workspaces.
       oauth:
         env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET
           ? {
               clientId: env.SLACK_CLIENT_ID,
               clientSecret: env.SLACK_CLIENT_SECRET,
               stateSecret: env.SLACK_STATE_SECRET,
+              // Unset ⇒ the app's first redirect URL in Slack.
               redirectUri: env.SLACK_REDIRECT_URI,
               authorizeUrl: env.SLACK_AUTHORIZE_URL,
             }
@@ -254,6 +246,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
       allowGuests: env.ALLOW_GUESTS,
     },
+    // DESIGN "One installation, one tenant"; unset home: with one workspace, that workspace and its org.
     tenants: {
       homeTeamIds: env.HOME_TEAM_IDS.length > 0 ? env.HOME_TEAM_IDS : undefined,
       installTeamIds: env.INSTALL_TEAM_IDS.length > 0 ? env.INSTALL_TEAM_IDS : undefined,
@@ -287,6 +280,7 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       perChannel: env.SCHEDULES_PER_CHANNEL,
       graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000,
     },
+    // Memory when no Redis is set (DESIGN "Redis beyond one node").
     state: {
       redisUrl: env.REDIS_URL,
       redis: redisTopology(env),

@@ -1,7 +1,5 @@
 import { helpLine, type Subcommand, UsageError } from './subcommand.js';
 
-export type { AlertWebhookPort } from './command-context.js';
-
 type AlertsWebhookCommand = { kind: 'alerts-webhook'; rotate: boolean };
 
 export type AlertsWebhookOutcome =

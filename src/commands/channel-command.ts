@@ -3,12 +3,6 @@ import { isAgentId } from '../conversation/context/channel-agents.js';
 import { expectCount, parseOnOff } from './command-words.js';
 import { helpLine, type Subcommand, UsageError, usageIn } from './subcommand.js';
 
-/**
- * `/agent channel …` (DESIGN "Channel agents"): shows or changes the agent new threads in the
- * channel where the command was typed use, whether alerts posted there are investigated and
- * whether every message is answered. Nothing is called on the service: it cannot read an agent.
- */
-
 type ChannelCommand =
   | { kind: 'channel' }
   /** `connection`: the alias after `on`; undefined: the default connection. */
@@ -93,6 +87,10 @@ function parseUse(args: string[]): ChannelCommand {
   return { kind: 'channel-use', agentId, connection: alias };
 }
 
+/**
+ * `/agent channel …` (DESIGN "Channel agents"): the channel's agent, alert investigation and
+ * answer-all. Nothing is called on the service: it cannot read an agent.
+ */
 export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   words: ['channel'],
   help: HELP,

@@ -4,10 +4,7 @@ import { UsageError } from './subcommand.js';
 
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
 
-/**
- * Slack sends `&`, `<`, `>` escaped and, when the command escapes links, wraps emails as
- * `<mailto:a@b|a@b>`; both are undone so people's words come back as typed.
- */
+/** Undoes Slack's escaping of `&`, `<`, `>` and its `<mailto:a@b|a@b>` links: words come back as typed. */
 export function unescapeSlackText(text: string): string {
   return text
     .replace(/<mailto:[^|>]+\|([^>]+)>/g, '$1')
@@ -17,10 +14,7 @@ export function unescapeSlackText(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/**
- * Splits on whitespace; a quoted run (straight or typographic quotes, which Slack clients often
- * substitute) is one token. Returns undefined on an unterminated quote.
- */
+/** Splits on whitespace; a quoted run (straight or typographic quotes) is one token; undefined if unclosed. */
 export function tokenize(text: string): string[] | undefined {
   const tokens: string[] = [];
   let index = 0;
@@ -51,6 +45,7 @@ export function parseGb(token: string | undefined): number | undefined {
   return match?.[1] ? Number(match[1].replace(',', '.')) : undefined;
 }
 
+/** Refuses fewer than `min` or more than `max` words. */
 export function expectCount(name: string, args: string[], min: number, max: number): void {
   if (args.length < min) throw new UsageError(name, 'something is missing');
   if (args.length > max) throw new UsageError(name, `unexpected “${args[max]}”`);

@@ -9,13 +9,6 @@ import { auditedRequest, helpLine, type Subcommand, UsageError } from './subcomm
 
 export type { ScheduleCommandPort } from './command-context.js';
 
-/**
- * `/agent schedule …` (DESIGN "Scheduled questions"). Parsed from the text rather than the
- * tokens: the question is everything after the time, exactly as typed (quotes and spacing
- * included). Adding is refused outside a channel, where the channel has no agent of this
- * installation, where outsiders can read it, and past SCHEDULES_PER_CHANNEL.
- */
-
 type ScheduleCommand =
   | { kind: 'schedule' }
   | { kind: 'schedule-add'; days: Weekday[]; time: string; question: string }
@@ -58,6 +51,11 @@ function parseAdd(rest: string): ScheduleCommand {
   return { kind: 'schedule-add', days, time, question: trimmed };
 }
 
+/**
+ * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text: the question is kept
+ * exactly as typed. Adding is refused outside a channel, in a channel with no agent of this
+ * installation or that outsiders can read, and past SCHEDULES_PER_CHANNEL.
+ */
 export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
   words: ['schedule', 'schedules'],
   help: [

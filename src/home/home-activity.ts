@@ -1,10 +1,7 @@
 /**
- * What turns and ratings write for App Home (DESIGN "App Home"): the asker's recent-thread entry
- * when a run starts and when its outcome lands, this week's distinct runs, answers, answered and
- * rated sessions, and the agent seen running. Then the person's home is published again (bounded
- * by the republish throttle). Beside the turn: a failure is logged, never felt by the turn.
+ * What turns and ratings write for App Home (DESIGN "App Home"): recent threads, this week's
+ * tallies, agents seen running; then the asker's home is republished. A failure never reaches the turn.
  */
-
 import { parseThreadKey } from '../conversation/thread-key.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
 import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
@@ -42,24 +39,21 @@ export interface HomeActivityDeps {
   logger: Logger;
   /** The person's own threads in installation `teamId` changed: publish their home there again (rate-bounded by the caller). */
   onThreadsChanged(teamId: string, userId: string): void;
-  /**
-   * With OAuth: the weekly figures are kept per installation, named by the thread's team (the
-   * installation's id: thread-key.ts), so each installation's admins see their own.
-   */
+  /** With OAuth: weekly figures per installation (the thread's team), so its admins see their own. */
   byInstallation?: boolean | undefined;
 }
 
+/** The turn observer that records App Home's activity. */
 export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   rated(answer: AnswerRef): void;
   /** Settles once the state is recorded (or the failure logged); never rejects. */
   agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void>;
 } {
   const { store, logger } = deps;
-  /** The tally of this week, for the installation of the thread `teamId` names (with OAuth). */
   const week = (teamId: string | undefined) =>
     weekTally(isoWeekOf(deps.now()), deps.byInstallation ? teamId : undefined);
 
-  /** Runs `work` beside the turn: a failure is logged, never felt. Settles once it is done. */
+  /** Settles once done; a failure is logged. */
   function beside(what: string, work: () => Promise<unknown>, then?: () => void): Promise<void> {
     return work().then(
       () => then?.(),

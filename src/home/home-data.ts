@@ -1,8 +1,6 @@
 /**
- * What a person's App Home shows (DESIGN "App Home"), gathered for the pure view
- * (slack/views/home-view.ts): for everyone inside, how to ask, the suggested prompts and their
- * recent threads; for admins also the service connections, the agents, channel agents, watched
- * channels and this week's tallies. Outsiders get nothing but a sentence.
+ * What a person's App Home shows (DESIGN "App Home"), for slack/views/home-view.ts: prompts and
+ * recent threads; for admins also connections, agents, channels and this week's tallies.
  */
 import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
@@ -66,10 +64,10 @@ export interface HomeDataDeps {
   logger: Logger;
 }
 
+/** Gathers a person's home; an admin part that fails shows as unknown. */
 export function createHomeData(deps: HomeDataDeps) {
   const { store, logger } = deps;
 
-  /** A part of the admins' home that failed is shown as unknown; the rest still shows. */
   async function orUndefined<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
     try {
       return await work();

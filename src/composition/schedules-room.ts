@@ -1,9 +1,7 @@
 /**
- * Scheduled questions, assembled once (DESIGN "Scheduled questions"): the schedules kept in the
- * store, the `/agent schedule` command's port, the firing of due occurrences through a run start of
- * their own (the same ledger, delivery and progress as mentions), and the one ticker per process
- * that looks every ~20 s. The ticker reads and sleeps on the clock it is given, so tests move
- * schedule time alone; it stops with the bot.
+ * Scheduled questions, assembled once (DESIGN "Scheduled questions"): the command's port, the
+ * firing of due occurrences through a run start of their own, and one ticker per process on the
+ * clock it is given (tests move schedule time alone).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ScheduleCommandPort } from '../commands/schedule-command.js';
@@ -25,10 +23,7 @@ import type { Logger } from '../runtime/logger.js';
 /** How often every replica looks for due occurrences: well inside the minute a schedule names. */
 export const SCHEDULE_TICK_MS = 20_000;
 
-/**
- * The schedules kept in the store, made before the room: App Home lists them too. Ids are six hex
- * digits: short enough to type in `/agent schedule remove`, unique enough per workspace.
- */
+/** The schedules kept in the store (App Home lists them too); six-hex-digit ids, easy to type. */
 export function createScheduleBook(store: ScheduleStore, clock: Clock, perChannel: number): Schedules {
   return createSchedules({
     store,
@@ -38,6 +33,7 @@ export function createScheduleBook(store: ScheduleStore, clock: Clock, perChanne
   });
 }
 
+/** What the schedules room is made of. */
 export interface SchedulesRoomDeps
   extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
   store: OccurrenceClaims;
@@ -60,6 +56,7 @@ export interface SchedulesRoomDeps
   scheduleOutput: ScheduleOutput;
 }
 
+/** The command's port, the firing, and the ticker's start and stop. */
 export interface SchedulesRoom {
   command: ScheduleCommandPort;
   firing: ScheduleFiring;
@@ -69,6 +66,7 @@ export interface SchedulesRoom {
   stop(): Promise<void>;
 }
 
+/** Assembles the schedules room. */
 export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
   const log = deps.logger.child({ component: 'schedules' });
   const { schedules } = deps;

@@ -6,7 +6,7 @@ import { parseThreadKey } from '../conversation/thread-key.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
 import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { Logger } from '../runtime/logger.js';
-import type { AgentSeen, HomeStore, RecentThreadStatus } from './home-ports.js';
+import type { AgentSeen, HomeStore, RecentThreadStatus, WeeklyTallyKind } from './home-ports.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
 
 /** A person's list: their ten newest threads, forgotten a month after the last. */
@@ -52,6 +52,9 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   const { store, logger } = deps;
   const week = (teamId: string | undefined) =>
     weekTally(isoWeekOf(deps.now()), deps.byInstallation ? teamId : undefined);
+  /** Counts `id` once in this week's `kind` (with OAuth, the thread's installation's week). */
+  const tally = (what: string, teamId: string | undefined, kind: WeeklyTallyKind, id: string) =>
+    beside(what, () => store.tally(week(teamId), kind, id, TALLY_TTL_MS));
 
   /** Settles once done; a failure is logged. */
   function beside(what: string, work: () => Promise<unknown>, then?: () => void): Promise<void> {
@@ -61,7 +64,9 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
     );
   }
 
-  function noteThread(turn: TurnRecord, status: RecentThreadStatus, title?: string): Promise<void> {
+  /** The asker's recent-thread entry, then their home again; an alert investigation is the bot's own. */
+  function noteThread(what: string, turn: TurnRecord, status: RecentThreadStatus, title?: string): void {
+    if (turn.alertAt !== undefined) return;
     const { threadKey, channel, threadTs } = turn;
     const entry = {
       threadKey,
@@ -71,21 +76,17 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       updatedAt: deps.now(),
       ...(title ? { title } : {}),
     };
-    return store.noteRecentThread(turn.userId, entry, RECENT_THREADS);
+    beside(
+      what,
+      () => store.noteRecentThread(turn.userId, entry, RECENT_THREADS),
+      () => deps.onThreadsChanged(turn.teamId, turn.userId),
+    );
   }
 
   return {
     started(turn, question) {
-      const title = threadTitle(question);
-      // An alert investigation is the bot's own: it counts, but is nobody's recent thread.
-      if (turn.alertAt === undefined) {
-        beside(
-          'thread start',
-          () => noteThread(turn, 'working', title || undefined),
-          () => deps.onThreadsChanged(turn.teamId, turn.userId),
-        );
-      }
-      beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
+      noteThread('thread start', turn, 'working', threadTitle(question) || undefined);
+      tally('run', turn.teamId, 'runs', turn.turnId);
       const installation = deps.byInstallation ? { installation: turn.teamId } : {};
       beside('agent state', () =>
         store.noteAgentSeen({
@@ -98,25 +99,13 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       );
     },
     finished(turn, outcome) {
-      if (turn.alertAt === undefined) {
-        beside(
-          'thread outcome',
-          () => noteThread(turn, STATUS_OF[outcome]),
-          () => deps.onThreadsChanged(turn.teamId, turn.userId),
-        );
-      }
+      noteThread('thread outcome', turn, STATUS_OF[outcome]);
       if (outcome !== 'done') return;
-      beside('answer', () => store.tally(week(turn.teamId), 'answers', turn.turnId, TALLY_TTL_MS));
-      if (turn.sessionId) {
-        const sessionId = turn.sessionId;
-        beside('answered session', () =>
-          store.tally(week(turn.teamId), 'answered-sessions', sessionId, TALLY_TTL_MS),
-        );
-      }
+      tally('answer', turn.teamId, 'answers', turn.turnId);
+      if (turn.sessionId) tally('answered session', turn.teamId, 'answered-sessions', turn.sessionId);
     },
     rated(answer) {
-      const teamId = parseThreadKey(answer.threadKey)?.teamId;
-      beside('rating', () => store.tally(week(teamId), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
+      tally('rating', parseThreadKey(answer.threadKey)?.teamId, 'rated-sessions', answer.sessionId);
     },
     agentSeen(seen) {
       return beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));

@@ -34,18 +34,14 @@ export interface AgentSeen {
   installation?: string | undefined;
 }
 
-/** Bounds of a person's recent-thread list. */
-export interface RecentThreadLimits {
-  /** Entries kept per person (the oldest go). */
-  max: number;
-  /** The list is forgotten this long after its last write. */
-  ttlMs: number;
-}
-
 /** Port: App Home's records in the state store. */
 export interface HomeStore {
-  /** Adds or replaces the thread in the person's list (by thread key), keeping the newest `max`. */
-  noteRecentThread(userId: string, thread: RecentThread, limits: RecentThreadLimits): Promise<void>;
+  /** Adds or replaces the thread (by thread key), keeping the newest `max`; forgotten `ttlMs` after the last write. */
+  noteRecentThread(
+    userId: string,
+    thread: RecentThread,
+    limits: { max: number; ttlMs: number },
+  ): Promise<void>;
   /** The person's recent threads, newest first. */
   recentThreads(userId: string): Promise<RecentThread[]>;
   /** Counts `id` once in `week` (e.g. `2026-W48`) for `kind`; the week's tally expires after `ttlMs`. */

@@ -117,16 +117,12 @@ export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   async run(command, { channelId, userId }, context) {
     const { tenant, channelAgents, watchedChannels: watched, answerChannels: answering } = context;
     if (command.kind === 'channel-use') {
+      const { connection } = command;
       // The default connection is the operator's: another installation binds to its own.
-      if (command.connection === undefined && !tenant.home) {
+      if (connection === undefined && !tenant.home)
         return { kind: 'home-only', usage: usageIn(HELP, command.kind) };
-      }
-      if (
-        command.connection !== undefined &&
-        !(await context.connections?.exists(command.connection, tenant))
-      ) {
-        return { kind: 'connection-unknown', alias: command.connection };
-      }
+      if (connection !== undefined && !(await context.connections?.exists(connection, tenant)))
+        return { kind: 'connection-unknown', alias: connection };
     }
     if (!channelId) return { kind: 'channel-missing', usage: usageIn(HELP, command.kind) };
     switch (command.kind) {

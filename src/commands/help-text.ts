@@ -2,7 +2,6 @@
 import { HELP_ENTRIES } from './registry.js';
 
 export { HELP_ENTRIES, usageOf } from './registry.js';
-export type { HelpEntry } from './subcommand.js';
 
 /** Who counts as an admin, in the words every refusal and the help use. */
 export const ADMINS_ARE =

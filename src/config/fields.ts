@@ -122,14 +122,19 @@ export const hostNames = csv.transform((values, ctx) => {
   return hosts;
 });
 
-/** An absolute http:// or https:// URL, and the problem when a value is not one. */
-export const isHttpUrl = (value: string) => /^https?:\/\//i.test(value) && URL.canParse(value);
-export const HTTP_URL_PROBLEM = 'must be an http:// or https:// URL';
+const isHttpUrl = (value: string) => /^https?:\/\//i.test(value) && URL.canParse(value);
+const NOT_HTTP_URL = 'must be an http:// or https:// URL';
 
 /** An optional absolute URL (http or https). */
 export const optionalUrl = optionalString.refine(
   (value) => value === undefined || isHttpUrl(value),
-  HTTP_URL_PROBLEM,
+  NOT_HTTP_URL,
+);
+
+/** SLACK_AUTHORIZE_URL: an http(s) URL, Slack's own authorize page unless set. */
+export const authorizeUrl = z.preprocess(
+  emptyAsUnset,
+  z.string().trim().default('https://slack.com/oauth/v2/authorize').refine(isHttpUrl, NOT_HTTP_URL),
 );
 
 /** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */

@@ -30,10 +30,7 @@ export type AccountsOutcome =
 
 const CREATE = 'accounts-create';
 
-/**
- * `accounts create <name> <email> [retention-days] [max-daily-GB]`. The vendor's spec wants a
- * real-looking email and int32 numbers: a value it would refuse is named here, and nothing is sent.
- */
+/** `accounts create …`: a value the service would refuse (its spec: an email, int32s) is named here, unsent. */
 function parseCreate(args: string[]): AccountsCommand {
   const refuse = (problem: string) => new UsageError(CREATE, problem);
   /** `typed` as a number the service takes; `value` undefined: not the kind of number asked for. */

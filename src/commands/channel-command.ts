@@ -11,7 +11,6 @@ type ChannelCommand =
   | { kind: 'channel-investigate' | 'channel-answer-all'; on: boolean };
 
 export type ChannelOutcome =
-  /** `/agent channel`: the agent new threads in the channel use, and where that comes from. */
   | {
       kind: 'channel-agent';
       channelId: string;
@@ -25,9 +24,7 @@ export type ChannelOutcome =
       answerAll?: boolean | undefined;
       connection?: string | undefined;
     }
-  /** A switch done: it now, and before. */
   | { kind: 'channel-watch' | 'channel-answer-all'; channelId: string; on: boolean; wasOn: boolean }
-  /** `use` / `reset` done: the channel's agent now, and before. */
   | {
       kind: 'channel-bound' | 'channel-reset';
       channelId: string;
@@ -87,10 +84,7 @@ function parseUse(args: string[]): ChannelCommand {
   return { kind: 'channel-use', agentId, connection: alias };
 }
 
-/**
- * `/agent channel …` (DESIGN "Channel agents"): the channel's agent, alert investigation and
- * answer-all. Nothing is called on the service: it cannot read an agent.
- */
+/** `/agent channel …` (DESIGN "Channel agents"): no service call, as the service cannot read an agent. */
 export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   words: ['channel'],
   help: HELP,

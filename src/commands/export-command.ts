@@ -20,15 +20,11 @@ export function exportFileName(type: SavedObjectType, at: Date): string {
   return `${type}-export-${at.toISOString().slice(0, 10)}.json`;
 }
 
-/** The comment above the uploaded files in the DM. */
 function exportComment(files: readonly ExportedFile[]): string {
   return `Saved-object export (${files.map((file) => `${file.type}: ${file.count}`).join(', ')}).`;
 }
 
-/**
- * `/agent export <type|all>`: each type's response uploaded unchanged (lossless, DESIGN
- * "Decisions") as a JSON file, privately to the person who asked.
- */
+/** `/agent export <type|all>`: each response uploaded unchanged (lossless, DESIGN "Decisions"), privately. */
 export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
   words: ['export'],
   help: [

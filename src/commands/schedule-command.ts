@@ -23,7 +23,6 @@ export type ScheduleOutcome =
       reason: 'outsiders' | 'channel-full' | 'not-a-channel';
       limit?: number | undefined;
     }
-  /** The installation's schedules in the channel, soonest first. */
   | { kind: 'schedules'; channelId: string; rows: ListedSchedule[] }
   | { kind: 'schedule-removed'; schedule: Schedule }
   /** No schedule of this installation has that id (another's is not named either). */
@@ -52,9 +51,8 @@ function parseAdd(rest: string): ScheduleCommand {
 }
 
 /**
- * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text: the question is kept
- * exactly as typed. Adding is refused outside a channel, in a channel with no agent of this
- * installation or that outsiders can read, and past SCHEDULES_PER_CHANNEL.
+ * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text to keep the question as
+ * typed. Refused outside a channel, without its agent, where outsiders read, past the limit.
  */
 export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
   words: ['schedule', 'schedules'],

@@ -84,8 +84,9 @@ export function createHomeData(deps: HomeDataDeps) {
     const view = tenant.key === undefined ? undefined : tenant.teamId;
     return names.flatMap((name, index) => {
       const binding = bindings[index];
-      const channel = channelOfName(name);
-      return binding && binding.installation === view ? [{ channel, agentId: binding.agentId }] : [];
+      return binding && binding.installation === view
+        ? [{ channel: channelOfName(name), agentId: binding.agentId }]
+        : [];
     });
   }
 
@@ -113,15 +114,12 @@ export function createHomeData(deps: HomeDataDeps) {
 
   async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
-    const answering = deps.answerChannels;
-    const scheduling = deps.schedules;
+    const { watched: watching, answerChannels: answering, schedules: scheduling } = deps;
     const [connections, bound, seen, watched, tallies, answerChannels, schedules] = await Promise.all([
       orUndefined('connections', () => deps.connections.list(tenant)),
       orUndefined('channel agents', () => channelAgents(tenant)),
       orUndefined('agents', () => store.agentsSeen()),
-      deps.watched
-        ? orUndefined('watched channels', () => deps.watched?.list(tenant) ?? Promise.resolve([]))
-        : undefined,
+      watching ? orUndefined('watched channels', () => watching.list(tenant)) : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
       answering ? orUndefined('answer channels', () => answering.list(tenant)) : undefined,
       scheduling ? orUndefined('schedules', () => scheduling.ofInstallation(tenant)) : undefined,

@@ -10,7 +10,6 @@ import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { OccurrenceClaims, ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
 import {
   createScheduleFiring,
-  type ScheduleFiring,
   type ScheduleInstallations,
   type ScheduleMetrics,
 } from '../conversation/schedules/schedule-firing.js';
@@ -56,18 +55,8 @@ export interface SchedulesRoomDeps
   scheduleOutput: ScheduleOutput;
 }
 
-/** The command's port, the firing, and the ticker's start and stop. */
-export interface SchedulesRoom {
-  command: ScheduleCommandPort;
-  firing: ScheduleFiring;
-  /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
-  start(): void;
-  /** Stops the ticker and waits for a round under way. */
-  stop(): Promise<void>;
-}
-
-/** Assembles the schedules room. */
-export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
+/** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
+export function wireSchedules(deps: SchedulesRoomDeps) {
   const log = deps.logger.child({ component: 'schedules' });
   const { schedules } = deps;
   const runStart = createRunStart({
@@ -112,9 +101,11 @@ export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
   return {
     command,
     firing,
+    /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
     start() {
       loop ??= tickUntilStopped();
     },
+    /** Stops the ticker and waits for a round under way. */
     async stop() {
       stopping.abort();
       await loop;

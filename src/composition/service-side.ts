@@ -13,10 +13,7 @@ const STARTUP_CHECK_MS = 10_000;
  * once; on failure what was opened is closed again.
  */
 export async function openServiceSide(config: Config, logger: Logger) {
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
+  const store = await createStore(config.state, logger);
   const budgets = createAccountBudgets({
     leases: store,
     instanceId: config.state.instanceId,

@@ -86,7 +86,6 @@ const variables = z.object({
   ALERT_COOLDOWN_MINUTES: field.intFrom(30, 0, 7 * 24 * 60),
   // Investigations per channel in any rolling hour, across replicas; 0: no limit.
   ALERT_RUNS_PER_HOUR: field.intFrom(20),
-  // DESIGN "Scheduled questions": at most this many per channel and installation.
   SCHEDULES_PER_CHANNEL: field.intFrom(10, 1, 100),
   // A due time missed while no replica ran is still run when one starts within this many minutes.
   SCHEDULE_GRACE_MINUTES: field.intFrom(60, 0, 24 * 60),
@@ -175,7 +174,6 @@ export type SlackOAuthConfig = NonNullable<Config['slack']['oauth']>;
 function toConfig(env: Env, emptyVariables: string[]) {
   return {
     slack: {
-      // Unset in OAuth mode (each installation brings its own token).
       botToken: env.SLACK_BOT_TOKEN,
       signingSecret: env.SLACK_SIGNING_SECRET,
       appToken: env.SLACK_APP_TOKEN,

@@ -122,7 +122,6 @@ export function wireAppHome(deps: {
     republishIntervalMs: deps.republishIntervalMs,
     now,
   });
-  // What turns and ratings write for App Home, and the re-publish of the asker's home.
   const homeActivity = createHomeActivity({
     store,
     now,

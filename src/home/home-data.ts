@@ -18,7 +18,6 @@ export interface AgentRow {
   agentId: string;
   /** AGENT_ID, the agent of every channel without a binding. */
   isDefault: boolean;
-  /** Channels bound to it. */
   channels: string[];
   /** Its state as last seen; undefined: never seen since the store was new. */
   seen?: AgentSeen | undefined;

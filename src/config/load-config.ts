@@ -213,6 +213,7 @@ function toConfig(env: Env, emptyVariables: string[]) {
       adminUserIds: env.ADMIN_USER_IDS,
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
+      // Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside.
       allowGuests: env.ALLOW_GUESTS,
     },
     // DESIGN "One installation, one tenant"; unset home: with one workspace, that workspace and its org.
@@ -245,10 +246,7 @@ function toConfig(env: Env, emptyVariables: string[]) {
       cooldownMs: env.ALERT_COOLDOWN_MINUTES * 60_000,
       runsPerHour: env.ALERT_RUNS_PER_HOUR,
     },
-    schedules: {
-      perChannel: env.SCHEDULES_PER_CHANNEL,
-      graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000,
-    },
+    schedules: { perChannel: env.SCHEDULES_PER_CHANNEL, graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000 },
     // Memory when no Redis is set (DESIGN "Redis beyond one node").
     state: {
       redisUrl: env.REDIS_URL,
@@ -257,11 +255,10 @@ function toConfig(env: Env, emptyVariables: string[]) {
       instanceId: env.INSTANCE_ID,
       leaseTtlMs: env.LEASE_TTL_MS,
     },
-    secrets: {
-      encryptionKey: env.STATE_ENCRYPTION_KEY,
-      previousKeys: env.STATE_ENCRYPTION_PREVIOUS_KEYS,
-    },
+    // DESIGN "Many accounts": no key ⇒ nothing secret is kept; previous keys still open after a rotation.
+    secrets: { encryptionKey: env.STATE_ENCRYPTION_KEY, previousKeys: env.STATE_ENCRYPTION_PREVIOUS_KEYS },
     logLevel: env.LOG_LEVEL,
+    // Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`.
     ops: { metricsToken: env.METRICS_TOKEN },
     emptyVariables,
   };

@@ -5,17 +5,10 @@ import {
 } from '../conversation/access/who-is-inside.js';
 
 /**
- * Who may run admin commands: the ids in ADMIN_USER_IDS, plus Slack workspace admins and owners
- * (`users.info` → `is_admin` / `is_owner`) who are inside the organisation (DESIGN "Guests are
- * outside"): the app's workspace or Grid org, not a guest, not a Slack Connect stranger — another
- * organisation's admin, or a guest who carries the admin flag, administers nothing here. The Slack
- * call and its cache stay in slack/ (the user directory) behind `lookupUser`.
- *
- * ADMIN_USER_IDS is the operator's list: it counts in the home installations only (DESIGN "The
- * home workspaces"); elsewhere an installation's own Slack admins and owners administer it alone.
- *
- * This check comes after the inside check of `/agent` (which refuses guests unless ALLOW_GUESTS):
- * a listed id is trusted as configured, but only once the person got past that check.
+ * Who may run admin commands: ADMIN_USER_IDS in the home installations (DESIGN "The home
+ * workspaces"), and Slack workspace admins and owners inside the organisation (DESIGN "Guests are
+ * outside"): another organisation's admin, or a guest with the admin flag, administers nothing
+ * here. It runs after `/agent`'s inside check, so a listed id is trusted only once past that.
  */
 
 /** The flags of a Slack user that matter here; undefined when Slack does not know the user. */

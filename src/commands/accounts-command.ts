@@ -19,25 +19,18 @@ export type AccountsOutcome =
       /** Undefined when the service answered `{}` (its spec makes every member optional). */
       accountId?: number | undefined;
       accountName: string;
-      /**
-       * A secret: rendered only into the requester's ephemeral reply, never logged. Undefined when
-       * the service answered without it (the account exists; its token is on the account page).
-       */
+      /** A secret: only in the requester's ephemeral reply, never logged; undefined if not returned. */
       accountToken?: string | undefined;
       retentionDays: number;
       /** True when the admin gave no retention and DEFAULT_RETENTION_DAYS was sent. */
       retentionDefaulted: boolean;
-      /** What the account got; the service's default is 0 when none was given. */
       maxDailyGB: number;
       maxDailyGBDefaulted: boolean;
     };
 
 const CREATE = 'accounts-create';
 
-/**
- * `accounts create <name> <email> [retention-days] [max-daily-GB]`. The vendor's spec wants a
- * real-looking email and int32 numbers: a value it would refuse is named here, and nothing is sent.
- */
+/** `accounts create …`: a value the service would refuse (its spec: an email, int32s) is named here, unsent. */
 function parseCreate(args: string[]): AccountsCommand {
   const refuse = (problem: string) => new UsageError(CREATE, problem);
   /** `typed` as a number the service takes; `value` undefined: not the kind of number asked for. */
@@ -109,7 +102,7 @@ export const accountsCommand: Subcommand<AccountsCommand, AccountsOutcome> = {
       accountToken: created.accountToken,
       retentionDays,
       retentionDefaulted: command.retentionDays === undefined,
-      // The seed: maxDailyGB defaults to 0 when not given.
+      // The service's default when none was sent.
       maxDailyGB: command.maxDailyGB ?? 0,
       maxDailyGBDefaulted: command.maxDailyGB === undefined,
     };

@@ -33,9 +33,7 @@ export const agentStateCommand: Subcommand<AgentStateCommand, AgentStateOutcome>
     if (!channel) return { kind: 'channel-unbound' };
     const agentId = command.agentId ?? channel.agentId;
     const requested = command.kind === 'enable';
-    const state = requested
-      ? await channel.api.enableAgent(agentId)
-      : await channel.api.disableAgent(agentId);
+    const state = await (requested ? channel.api.enableAgent(agentId) : channel.api.disableAgent(agentId));
     return { kind: 'agent-state', agentId: state.id || agentId, requested, active: state.active };
   },
   auditFields: (outcome) => ({ active: outcome.active }),

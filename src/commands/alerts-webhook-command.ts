@@ -1,7 +1,5 @@
 import { helpLine, type Subcommand, UsageError } from './subcommand.js';
 
-export type { AlertWebhookPort } from './command-context.js';
-
 type AlertsWebhookCommand = { kind: 'alerts-webhook'; rotate: boolean };
 
 export type AlertsWebhookOutcome =
@@ -12,10 +10,7 @@ export type AlertsWebhookOutcome =
 
 const NAME = 'alerts-webhook';
 
-/**
- * `/agent alerts webhook [rotate]` (DESIGN "Alert tokens per installation"): the installation's
- * own alert address and token, made on first use or replaced.
- */
+/** `/agent alerts webhook [rotate]` (DESIGN "Alert tokens per installation"): made on first use, or replaced. */
 export const alertsWebhookCommand: Subcommand<AlertsWebhookCommand, AlertsWebhookOutcome> = {
   words: ['alerts', 'alert'],
   help: [

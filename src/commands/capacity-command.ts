@@ -63,10 +63,8 @@ export const capacityCommand: Subcommand<CapacityCommand, CapacityOutcome> = {
     }
   },
   auditFields: (outcome) => (outcome.kind === 'capacity-failed' ? { reason: outcome.failure.reason } : {}),
-  result: (outcome) =>
-    outcome.kind === 'capacity-moved'
-      ? 'ok'
-      : MOVE_FAILURES.has(outcome.failure.reason)
-        ? 'failed'
-        : 'refused',
+  result(outcome) {
+    if (outcome.kind === 'capacity-moved') return 'ok';
+    return MOVE_FAILURES.has(outcome.failure.reason) ? 'failed' : 'refused';
+  },
 };

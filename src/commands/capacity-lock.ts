@@ -5,16 +5,10 @@ import type { ConversationStore } from '../conversation/ports.js';
 /** The store lock's name: one capacity move at a time across every replica (DESIGN, "Decisions"). */
 export const CAPACITY_LOCK_NAME = 'capacity-move';
 
-/**
- * Long enough for a listing, two PUTs (plus a restore) and a re-read with the client's retries;
- * short enough that a replica dying mid-move does not block moves for long.
- */
+/** Long enough for a listing, two PUTs, a restore and a re-read; short if a replica dies mid-move. */
 export const CAPACITY_LOCK_TTL_MS = 5 * 60_000;
 
-/**
- * A fresh lock for one move, backed by the store's atomic tryLock/unlock. A new owner id per
- * move, so one replica's concurrent commands cannot release each other's lock.
- */
+/** A lock for one move (the store's tryLock/unlock), its own owner id: no command frees another's. */
 export function createCapacityLock(
   store: Pick<ConversationStore, 'tryLock' | 'unlock'>,
   instanceId: string,

@@ -3,12 +3,6 @@ import { isAgentId } from '../conversation/context/channel-agents.js';
 import { expectCount, parseOnOff } from './command-words.js';
 import { helpLine, type Subcommand, UsageError, usageIn } from './subcommand.js';
 
-/**
- * `/agent channel …` (DESIGN "Channel agents"): shows or changes the agent new threads in the
- * channel where the command was typed use, whether alerts posted there are investigated and
- * whether every message is answered. Nothing is called on the service: it cannot read an agent.
- */
-
 type ChannelCommand =
   | { kind: 'channel' }
   /** `connection`: the alias after `on`; undefined: the default connection. */
@@ -17,7 +11,6 @@ type ChannelCommand =
   | { kind: 'channel-investigate' | 'channel-answer-all'; on: boolean };
 
 export type ChannelOutcome =
-  /** `/agent channel`: the agent new threads in the channel use, and where that comes from. */
   | {
       kind: 'channel-agent';
       channelId: string;
@@ -31,9 +24,7 @@ export type ChannelOutcome =
       answerAll?: boolean | undefined;
       connection?: string | undefined;
     }
-  /** A switch done: it now, and before. */
   | { kind: 'channel-watch' | 'channel-answer-all'; channelId: string; on: boolean; wasOn: boolean }
-  /** `use` / `reset` done: the channel's agent now, and before. */
   | {
       kind: 'channel-bound' | 'channel-reset';
       channelId: string;
@@ -93,6 +84,7 @@ function parseUse(args: string[]): ChannelCommand {
   return { kind: 'channel-use', agentId, connection: alias };
 }
 
+/** `/agent channel …` (DESIGN "Channel agents"): no service call, as the service cannot read an agent. */
 export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   words: ['channel'],
   help: HELP,
@@ -119,16 +111,12 @@ export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   async run(command, { channelId, userId }, context) {
     const { tenant, channelAgents, watchedChannels: watched, answerChannels: answering } = context;
     if (command.kind === 'channel-use') {
+      const { connection } = command;
       // The default connection is the operator's: another installation binds to its own.
-      if (command.connection === undefined && !tenant.home) {
+      if (connection === undefined && !tenant.home)
         return { kind: 'home-only', usage: usageIn(HELP, command.kind) };
-      }
-      if (
-        command.connection !== undefined &&
-        !(await context.connections?.exists(command.connection, tenant))
-      ) {
-        return { kind: 'connection-unknown', alias: command.connection };
-      }
+      if (connection !== undefined && !(await context.connections?.exists(connection, tenant)))
+        return { kind: 'connection-unknown', alias: connection };
     }
     if (!channelId) return { kind: 'channel-missing', usage: usageIn(HELP, command.kind) };
     switch (command.kind) {

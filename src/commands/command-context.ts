@@ -9,8 +9,6 @@ import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { AdminCheck } from './access.js';
 
-/** What `/agent` subcommands reach: built once per command by the Slack listener. */
-
 /** One exported type, as uploaded. */
 export interface ExportedFile {
   type: SavedObjectType;
@@ -40,10 +38,7 @@ export interface ScheduleCommandPort {
   schedules: Pick<Schedules, 'add' | 'remove' | 'inChannel'>;
   /** The person's Slack time zone (`users.info` → `tz`), in the command's installation. */
   zoneOf(userId: string): Promise<string | undefined>;
-  /**
-   * Whether people outside the organisation can read `channel` (audience.ts), as the alert intake
-   * asks it: false when OUTSIDER_AUDIENCE=thread lets answers go there anyway.
-   */
+  /** Whether outsiders can read `channel` (audience.ts); false when OUTSIDER_AUDIENCE=thread. */
   refusesOutsiders(channel: string): Promise<boolean>;
 }
 
@@ -101,9 +96,8 @@ export interface Invoker {
 }
 
 /**
- * The agent a command acts on when none is named, and the client of its connection: the
- * channel's, else (home installations only) AGENT_ID on the default connection. Undefined: no agent
- * of this installation serves the channel, and nothing may be sent.
+ * The agent a command acts on when none is named, with its connection's client: the channel's, else
+ * (home installations only) AGENT_ID. Undefined: no agent of this installation serves the channel.
  */
 export async function channelConnection(
   { channelId }: Invoker,

@@ -2,12 +2,7 @@ import { UsageError } from './subcommand.js';
 
 /** The words of `/agent …` text, as parsers read them. Pure. */
 
-const QUOTES: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
-
-/**
- * Slack sends `&`, `<`, `>` escaped and, when the command escapes links, wraps emails as
- * `<mailto:a@b|a@b>`; both are undone so people's words come back as typed.
- */
+/** Undoes Slack's escaping of `&`, `<`, `>` and its `<mailto:a@b|a@b>` links: words come back as typed. */
 export function unescapeSlackText(text: string): string {
   return text
     .replace(/<mailto:[^|>]+\|([^>]+)>/g, '$1')
@@ -17,30 +12,15 @@ export function unescapeSlackText(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/**
- * Splits on whitespace; a quoted run (straight or typographic quotes, which Slack clients often
- * substitute) is one token. Returns undefined on an unterminated quote.
- */
+/** A quoted run (straight or typographic quotes, as Slack clients substitute), a lone opening quote, or a word. */
+const TOKEN = /\s*(?:"([^"]*)"|'([^']*)'|“([^”]*)”|‘([^’]*)’|(["'“‘])|(\S+))/g;
+
+/** Splits on whitespace; a quoted run (straight or typographic quotes) is one token; undefined if unclosed. */
 export function tokenize(text: string): string[] | undefined {
   const tokens: string[] = [];
-  let index = 0;
-  while (index < text.length) {
-    const char = text[index] as string;
-    if (/\s/.test(char)) {
-      index += 1;
-      continue;
-    }
-    const close = QUOTES[char];
-    if (close !== undefined) {
-      const end = text.indexOf(close, index + 1);
-      if (end < 0) return undefined;
-      tokens.push(text.slice(index + 1, end));
-      index = end + 1;
-      continue;
-    }
-    const word = /^\S+/.exec(text.slice(index))?.[0] ?? char;
-    tokens.push(word);
-    index += word.length;
+  for (const [, ...groups] of text.trimEnd().matchAll(TOKEN)) {
+    if (groups[4] !== undefined) return undefined;
+    tokens.push(groups.find((group) => group !== undefined) ?? '');
   }
   return tokens;
 }
@@ -51,6 +31,7 @@ export function parseGb(token: string | undefined): number | undefined {
   return match?.[1] ? Number(match[1].replace(',', '.')) : undefined;
 }
 
+/** Refuses fewer than `min` or more than `max` words. */
 export function expectCount(name: string, args: string[], min: number, max: number): void {
   if (args.length < min) throw new UsageError(name, 'something is missing');
   if (args.length > max) throw new UsageError(name, `unexpected “${args[max]}”`);

@@ -9,19 +9,14 @@ type ConnectionsCommand =
   | { kind: 'connections-remove'; alias: string };
 
 export type ConnectionsOutcome =
-  /** Every connection, each with its health. */
   | { kind: 'connections'; rows: ConnectionRow[] }
-  /** The add form is open (or could not be opened). */
   | { kind: 'connection-form'; opened: true }
   | ({ kind: 'connection-form'; opened: false } & ServiceFailure)
   /** Adding without STATE_ENCRYPTION_KEY: refused, nothing opened or kept. */
   | { kind: 'connections-no-key' }
   | { kind: 'connection-remove'; result: RemoveResult };
 
-/**
- * `/agent connections …` (DESIGN "Many accounts"). Adding happens in a form: the command only
- * opens it, and only when tokens can be kept encrypted.
- */
+/** `/agent connections …` (DESIGN "Many accounts"): adding only opens a form, and only with a key to seal tokens. */
 export const connectionsCommand: Subcommand<ConnectionsCommand, ConnectionsOutcome> = {
   words: ['connections', 'connection'],
   help: [

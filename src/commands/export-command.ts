@@ -5,12 +5,6 @@ import { helpLine, type ServiceFailure, type Subcommand, serviceFailure, UsageEr
 
 export type { ExportedFile, SendFilesToUser } from './command-context.js';
 
-/**
- * `/agent export <type|all>`: one export request per type, each response uploaded unchanged as
- * a JSON file to the person who asked, privately. Exports are lossless (DESIGN, "Decisions"):
- * the file is the response text, not a re-serialisation of what the client parsed.
- */
-
 type ExportCommand = { kind: 'export'; types: SavedObjectType[] };
 
 export type ExportOutcome = {
@@ -26,11 +20,11 @@ export function exportFileName(type: SavedObjectType, at: Date): string {
   return `${type}-export-${at.toISOString().slice(0, 10)}.json`;
 }
 
-/** The comment above the uploaded files in the DM. */
 function exportComment(files: readonly ExportedFile[]): string {
   return `Saved-object export (${files.map((file) => `${file.type}: ${file.count}`).join(', ')}).`;
 }
 
+/** `/agent export <type|all>`: each response uploaded unchanged (lossless, DESIGN "Decisions"), privately. */
 export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
   words: ['export'],
   help: [
@@ -51,10 +45,7 @@ export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
     if (!type) throw new UsageError('export', `“${args[0]}” is not search, visualization, dashboard or all`);
     return { kind: 'export', types: [type] };
   },
-  /**
-   * Requests the types one after another (the command shares the service's request budget with
-   * conversations), keeps going past a failed type, then sends what succeeded in one upload.
-   */
+  // One type after another (the service's request budget is shared), past failures; one upload.
   async run({ types }, { userId }, context) {
     const at = (context.now ?? (() => new Date()))();
     const files: ExportedFile[] = [];

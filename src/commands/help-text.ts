@@ -1,12 +1,7 @@
-/**
- * The `/agent` command reference: one source of truth (the modules' help lines, registry.ts) for
- * the help reply, the usage line shown with a parse error, and the README's "Commands" section
- * (a test checks the README against it).
- */
+/** The `/agent` command reference (registry.ts): the help reply, usage lines, README's "Commands" section. */
 import { HELP_ENTRIES } from './registry.js';
 
 export { HELP_ENTRIES, usageOf } from './registry.js';
-export type { HelpEntry } from './subcommand.js';
 
 /** Who counts as an admin, in the words every refusal and the help use. */
 export const ADMINS_ARE =

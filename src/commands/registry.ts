@@ -20,10 +20,7 @@ import {
 } from './subcommand.js';
 import { whoamiCommand } from './whoami-command.js';
 
-/**
- * Every `/agent` subcommand, in the order the help lists them. A new one is its module here and
- * its replies in slack/views/commands/index.ts; access and the audit are checked here, for all.
- */
+/** Every `/agent` subcommand, in the order the help lists them (replies: slack/views/commands/index.ts). */
 export const SUBCOMMANDS = [
   helpCommand,
   whoamiCommand,
@@ -69,10 +66,7 @@ export const usageOf = (name: string): string => helpEntry(name).usage;
 
 const moduleOf = (name: string) => BY_NAME.get(name)?.module ?? helpCommand;
 
-/**
- * Parses the text after `/agent`: pure, no Slack, no service. Empty text is `help`; an unknown
- * subcommand is not an error either: it answers with the help.
- */
+/** Parses the text after `/agent` (pure). Empty text, and an unknown subcommand, are `help`. */
 export function parseCommand(rawText: string): ParseResult {
   const text = unescapeSlackText(rawText).trim();
   const word = /^\S*/.exec(text)?.[0] ?? '';
@@ -99,8 +93,8 @@ const nameOf = (parsed: ParseResult) => (parsed.ok ? parsed.command.kind : parse
 export const isSlow = (parsed: ParseResult): boolean => parsed.ok && moduleOf(nameOf(parsed)).slow === true;
 
 /**
- * Parsed (or not) → outcome. Admin subcommands are checked before any service call (admin, then
- * home installation, then ACCOUNT_API_TOKEN) and audited; service errors become outcomes.
+ * Parsed (or not) → outcome. Admin subcommands are checked before any service call (admin, home
+ * installation, ACCOUNT_API_TOKEN) and audited; service errors become outcomes.
  */
 export async function runAgentCommand(
   parsed: ParseResult,
@@ -151,10 +145,7 @@ const COMMON_RESULTS: Record<CommonOutcome['kind'], AuditResult> = {
 const isCommon = (outcome: { kind: string }): outcome is CommonOutcome =>
   Object.hasOwn(COMMON_RESULTS, outcome.kind);
 
-/**
- * One audit line per admin action: who, what, result (and the reference id when it failed) —
- * never the account token a create returns, nor a scheduled question.
- */
+/** One audit line per admin action: who, what, result, reference id; never a token or a question. */
 function audit(
   module: AnySubcommand,
   parsed: ParseResult,

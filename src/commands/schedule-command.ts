@@ -9,13 +9,6 @@ import { auditedRequest, helpLine, type Subcommand, UsageError } from './subcomm
 
 export type { ScheduleCommandPort } from './command-context.js';
 
-/**
- * `/agent schedule …` (DESIGN "Scheduled questions"). Parsed from the text rather than the
- * tokens: the question is everything after the time, exactly as typed (quotes and spacing
- * included). Adding is refused outside a channel, where the channel has no agent of this
- * installation, where outsiders can read it, and past SCHEDULES_PER_CHANNEL.
- */
-
 type ScheduleCommand =
   | { kind: 'schedule' }
   | { kind: 'schedule-add'; days: Weekday[]; time: string; question: string }
@@ -30,7 +23,6 @@ export type ScheduleOutcome =
       reason: 'outsiders' | 'channel-full' | 'not-a-channel';
       limit?: number | undefined;
     }
-  /** The installation's schedules in the channel, soonest first. */
   | { kind: 'schedules'; channelId: string; rows: ListedSchedule[] }
   | { kind: 'schedule-removed'; schedule: Schedule }
   /** No schedule of this installation has that id (another's is not named either). */
@@ -58,6 +50,10 @@ function parseAdd(rest: string): ScheduleCommand {
   return { kind: 'schedule-add', days, time, question: trimmed };
 }
 
+/**
+ * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text to keep the question as
+ * typed. Refused outside a channel, without its agent, where outsiders read, past the limit.
+ */
 export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
   words: ['schedule', 'schedules'],
   help: [

@@ -2,10 +2,9 @@ import type { Logger } from '../runtime/logger.js';
 import type { CommandContext, Invoker } from './command-context.js';
 
 /**
- * What an `/agent` subcommand is: one module (`<name>-command.ts`) holds its help lines, its
- * parser and its runner, and registry.ts lists it. Its replies are in slack/views/commands/, since
- * this layer knows no Slack. Access (admins, home workspaces) and the audit line are the
- * registry's, from the module's help lines and flags, so no module can forget them.
+ * An `/agent` subcommand: one module (`<name>-command.ts`) with its help lines, parser and runner,
+ * listed in registry.ts; its replies are in slack/views/commands/. Access and the audit line are the
+ * registry's, from the help lines and flags, so no module can forget them.
  */
 export interface Subcommand<C extends { kind: string }, O extends { kind: string }> {
   /** The first words that select it (`accounts`, `account`). */
@@ -29,7 +28,7 @@ export interface Subcommand<C extends { kind: string }, O extends { kind: string
   describe?(command: C): Record<string, unknown>;
   /** Audit fields of an outcome beyond who, what and the result. */
   auditFields?(outcome: O): Record<string, unknown>;
-  /** Default: ok. */
+  /** The audit's result; default: ok. */
   result?(outcome: O): AuditResult;
   /** Whether the outcome changed what an admin's App Home shows (DESIGN "App Home"). */
   changesAdminHome?(outcome: O): boolean;

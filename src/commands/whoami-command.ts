@@ -14,18 +14,11 @@ export type WhoamiOutcome =
       serviceMessage?: string | undefined;
     } & ServiceFailure);
 
-/**
- * The issue's three whoami answers: 401/403 → the token is invalid; any other HTTP answer (or
- * a 200 that is not an identity, as from a wrong host) → the address or path is wrong; the
- * rest (region mismatch, network, maintenance, overload) → the usual sentence.
- */
+/** 401/403 → invalid token; another HTTP answer (or a 200 that is no identity) → wrong address; else service. */
 export function whoamiProblem(error: unknown): WhoamiProblem {
   const problem = identityProblem(error);
-  return problem === 'token-rejected'
-    ? 'invalid-token'
-    : problem === 'not-the-service'
-      ? 'wrong-address'
-      : 'service';
+  if (problem === 'token-rejected') return 'invalid-token';
+  return problem === 'not-the-service' ? 'wrong-address' : 'service';
 }
 
 /** `/agent whoami`: open to everyone; asks the channel's own connection. */

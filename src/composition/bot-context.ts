@@ -16,9 +16,8 @@ export interface TurnSettings {
 }
 
 /**
- * The bot's one context (CONVENTIONS 18), built once in start-bot.ts and handed to each room of the
- * composition root; a room passes on only the parts its factories use. Nothing below the rooms
- * builds a clock, a logger or metrics of its own.
+ * The bot's one context (CONVENTIONS 18), built once in start-bot.ts; each room passes on only the
+ * parts its factories use.
  */
 export interface BotContext {
   config: Config;
@@ -36,6 +35,7 @@ export interface BotContext {
   turnSettings: TurnSettings;
 }
 
+/** Builds the context from the config and the parts start-bot.ts made. */
 export function createBotContext(
   config: Config,
   parts: { clock: Clock; logger: Logger; slack: SlackWiring },

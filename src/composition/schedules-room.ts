@@ -1,9 +1,7 @@
 /**
- * Scheduled questions, assembled once (DESIGN "Scheduled questions"): the schedules kept in the
- * store, the `/agent schedule` command's port, the firing of due occurrences through a run start of
- * their own (the same ledger, delivery and progress as mentions), and the one ticker per process
- * that looks every ~20 s. The ticker reads and sleeps on the clock it is given, so tests move
- * schedule time alone; it stops with the bot.
+ * Scheduled questions, assembled once (DESIGN "Scheduled questions"): the command's port, the
+ * firing of due occurrences through a run start of their own, and one ticker per process on the
+ * clock it is given (tests move schedule time alone).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ScheduleCommandPort } from '../commands/schedule-command.js';
@@ -12,7 +10,6 @@ import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { OccurrenceClaims, ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
 import {
   createScheduleFiring,
-  type ScheduleFiring,
   type ScheduleInstallations,
   type ScheduleMetrics,
 } from '../conversation/schedules/schedule-firing.js';
@@ -25,10 +22,7 @@ import type { Logger } from '../runtime/logger.js';
 /** How often every replica looks for due occurrences: well inside the minute a schedule names. */
 export const SCHEDULE_TICK_MS = 20_000;
 
-/**
- * The schedules kept in the store, made before the room: App Home lists them too. Ids are six hex
- * digits: short enough to type in `/agent schedule remove`, unique enough per workspace.
- */
+/** The schedules kept in the store (App Home lists them too); six-hex-digit ids, easy to type. */
 export function createScheduleBook(store: ScheduleStore, clock: Clock, perChannel: number): Schedules {
   return createSchedules({
     store,
@@ -38,6 +32,7 @@ export function createScheduleBook(store: ScheduleStore, clock: Clock, perChanne
   });
 }
 
+/** What the schedules room is made of. */
 export interface SchedulesRoomDeps
   extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
   store: OccurrenceClaims;
@@ -60,16 +55,8 @@ export interface SchedulesRoomDeps
   scheduleOutput: ScheduleOutput;
 }
 
-export interface SchedulesRoom {
-  command: ScheduleCommandPort;
-  firing: ScheduleFiring;
-  /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
-  start(): void;
-  /** Stops the ticker and waits for a round under way. */
-  stop(): Promise<void>;
-}
-
-export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
+/** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
+export function wireSchedules(deps: SchedulesRoomDeps) {
   const log = deps.logger.child({ component: 'schedules' });
   const { schedules } = deps;
   const runStart = createRunStart({
@@ -114,9 +101,11 @@ export function wireSchedules(deps: SchedulesRoomDeps): SchedulesRoom {
   return {
     command,
     firing,
+    /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
     start() {
       loop ??= tickUntilStopped();
     },
+    /** Stops the ticker and waits for a round under way. */
     async stop() {
       stopping.abort();
       await loop;

@@ -1,8 +1,4 @@
-/**
- * How the bot polls the agent service (DESIGN "One request budget per process"): the scheduler
- * that owns every status request, and which status errors end a turn at once. Wired once in the
- * composition root; the turn machine only sees the poller port and the two error readers.
- */
+/** How the bot polls the agent service (DESIGN "One request budget per process"), and which errors end a turn. */
 import { AgentApiErrorCode, isAgentApiError } from '../agent-api/index.js';
 import type { ConnectionClients } from '../connections/connection-clients.js';
 import { createPollScheduler } from '../conversation/polling/poll-scheduler.js';
@@ -27,6 +23,7 @@ export const isPermanentPollError = (error: unknown) =>
 /** The code a notice and a metric name a failure by. */
 export const errorCode = (error: unknown) => (isAgentApiError(error) ? error.code : 'unexpected');
 
+/** The poll scheduler that owns every status request. */
 export function createServicePoller(
   ctx: Pick<BotContext, 'config' | 'tenancy' | 'slack' | 'clock' | 'logger'>,
   deps: {

@@ -8,16 +8,12 @@ import { createStore } from '../store/index.js';
 const STARTUP_CHECK_MS = 10_000;
 
 /**
- * The state store and the agent service, opened in order: the account's request budget is leased
- * in the store (DESIGN "Redis beyond one node"), and every service client (the default one, and
- * each connection admins add) comes from one factory whose requests count against that budget.
- * The service is checked once; on failure what was opened is closed again.
+ * The state store, then the agent service: the account's request budget is leased in the store
+ * (DESIGN "Redis beyond one node") and every client counts against it. The service is checked
+ * once; on failure what was opened is closed again.
  */
 export async function openServiceSide(config: Config, logger: Logger) {
-  const store = await createStore(
-    { redisUrl: config.state.redisUrl, redis: config.state.redis, redisPrefix: config.state.redisPrefix },
-    logger,
-  );
+  const store = await createStore(config.state, logger);
   const budgets = createAccountBudgets({
     leases: store,
     instanceId: config.state.instanceId,

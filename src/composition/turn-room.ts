@@ -1,13 +1,6 @@
 /**
- * The turns of mentions and messages (DESIGN "Turns"): their output and context, who reads the
- * answer, the one ledger, the intake, the runner that follows each run, the recovery of turns a
- * stopped replica left, and Stop.
- *
- * Output (DESIGN "Native progress", "Agent sessions and Stop"): answers and notices, the progress
- * shown while the agent works and the agent session's status, each routed to the thread's own
- * installation. Context (DESIGN "Thread context", "Time range", "Files are context"): the thread
- * read through its own fail-fast Web client, the people directory, and shared text files read with
- * the bot token from Slack's file host only.
+ * The turns of mentions and messages (DESIGN "Turns"): output and context, audience, the ledger,
+ * intake, runner, recovery and Stop. Output and progress are routed to the thread's installation.
  */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ServiceConnections } from '../connections/service-connections.js';
@@ -44,6 +37,7 @@ import type { StateStore } from '../store/index.js';
 import type { BotContext } from './bot-context.js';
 import { type createServicePoller, errorCode, isPermanentPollError } from './service-polling.js';
 
+/** Assembles the turns room. */
 export function wireTurns(
   ctx: BotContext,
   deps: {

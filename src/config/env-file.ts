@@ -1,18 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** What {@link loadEnvFile} did: the file it read, or where it looked and found none. */
+/** What {@link loadEnvFile} did: the absolute path of the `.env` it read, or looked for and found none. */
 export interface EnvFileResult {
   loaded: boolean;
-  /** The absolute path of the `.env` it read or looked for. */
   path: string;
 }
 
 /**
- * Reads `.env` from the working directory into the environment when the file exists, with Node's
- * own parser (`process.loadEnvFile`, Node ≥ 20.12: no package). A variable already set in the
- * environment keeps its value — Node does not override it — so a deployment's environment always
- * wins over a file someone left behind. Called once by the entry point, before the config is read.
+ * Reads `.env` from the working directory, if there, with Node's `process.loadEnvFile`: a variable
+ * already set keeps its value, so a deployment's environment wins over a file left behind.
  */
 export function loadEnvFile(directory: string = process.cwd()): EnvFileResult {
   const file = path.resolve(directory, '.env');

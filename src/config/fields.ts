@@ -4,6 +4,10 @@ import { decodeKey } from '../secrets/secret-box.js';
 import { parseNodeAddress, type RedisNodeAddress } from '../store/redis-topology.js';
 
 /** The environment's field types, one schema each: what config.ts's variables are made of. */
+
+/** LOG_LEVEL's values (pino's levels, and `silent`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 /** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
 export const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -97,16 +101,10 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-/**
- * Base addresses that carry a token on every request (`x-api-token`, the Slack bot token): plain
- * http:// is refused unless the host is loopback (tests, the sandbox) or listed in ALLOW_HTTP_HOSTS.
- */
+/** Base addresses that carry a token on every request: plain http:// only to loopback or ALLOW_HTTP_HOSTS. */
 export const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
 
-/**
- * Comma-separated host names (CONNECTION_ALLOWED_HOSTS), lower case: names only, no scheme, port
- * or path, so the list means exactly the hosts it names.
- */
+/** CONNECTION_ALLOWED_HOSTS, lower case: names only (no scheme, port or path), so it means exactly those hosts. */
 export const hostNames = csv.transform((values, ctx) => {
   const hosts: string[] = [];
   for (const value of values) {
@@ -124,10 +122,19 @@ export const hostNames = csv.transform((values, ctx) => {
   return hosts;
 });
 
+const isHttpUrl = (value: string) => /^https?:\/\//i.test(value) && URL.canParse(value);
+const NOT_HTTP_URL = 'must be an http:// or https:// URL';
+
 /** An optional absolute URL (http or https). */
 export const optionalUrl = optionalString.refine(
-  (value) => value === undefined || (/^https?:\/\//i.test(value) && URL.canParse(value)),
-  'must be an http:// or https:// URL',
+  (value) => value === undefined || isHttpUrl(value),
+  NOT_HTTP_URL,
+);
+
+/** SLACK_AUTHORIZE_URL: an http(s) URL, Slack's own authorize page unless set. */
+export const authorizeUrl = z.preprocess(
+  emptyAsUnset,
+  z.string().trim().default('https://slack.com/oauth/v2/authorize').refine(isHttpUrl, NOT_HTTP_URL),
 );
 
 /** Redis's own URL schemes; `localhost:6379` would otherwise fail later as "Invalid protocol". */
@@ -151,10 +158,7 @@ export const redisNodes = csv.transform((values, ctx) => {
   return nodes;
 });
 
-/**
- * An app-level token (`xapp-…`) for Socket Mode: with a bot or user token Slack refuses the
- * socket, and the client would retry for ever with /healthz at 503.
- */
+/** An app-level token (`xapp-…`): with another token Slack refuses the socket, and the client retries for ever. */
 export const appToken = optionalString.superRefine((value, ctx) => {
   if (value === undefined || value.startsWith('xapp-')) return;
   const kind = value.startsWith('xoxb-')
@@ -177,10 +181,6 @@ export const DEFAULT_SUGGESTED_PROMPTS: ReadonlyArray<{ title: string; message: 
   { title: 'Investigate latency', message: 'Which services have the highest latency right now, and why?' },
 ];
 
-export const suggestedPrompt = z.object({
-  title: z.string().trim().min(1),
-  message: z.string().trim().min(1),
-});
 /** A JSON array of at most 4 `{title, message}` (Slack shows no more in the agent view). */
 export const suggestedPrompts = z
   .string()
@@ -194,7 +194,11 @@ export const suggestedPrompts = z
       return z.NEVER;
     }
   })
-  .pipe(z.array(suggestedPrompt).max(4, 'must list at most 4 prompts'));
+  .pipe(
+    z
+      .array(z.object({ title: z.string().trim().min(1), message: z.string().trim().min(1) }))
+      .max(4, 'must list at most 4 prompts'),
+  );
 
 /** Sent as `Authorization: Bearer <token>`: one header-safe word (visible ASCII, no spaces). */
 export const metricsToken = optionalString.refine(
@@ -202,10 +206,7 @@ export const metricsToken = optionalString.refine(
   'must be one word of visible ASCII characters (it is sent as Authorization: Bearer <token>)',
 );
 
-/**
- * Sent in a header, or in the JSON body a vendor's template holds: one word of visible ASCII, long
- * enough not to be guessed.
- */
+/** Sent in a header or a vendor's JSON body: one word of visible ASCII, long enough not to be guessed. */
 export const alertToken = optionalString.refine(
   (value) => value === undefined || /^[\x21-\x7e]{16,}$/.test(value),
   'must be one word of at least 16 visible ASCII characters (e.g. openssl rand -hex 32)',

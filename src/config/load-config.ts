@@ -1,151 +1,115 @@
-import os from 'node:os';
-import { z } from 'zod';
-import type { RedisTopology } from '../store/redis-topology.js';
-import { type Config, LOG_LEVELS } from './config-type.js';
-import { checkRedisTopology, checkSlackAuth, refusePlainHttp } from './cross-checks.js';
-import {
-  alertToken,
-  appToken,
-  baseUrl,
-  bool,
-  csv,
-  csvWithDefault,
-  emptyAsUnset,
-  encryptionKey,
-  encryptionKeys,
-  hostNames,
-  intFrom,
-  metricsToken,
-  numberFrom,
-  optionalString,
-  optionalUrl,
-  redisNodes,
-  redisUrl,
-  required,
-  slackApiUrl,
-  suggestedPrompts,
-  teamIds,
-} from './fields.js';
-
 /**
  * The one place that reads the environment. Parsed once at start-up; a bad or missing value
  * stops the process with a message naming every offending variable (see main.ts).
  */
+import os from 'node:os';
+import { z } from 'zod';
+import type { RedisTopology } from '../store/redis-topology.js';
+import { checkRedisTopology, checkSlackAuth, type Issue, refusePlainHttp } from './cross-checks.js';
+import * as field from './fields.js';
 
-export type { Config, SlackOAuthConfig } from './config-type.js';
 export { DEFAULT_SUGGESTED_PROMPTS, isLoopbackHost, normaliseBaseUrl } from './fields.js';
 
 const variables = z.object({
   // Required unless OAuth distribution is configured (then each installation brings its own token).
-  SLACK_BOT_TOKEN: optionalString,
-  SLACK_SIGNING_SECRET: optionalString,
-  SLACK_APP_TOKEN: appToken,
-  SLACK_API_URL: slackApiUrl,
-  PORT: intFrom(3000, 0, 65535),
+  SLACK_BOT_TOKEN: field.optionalString,
+  SLACK_SIGNING_SECRET: field.optionalString,
+  SLACK_APP_TOKEN: field.appToken,
+  SLACK_API_URL: field.slackApiUrl,
+  PORT: field.intFrom(3000, 0, 65535),
   HOST: z.string().trim().default('0.0.0.0'),
-  SLACK_CLIENT_ID: optionalString,
-  SLACK_CLIENT_SECRET: optionalString,
-  SLACK_STATE_SECRET: optionalString,
-  SLACK_REDIRECT_URI: optionalUrl,
-  SLACK_AUTHORIZE_URL: z.preprocess(
-    emptyAsUnset,
-    z
-      .string()
-      .trim()
-      .default('https://slack.com/oauth/v2/authorize')
-      .refine(
-        (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
-        'must be an http:// or https:// URL',
-      ),
-  ),
+  SLACK_CLIENT_ID: field.optionalString,
+  SLACK_CLIENT_SECRET: field.optionalString,
+  SLACK_STATE_SECRET: field.optionalString,
+  SLACK_REDIRECT_URI: field.optionalUrl,
+  SLACK_AUTHORIZE_URL: field.authorizeUrl,
 
-  AGENT_API_URL: baseUrl,
-  AGENT_API_TOKEN: required('AGENT_API_TOKEN'),
-  AGENT_ID: required('AGENT_ID'),
-  ACCOUNT_API_TOKEN: optionalString,
+  AGENT_API_URL: field.baseUrl,
+  AGENT_API_TOKEN: field.required('AGENT_API_TOKEN'),
+  AGENT_ID: field.required('AGENT_ID'),
+  ACCOUNT_API_TOKEN: field.optionalString,
   ACCOUNT_API_PATH_PREFIX: z
     .string()
     .trim()
     .default('')
     .refine((value) => value === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(value), 'must look like /v1')
     .transform((value) => value.replace(/\/+$/, '')),
-  AGENT_MAX_IN_FLIGHT: intFrom(50, 1),
+  AGENT_MAX_IN_FLIGHT: field.intFrom(50, 1),
   AGENT_POLL_SHARE: z.preprocess(
-    emptyAsUnset,
+    field.emptyAsUnset,
     z.coerce
       .number({ error: 'must be a number' })
       .gt(0, 'must be above 0 and below 1')
       .lt(1, 'must be above 0 and below 1')
       .default(0.8),
   ),
-  AGENT_REQUEST_TIMEOUT_MS: intFrom(15_000, 100),
-  AGENT_STATUS_TIMEOUT_MS: intFrom(60_000, 100),
+  AGENT_REQUEST_TIMEOUT_MS: field.intFrom(15_000, 100),
+  AGENT_STATUS_TIMEOUT_MS: field.intFrom(60_000, 100),
   // Spaces one run's polls (the long poll answers every step); ≥ 50 ms: never a tight loop.
-  AGENT_POLL_INTERVAL_MS: intFrom(250, 50, 60_000),
-  TURN_DEADLINE_SECONDS: intFrom(1800, 1),
+  AGENT_POLL_INTERVAL_MS: field.intFrom(250, 50, 60_000),
+  TURN_DEADLINE_SECONDS: field.intFrom(1800, 1),
   // Minutes, fractions allowed; 0 turns the late watch off (the deadline then ends the turn).
-  LATE_ANSWER_WATCH_MINUTES: numberFrom(60, 0, 24 * 60),
+  LATE_ANSWER_WATCH_MINUTES: field.numberFrom(60, 0, 24 * 60),
 
-  ADMIN_USER_IDS: csv,
+  ADMIN_USER_IDS: field.csv,
   // DESIGN "The home workspaces": who the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN serve.
-  HOME_TEAM_IDS: teamIds,
+  HOME_TEAM_IDS: field.teamIds,
   // DESIGN "Who may install" (OAuth only): unset ⇒ anyone may install.
-  INSTALL_TEAM_IDS: teamIds,
-  ALLOWED_CHANNEL_IDS: csv,
-  ALLOW_EXTERNAL_USERS: bool(false),
-  ALLOW_GUESTS: bool(false),
+  INSTALL_TEAM_IDS: field.teamIds,
+  ALLOWED_CHANNEL_IDS: field.csv,
+  ALLOW_EXTERNAL_USERS: field.bool(false),
+  ALLOW_GUESTS: field.bool(false),
   OUTSIDER_AUDIENCE: z.enum(['dm', 'thread', 'refuse']).default('dm'),
-  AUDIENCE_MEMBER_LIMIT: intFrom(500, 0, 100_000),
+  AUDIENCE_MEMBER_LIMIT: field.intFrom(500, 0, 100_000),
   FEEDBACK_NAME: z.string().trim().min(1).default('slack-reaction'),
-  FEEDBACK_POSITIVE_EMOJI: csvWithDefault('+1,thumbsup,white_check_mark,heart'),
-  FEEDBACK_NEGATIVE_EMOJI: csvWithDefault('-1,thumbsdown,x'),
-  ANSWER_FILE_THRESHOLD_CHARS: intFrom(20_000, 1000),
-  PROGRESS_UPDATES_PER_MINUTE: intFrom(40, 1),
-  THREAD_CONTEXT_MAX_CHARS: intFrom(8000, 0, 200_000),
-  ALERT_LOOKBACK_MINUTES: intFrom(60, 0, 7 * 24 * 60),
+  FEEDBACK_POSITIVE_EMOJI: field.csvWithDefault('+1,thumbsup,white_check_mark,heart'),
+  FEEDBACK_NEGATIVE_EMOJI: field.csvWithDefault('-1,thumbsdown,x'),
+  ANSWER_FILE_THRESHOLD_CHARS: field.intFrom(20_000, 1000),
+  PROGRESS_UPDATES_PER_MINUTE: field.intFrom(40, 1),
+  THREAD_CONTEXT_MAX_CHARS: field.intFrom(8000, 0, 200_000),
+  ALERT_LOOKBACK_MINUTES: field.intFrom(60, 0, 7 * 24 * 60),
   // Shared text files quoted to the agent, a budget of their own; 0 reads no file.
-  FILE_CONTEXT_MAX_CHARS: intFrom(20_000, 0, 200_000),
+  FILE_CONTEXT_MAX_CHARS: field.intFrom(20_000, 0, 200_000),
   PROGRESS_STYLE: z.enum(['status', 'message']).default('status'),
   // Slack clears a thread status after 2 minutes without a message: stay under it.
-  STATUS_REFRESH_SECONDS: intFrom(90, 1).pipe(
-    z.number().max(119, 'must be under 120 (Slack clears a status after 2 minutes)'),
-  ),
-  SUGGESTED_PROMPTS: suggestedPrompts,
+  STATUS_REFRESH_SECONDS: field
+    .intFrom(90, 1)
+    .pipe(z.number().max(119, 'must be under 120 (Slack clears a status after 2 minutes)')),
+  SUGGESTED_PROMPTS: field.suggestedPrompts,
   // App Home: least time between two publishes of one person's home after their threads changed.
-  HOME_REPUBLISH_SECONDS: numberFrom(10, 0.1, 3600),
+  HOME_REPUBLISH_SECONDS: field.numberFrom(10, 0.1, 3600),
   // Turns one person may start in any rolling hour, across replicas; 0: no limit.
-  RUNS_PER_PERSON_PER_HOUR: intFrom(30),
+  RUNS_PER_PERSON_PER_HOUR: field.intFrom(30),
   // DESIGN "Alert investigations": POST /alerts is served only with a token set.
-  ALERT_WEBHOOK_TOKEN: alertToken,
-  ALERT_CHANNEL_ID: optionalString,
-  ALERT_COOLDOWN_MINUTES: intFrom(30, 0, 7 * 24 * 60),
+  ALERT_WEBHOOK_TOKEN: field.alertToken,
+  ALERT_CHANNEL_ID: field.optionalString,
+  ALERT_COOLDOWN_MINUTES: field.intFrom(30, 0, 7 * 24 * 60),
   // Investigations per channel in any rolling hour, across replicas; 0: no limit.
-  ALERT_RUNS_PER_HOUR: intFrom(20),
-  // DESIGN "Scheduled questions": at most this many per channel and installation.
-  SCHEDULES_PER_CHANNEL: intFrom(10, 1, 100),
+  ALERT_RUNS_PER_HOUR: field.intFrom(20),
+  SCHEDULES_PER_CHANNEL: field.intFrom(10, 1, 100),
   // A due time missed while no replica ran is still run when one starts within this many minutes.
-  SCHEDULE_GRACE_MINUTES: intFrom(60, 0, 24 * 60),
+  SCHEDULE_GRACE_MINUTES: field.intFrom(60, 0, 24 * 60),
 
-  REDIS_URL: redisUrl,
-  REDIS_SENTINELS: redisNodes,
-  REDIS_SENTINEL_NAME: optionalString,
-  REDIS_SENTINEL_PASSWORD: optionalString,
-  REDIS_CLUSTER_NODES: redisNodes,
-  REDIS_USERNAME: optionalString,
-  REDIS_PASSWORD: optionalString,
-  REDIS_TLS: bool(false),
+  REDIS_URL: field.redisUrl,
+  REDIS_SENTINELS: field.redisNodes,
+  REDIS_SENTINEL_NAME: field.optionalString,
+  REDIS_SENTINEL_PASSWORD: field.optionalString,
+  REDIS_CLUSTER_NODES: field.redisNodes,
+  REDIS_USERNAME: field.optionalString,
+  REDIS_PASSWORD: field.optionalString,
+  REDIS_TLS: field.bool(false),
   // The service's concurrent requests per account, shared by every replica through the store.
-  AGENT_ACCOUNT_CONCURRENCY: intFrom(100, 1),
+  AGENT_ACCOUNT_CONCURRENCY: field.intFrom(100, 1),
   REDIS_PREFIX: z.string().trim().min(1).default('sab'),
   INSTANCE_ID: z.string().trim().min(1).default(`${os.hostname()}-${process.pid}`),
-  LEASE_TTL_MS: intFrom(15_000, 1000),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  METRICS_TOKEN: metricsToken,
-  ALLOW_HTTP_HOSTS: csv,
+  LEASE_TTL_MS: field.intFrom(15_000, 1000),
+  LOG_LEVEL: z.enum(field.LOG_LEVELS).default('info'),
+  METRICS_TOKEN: field.metricsToken,
+  ALLOW_HTTP_HOSTS: field.csv,
   // DESIGN "Service addresses": hosts an added connection may point at besides the regional API hosts.
-  CONNECTION_ALLOWED_HOSTS: hostNames,
-  STATE_ENCRYPTION_KEY: encryptionKey,
-  STATE_ENCRYPTION_PREVIOUS_KEYS: encryptionKeys,
+  CONNECTION_ALLOWED_HOSTS: field.hostNames,
+  STATE_ENCRYPTION_KEY: field.encryptionKey,
+  STATE_ENCRYPTION_PREVIOUS_KEYS: field.encryptionKeys,
 });
 
 /** Every environment variable the bot reads (docs/configuration.md's table lists them all; test/docs.test.ts checks it). */
@@ -153,31 +117,23 @@ export const CONFIG_VARIABLES = Object.keys(variables.shape);
 
 const envSchema = variables.superRefine(
   (env, ctx) => {
+    const issue: Issue = (name, message) => ctx.addIssue({ code: 'custom', path: [name], message });
     if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)',
-      });
+      issue('SLACK_SIGNING_SECRET', 'is required in HTTP mode (set SLACK_APP_TOKEN instead for Socket Mode)');
     }
-    checkSlackAuth(env, ctx);
+    checkSlackAuth(env, issue);
     if (Array.isArray(env.INSTALL_TEAM_IDS) && env.INSTALL_TEAM_IDS.length > 0 && !env.SLACK_CLIENT_ID) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['INSTALL_TEAM_IDS'],
-        message: 'applies to OAuth distribution only (SLACK_CLIENT_ID): with SLACK_BOT_TOKEN nobody installs',
-      });
+      issue(
+        'INSTALL_TEAM_IDS',
+        'applies to OAuth distribution only (SLACK_CLIENT_ID): with SLACK_BOT_TOKEN nobody installs',
+      );
     }
-    refusePlainHttp(env, ctx);
-    checkRedisTopology(env, ctx);
+    refusePlainHttp(env, issue);
+    checkRedisTopology(env, issue);
     const positive = Array.isArray(env.FEEDBACK_POSITIVE_EMOJI) ? env.FEEDBACK_POSITIVE_EMOJI : [];
     const negative = Array.isArray(env.FEEDBACK_NEGATIVE_EMOJI) ? env.FEEDBACK_NEGATIVE_EMOJI : [];
     if (positive.some((emoji) => negative.includes(emoji))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FEEDBACK_NEGATIVE_EMOJI'],
-        message: 'shares an emoji with FEEDBACK_POSITIVE_EMOJI',
-      });
+      issue('FEEDBACK_NEGATIVE_EMOJI', 'shares an emoji with FEEDBACK_POSITIVE_EMOJI');
     }
   },
   // Run even when other variables failed: every problem is named in one go, not one per restart.
@@ -204,15 +160,18 @@ function redisTopology(env: Env): RedisTopology | undefined {
 
 /** Thrown by loadConfig with one line per offending variable. */
 export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
+  constructor(readonly problems: string[]) {
     super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
-    this.problems = problems;
   }
 }
 
-function toConfig(env: Env, emptyVariables: string[]): Config {
+/** The parsed configuration, built from the environment once, at start-up. */
+export type Config = ReturnType<typeof toConfig>;
+/** OAuth distribution: the app's credentials and where Slack's authorize page is. */
+export type SlackOAuthConfig = NonNullable<Config['slack']['oauth']>;
+
+function toConfig(env: Env, emptyVariables: string[]) {
   return {
     slack: {
       botToken: env.SLACK_BOT_TOKEN,
@@ -220,12 +179,14 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       appToken: env.SLACK_APP_TOKEN,
       apiUrl: env.SLACK_API_URL,
       socketMode: env.SLACK_APP_TOKEN !== undefined,
+      // DESIGN "Many workspaces": set ⇒ installed through OAuth (`/slack/install`), many workspaces.
       oauth:
         env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && env.SLACK_STATE_SECRET
           ? {
               clientId: env.SLACK_CLIENT_ID,
               clientSecret: env.SLACK_CLIENT_SECRET,
               stateSecret: env.SLACK_STATE_SECRET,
+              // Unset ⇒ the app's first redirect URL in Slack.
               redirectUri: env.SLACK_REDIRECT_URI,
               authorizeUrl: env.SLACK_AUTHORIZE_URL,
             }
@@ -252,8 +213,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       adminUserIds: env.ADMIN_USER_IDS,
       allowedChannelIds: env.ALLOWED_CHANNEL_IDS,
       allowExternalUsers: env.ALLOW_EXTERNAL_USERS,
+      // Guests (`is_restricted` / `is_ultra_restricted`) of the app's organisation count as inside.
       allowGuests: env.ALLOW_GUESTS,
     },
+    // DESIGN "One installation, one tenant"; unset home: with one workspace, that workspace and its org.
     tenants: {
       homeTeamIds: env.HOME_TEAM_IDS.length > 0 ? env.HOME_TEAM_IDS : undefined,
       installTeamIds: env.INSTALL_TEAM_IDS.length > 0 ? env.INSTALL_TEAM_IDS : undefined,
@@ -283,10 +246,8 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       cooldownMs: env.ALERT_COOLDOWN_MINUTES * 60_000,
       runsPerHour: env.ALERT_RUNS_PER_HOUR,
     },
-    schedules: {
-      perChannel: env.SCHEDULES_PER_CHANNEL,
-      graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000,
-    },
+    schedules: { perChannel: env.SCHEDULES_PER_CHANNEL, graceMs: env.SCHEDULE_GRACE_MINUTES * 60_000 },
+    // Memory when no Redis is set (DESIGN "Redis beyond one node").
     state: {
       redisUrl: env.REDIS_URL,
       redis: redisTopology(env),
@@ -294,11 +255,10 @@ function toConfig(env: Env, emptyVariables: string[]): Config {
       instanceId: env.INSTANCE_ID,
       leaseTtlMs: env.LEASE_TTL_MS,
     },
-    secrets: {
-      encryptionKey: env.STATE_ENCRYPTION_KEY,
-      previousKeys: env.STATE_ENCRYPTION_PREVIOUS_KEYS,
-    },
+    // DESIGN "Many accounts": no key ⇒ nothing secret is kept; previous keys still open after a rotation.
+    secrets: { encryptionKey: env.STATE_ENCRYPTION_KEY, previousKeys: env.STATE_ENCRYPTION_PREVIOUS_KEYS },
     logLevel: env.LOG_LEVEL,
+    // Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>`.
     ops: { metricsToken: env.METRICS_TOKEN },
     emptyVariables,
   };

@@ -1,9 +1,7 @@
 /**
- * App Home (DESIGN "App Home"): the person's home is published when they open the Home tab, and
- * again when their own threads change — at most once per interval per person, coalesced
- * (republish-throttle.ts). A failure is logged, never shown. Slack is behind `publish`: the
- * composition root renders with slack/views/home-view.ts and calls `views.publish`
- * (https://docs.slack.dev/reference/methods/views.publish).
+ * App Home (DESIGN "App Home"): published when the person opens the Home tab, and again when their
+ * threads change, rate-bounded (republish-throttle.ts). A failure is logged, never shown. `publish`
+ * is `views.publish` (https://docs.slack.dev/reference/methods/views.publish).
  */
 import { type AdminCheckOptions, createAdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
@@ -15,10 +13,7 @@ import { createRepublishThrottle } from './republish-throttle.js';
 import { registryConnections } from './service-connections.js';
 import { installationWatches, type WatchRecords } from './watched-channels.js';
 
-/**
- * How long after opening the Home tab an admin's settings changes are pushed to it. Every open
- * publishes a fresh home anyway: a push only helps someone who may be looking at it now.
- */
+/** How long after opening the Home tab an admin's settings changes are pushed (someone may be looking). */
 const LOOKING_MS = 30 * 60_000;
 
 export interface AppHomeDeps {
@@ -33,6 +28,7 @@ export interface AppHomeDeps {
   now: () => number;
 }
 
+/** The publisher: on open, on thread changes, and on an admin's own settings changes. */
 export function createAppHome(deps: AppHomeDeps) {
   const { data, logger, now } = deps;
 
@@ -73,11 +69,7 @@ export function createAppHome(deps: AppHomeDeps) {
     },
     /** The person's threads in installation `teamId` changed: publish again there, rate-bounded. */
     threadsChanged: (teamId: string, userId: string) => throttle.request(keyOf(teamId, userId)),
-    /**
-     * An admin changed what the admin part shows (agents, channel agents, watched channels,
-     * connections): their own home is published again, rate-bounded, when they opened it on this
-     * replica in the last half hour. Other admins see it when they next open the tab.
-     */
+    /** An admin changed settings their home shows: republished if they opened it here lately. */
     settingsChanged(tenant: Tenant, userId: string): void {
       const key = keyOf(tenant.teamId, userId);
       const at = openedAt.get(key);
@@ -130,7 +122,6 @@ export function wireAppHome(deps: {
     republishIntervalMs: deps.republishIntervalMs,
     now,
   });
-  // What turns and ratings write for App Home, and the re-publish of the asker's home.
   const homeActivity = createHomeActivity({
     store,
     now,

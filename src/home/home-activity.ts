@@ -1,15 +1,12 @@
 /**
- * What turns and ratings write for App Home (DESIGN "App Home"): the asker's recent-thread entry
- * when a run starts and when its outcome lands, this week's distinct runs, answers, answered and
- * rated sessions, and the agent seen running. Then the person's home is published again (bounded
- * by the republish throttle). Beside the turn: a failure is logged, never felt by the turn.
+ * What turns and ratings write for App Home (DESIGN "App Home"): recent threads, this week's
+ * tallies, agents seen running; then the asker's home is republished. A failure never reaches the turn.
  */
-
 import { parseThreadKey } from '../conversation/thread-key.js';
 import type { TurnObserver } from '../conversation/turn/turn-observer.js';
 import type { AnswerRef, TurnOutcome, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { Logger } from '../runtime/logger.js';
-import type { AgentSeen, HomeStore, RecentThreadStatus } from './home-ports.js';
+import type { AgentSeen, HomeStore, RecentThreadStatus, WeeklyTallyKind } from './home-ports.js';
 import { isoWeekOf, weekTally } from './iso-week.js';
 
 /** A person's list: their ten newest threads, forgotten a month after the last. */
@@ -42,24 +39,24 @@ export interface HomeActivityDeps {
   logger: Logger;
   /** The person's own threads in installation `teamId` changed: publish their home there again (rate-bounded by the caller). */
   onThreadsChanged(teamId: string, userId: string): void;
-  /**
-   * With OAuth: the weekly figures are kept per installation, named by the thread's team (the
-   * installation's id: thread-key.ts), so each installation's admins see their own.
-   */
+  /** With OAuth: weekly figures per installation (the thread's team), so its admins see their own. */
   byInstallation?: boolean | undefined;
 }
 
+/** The turn observer that records App Home's activity. */
 export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
   rated(answer: AnswerRef): void;
   /** Settles once the state is recorded (or the failure logged); never rejects. */
   agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void>;
 } {
   const { store, logger } = deps;
-  /** The tally of this week, for the installation of the thread `teamId` names (with OAuth). */
   const week = (teamId: string | undefined) =>
     weekTally(isoWeekOf(deps.now()), deps.byInstallation ? teamId : undefined);
+  /** Counts `id` once in this week's `kind` (with OAuth, the thread's installation's week). */
+  const tally = (what: string, teamId: string | undefined, kind: WeeklyTallyKind, id: string) =>
+    beside(what, () => store.tally(week(teamId), kind, id, TALLY_TTL_MS));
 
-  /** Runs `work` beside the turn: a failure is logged, never felt. Settles once it is done. */
+  /** Settles once done; a failure is logged. */
   function beside(what: string, work: () => Promise<unknown>, then?: () => void): Promise<void> {
     return work().then(
       () => then?.(),
@@ -67,7 +64,9 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
     );
   }
 
-  function noteThread(turn: TurnRecord, status: RecentThreadStatus, title?: string): Promise<void> {
+  /** The asker's recent-thread entry, then their home again; an alert investigation is the bot's own. */
+  function noteThread(what: string, turn: TurnRecord, status: RecentThreadStatus, title?: string): void {
+    if (turn.alertAt !== undefined) return;
     const { threadKey, channel, threadTs } = turn;
     const entry = {
       threadKey,
@@ -77,21 +76,17 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       updatedAt: deps.now(),
       ...(title ? { title } : {}),
     };
-    return store.noteRecentThread(turn.userId, entry, RECENT_THREADS);
+    beside(
+      what,
+      () => store.noteRecentThread(turn.userId, entry, RECENT_THREADS),
+      () => deps.onThreadsChanged(turn.teamId, turn.userId),
+    );
   }
 
   return {
     started(turn, question) {
-      const title = threadTitle(question);
-      // An alert investigation is the bot's own: it counts, but is nobody's recent thread.
-      if (turn.alertAt === undefined) {
-        beside(
-          'thread start',
-          () => noteThread(turn, 'working', title || undefined),
-          () => deps.onThreadsChanged(turn.teamId, turn.userId),
-        );
-      }
-      beside('run', () => store.tally(week(turn.teamId), 'runs', turn.turnId, TALLY_TTL_MS));
+      noteThread('thread start', turn, 'working', threadTitle(question) || undefined);
+      tally('run', turn.teamId, 'runs', turn.turnId);
       const installation = deps.byInstallation ? { installation: turn.teamId } : {};
       beside('agent state', () =>
         store.noteAgentSeen({
@@ -104,25 +99,13 @@ export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
       );
     },
     finished(turn, outcome) {
-      if (turn.alertAt === undefined) {
-        beside(
-          'thread outcome',
-          () => noteThread(turn, STATUS_OF[outcome]),
-          () => deps.onThreadsChanged(turn.teamId, turn.userId),
-        );
-      }
+      noteThread('thread outcome', turn, STATUS_OF[outcome]);
       if (outcome !== 'done') return;
-      beside('answer', () => store.tally(week(turn.teamId), 'answers', turn.turnId, TALLY_TTL_MS));
-      if (turn.sessionId) {
-        const sessionId = turn.sessionId;
-        beside('answered session', () =>
-          store.tally(week(turn.teamId), 'answered-sessions', sessionId, TALLY_TTL_MS),
-        );
-      }
+      tally('answer', turn.teamId, 'answers', turn.turnId);
+      if (turn.sessionId) tally('answered session', turn.teamId, 'answered-sessions', turn.sessionId);
     },
     rated(answer) {
-      const teamId = parseThreadKey(answer.threadKey)?.teamId;
-      beside('rating', () => store.tally(week(teamId), 'rated-sessions', answer.sessionId, TALLY_TTL_MS));
+      tally('rating', parseThreadKey(answer.threadKey)?.teamId, 'rated-sessions', answer.sessionId);
     },
     agentSeen(seen) {
       return beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));

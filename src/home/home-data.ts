@@ -1,8 +1,6 @@
 /**
- * What a person's App Home shows (DESIGN "App Home"), gathered for the pure view
- * (slack/views/home-view.ts): for everyone inside, how to ask, the suggested prompts and their
- * recent threads; for admins also the service connections, the agents, channel agents, watched
- * channels and this week's tallies. Outsiders get nothing but a sentence.
+ * What a person's App Home shows (DESIGN "App Home"), for slack/views/home-view.ts: prompts and
+ * recent threads; for admins also connections, agents, channels and this week's tallies.
  */
 import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
@@ -20,7 +18,6 @@ export interface AgentRow {
   agentId: string;
   /** AGENT_ID, the agent of every channel without a binding. */
   isDefault: boolean;
-  /** Channels bound to it. */
   channels: string[];
   /** Its state as last seen; undefined: never seen since the store was new. */
   seen?: AgentSeen | undefined;
@@ -66,10 +63,10 @@ export interface HomeDataDeps {
   logger: Logger;
 }
 
+/** Gathers a person's home; an admin part that fails shows as unknown. */
 export function createHomeData(deps: HomeDataDeps) {
   const { store, logger } = deps;
 
-  /** A part of the admins' home that failed is shown as unknown; the rest still shows. */
   async function orUndefined<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
     try {
       return await work();
@@ -86,8 +83,9 @@ export function createHomeData(deps: HomeDataDeps) {
     const view = tenant.key === undefined ? undefined : tenant.teamId;
     return names.flatMap((name, index) => {
       const binding = bindings[index];
-      const channel = channelOfName(name);
-      return binding && binding.installation === view ? [{ channel, agentId: binding.agentId }] : [];
+      return binding && binding.installation === view
+        ? [{ channel: channelOfName(name), agentId: binding.agentId }]
+        : [];
     });
   }
 
@@ -115,15 +113,12 @@ export function createHomeData(deps: HomeDataDeps) {
 
   async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
-    const answering = deps.answerChannels;
-    const scheduling = deps.schedules;
+    const { watched: watching, answerChannels: answering, schedules: scheduling } = deps;
     const [connections, bound, seen, watched, tallies, answerChannels, schedules] = await Promise.all([
       orUndefined('connections', () => deps.connections.list(tenant)),
       orUndefined('channel agents', () => channelAgents(tenant)),
       orUndefined('agents', () => store.agentsSeen()),
-      deps.watched
-        ? orUndefined('watched channels', () => deps.watched?.list(tenant) ?? Promise.resolve([]))
-        : undefined,
+      watching ? orUndefined('watched channels', () => watching.list(tenant)) : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
       answering ? orUndefined('answer channels', () => answering.list(tenant)) : undefined,
       scheduling ? orUndefined('schedules', () => scheduling.ofInstallation(tenant)) : undefined,

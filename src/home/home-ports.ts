@@ -1,8 +1,4 @@
-/**
- * What App Home reads and the turns write (DESIGN "App Home"): each person's recent threads with
- * the bot, this week's tallies, the channels bound to an agent and the agents' last known state.
- * The state store implements it (src/store/home-records.ts), in memory or in Redis.
- */
+/** What App Home reads and the turns write (DESIGN "App Home"); src/store/home-records.ts implements it. */
 
 /** Where a person's thread stands, as their home shows it. */
 export type RecentThreadStatus = 'working' | 'answered' | 'failed' | 'canceled' | 'no-answer';
@@ -20,11 +16,11 @@ export interface RecentThread {
 }
 
 /**
- * What is counted per ISO week, each as distinct ids (a retry or a second replica counts nothing
- * twice): runs started and answers posted (turn ids), sessions answered and sessions rated
- * (session ids: feedback coverage is rated ÷ answered sessions).
+ * Counted per ISO week as distinct ids (a retry counts nothing twice): turn ids for runs and answers,
+ * session ids for answered and rated sessions (feedback coverage is rated ÷ answered).
  */
 export type WeeklyTallyKind = 'runs' | 'answers' | 'answered-sessions' | 'rated-sessions';
+/** Each kind's count in one week. */
 export type WeeklyTallies = Record<WeeklyTallyKind, number>;
 
 /** An agent's state as the bot last saw it: no service endpoint lists agents or their state. */
@@ -38,17 +34,14 @@ export interface AgentSeen {
   installation?: string | undefined;
 }
 
-/** Bounds of a person's recent-thread list. */
-export interface RecentThreadLimits {
-  /** Entries kept per person (the oldest go). */
-  max: number;
-  /** The list is forgotten this long after its last write. */
-  ttlMs: number;
-}
-
+/** Port: App Home's records in the state store. */
 export interface HomeStore {
-  /** Adds or replaces the thread in the person's list (by thread key), keeping the newest `max`. */
-  noteRecentThread(userId: string, thread: RecentThread, limits: RecentThreadLimits): Promise<void>;
+  /** Adds or replaces the thread (by thread key), keeping the newest `max`; forgotten `ttlMs` after the last write. */
+  noteRecentThread(
+    userId: string,
+    thread: RecentThread,
+    limits: { max: number; ttlMs: number },
+  ): Promise<void>;
   /** The person's recent threads, newest first. */
   recentThreads(userId: string): Promise<RecentThread[]>;
   /** Counts `id` once in `week` (e.g. `2026-W48`) for `kind`; the week's tally expires after `ttlMs`. */

@@ -9,10 +9,7 @@ export function isoWeekOf(ms: number): string {
   return `${year}-W${String(week).padStart(2, '0')}`;
 }
 
-/**
- * The name a week's figures are kept under: the ISO week, prefixed with the installation's id
- * with OAuth (each installation's admins see their own runs, answers and feedback coverage).
- */
+/** The name a week's figures are kept under: with OAuth, prefixed with the installation's id. */
 export function weekTally(isoWeek: string, installation: string | undefined): string {
   return installation === undefined ? isoWeek : `${installation}/${isoWeek}`;
 }

@@ -1,8 +1,4 @@
-/**
- * At most one home publish per person per interval (DESIGN "App Home": publish again when the
- * data changes, at a bounded rate). A request inside the interval is coalesced into one publish at
- * its end; a request when none happened lately publishes at once.
- */
+/** Options of {@link createRepublishThrottle}. */
 export interface RepublishThrottleOptions {
   /** Default 10 s. */
   intervalMs?: number;
@@ -11,6 +7,10 @@ export interface RepublishThrottleOptions {
   now?: () => number;
 }
 
+/**
+ * At most one home publish per person per interval (DESIGN "App Home"): a request inside the
+ * interval is coalesced into one publish at its end; otherwise it publishes at once.
+ */
 export function createRepublishThrottle(options: RepublishThrottleOptions) {
   const intervalMs = options.intervalMs ?? 10_000;
   const now = options.now ?? Date.now;
@@ -53,5 +53,3 @@ export function createRepublishThrottle(options: RepublishThrottleOptions) {
 
   return { request, published, stop };
 }
-
-export type RepublishThrottle = ReturnType<typeof createRepublishThrottle>;

@@ -1,19 +1,15 @@
-/**
- * The service connections an admin's App Home lists with their health (DESIGN "Many accounts"):
- * the default one (`AGENT_API_*`) first, then those admins added, each judged by `/v2/whoami`.
- */
+/** The service connections an admin's App Home lists, with their `/v2/whoami` health (DESIGN "Many accounts"). */
 import type { IdentityProblem } from '../agent-api/index.js';
 import type { Tenant } from '../conversation/tenancy.js';
 
-export type ConnectionHealth = 'ok' | IdentityProblem;
-
+/** A connection's row in the home. */
 export interface ConnectionStatus {
   alias: string;
   /** The region address (host only: never a path or a token). */
   host: string;
   /** The account the token belongs to, when whoami answered. */
   account?: { id: number; name: string } | undefined;
-  health: ConnectionHealth;
+  health: 'ok' | IdentityProblem;
 }
 
 /** Port: every connection of `tenant` with its health now (or as recently checked). */
@@ -21,7 +17,7 @@ export interface ServiceConnections {
   list(tenant: Tenant): Promise<ConnectionStatus[]>;
 }
 
-/** How long a health answer is reused: opening the home again does not call the service again. */
+/** How long a health answer is reused. */
 const HEALTH_CACHE_MS = 60_000;
 
 /** A connection as the service-connections registry lists it (its `/agent connections` row). */
@@ -31,10 +27,8 @@ export type ListedConnection = { alias: string; region: string } & (
 );
 
 /**
- * Every connection of the registry (the default one first), each checked with whoami by the
- * registry, the answers reused for a minute: opening the home again does not call the services
- * again. A connection added or removed meanwhile (`aliases` differ) is listed at once. With OAuth
- * each installation sees its own connections: answers are kept per `view`.
+ * The registry's connections (the default first) with their health, reused for a minute unless one
+ * was added or removed meanwhile; with OAuth, kept per installation.
  */
 export function registryConnections(deps: {
   list(tenant: Tenant): Promise<ListedConnection[]>;

@@ -47,6 +47,11 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
         await lease.release();
         continue;
       }
+      // Delivered, but its instance stopped before clearing it: clear it, never answer twice.
+      if (await ledger.isDelivered(turnId)) {
+        await ledger.clearTurn(turn);
+        continue;
+      }
       adopted += 1;
       await runner.takeOver(turn);
     }
@@ -90,10 +95,15 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     runner.untrack(turnId);
   }
 
-  /** Redis came back without the turn (no persistence): save it again, so it can be adopted if we die. */
+  /**
+   * Redis came back without the turn (no persistence): save it again, so it can be adopted if we die.
+   * A record gone because the turn just finished is not saved again: finishing marks the turn
+   * delivered before it deletes the record, so the mark is read after the record was found gone.
+   */
   async function restoreRecord(turnId: string): Promise<void> {
     const turn = runner.turnOf(turnId);
     if (!turn || (await store.getTurn(turnId))) return;
+    if (await ledger.isDelivered(turnId)) return;
     await ledger.saveTurn(turn);
     logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
   }

@@ -67,10 +67,69 @@ describe('lease renewal', () => {
     expect(await store.getTurn(TURN.turnId)).toBeUndefined();
   });
 
+  it('does not save again the record of a turn that finished while its lapsed lease was taken again', async () => {
+    // The lease lapsed (Redis was down); the turn delivers and clears its records between the
+    // renewal's delivered check and its take: the record is gone because the turn is over.
+    const { store, untrack, recovery } = setUp();
+    await store.saveTurn(TURN);
+    const take = store.tryLock.bind(store);
+    sinon.stub(store, 'tryLock').callsFake(async (name, token, ttlMs) => {
+      if (name === LEASE) {
+        await take(lockNames.delivered(TURN.turnId), 'i1', 60_000);
+        await store.deleteTurn(TURN.turnId);
+      }
+      return take(name, token, ttlMs);
+    });
+    await recovery.renewLeases();
+    expect(await store.getTurn(TURN.turnId)).toBeUndefined();
+    expect(await store.listInFlightTurnIds()).toEqual([]);
+    expect(untrack.called).toBe(false);
+  });
+
   it('with the store down, rejects (logged by its timer) and keeps every turn', async () => {
     const { store, untrack, recovery } = setUp();
     sinon.stub(store, 'renewLock').rejects(new Error('The client is offline'));
     await expect(recovery.renewLeases()).rejects.toThrow('offline');
     expect(untrack.called).toBe(false);
+  });
+});
+
+describe('adopting orphans', () => {
+  it('clears, and does not take over, a delivered turn whose instance stopped before clearing it', async () => {
+    const store = createMemoryStore();
+    const takeOver = sinon.spy();
+    const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
+    const recovery = createTurnRecovery({
+      store,
+      runner,
+      logger: silentLogger,
+      settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
+    });
+    await store.saveTurn(TURN);
+    await store.tryLock(lockNames.thread(TURN.threadKey), TURN.turnId, 60_000);
+    await store.tryLock(lockNames.delivered(TURN.turnId), 'i1', 60_000);
+
+    expect(await recovery.adoptOrphans()).toBe(0);
+    expect(takeOver.called).toBe(false);
+    expect(await store.listInFlightTurnIds()).toEqual([]);
+    expect(await store.lockOwner(lockNames.thread(TURN.threadKey))).toBeUndefined();
+    expect(await store.lockOwner(LEASE)).toBeUndefined();
+  });
+
+  it('takes over an undelivered turn with no live lease', async () => {
+    const store = createMemoryStore();
+    const takeOver = sinon.spy();
+    const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
+    const recovery = createTurnRecovery({
+      store,
+      runner,
+      logger: silentLogger,
+      settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
+    });
+    await store.saveTurn(TURN);
+
+    expect(await recovery.adoptOrphans()).toBe(1);
+    expect(takeOver.calledOnce).toBe(true);
+    expect(await store.lockOwner(LEASE)).toBe('i2');
   });
 });

@@ -5,6 +5,7 @@ import {
   AgentApiError,
   AgentApiErrorCode,
   type AgentApiErrorDetails,
+  type FailedResponse,
   InvalidResponseError,
   type NotFoundMeaning,
   regionMismatchIn,
@@ -39,21 +40,14 @@ export interface RequestSpec {
   retryLimit?: number | undefined;
 }
 
-/**
- * A call as an endpoint writes it: the agent token, kind `other` and the client's timeouts unless
- * it says otherwise (a `poll` waits the status timeout).
- */
+/** A call as an endpoint writes it: the agent token, kind `other` and the client's timeouts by default. */
 export type EndpointCall = Omit<RequestSpec, 'token' | 'kind' | 'timeoutMs' | 'signal' | 'retryLimit'> &
   Partial<Pick<RequestSpec, 'token' | 'kind'>>;
 
 /** A 2xx response (or an accepted status), its body read. */
-export interface SuccessResponse {
-  status: number;
-  text: string;
-  method: string;
-  path: string;
-}
+export type SuccessResponse = Pick<FailedResponse, 'status' | 'text' | 'method' | 'path'>;
 
+/** What service-http.ts hands each resource file. */
 export interface CallContext {
   /** Sends one call (with its retries) and resolves with the response whose body has been read. */
   send(call: EndpointCall, options: AgentCallOptions | undefined): Promise<SuccessResponse>;
@@ -92,9 +86,8 @@ export const detailsOf = ({ status, method, path }: SuccessResponse): AgentApiEr
 });
 
 /**
- * Parses a 2xx body against its schema. A body that is not JSON or breaks the schema is an
- * InvalidResponseError — unless it carries the region-mismatch sentence, whose status code the
- * service does not document (it could arrive as a 200 text body).
+ * Parses a 2xx body against its schema, else InvalidResponseError — or the region mismatch, whose
+ * status the service does not document (it could arrive as a 200 text body).
  */
 export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema: S): z.output<S> {
   const details = detailsOf(response);

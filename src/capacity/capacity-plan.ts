@@ -10,10 +10,7 @@ import {
 } from '../agent-api/accounts.js';
 import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
 
-/**
- * The pure half of a capacity move: which accounts, which new values, which PUT bodies.
- * No I/O, so every refusal can be table-tested and is known before any write.
- */
+/** The pure half of a capacity move: every refusal is known (and table-tested) before any write. */
 
 /** GB values are decimals: round away float noise (0.1 + 0.2) to 6 places. */
 export const roundGb = (value: number): number => Math.round(value * 1e6) / 1e6;
@@ -32,9 +29,7 @@ export function resolveAccount(accounts: readonly SubAccount[], reference: strin
     throw new CapacityMoveError(
       CapacityMoveReason.UnknownAccount,
       `no sub account is named or numbered "${wanted}"`,
-      {
-        reference: wanted,
-      },
+      { reference: wanted },
     );
   }
   throw new CapacityMoveError(
@@ -156,14 +151,9 @@ export function planMove(
 }
 
 /**
- * Leaves out null members, at any depth of nested objects (array elements are values, not
- * members, and stay). The rule: a null in the listing means "not set" (reservedDailyGB,
- * softLimitGB, snapsearchRetentionDays, utilizationSettings.frequencyMinutes, …), the vendor's
- * spec types those members as numbers, so `null` fails it, and leaving the member out is how its
- * own Go client says "not set" (omitempty) — the account keeps it unset. The one null that means
- * something else is `maxDailyGB` (uncapped when flexible, no daily cap on a Consumption plan), but
- * such accounts never take part in a move (`movable`) and every body built here sets maxDailyGB
- * to a number, so no null that the account did set is ever dropped.
+ * Leaves out null members at any depth (array elements stay). A listed null means "not set", which
+ * the spec's number types refuse and its Go client says by omitting the member (omitempty). The
+ * one meaningful null, `maxDailyGB`, never reaches here (`movable`).
  */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value;
@@ -176,20 +166,12 @@ function withoutNulls(value: unknown): unknown {
 }
 
 /**
- * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field
- * but accountId, email, accountToken and the response-only ones goes back (unknown ones too, in
- * the spelling they came in), null members left out (`withoutNulls`), and sharingObjectsAccounts
- * as plain ids because the listing shows objects while the PUT takes ids.
+ * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field but
+ * accountId, email, accountToken and the response-only ones (unknown ones too, as spelled), without
+ * nulls, and sharing accounts as the ids the PUT takes.
  */
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
-  const {
-    accountId: _id,
-    email: _email,
-    accountToken: _token,
-    ...rest
-  } = account as CompleteSubAccount & {
-    accountToken?: unknown;
-  };
+  const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
   const sharingObjectsAccounts = sharingIds(account);
   const kept = withoutNulls(rest) as Record<string, unknown>;
@@ -200,3 +182,6 @@ export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number)
     maxDailyGB: roundGb(maxDailyGB),
   };
 }
+
+/** A listed row may carry the account's token too: it is never sent back. */
+type Listed = CompleteSubAccount & { accountToken?: unknown };

@@ -61,7 +61,6 @@ export interface SubAccountUpdate {
   [member: string]: unknown;
 }
 
-/** What account creation sends. */
 export interface NewSubAccount {
   /** Must belong to an admin user of the main account; must look like an address (the spec). */
   email: string;
@@ -104,7 +103,6 @@ export const INT32_MAX = 2_147_483_647;
 const SPEC_EMAIL_PATTERN =
   /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/;
 
-/** Whether the service's email pattern accepts `value`. */
 export function isEmailAddress(value: string): boolean {
   return SPEC_EMAIL_PATTERN.test(value);
 }

@@ -22,7 +22,6 @@ export interface RequestInfo {
 /** The call as its attempts need it. */
 export type AttemptedCall = FailedCall & Pick<RequestSpec, 'endpoint' | 'kind' | 'retry'>;
 
-/** What every call's attempts share. */
 export interface AttemptDeps {
   budget: RequestBudget;
   policy: RetryPolicy;

@@ -47,7 +47,6 @@ export type EndpointCall = Omit<RequestSpec, 'token' | 'kind' | 'timeoutMs' | 's
 /** A 2xx response (or an accepted status), its body read. */
 export type SuccessResponse = Pick<FailedResponse, 'status' | 'text' | 'method' | 'path'>;
 
-/** What service-http.ts hands each resource file. */
 export interface CallContext {
   /** Sends one call (with its retries) and resolves with the response whose body has been read. */
   send(call: EndpointCall, options: AgentCallOptions | undefined): Promise<SuccessResponse>;

@@ -4,7 +4,6 @@ import { AgentApiErrorCode, EmptyAnswerError, isAgentApiError } from './errors.j
 
 /** The identity check: which account a token belongs to. */
 
-/** An identity naming its account. */
 export const identitySchema = z.looseObject({
   accountId: z.number().int(),
   accountName: z.string(),
@@ -55,7 +54,6 @@ export type IdentityProblem = 'token-rejected' | 'region-mismatch' | 'not-the-se
 
 const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
 
-/** The IdentityProblem of a whoami failure. */
 export function identityProblem(error: unknown): IdentityProblem {
   if (!isAgentApiError(error)) return 'unavailable';
   if (error.code === AgentApiErrorCode.RegionMismatch) return 'region-mismatch';

@@ -6,7 +6,6 @@ import { AgentApiErrorCode, isAgentApiError } from './errors.js';
  * could start a second run): each call names its mode and `shouldRetry` decides on our error.
  */
 
-/** How often and how long ky retries. */
 export interface RetryPolicy {
   /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */
   limit: number;
@@ -18,7 +17,6 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-/** The client's retry settings unless configured. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   limit: 3,
   baseDelayMs: 200,

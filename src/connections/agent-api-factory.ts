@@ -1,7 +1,6 @@
 /**
- * The one place an agent-service client is built, for the default connection and for every
- * connection admins add (DESIGN "Many accounts"), each counting against its account's budget
- * (budget/account-budgets.ts).
+ * The one place an agent-service client is built, for every connection (DESIGN "Many accounts"),
+ * each counting against its account's budget (budget/account-budgets.ts).
  */
 import { type AgentApi, createAgentApi } from '../agent-api/index.js';
 import { createAccountBudgets } from '../budget/account-budgets.js';
@@ -27,13 +26,6 @@ export interface AgentApiFactory {
   budgetFor(connection: ConnectionSettings): RequestBudget;
 }
 
-export interface AgentApiFactoryOptions {
-  agent: Config['agent'];
-  logger: Logger;
-  /** The budget of an account key (AccountBudgets.budgetFor). Default: in-process budgets only. */
-  newBudget?: ((accountKey: string) => RequestBudget) | undefined;
-}
-
 /** The budget key: the account when known, else the alias (the default connection at start-up). */
 export function accountKeyOf(connection: ConnectionSettings): string {
   return connection.accountId !== undefined
@@ -41,7 +33,12 @@ export function accountKeyOf(connection: ConnectionSettings): string {
     : `connection:${connection.alias}`;
 }
 
-export function createAgentApiFactory(options: AgentApiFactoryOptions): AgentApiFactory {
+/** `newBudget`: an account key's budget (AccountBudgets.budgetFor); default in-process budgets only. */
+export function createAgentApiFactory(options: {
+  agent: Config['agent'];
+  logger: Logger;
+  newBudget?: ((accountKey: string) => RequestBudget) | undefined;
+}): AgentApiFactory {
   const { agent, logger } = options;
   const newBudget =
     options.newBudget ??

@@ -1,8 +1,6 @@
 /**
- * What admins do with service connections (DESIGN "Many accounts"): add one (checked with
- * `/v2/whoami` on its own address before anything is saved), list them with their health, and
- * remove one no channel uses. Returns data; slack/views renders it. The token is never part of a
- * result, a log line or an error message.
+ * What admins do with service connections (DESIGN "Many accounts"): add (whoami-checked first),
+ * list with health, remove. Returns data for slack/views; the token is never in a result or log.
  */
 import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
@@ -60,9 +58,7 @@ export type ConnectionRow = { alias: string; region: string; source: 'environmen
 );
 
 export type RemoveResult =
-  | { outcome: 'removed'; alias: string }
-  | { outcome: 'unknown'; alias: string }
-  | { outcome: 'default'; alias: string }
+  | { outcome: 'removed' | 'unknown' | 'default'; alias: string }
   | { outcome: 'in-use'; alias: string; channels: string[] };
 
 export interface ConnectionAdminDeps {
@@ -84,10 +80,7 @@ export interface ConnectionAdminDeps {
 export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   const { records, clients, logger } = deps;
 
-  /**
-   * A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added (with
-   * one workspace, all of them).
-   */
+  /** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */
   const visible =
     (tenant: Tenant) =>
     (connection: StoredConnection | undefined): connection is StoredConnection =>

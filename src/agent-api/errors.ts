@@ -80,33 +80,30 @@ export class AgentApiError extends Error {
 
 /** A valid token sent to another region's API address. */
 export class RegionMismatchError extends AgentApiError {
-  readonly accountRegion: string;
-  readonly serverRegion: string;
-  constructor(accountRegion: string, serverRegion: string, details: AgentApiErrorDetails = {}) {
-    super(
-      AgentApiErrorCode.RegionMismatch,
-      `account region ${accountRegion} differs from server region ${serverRegion}`,
-      details,
-    );
+  constructor(
+    readonly accountRegion: string,
+    readonly serverRegion: string,
+    details: AgentApiErrorDetails = {},
+  ) {
+    const message = `account region ${accountRegion} differs from server region ${serverRegion}`;
+    super(AgentApiErrorCode.RegionMismatch, message, details);
     this.name = 'RegionMismatchError';
-    this.accountRegion = accountRegion;
-    this.serverRegion = serverRegion;
   }
 }
 
 /** A 3xx answer, not followed: `address` answered, `location` is where it pointed (origins only). */
 export class RedirectRefusedError extends AgentApiError {
-  readonly address: string;
-  readonly location: string | undefined;
-  constructor(address: string, location: string | undefined, details: AgentApiErrorDetails = {}) {
+  constructor(
+    readonly address: string,
+    readonly location: string | undefined,
+    details: AgentApiErrorDetails = {},
+  ) {
     super(
       AgentApiErrorCode.Redirected,
       `${details.method ?? 'a request'} ${details.path ?? ''} to ${address} answered ${details.status ?? '3xx'} with a redirect${location ? ` to ${location}` : ''}, which is not followed`,
       details,
     );
     this.name = 'RedirectRefusedError';
-    this.address = address;
-    this.location = location;
   }
 }
 

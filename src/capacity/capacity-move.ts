@@ -44,9 +44,8 @@ export interface CapacityMoveResult {
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
 /**
- * Moves `request.gb` from one sub account to another. Refusals (CapacityMoveError) come before
- * any write. After a failed PUT the listing is re-read before anything is decided or said: the
- * service may have applied a PUT it answered with an error or a timeout.
+ * Moves `request.gb` between sub accounts; refusals come before any write. After a failed PUT the
+ * listing is re-read first: the service may have applied a PUT it answered with an error.
  */
 export async function moveCapacity(
   api: AccountsApi,
@@ -98,9 +97,8 @@ async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefi
 }
 
 /**
- * After a failed PUT: read, then decide. Both new values showing means the move went through
- * (the error came after the write). The donor is put back only when the recipient still shows its
- * old value, and what is reported is what the last read showed.
+ * After a failed PUT: read, then decide. Both new values showing: the move went through. The donor
+ * is put back only when the recipient still shows its old value; the last read is what is reported.
  */
 async function recover(
   api: AccountsApi,

@@ -69,11 +69,7 @@ export type CappedSubAccount = CompleteSubAccount & { maxDailyGB: number };
 const labelOf = (account: SubAccount) =>
   `${account.accountName ?? 'an account without a name'} (${account.accountId ?? 'no id'})`;
 
-/**
- * Refuses, with the reason a person reads: the main account; an account without a daily cap
- * (uncapped flexible, or a Consumption plan's); and a row missing members a full-replacement PUT
- * must send back (the service would reset them).
- */
+/** Refuses the main account, one without a daily cap, and a row missing members the PUT must send back. */
 function movable(account: SubAccount): CappedSubAccount {
   const label = labelOf(account);
   const reference = account.accountName ?? String(account.accountId ?? '');

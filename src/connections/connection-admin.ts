@@ -154,10 +154,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
     return { alias, baseUrl, token };
   }
 
-  /**
-   * `tenant`'s connections, the default first (home installations only: it is the operator's),
-   * each checked with whoami at once (bounded in time).
-   */
+  /** `tenant`'s connections, the default first (home installations only), each checked with whoami. */
   async function list(tenant: Tenant): Promise<ConnectionRow[]> {
     const stored = (await records.listConnections()).filter(visible(tenant));
     const rows = [
@@ -226,14 +223,11 @@ export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;
 /** 8 hex characters, as the other reference ids a person quotes to an admin. */
 const newReferenceId = () => randomBytes(4).toString('hex');
 
-function identityOf(identity: Identity) {
-  return { accountId: identity.accountId, accountName: identity.accountName };
-}
+const identityOf = ({ accountId, accountName }: Identity) => ({ accountId, accountName });
 
 /**
- * The region address as AGENT_API_URL takes it: a URL or a bare host. Plain http:// is refused
- * off this machine: the token would travel in clear text. The host must be a regional API host,
- * loopback, or listed in CONNECTION_ALLOWED_HOSTS (DESIGN "Service addresses").
+ * The region address as AGENT_API_URL takes it (a URL or a bare host), or the problem with it:
+ * http:// only on loopback (clear-text token), an allowed host only (DESIGN "Service addresses").
  */
 export function addressOf(
   address: string,

@@ -217,15 +217,9 @@ export function accountCalls(context: CallContext) {
       const problems = newAccountProblems(account);
       if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
       const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
+      const path = basePath(context);
       const response = await send(
-        {
-          endpoint: 'createSubAccount',
-          method: 'POST',
-          path: basePath(context),
-          token,
-          body,
-          retry: 'unsent-only',
-        },
+        { endpoint: 'createSubAccount', method: 'POST', path, token, body, retry: 'unsent-only' },
         options,
       );
       if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
@@ -235,14 +229,9 @@ export function accountCalls(context: CallContext) {
     /** GET the listing (main account first, then its sub accounts). */
     async listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]> {
       const token = requireAccountToken(context, 'listSubAccounts');
+      const path = listingPath(context);
       const response = await send(
-        {
-          endpoint: 'listSubAccounts',
-          method: 'GET',
-          path: listingPath(context),
-          token,
-          retry: 'idempotent',
-        },
+        { endpoint: 'listSubAccounts', method: 'GET', path, token, retry: 'idempotent' },
         options,
       );
       return parseBody(response, z.array(subAccountSchema));
@@ -255,15 +244,9 @@ export function accountCalls(context: CallContext) {
       options?: AgentCallOptions,
     ): Promise<void> {
       const token = requireAccountToken(context, 'updateSubAccount');
+      const path = `${basePath(context)}/${segment(accountId)}`;
       await send(
-        {
-          endpoint: 'updateSubAccount',
-          method: 'PUT',
-          path: `${basePath(context)}/${segment(accountId)}`,
-          token,
-          body,
-          retry: 'idempotent',
-        },
+        { endpoint: 'updateSubAccount', method: 'PUT', path, token, body, retry: 'idempotent' },
         options,
       );
     },

@@ -71,14 +71,10 @@ export function agentCalls({ send }: CallContext) {
     action: 'enable' | 'disable',
     options: AgentCallOptions | undefined,
   ): Promise<AgentActivation> {
+    const endpoint = `${action}Agent`;
+    const path = `${agentPath(agentId)}/${action}`;
     const response = await send(
-      {
-        endpoint: `${action}Agent`,
-        method: 'POST',
-        path: `${agentPath(agentId)}/${action}`,
-        retry: 'idempotent',
-        notFound: 'agent-unavailable',
-      },
+      { endpoint, method: 'POST', path, retry: 'idempotent', notFound: 'agent-unavailable' },
       options,
     );
     return parseBody(response, agentActivationSchema);

@@ -35,14 +35,9 @@ export function exportCalls({ send, accountPathPrefix }: CallContext) {
   return {
     /** POST <prefix>/kibana/export with the agent token: a read despite the POST, retried like one. */
     async exportSavedObjects(type: SavedObjectType, options?: AgentCallOptions): Promise<ExportResult> {
+      const path = `${accountPathPrefix}/kibana/export`;
       const response = await send(
-        {
-          endpoint: 'exportSavedObjects',
-          method: 'POST',
-          path: `${accountPathPrefix}/kibana/export`,
-          body: { type },
-          retry: 'idempotent',
-        },
+        { endpoint: 'exportSavedObjects', method: 'POST', path, body: { type }, retry: 'idempotent' },
         options,
       );
       const empty = () =>

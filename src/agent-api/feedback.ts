@@ -40,14 +40,10 @@ export function feedbackCalls({ send }: CallContext) {
       items: FeedbackInput[],
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord[]> {
+      const path = `/v2/ai-agent/${segment(agentId)}/feedback`;
+      const body = feedbackBody(items);
       const response = await send(
-        {
-          endpoint: 'submitFeedback',
-          method: 'POST',
-          path: `/v2/ai-agent/${segment(agentId)}/feedback`,
-          body: feedbackBody(items),
-          retry: 'idempotent',
-        },
+        { endpoint: 'submitFeedback', method: 'POST', path, body, retry: 'idempotent' },
         options,
       );
       // An empty 2xx body stored the rating as well.
@@ -61,14 +57,9 @@ export function feedbackCalls({ send }: CallContext) {
       sessionId: string,
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord | null> {
+      const path = `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`;
       const response = await send(
-        {
-          endpoint: 'getFeedback',
-          method: 'GET',
-          path: `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`,
-          retry: 'idempotent',
-          acceptStatuses: [404],
-        },
+        { endpoint: 'getFeedback', method: 'GET', path, retry: 'idempotent', acceptStatuses: [404] },
         options,
       );
       if (response.status === 404) return null;

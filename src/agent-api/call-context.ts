@@ -4,7 +4,6 @@ import type { CallOptions } from '../conversation/ports.js';
 import {
   AgentApiError,
   AgentApiErrorCode,
-  type AgentApiErrorDetails,
   type FailedResponse,
   InvalidResponseError,
   type NotFoundMeaning,
@@ -78,11 +77,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
 }
 
 /** Status, method and path of a response, for an error about it. */
-export const detailsOf = ({ status, method, path }: SuccessResponse): AgentApiErrorDetails => ({
-  status,
-  method,
-  path,
-});
+export const detailsOf = ({ status, method, path }: SuccessResponse) => ({ status, method, path });
 
 /**
  * Parses a 2xx body against its schema, else InvalidResponseError — or the region mismatch, whose

@@ -43,30 +43,21 @@ export const AgentApiErrorCode = {
 } as const;
 export type AgentApiErrorCode = (typeof AgentApiErrorCode)[keyof typeof AgentApiErrorCode];
 
-export interface AgentApiErrorDetails {
-  status?: number | undefined;
-  /** The service's own message (`message` of its error body), when present. */
-  serviceMessage?: string | undefined;
-  /** The service's `errorCode`, when present. */
-  serviceErrorCode?: string | undefined;
-  requestId?: string | undefined;
-  method?: string | undefined;
-  /** Path only: never the host's query or headers (no tokens). */
-  path?: string | undefined;
-  /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
-  retryAfterMs?: number | undefined;
-  cause?: unknown;
-}
+/** What an AgentApiError carries besides its code, and its cause. */
+export type AgentApiErrorDetails = Partial<Omit<AgentApiError, keyof Error | 'code'>> & { cause?: unknown };
 
 /** Every failure of the agent-api client is one of these. */
 export class AgentApiError extends Error {
   readonly code: AgentApiErrorCode;
   readonly status: number | undefined;
+  /** The service's own message (`message` of its error body), when present. */
   readonly serviceMessage: string | undefined;
   readonly serviceErrorCode: string | undefined;
   readonly requestId: string | undefined;
   readonly method: string | undefined;
+  /** Path only: never the host's query or headers (no tokens). */
   readonly path: string | undefined;
+  /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
   readonly retryAfterMs: number | undefined;
 
   constructor(code: AgentApiErrorCode, message: string, details: AgentApiErrorDetails = {}) {
@@ -247,6 +238,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT'
 export async function asAgentApiFailure(error: unknown, call: FailedCall): Promise<unknown> {
   if (error instanceof AgentApiError) return error;
   if (call.signal?.aborted) return call.signal.reason;
+  const { method, path } = call;
   if (isHTTPError(error)) {
     const { response } = error;
     if (isRedirect(response.status)) return redirectRefused(error.request.url, response, call);
@@ -254,25 +246,19 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
       status: response.status,
       // The body is read once, here: it carries the service's message or the region sentence.
       text: await response.text().catch(() => ''),
-      method: call.method,
-      path: call.path,
+      method,
+      path,
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
       notFound: call.notFound ?? 'unknown-endpoint',
     });
   }
   const reason = systemCode(error);
   if (isTimeoutError(error) || (reason !== undefined && TIMEOUT_CODES.has(reason))) {
-    return new AgentApiError(
-      AgentApiErrorCode.Timeout,
-      `${call.method} ${call.path} got no answer within ${call.timeoutMs} ms`,
-      { method: call.method, path: call.path },
-    );
+    const message = `${method} ${path} got no answer within ${call.timeoutMs} ms`;
+    return new AgentApiError(AgentApiErrorCode.Timeout, message, { method, path });
   }
-  return new AgentApiError(
-    AgentApiErrorCode.Network,
-    `${call.method} ${call.path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`,
-    { method: call.method, path: call.path, cause: error },
-  );
+  const message = `${method} ${path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`;
+  return new AgentApiError(AgentApiErrorCode.Network, message, { method, path, cause: error });
 }
 
 const isRedirect = (status: number) => status >= 300 && status < 400;

@@ -7,22 +7,14 @@ import {
   type CapacityMoveStep,
   type UnknownCapacity,
 } from './capacity-move-error.js';
-import { buildUpdateBody, type MovePlan, planMove, roundGb, validateAmount } from './capacity-plan.js';
+import type { CapacityMoveRequest, MovePlan } from './capacity-plan.js';
+import { buildUpdateBody, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
 /**
  * Moves daily capacity with the seed's two full-replacement PUTs: lower the donor first (the total
  * never exceeds the plan), raise the recipient, re-read the listing (DESIGN, "Sub-account updates
  * are full replacements").
  */
-
-export interface CapacityMoveRequest {
-  /** GB to move; decimals allowed. */
-  gb: number;
-  /** Donor: account id or exact name (case ignored). */
-  from: string;
-  /** Recipient: account id or exact name (case ignored). */
-  to: string;
-}
 
 /** A lock shared by every replica (the store's), so two moves never interleave their PUTs. */
 export interface CapacityMoveLock {

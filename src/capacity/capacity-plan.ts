@@ -105,6 +105,13 @@ function movable(account: SubAccount): CappedSubAccount {
   return account as CappedSubAccount;
 }
 
+/** `gb` may have decimals; `from` (donor) and `to`: an account id or exact name, case ignored. */
+export interface CapacityMoveRequest {
+  gb: number;
+  from: string;
+  to: string;
+}
+
 export interface MovePlan {
   donor: CappedSubAccount;
   recipient: CappedSubAccount;
@@ -114,10 +121,7 @@ export interface MovePlan {
 }
 
 /** Resolves both accounts and the new values, or throws the refusal. */
-export function planMove(
-  accounts: readonly SubAccount[],
-  request: { gb: number; from: string; to: string },
-): MovePlan {
+export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest): MovePlan {
   const gb = validateAmount(request.gb);
   const donorFound = resolveAccount(accounts, request.from);
   const recipientFound = resolveAccount(accounts, request.to);

@@ -45,8 +45,8 @@ export function createAgentApiFactory(options: {
     createAccountBudgets({ processLimit: agent.maxInFlight, pollShare: agent.pollShare }).budgetFor;
   const budgetFor = (connection: ConnectionSettings) => newBudget(accountKeyOf(connection));
 
-  function make(connection: ConnectionSettings): AgentApi {
-    return createAgentApi({
+  const make = (connection: ConnectionSettings): AgentApi =>
+    createAgentApi({
       baseUrl: connection.baseUrl,
       token: connection.token,
       accountToken: connection.accountToken,
@@ -56,7 +56,5 @@ export function createAgentApiFactory(options: {
       statusTimeoutMs: agent.statusTimeoutMs,
       logger: logger.child({ connection: connection.alias }),
     });
-  }
-
   return { make, budgetFor };
 }

@@ -13,12 +13,8 @@ const REGION_HOSTS: Record<string, string> = {
 
 /** The region a connection's address points at, or its host as itself. */
 export function regionOf(baseUrl: string): string {
-  let host: string;
-  try {
-    host = new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
+  if (!URL.canParse(baseUrl)) return baseUrl;
+  const host = new URL(baseUrl).host;
   const region = REGION_HOSTS[host.toLowerCase()];
   return region ? `${region} (${host})` : host;
 }

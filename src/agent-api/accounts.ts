@@ -78,10 +78,7 @@ export interface NewSubAccount {
  * created account — never a failure to retry (a retry would create a second account).
  */
 export const createdSubAccountSchema = z
-  .looseObject({
-    accountId: z.number().int().nullish(),
-    accountToken: z.string().nullish(),
-  })
+  .looseObject({ accountId: z.number().int().nullish(), accountToken: z.string().nullish() })
   .transform(({ accountId, accountToken }) => ({
     accountId: accountId ?? undefined,
     accountToken: accountToken ?? undefined,
@@ -150,12 +147,10 @@ const UPDATE_MEMBERS = [
 
 type Present<T> = Exclude<T, null | undefined>;
 
+type PlainMember = Exclude<(typeof UPDATE_MEMBERS)[number], 'maxDailyGB' | 'utilizationSettings'>;
+
 /** A listed account with every member of UPDATE_MEMBERS present (`maxDailyGB` may be null). */
-export type CompleteSubAccount = SubAccount & {
-  [K in Exclude<(typeof UPDATE_MEMBERS)[number], 'maxDailyGB' | 'utilizationSettings'>]: Present<
-    SubAccount[K]
-  >;
-} & {
+export type CompleteSubAccount = SubAccount & { [K in PlainMember]: Present<SubAccount[K]> } & {
   maxDailyGB: number | null;
   utilizationSettings: Present<SubAccount['utilizationSettings']> & { utilizationEnabled: boolean };
 };

@@ -35,7 +35,6 @@ export interface RequestSpec {
   notFound?: NotFoundMeaning | undefined;
   /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
   acceptStatuses?: readonly number[] | undefined;
-  /** Overrides the client's retry limit for this call. */
   retryLimit?: number | undefined;
 }
 

@@ -55,13 +55,8 @@ export function createAgentApi(options: AgentApiOptions) {
   const pooled = keepAliveFetch(options.budget.limit, Math.max(requestTimeoutMs, statusTimeoutMs));
   const http = createKy(options.baseUrl, pooled);
   const retrySettings = kyRetrySettings(policy, options.random ?? Math.random);
-  const deps: AttemptDeps = {
-    budget: options.budget,
-    policy,
-    logger: options.logger,
-    onRequest: options.onRequest,
-    debug: logsDebug(options.logger),
-  };
+  const { budget, logger, onRequest } = options;
+  const deps: AttemptDeps = { budget, policy, logger, onRequest, debug: logsDebug(logger) };
 
   /** Sends one call through ky, with its own attempts (budget slots, logs, metrics). */
   async function send(spec: RequestSpec): Promise<SuccessResponse> {

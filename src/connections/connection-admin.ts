@@ -29,32 +29,21 @@ export interface ConnectionInput {
 /** The form field a refusal belongs to. */
 export type ConnectionField = 'alias' | 'address' | 'token';
 
+/** A failed identity check; `referenceId` is also in the log line with the error's details. */
+type CheckFailure = { problem: IdentityProblem; error: unknown; referenceId: string };
+
 export type AddResult =
   | { ok: true; alias: string; accountId: number; accountName: string; region: string }
   /** Nothing is kept without STATE_ENCRYPTION_KEY. */
   | { ok: false; reason: 'no-key' }
   | { ok: false; reason: 'invalid'; field: ConnectionField; problem: string }
   /** The identity check failed: the token, the address, or the service. */
-  | {
-      ok: false;
-      reason: 'check-failed';
-      field: ConnectionField;
-      problem: IdentityProblem;
-      error: unknown;
-      /** Also in the log line with the error's details. */
-      referenceId: string;
-    };
+  | ({ ok: false; reason: 'check-failed'; field: ConnectionField } & CheckFailure);
 
 /** One row of `/agent connections`: a failing connection is one failing row, never a failed listing. */
 export type ConnectionRow = { alias: string; region: string; source: 'environment' | 'added' } & (
   | { health: 'ok'; accountId: number; accountName: string }
-  | {
-      health: 'failing';
-      problem: IdentityProblem;
-      error: unknown;
-      referenceId: string;
-      accountName?: string | undefined;
-    }
+  | ({ health: 'failing'; accountName?: string | undefined } & CheckFailure)
 );
 
 export type RemoveResult =

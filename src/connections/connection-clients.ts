@@ -155,13 +155,10 @@ export function connectionRuns(
     on(connection, teamId) {
       const api = () => clients.api(connection, keyOf(teamId));
       return {
-        startRun: async (agentId, input, options) => (await api()).startRun(agentId, input, options),
-        followUp: async (agentId, sessionId, input, options) =>
-          (await api()).followUp(agentId, sessionId, input, options),
-        getRunStatus: async (agentId, sessionId, options) =>
-          (await api()).getRunStatus(agentId, sessionId, options),
-        submitFeedback: async (agentId, items, options) =>
-          (await api()).submitFeedback(agentId, items, options),
+        startRun: async (...call) => (await api()).startRun(...call),
+        followUp: async (...call) => (await api()).followUp(...call),
+        getRunStatus: async (...call) => (await api()).getRunStatus(...call),
+        submitFeedback: async (...call) => (await api()).submitFeedback(...call),
       };
     },
   };

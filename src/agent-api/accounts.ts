@@ -26,10 +26,7 @@ const sharingAccountSchema = z.union([
   z.looseObject({ accountId: z.number().int().nullish(), accountName: z.string().nullish() }),
 ]);
 
-/**
- * One account as listed. Every member is optional in the vendor's spec, so one incomplete row
- * never sinks the listing (missingMembers); a member of the wrong type is still invalid.
- */
+/** One account as listed: every member optional, as in the spec, so one row never sinks the listing. */
 export const subAccountSchema = z.looseObject({
   accountId: z.number().int().nullish(),
   email: z.string().nullish(),
@@ -85,10 +82,7 @@ export const createdSubAccountSchema = z
   }));
 export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 
-/*
- * The published spec's rules, checked before sending (DESIGN, "Facts about the real service"): the
- * service's 400 names a schema rule, the bot names the admin's value.
- */
+// The spec's rules, checked before sending: the service's 400 names a schema rule, the bot the value.
 
 /** The largest int32: the spec types `retentionDays` and `maxDailyGB` as int32. */
 export const INT32_MAX = 2_147_483_647;
@@ -203,10 +197,7 @@ export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): st
 export function accountCalls(context: CallContext) {
   const { send } = context;
   return {
-    /**
-     * POST …/time-based-accounts, checked against the spec first. Not retried when it may have
-     * arrived: a retry could create two accounts.
-     */
+    /** POST …/time-based-accounts, spec-checked first; not retried once it may have arrived. */
     async createSubAccount(account: NewSubAccount, options?: AgentCallOptions): Promise<CreatedSubAccount> {
       const token = requireAccountToken(context, 'createSubAccount');
       const problems = newAccountProblems(account);

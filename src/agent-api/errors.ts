@@ -1,9 +1,6 @@
 import { isHTTPError, isTimeoutError } from 'ky';
 
-/**
- * The service's failures as our error classes; `asAgentApiFailure` is the one boundary where ky's
- * and fetch's errors become them. slack/views' `describeError` words each code.
- */
+/** The service's failures as our error classes; `asAgentApiFailure` turns ky's and fetch's into them. */
 
 export const AgentApiErrorCode = {
   /** 401 on agent endpoints, 403 `{code, message}` on identity. */

@@ -8,10 +8,7 @@ import { EmptyAnswerError } from './errors.js';
 export const SAVED_OBJECT_TYPES = ['search', 'visualization', 'dashboard'] as const;
 export type SavedObjectType = (typeof SAVED_OBJECT_TYPES)[number];
 
-/**
- * The collection, read only as far as the bot needs. Hits are not checked: older exports differ,
- * and a backup keeps whatever came (DESIGN, "Exports are lossless").
- */
+/** The collection, read only as far as needed: hits stay unchecked (DESIGN, "Exports are lossless"). */
 export const exportCollectionSchema = z.looseObject({
   kibanaVersion: z.string().nullish(),
   hits: z.array(z.unknown()),

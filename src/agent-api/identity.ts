@@ -19,10 +19,7 @@ const identityAnswerSchema = z.looseObject({
 /** The identity check, as the client's method. */
 export function identityCalls({ send }: CallContext) {
   return {
-    /**
-     * GET /v2/whoami with the agent token (a bad token gets 403 `{code, message}`). An answer naming
-     * no account is an EmptyAnswerError saying what it lacked.
-     */
+    /** GET /v2/whoami with the agent token; an answer naming no account is an EmptyAnswerError. */
     async whoami(options?: AgentCallOptions): Promise<Identity> {
       const response = await send(
         { endpoint: 'whoami', method: 'GET', path: '/v2/whoami', retry: 'idempotent' },

@@ -1,10 +1,7 @@
 import type { RetryOptions } from 'ky';
 import { AgentApiErrorCode, isAgentApiError } from './errors.js';
 
-/**
- * ky's `retry` settings. ky retries by method, but here the endpoint decides (a repeated run start
- * could start a second run): each call names its mode and `shouldRetry` decides on our error.
- */
+/** ky's `retry` settings: the call's mode decides, not its method (a repeated run start is a second run). */
 
 export interface RetryPolicy {
   /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */

@@ -12,10 +12,7 @@ import { feedbackCalls } from './feedback.js';
 import { identityCalls } from './identity.js';
 import { DEFAULT_RETRY_POLICY, kyRetrySettings, type RetryPolicy } from './retry-policy.js';
 
-/**
- * The agent service client: one ky instance (keep-alive undici pool, retry-policy.ts, hooks from
- * attempts.ts, errors.ts at the boundary) handed to the resource files, whose calls are its methods.
- */
+/** The agent service client: one ky instance handed to the resource files, whose calls are its methods. */
 
 export interface AgentApiOptions {
   /** The account's region-specific base address, normalised (no trailing slash). */

@@ -33,10 +33,7 @@ export interface AccountLabel {
 }
 
 /** An account a name matched; a listing row may lack its id. */
-export interface AccountCandidate {
-  accountId?: number | undefined;
-  accountName: string;
-}
+export type AccountCandidate = Omit<AccountLabel, 'accountId'> & { accountId?: number | undefined };
 
 /** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
 export interface AccountCapacityState extends AccountLabel {

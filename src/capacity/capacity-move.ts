@@ -11,9 +11,8 @@ import type { CapacityMoveRequest, MovePlan } from './capacity-plan.js';
 import { buildUpdateBody, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
 /**
- * Moves daily capacity with the seed's two full-replacement PUTs: lower the donor first (the total
- * never exceeds the plan), raise the recipient, re-read the listing (DESIGN, "Sub-account updates
- * are full replacements").
+ * Two full-replacement PUTs (DESIGN, "Sub-account updates are full replacements"): lower the donor
+ * first, so the total never exceeds the plan, raise the recipient, re-read the listing.
  */
 
 /** A lock shared by every replica (the store's), so two moves never interleave their PUTs. */
@@ -28,10 +27,8 @@ export interface AccountCapacityChange extends AccountLabel {
   after: number;
 }
 
-export interface CapacityMoveResult {
-  from: AccountCapacityChange;
-  to: AccountCapacityChange;
-}
+/** The donor's (`from`) and the recipient's (`to`) capacity, as the re-read listing shows it. */
+export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;
 
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
@@ -69,10 +66,7 @@ export async function moveCapacity(
 }
 
 /** maxDailyGB of both accounts as the listing shows them now; undefined when the listing fails. */
-interface Seen {
-  donor: number | null | undefined;
-  recipient: number | null | undefined;
-}
+type Seen = Record<'donor' | 'recipient', number | null | undefined>;
 
 async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefined> {
   let accounts: SubAccount[];

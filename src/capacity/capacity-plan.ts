@@ -166,9 +166,8 @@ function withoutNulls(value: unknown): unknown {
 }
 
 /**
- * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field but
- * accountId, email, accountToken and the response-only ones (unknown ones too, as spelled), without
- * nulls, and sharing accounts as the ids the PUT takes.
+ * The full-replacement PUT body with only maxDailyGB changed: every listed field (unknown ones as
+ * spelled) but ids, tokens and response-only ones, without nulls, sharing accounts as ids.
  */
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
   const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;

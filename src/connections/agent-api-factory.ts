@@ -1,7 +1,4 @@
-/**
- * The one place an agent-service client is built, for every connection (DESIGN "Many accounts"),
- * each counting against its account's budget (budget/account-budgets.ts).
- */
+/** The one place an agent-service client is built, each counting against its account's budget. */
 import { type AgentApi, createAgentApi } from '../agent-api/index.js';
 import { createAccountBudgets } from '../budget/account-budgets.js';
 import type { RequestBudget } from '../budget/request-budget.js';

@@ -1,7 +1,4 @@
-/**
- * Connection aliases, as admins type them in commands (DESIGN "Many accounts"): one word in a slash
- * command, safe in a store key and a log field.
- */
+/** Connection aliases (DESIGN "Many accounts"): one word in a command, safe in a store key and a log. */
 
 /** The connection built from AGENT_API_URL / AGENT_API_TOKEN; it cannot be added or removed. */
 export const DEFAULT_CONNECTION = 'default';

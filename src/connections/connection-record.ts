@@ -1,9 +1,6 @@
 import { sealPlace } from '../secrets/secret-box.js';
 
-/**
- * A service connection as the store keeps it (DESIGN "Many accounts"): the token sealed with the
- * secret box, never stored, logged, echoed or used as a metric label in plain.
- */
+/** A service connection as stored (DESIGN "Many accounts"): its token only sealed, never in plain. */
 export interface StoredConnection {
   alias: string;
   /** The region's API address, normalised (no trailing slash). */

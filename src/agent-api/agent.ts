@@ -6,10 +6,7 @@ import type { NotFoundMeaning } from './errors.js';
 /** Agent runs and activation: `/v2/ai-agent/<agent_id>…` (seed: "Agent endpoints"). */
 
 /** Run start (and follow-up) response. */
-export const runStartSchema = z.looseObject({
-  status: z.string().optional(),
-  sessionId: z.string().min(1),
-});
+export const runStartSchema = z.looseObject({ status: z.string().optional(), sessionId: z.string().min(1) });
 
 /** Run status response: `message` may be missing while loading, or any JSON value (structured output). */
 export const runStatusSchema = z.looseObject({

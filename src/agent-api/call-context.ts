@@ -59,10 +59,8 @@ export const segment = (value: string | number): string => encodeURIComponent(St
 /** The main-account token, or NotConfigured before any request is made. */
 export function requireAccountToken(context: CallContext, endpoint: string): string {
   if (context.accountToken === undefined || context.accountToken === '') {
-    throw new AgentApiError(
-      AgentApiErrorCode.NotConfigured,
-      `${endpoint} needs the main-account token, which is not configured`,
-    );
+    const message = `${endpoint} needs the main-account token, which is not configured`;
+    throw new AgentApiError(AgentApiErrorCode.NotConfigured, message);
   }
   return context.accountToken;
 }

@@ -37,11 +37,8 @@ export function exportCalls({ send, accountPathPrefix }: CallContext) {
         { endpoint: 'exportSavedObjects', method: 'POST', path, body: { type }, retry: 'idempotent' },
         options,
       );
-      const empty = () =>
-        new EmptyAnswerError(
-          `the ${type} export came back without a list of saved objects`,
-          detailsOf(response),
-        );
+      const message = `the ${type} export came back without a list of saved objects`;
+      const empty = () => new EmptyAnswerError(message, detailsOf(response));
       if (response.text.trim() === '') throw empty();
       const { hits, ...rest } = parseBody(response, exportAnswerSchema);
       if (hits != null) return { parsed: { ...rest, hits }, raw: response.text };

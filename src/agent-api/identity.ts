@@ -4,10 +4,7 @@ import { AgentApiErrorCode, EmptyAnswerError, isAgentApiError } from './errors.j
 
 /** The identity check: which account a token belongs to. */
 
-export const identitySchema = z.looseObject({
-  accountId: z.number().int(),
-  accountName: z.string(),
-});
+export const identitySchema = z.looseObject({ accountId: z.number().int(), accountName: z.string() });
 export type Identity = z.infer<typeof identitySchema>;
 
 /** The answer as the spec's WhoAmI types it: both members optional, so `{}` is valid. */
@@ -34,10 +31,8 @@ export function identityCalls({ send }: CallContext) {
       const lacking = [accountId == null && 'an account id', accountName == null && 'an account name']
         .filter((part): part is string => part !== false)
         .join(' or ');
-      throw new EmptyAnswerError(
-        `the identity check (/v2/whoami) came back without ${lacking}`,
-        detailsOf(response),
-      );
+      const message = `the identity check (/v2/whoami) came back without ${lacking}`;
+      throw new EmptyAnswerError(message, detailsOf(response));
     },
   };
 }

@@ -73,26 +73,20 @@ const labelOf = (account: SubAccount) =>
 function movable(account: SubAccount): CappedSubAccount {
   const label = labelOf(account);
   const reference = account.accountName ?? String(account.accountId ?? '');
+  const refuse = (reason: CapacityMoveReason, why: string) =>
+    new CapacityMoveError(reason, `${label} ${why}`, { reference });
+  const noCapacity = 'it has no capacity to give or take';
   if (account.isOwner === true) {
-    throw new CapacityMoveError(
+    throw refuse(
       CapacityMoveReason.MainAccount,
-      `${label} is the main account: its capacity is not moved by this command`,
-      { reference },
+      'is the main account: its capacity is not moved by this command',
     );
   }
   if (account.maxDailyGB === null && account.isFlexible === true) {
-    throw new CapacityMoveError(
-      CapacityMoveReason.UncappedAccount,
-      `${label} is uncapped (flexible, no daily limit): it has no capacity to give or take`,
-      { reference },
-    );
+    throw refuse(CapacityMoveReason.UncappedAccount, `is uncapped (flexible, no daily limit): ${noCapacity}`);
   }
   if (account.maxDailyGB === null) {
-    throw new CapacityMoveError(
-      CapacityMoveReason.NoDailyCap,
-      `${label} has no daily cap (consumption plan): it has no capacity to give or take`,
-      { reference },
-    );
+    throw refuse(CapacityMoveReason.NoDailyCap, `has no daily cap (consumption plan): ${noCapacity}`);
   }
   const missing = missingMembers(account);
   if (missing.length > 0) {

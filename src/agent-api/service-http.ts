@@ -129,10 +129,7 @@ export function keepAliveFetch(connections: number, bodyTimeout: number): typeof
 }
 
 /** ky's `context` of one call (a type, not an interface: ky's option is a record). */
-type KyCallContext = {
-  attempts: CallAttempts;
-  token: string;
-};
+type KyCallContext = { attempts: CallAttempts; token: string };
 
 const contextOf = (options: NormalizedOptions) => options.context as unknown as KyCallContext;
 

@@ -11,12 +11,6 @@ export class AgentServiceStartupError extends Error {
   }
 }
 
-/** `baseUrl`: AGENT_API_URL (normalised), quoted in the messages; `timeoutMs`: the check's bound. */
-export interface AgentServiceCheckSettings {
-  baseUrl: string;
-  timeoutMs: number;
-}
-
 /** What the service answered, for a message: status and its own words. */
 function answered(error: unknown): string {
   if (!isAgentApiError(error)) return error instanceof Error ? error.message : String(error);
@@ -31,10 +25,11 @@ function answered(error: unknown): string {
  * Checks AGENT_API_URL and AGENT_API_TOKEN once with `/v2/whoami` (DESIGN, "Start-up checks both
  * sides"): a wrong token, region or address throws naming the variable to fix; a service that is
  * down only logs a warning. Returns the identity, or undefined when the service could not be asked.
+ * `baseUrl` is AGENT_API_URL (normalised), quoted in the messages; `timeoutMs` bounds the whole check.
  */
 export async function checkAgentService(
   api: Pick<AgentApi, 'whoami'>,
-  settings: AgentServiceCheckSettings,
+  settings: { baseUrl: string; timeoutMs: number },
   logger: Logger,
 ): Promise<Identity | undefined> {
   const { baseUrl } = settings;

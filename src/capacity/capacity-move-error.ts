@@ -43,9 +43,7 @@ export interface AccountCapacityState extends AccountLabel {
 }
 
 /** An account whose current value could not be read: it is one of `possible`. */
-export interface UnknownCapacity extends AccountLabel {
-  possible: number[];
-}
+export type UnknownCapacity = AccountLabel & { possible: number[] };
 
 /** The step of a move whose PUT failed. */
 export type CapacityMoveStep = 'lower-donor' | 'raise-recipient';

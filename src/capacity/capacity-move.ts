@@ -22,10 +22,7 @@ export interface CapacityMoveLock {
   release(): Promise<void>;
 }
 
-export interface AccountCapacityChange extends AccountLabel {
-  before: number;
-  after: number;
-}
+export type AccountCapacityChange = AccountLabel & { before: number; after: number };
 
 /** The donor's (`from`) and the recipient's (`to`) capacity, as the re-read listing shows it. */
 export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;

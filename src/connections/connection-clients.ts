@@ -55,13 +55,11 @@ export interface ConnectionClients {
 }
 
 /** A client and the record it was built from: a different record means a new client. */
-interface Cached {
+type Cached = Pick<StoredConnection, 'sealedToken' | 'baseUrl'> & {
   client: AgentApi;
   owner: string | undefined;
-  sealedToken: string;
-  baseUrl: string;
   checkedAt: number;
-}
+};
 
 export function createConnectionClients(deps: {
   defaultApi: AgentApi;

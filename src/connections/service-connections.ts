@@ -27,23 +27,16 @@ export function createServiceConnections(deps: {
   const { config } = deps;
   const key = config.secrets.encryptionKey;
   const secrets = key ? createSecretBox(key, config.secrets.previousKeys) : undefined;
-  const clients = createConnectionClients({
-    defaultApi: deps.defaultApi,
-    records: deps.store,
-    secrets,
-    factory: deps.factory,
-    allowedHosts: config.agent.connectionAllowedHosts,
-  });
+  const allowedHosts = config.agent.connectionAllowedHosts;
+  const shared = { records: deps.store, secrets, factory: deps.factory, allowedHosts };
+  const clients = createConnectionClients({ ...shared, defaultApi: deps.defaultApi });
   const admin = createConnectionAdmin({
-    records: deps.store,
+    ...shared,
     clients,
-    factory: deps.factory,
-    secrets,
     defaultBaseUrl: config.agent.baseUrl,
     checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
     now: () => deps.clock.now(),
     logger: deps.logger,
-    allowedHosts: config.agent.connectionAllowedHosts,
   });
   return { clients, runs: connectionRuns(clients, deps.keyOf), admin, secrets };
 }

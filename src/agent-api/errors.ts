@@ -173,8 +173,7 @@ export function regionMismatchIn(
   details: AgentApiErrorDetails,
 ): RegionMismatchError | undefined {
   const regions = parseRegionMismatch(text);
-  if (!regions) return undefined;
-  return new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
+  return regions && new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
 }
 
 const STATUS_CODES: Partial<Record<number, AgentApiErrorCode>> = {

@@ -11,10 +11,7 @@ import { AgentApiError, AgentApiErrorCode } from './errors.js';
 /**
  * Sub-account management: `<prefix>/account-management/time-based-accounts…`, main-account token.
  * Listing schemas are loose: the service returns fields the seed does not name (reservedDailyGB,
- * isFlexible, softLimitGB, snapSearchRetentionDays or, as the spec spells it,
- * snapsearchRetentionDays, …) and a PUT must send them back unchanged, in the spelling they came
- * in. The listing includes the main account itself (`isOwner: true`); `maxDailyGB: null` is an
- * uncapped flexible account, or on a Consumption plan an account without a daily cap.
+ * snapsearchRetentionDays, …) and a PUT must send them back unchanged, in the spelling they came in.
  */
 
 /** Listing fields the vendor's spec marks as response-only: never sent back in a PUT. */
@@ -23,23 +20,13 @@ export const RESPONSE_ONLY_FIELDS = ['isOwner', 'isCapped', 'sharedGB', 'totalTi
 /** Retention of a created account when the admin names none (the service requires one). */
 export const DEFAULT_RETENTION_DAYS = 7;
 
-/**
- * A sharing account as the listing shows it (`{accountId, accountName}`), or a bare id. Both
- * members are optional in the spec's `SharingAccount`, so an entry without its id is still a
- * listing: the row is shown and marked incomplete (missingMembers), never sunk.
- */
+/** A sharing account (`{accountId, accountName}`, both optional in the spec) or a bare id. */
 const sharingAccountSchema = z.union([
   z.number().int(),
   z.looseObject({ accountId: z.number().int().nullish(), accountName: z.string().nullish() }),
 ]);
 
-/**
- * One account as listed. Every member is optional in the vendor's spec, so none is required here:
- * one incomplete row must not sink the whole listing. An absent (or null) member is shown as
- * missing, and a row missing anything a full-replacement PUT needs never takes part in a move
- * (missingMembers). A member of the wrong type is still an invalid
- * response: the spec allows leaving members out, not changing what they are.
- */
+/** One account as listed: every member optional, as in the spec, so one row never sinks the listing. */
 export const subAccountSchema = z.looseObject({
   accountId: z.number().int().nullish(),
   email: z.string().nullish(),
@@ -63,12 +50,7 @@ export const subAccountSchema = z.looseObject({
 });
 export type SubAccount = z.infer<typeof subAccountSchema>;
 
-const subAccountListSchema = z.array(subAccountSchema);
-
-/**
- * The PUT body: a full replacement built from the listed account (capacity-plan.ts's
- * buildUpdateBody): sharing accounts as plain ids, null members left out, unknown members kept.
- */
+/** The PUT body: a full replacement built from the listed account (capacity-plan.ts's buildUpdateBody). */
 export interface SubAccountUpdate {
   accountName: string;
   maxDailyGB: number;
@@ -89,39 +71,25 @@ export interface NewSubAccount {
 }
 
 /**
- * The creation answer. The vendor's spec lists only `accountId` (its cookbook shows the token
- * too), and both are optional there: any 2xx is a created account, `{}` and an empty body too —
- * never a failure to retry (a retry would create a second account).
+ * The creation answer: both members optional in the spec, so any 2xx (`{}`, an empty body) is a
+ * created account — never a failure to retry (a retry would create a second account).
  */
 export const createdSubAccountSchema = z
-  .looseObject({
-    accountId: z.number().int().nullish(),
-    accountToken: z.string().nullish(),
-  })
+  .looseObject({ accountId: z.number().int().nullish(), accountToken: z.string().nullish() })
   .transform(({ accountId, accountToken }) => ({
     accountId: accountId ?? undefined,
     accountToken: accountToken ?? undefined,
   }));
 export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 
-/*
- * What the vendor's published OpenAPI file asks of account-management requests, checked before
- * anything is sent (DESIGN, "Facts about the real service"). A request that breaks the spec is
- * refused with a 400 that names a schema rule, not the admin's value: the bot names the value
- * instead, and sends nothing.
- */
+// The spec's rules, checked before sending: the service's 400 names a schema rule, the bot the value.
 
 /** The largest int32: the spec types `retentionDays` and `maxDailyGB` as int32. */
 export const INT32_MAX = 2_147_483_647;
 
 /**
- * The `pattern` the vendor's spec gives `email` in its create/update request
- * (`TimeBasedAccountUpsertRequest.email` in logzio/public-api, account-management/swagger.json),
- * as written there but for a needless `\+` escape inside its first class. The service answers
- * 400 to anything else, so the bot checks exactly this: no stricter (it would refuse addresses
- * the service takes), no looser (the admin would get a 400 naming a schema rule, not the value).
- * What it implies: `+` only before the first dot of the local part, no other symbols there, and
- * a top-level domain of two or more letters.
+ * The spec's `email` pattern (`TimeBasedAccountUpsertRequest.email` in logzio/public-api,
+ * account-management/swagger.json) but for a needless `\+` escape: exactly it, no stricter, no looser.
  */
 const SPEC_EMAIL_PATTERN =
   /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/;
@@ -135,15 +103,10 @@ export function fitsInt32(value: number): boolean {
   return Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 }
 
-/** What the creation request carries that the checks look at. */
-export interface NewAccountValues {
-  email: string;
-  retentionDays: number;
-  maxDailyGB?: number | undefined;
-}
-
 /** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
-export function newAccountProblems(account: NewAccountValues): string[] {
+export function newAccountProblems(
+  account: Pick<NewSubAccount, 'email' | 'retentionDays' | 'maxDailyGB'>,
+): string[] {
   const problems: string[] = [];
   if (!isEmailAddress(account.email)) problems.push(`“${account.email}” is not an email address`);
   if (!Number.isInteger(account.retentionDays) || account.retentionDays < 1) {
@@ -160,14 +123,11 @@ export function newAccountProblems(account: NewAccountValues): string[] {
   return problems;
 }
 
-/*
- * Whether a listed account carries everything a full-replacement PUT must send back. The seed:
- * "every parameter must be included, otherwise omitted ones may be overwritten with defaults" —
- * so an account whose row lacks one of them is shown, but never updated.
+/**
+ * The seed's PUT members (plus the id its path needs), in reading order. "Every parameter must be
+ * included, otherwise omitted ones may be overwritten": a row lacking one is shown, never updated.
  */
-
-/** The seed's PUT members (plus the id the PUT's path needs), in the order a person reads them. */
-export const UPDATE_MEMBERS = [
+const UPDATE_MEMBERS = [
   'accountId',
   'accountName',
   'maxDailyGB',
@@ -181,20 +141,17 @@ export const UPDATE_MEMBERS = [
 
 type Present<T> = Exclude<T, null | undefined>;
 
+type PlainMember = Exclude<(typeof UPDATE_MEMBERS)[number], 'maxDailyGB' | 'utilizationSettings'>;
+
 /** A listed account with every member of UPDATE_MEMBERS present (`maxDailyGB` may be null). */
-export type CompleteSubAccount = SubAccount & {
-  [K in Exclude<(typeof UPDATE_MEMBERS)[number], 'maxDailyGB' | 'utilizationSettings'>]: Present<
-    SubAccount[K]
-  >;
-} & {
+export type CompleteSubAccount = SubAccount & { [K in PlainMember]: Present<SubAccount[K]> } & {
   maxDailyGB: number | null;
   utilizationSettings: Present<SubAccount['utilizationSettings']> & { utilizationEnabled: boolean };
 };
 
 /**
- * The members the row lacks, as a person would name them (`utilizationSettings.utilizationEnabled`
- * for the nested one). Absent and null count as missing, except `maxDailyGB: null`, which means
- * "no daily cap". `frequencyMinutes` may be absent: it is null ("not set") on many accounts.
+ * The members the row lacks, as a person names them. Absent and null are missing, except
+ * `maxDailyGB: null` ("no daily cap"); `frequencyMinutes` may be absent (often null, "not set").
  */
 export function missingMembers(account: SubAccount): string[] {
   const missing: string[] = UPDATE_MEMBERS.filter((member) =>
@@ -212,14 +169,12 @@ export function missingMembers(account: SubAccount): string[] {
   return missing;
 }
 
+/** Whether the row carries everything a full-replacement PUT must send back. */
 export function isComplete(account: SubAccount): account is CompleteSubAccount {
   return missingMembers(account).length === 0;
 }
 
-/**
- * The sharing accounts of a complete row as the PUT takes them: plain ids (the listing shows
- * `{accountId, accountName}` objects). A complete row has an id in every entry (missingMembers).
- */
+/** The sharing accounts of a complete row as plain ids, as the PUT takes them. */
 export function sharingIds(account: CompleteSubAccount): number[] {
   return account.sharingObjectsAccounts.map((entry) => {
     const id = typeof entry === 'number' ? entry : entry.accountId;
@@ -232,9 +187,8 @@ const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
   `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
 /**
- * The listing's path. Without a prefix it is the seed's, with its trailing slash; under a prefix
- * (the vendor's `/v1`) it is the published spec's, which has none — a server that follows the
- * spec answers 404 to `/v1/account-management/time-based-accounts/`.
+ * The listing's path: the seed's trailing slash without a prefix; under one (`/v1`) the spec's,
+ * without — a server that follows the spec answers 404 to the slash.
  */
 export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
   context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
@@ -243,25 +197,15 @@ export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): st
 export function accountCalls(context: CallContext) {
   const { send } = context;
   return {
-    /**
-     * POST …/time-based-accounts. Checked against the spec first (email, int32): a request it would
-     * refuse is not sent. Not retried when it may have arrived: a retry could create two accounts.
-     * `accountToken` is undefined when the service answered without one (the account exists).
-     */
+    /** POST …/time-based-accounts, spec-checked first; not retried once it may have arrived. */
     async createSubAccount(account: NewSubAccount, options?: AgentCallOptions): Promise<CreatedSubAccount> {
       const token = requireAccountToken(context, 'createSubAccount');
       const problems = newAccountProblems(account);
       if (problems.length > 0) throw new AgentApiError(AgentApiErrorCode.InvalidInput, problems.join('; '));
       const body = { ...account, sharingObjectsAccounts: account.sharingObjectsAccounts ?? [] };
+      const path = basePath(context);
       const response = await send(
-        {
-          endpoint: 'createSubAccount',
-          method: 'POST',
-          path: basePath(context),
-          token,
-          body,
-          retry: 'unsent-only',
-        },
+        { endpoint: 'createSubAccount', method: 'POST', path, token, body, retry: 'unsent-only' },
         options,
       );
       if (response.text.trim() === '') return { accountId: undefined, accountToken: undefined };
@@ -271,17 +215,12 @@ export function accountCalls(context: CallContext) {
     /** GET the listing (main account first, then its sub accounts). */
     async listSubAccounts(options?: AgentCallOptions): Promise<SubAccount[]> {
       const token = requireAccountToken(context, 'listSubAccounts');
+      const path = listingPath(context);
       const response = await send(
-        {
-          endpoint: 'listSubAccounts',
-          method: 'GET',
-          path: listingPath(context),
-          token,
-          retry: 'idempotent',
-        },
+        { endpoint: 'listSubAccounts', method: 'GET', path, token, retry: 'idempotent' },
         options,
       );
-      return parseBody(response, subAccountListSchema);
+      return parseBody(response, z.array(subAccountSchema));
     },
 
     /** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
@@ -291,15 +230,9 @@ export function accountCalls(context: CallContext) {
       options?: AgentCallOptions,
     ): Promise<void> {
       const token = requireAccountToken(context, 'updateSubAccount');
+      const path = `${basePath(context)}/${segment(accountId)}`;
       await send(
-        {
-          endpoint: 'updateSubAccount',
-          method: 'PUT',
-          path: `${basePath(context)}/${segment(accountId)}`,
-          token,
-          body,
-          retry: 'idempotent',
-        },
+        { endpoint: 'updateSubAccount', method: 'PUT', path, token, body, retry: 'idempotent' },
         options,
       );
     },

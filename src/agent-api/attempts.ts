@@ -1,15 +1,13 @@
 import type { ShouldRetryState } from 'ky';
-import type { BudgetSlot, RequestBudget, RequestKind } from '../budget/request-budget.js';
+import type { BudgetSlot, RequestBudget } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
+import type { RequestSpec } from './call-context.js';
 import { AgentApiError, asAgentApiFailure, type FailedCall } from './errors.js';
-
-import { mayRetry, type RetryMode, type RetryPolicy } from './retry-policy.js';
+import { mayRetry, type RetryPolicy } from './retry-policy.js';
 
 /**
- * The attempts of one call, as ky's hooks see them: each attempt holds a request-budget slot from
- * `beforeRequest` until it ends, and ends with one metrics report and one debug line. A failed
- * attempt ends in `shouldRetry` (before ky's backoff wait, so a wait never holds a slot) or at
- * the boundary when ky gives up; a successful one once its body is read.
+ * The attempts of one call, as ky's hooks see them: each holds a budget slot from `beforeRequest`
+ * until it ends (a failed one in `shouldRetry`, before ky's wait, so a wait never holds a slot).
  */
 
 /** What the metrics hook receives once per HTTP attempt. */
@@ -22,11 +20,7 @@ export interface RequestInfo {
 }
 
 /** The call as its attempts need it. */
-export interface AttemptedCall extends FailedCall {
-  endpoint: string;
-  kind: RequestKind;
-  retry: RetryMode;
-}
+export type AttemptedCall = FailedCall & Pick<RequestSpec, 'endpoint' | 'kind' | 'retry'>;
 
 export interface AttemptDeps {
   budget: RequestBudget;
@@ -37,11 +31,7 @@ export interface AttemptDeps {
   debug: boolean;
 }
 
-/**
- * Whether `logger` writes debug lines: pino's level check when it has one (the production
- * logger), else yes. With the level above debug no attempt builds a line nor reads the clock
- * for one.
- */
+/** Whether `logger` writes debug lines (pino's level check, else yes): if not, no attempt reads the clock. */
 export function logsDebug(logger: Logger | undefined): boolean {
   if (logger === undefined) return false;
   const levelCheck = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
@@ -50,6 +40,7 @@ export function logsDebug(logger: Logger | undefined): boolean {
 
 const codeOf = (error: unknown) => (error instanceof AgentApiError ? error.code : undefined);
 
+/** One call's attempts: budget slots, metrics, debug lines and retry decisions. */
 export class CallAttempts {
   private slot: BudgetSlot | undefined;
   private startedAt = 0;

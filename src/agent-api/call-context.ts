@@ -4,7 +4,7 @@ import type { CallOptions } from '../conversation/ports.js';
 import {
   AgentApiError,
   AgentApiErrorCode,
-  type AgentApiErrorDetails,
+  type FailedResponse,
   InvalidResponseError,
   type NotFoundMeaning,
   regionMismatchIn,
@@ -35,24 +35,15 @@ export interface RequestSpec {
   notFound?: NotFoundMeaning | undefined;
   /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
   acceptStatuses?: readonly number[] | undefined;
-  /** Overrides the client's retry limit for this call. */
   retryLimit?: number | undefined;
 }
 
-/**
- * A call as an endpoint writes it: the agent token, kind `other` and the client's timeouts unless
- * it says otherwise (a `poll` waits the status timeout).
- */
+/** A call as an endpoint writes it: the agent token, kind `other` and the client's timeouts by default. */
 export type EndpointCall = Omit<RequestSpec, 'token' | 'kind' | 'timeoutMs' | 'signal' | 'retryLimit'> &
   Partial<Pick<RequestSpec, 'token' | 'kind'>>;
 
 /** A 2xx response (or an accepted status), its body read. */
-export interface SuccessResponse {
-  status: number;
-  text: string;
-  method: string;
-  path: string;
-}
+export type SuccessResponse = Pick<FailedResponse, 'status' | 'text' | 'method' | 'path'>;
 
 export interface CallContext {
   /** Sends one call (with its retries) and resolves with the response whose body has been read. */
@@ -68,10 +59,8 @@ export const segment = (value: string | number): string => encodeURIComponent(St
 /** The main-account token, or NotConfigured before any request is made. */
 export function requireAccountToken(context: CallContext, endpoint: string): string {
   if (context.accountToken === undefined || context.accountToken === '') {
-    throw new AgentApiError(
-      AgentApiErrorCode.NotConfigured,
-      `${endpoint} needs the main-account token, which is not configured`,
-    );
+    const message = `${endpoint} needs the main-account token, which is not configured`;
+    throw new AgentApiError(AgentApiErrorCode.NotConfigured, message);
   }
   return context.accountToken;
 }
@@ -85,16 +74,11 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
 }
 
 /** Status, method and path of a response, for an error about it. */
-export const detailsOf = ({ status, method, path }: SuccessResponse): AgentApiErrorDetails => ({
-  status,
-  method,
-  path,
-});
+export const detailsOf = ({ status, method, path }: SuccessResponse) => ({ status, method, path });
 
 /**
- * Parses a 2xx body against its schema. A body that is not JSON or breaks the schema is an
- * InvalidResponseError — unless it carries the region-mismatch sentence, whose status code the
- * service does not document (it could arrive as a 200 text body).
+ * Parses a 2xx body against its schema, else InvalidResponseError — or the region mismatch, whose
+ * status the service does not document (it could arrive as a 200 text body).
  */
 export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema: S): z.output<S> {
   const details = detailsOf(response);

@@ -1,21 +1,13 @@
 import { isHTTPError, isTimeoutError } from 'ky';
 
-/**
- * The agent service's failures as the project's own error classes, and the one boundary where
- * ky's HTTPError and TimeoutError and fetch's network failures become them (`asAgentApiFailure`),
- * so nothing past agent-api/ knows ky. `describeError` in slack/views turns each code into one
- * sentence a person can act on.
- */
+/** The service's failures as our error classes; `asAgentApiFailure` turns ky's and fetch's into them. */
 
 export const AgentApiErrorCode = {
   /** 401 on agent endpoints, 403 `{code, message}` on identity. */
   TokenRejected: 'token_rejected',
   /** 404 on run start: the agent is disabled (and its trigger is not Alert). */
   AgentDisabled: 'agent_disabled',
-  /**
-   * 404 on another call about one agent (follow-up, status, enable, disable): the agent id is
-   * unknown to the service or the agent is disabled. The address itself was checked at start-up.
-   */
+  /** 404 on another agent call (follow-up, status, enable, disable): unknown id or disabled agent. */
   AgentUnavailable: 'agent_unavailable',
   /** 503: the service is shut down for maintenance. */
   Maintenance: 'maintenance',
@@ -31,10 +23,7 @@ export const AgentApiErrorCode = {
   UnknownEndpoint: 'unknown_endpoint',
   /** Any other non-2xx status. */
   HttpError: 'http_error',
-  /**
-   * A 3xx: the address answered with a redirect, which is never followed (the token would travel
-   * to wherever it points). The error names the address that answered (DESIGN "Service addresses").
-   */
+  /** A 3xx, never followed: the token would travel along (DESIGN "Service addresses"). */
   Redirected: 'redirected',
   /** DNS, connection refused or reset: no HTTP response at all. */
   Network: 'network',
@@ -42,46 +31,30 @@ export const AgentApiErrorCode = {
   Timeout: 'timeout',
   /** A 2xx whose body does not match the schema. */
   InvalidResponse: 'invalid_response',
-  /**
-   * A 2xx whose body the vendor's spec allows but which holds none of what was asked: whoami's
-   * `{}` (no account), an export without `hits`. The request worked; the message says what the
-   * answer lacked, in words (not a schema dump).
-   */
+  /** A spec-valid 2xx holding none of what was asked (whoami's `{}`, an export without `hits`). */
   EmptyAnswer: 'empty_answer',
   /** ACCOUNT_API_TOKEN is not set, so account endpoints cannot be called. */
   NotConfigured: 'not_configured',
-  /**
-   * A request the service's published spec would refuse (an email that is not an address, a
-   * number past int32), caught before sending: nothing was sent. The message names the value.
-   */
+  /** A request the published spec would refuse (bad email, past int32), caught before sending. */
   InvalidInput: 'invalid_input',
 } as const;
 export type AgentApiErrorCode = (typeof AgentApiErrorCode)[keyof typeof AgentApiErrorCode];
 
-export interface AgentApiErrorDetails {
-  status?: number | undefined;
-  /** The service's own message (`message` of its error body), when present. */
-  serviceMessage?: string | undefined;
-  /** The service's `errorCode`, when present. */
-  serviceErrorCode?: string | undefined;
-  requestId?: string | undefined;
-  method?: string | undefined;
-  /** Path only: never the host's query or headers (no tokens). */
-  path?: string | undefined;
-  /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
-  retryAfterMs?: number | undefined;
-  cause?: unknown;
-}
+/** What an AgentApiError carries besides its code, and its cause. */
+export type AgentApiErrorDetails = Partial<Omit<AgentApiError, keyof Error | 'code'>> & { cause?: unknown };
 
 /** Every failure of the agent-api client is one of these. */
 export class AgentApiError extends Error {
   readonly code: AgentApiErrorCode;
   readonly status: number | undefined;
+  /** The service's own message (`message` of its error body), when present. */
   readonly serviceMessage: string | undefined;
   readonly serviceErrorCode: string | undefined;
   readonly requestId: string | undefined;
   readonly method: string | undefined;
+  /** Path only: never the host's query or headers (no tokens). */
   readonly path: string | undefined;
+  /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
   readonly retryAfterMs: number | undefined;
 
   constructor(code: AgentApiErrorCode, message: string, details: AgentApiErrorDetails = {}) {
@@ -95,36 +68,30 @@ export class AgentApiError extends Error {
 
 /** A valid token sent to another region's API address. */
 export class RegionMismatchError extends AgentApiError {
-  readonly accountRegion: string;
-  readonly serverRegion: string;
-  constructor(accountRegion: string, serverRegion: string, details: AgentApiErrorDetails = {}) {
-    super(
-      AgentApiErrorCode.RegionMismatch,
-      `account region ${accountRegion} differs from server region ${serverRegion}`,
-      details,
-    );
+  constructor(
+    readonly accountRegion: string,
+    readonly serverRegion: string,
+    details: AgentApiErrorDetails = {},
+  ) {
+    const message = `account region ${accountRegion} differs from server region ${serverRegion}`;
+    super(AgentApiErrorCode.RegionMismatch, message, details);
     this.name = 'RegionMismatchError';
-    this.accountRegion = accountRegion;
-    this.serverRegion = serverRegion;
   }
 }
 
-/**
- * A 3xx answer: not followed. `address` is the origin that answered (the connection's address);
- * `location` is where it pointed, as an origin only (never its path or query).
- */
+/** A 3xx answer, not followed: `address` answered, `location` is where it pointed (origins only). */
 export class RedirectRefusedError extends AgentApiError {
-  readonly address: string;
-  readonly location: string | undefined;
-  constructor(address: string, location: string | undefined, details: AgentApiErrorDetails = {}) {
+  constructor(
+    readonly address: string,
+    readonly location: string | undefined,
+    details: AgentApiErrorDetails = {},
+  ) {
     super(
       AgentApiErrorCode.Redirected,
       `${details.method ?? 'a request'} ${details.path ?? ''} to ${address} answered ${details.status ?? '3xx'} with a redirect${location ? ` to ${location}` : ''}, which is not followed`,
       details,
     );
     this.name = 'RedirectRefusedError';
-    this.address = address;
-    this.location = location;
   }
 }
 
@@ -178,9 +145,8 @@ const asString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 
 /**
- * Reads the service's error bodies in each of their shapes: `{errorCode, message, requestId,
- * parameters}` (most), `{message}`, `{errorMessage}`, a bare JSON string ("could not find sub
- * account 1234567") and the identity endpoint's `{code, message}`; anything else yields nothing.
+ * The service's error bodies in each shape: `{errorCode, message, requestId}`, `{message}`,
+ * `{errorMessage}`, a bare JSON string, identity's `{code, message}`; anything else yields nothing.
  */
 function readServiceErrorBody(
   text: string,
@@ -207,8 +173,7 @@ export function regionMismatchIn(
   details: AgentApiErrorDetails,
 ): RegionMismatchError | undefined {
   const regions = parseRegionMismatch(text);
-  if (!regions) return undefined;
-  return new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
+  return regions && new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
 }
 
 const STATUS_CODES: Partial<Record<number, AgentApiErrorCode>> = {
@@ -229,11 +194,7 @@ const NOT_FOUND_CODES: Record<NotFoundMeaning, AgentApiErrorCode> = {
   'agent-unavailable': AgentApiErrorCode.AgentUnavailable,
 };
 
-/**
- * The typed error for a non-2xx response. The seed names only some status codes; this mapping is
- * the one every caller (and the Slack sentences) relies on. Never includes request headers (the
- * token lives there).
- */
+/** The typed error for a non-2xx response. Never includes request headers (the token lives there). */
 export function errorFromResponse(response: FailedResponse): AgentApiError {
   const body = readServiceErrorBody(response.text);
   const details: AgentApiErrorDetails = {
@@ -260,7 +221,6 @@ export function errorFromResponse(response: FailedResponse): AgentApiError {
 /** What the boundary needs to know about the call that failed. */
 export interface FailedCall {
   method: string;
-  /** Path only: never the host's query or headers (no tokens). */
   path: string;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
@@ -270,14 +230,11 @@ export interface FailedCall {
 /** undici's own timeouts once headers are in (ky's `timeout` covers the wait for them). */
 const TIMEOUT_CODES = new Set(['UND_ERR_BODY_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
-/**
- * Our error for what ky threw, or the caller's abort reason when the caller gave up: an HTTPError
- * becomes the coded error of its status and body, a TimeoutError (or undici's own) Timeout,
- * anything fetch threw Network with its system code.
- */
+/** Our error for what ky threw (HTTPError by status, timeouts, Network), or the caller's abort reason. */
 export async function asAgentApiFailure(error: unknown, call: FailedCall): Promise<unknown> {
   if (error instanceof AgentApiError) return error;
   if (call.signal?.aborted) return call.signal.reason;
+  const { method, path } = call;
   if (isHTTPError(error)) {
     const { response } = error;
     if (isRedirect(response.status)) return redirectRefused(error.request.url, response, call);
@@ -285,33 +242,24 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
       status: response.status,
       // The body is read once, here: it carries the service's message or the region sentence.
       text: await response.text().catch(() => ''),
-      method: call.method,
-      path: call.path,
+      method,
+      path,
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), Date.now()),
       notFound: call.notFound ?? 'unknown-endpoint',
     });
   }
   const reason = systemCode(error);
   if (isTimeoutError(error) || (reason !== undefined && TIMEOUT_CODES.has(reason))) {
-    return new AgentApiError(
-      AgentApiErrorCode.Timeout,
-      `${call.method} ${call.path} got no answer within ${call.timeoutMs} ms`,
-      { method: call.method, path: call.path },
-    );
+    const message = `${method} ${path} got no answer within ${call.timeoutMs} ms`;
+    return new AgentApiError(AgentApiErrorCode.Timeout, message, { method, path });
   }
-  return new AgentApiError(
-    AgentApiErrorCode.Network,
-    `${call.method} ${call.path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`,
-    { method: call.method, path: call.path, cause: error },
-  );
+  const message = `${method} ${path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`;
+  return new AgentApiError(AgentApiErrorCode.Network, message, { method, path, cause: error });
 }
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
-/**
- * A 3xx (fetch runs with `redirect: 'manual'`, service-http.ts): the answering address and where
- * it pointed, origins only — a redirect's path or query could carry anything.
- */
+/** A 3xx (fetch runs with `redirect: 'manual'`): origins only, a redirect's path could carry anything. */
 function redirectRefused(requestUrl: string, response: Response, call: FailedCall): RedirectRefusedError {
   const address = new URL(requestUrl).origin;
   const location = response.headers.get('location');
@@ -337,8 +285,8 @@ function systemCode(error: unknown): string | undefined {
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
-  if (value === null || value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;

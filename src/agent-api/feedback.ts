@@ -5,10 +5,8 @@ import { type AgentCallOptions, type CallContext, parseBody, segment } from './c
 /** Feedback on runs: `/v2/ai-agent/<agent_id>/feedback…` (one record per session). */
 
 /**
- * One feedback record, read loosely: the bot acts on none of its fields (the rating it sent is
- * what it keeps), so a record whose fields drift from the seed — an id as a number, a missing
- * createdAt, a score as a string — must not turn a stored rating into "feedback failed". Fields
- * in an unexpected type read as undefined; the record only has to be an object.
+ * One feedback record, read loosely: the bot acts on none of its fields, so drift from the seed
+ * must not turn a stored rating into "feedback failed". A field of another type reads as undefined.
  */
 const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const feedbackRecordSchema = z.looseObject({
@@ -42,14 +40,10 @@ export function feedbackCalls({ send }: CallContext) {
       items: FeedbackInput[],
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord[]> {
+      const path = `/v2/ai-agent/${segment(agentId)}/feedback`;
+      const body = feedbackBody(items);
       const response = await send(
-        {
-          endpoint: 'submitFeedback',
-          method: 'POST',
-          path: `/v2/ai-agent/${segment(agentId)}/feedback`,
-          body: feedbackBody(items),
-          retry: 'idempotent',
-        },
+        { endpoint: 'submitFeedback', method: 'POST', path, body, retry: 'idempotent' },
         options,
       );
       // An empty 2xx body stored the rating as well.
@@ -63,14 +57,9 @@ export function feedbackCalls({ send }: CallContext) {
       sessionId: string,
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord | null> {
+      const path = `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`;
       const response = await send(
-        {
-          endpoint: 'getFeedback',
-          method: 'GET',
-          path: `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`,
-          retry: 'idempotent',
-          acceptStatuses: [404],
-        },
+        { endpoint: 'getFeedback', method: 'GET', path, retry: 'idempotent', acceptStatuses: [404] },
         options,
       );
       if (response.status === 404) return null;

@@ -4,16 +4,10 @@ import { AgentApiErrorCode, EmptyAnswerError, isAgentApiError } from './errors.j
 
 /** The identity check: which account a token belongs to. */
 
-export const identitySchema = z.looseObject({
-  accountId: z.number().int(),
-  accountName: z.string(),
-});
+export const identitySchema = z.looseObject({ accountId: z.number().int(), accountName: z.string() });
 export type Identity = z.infer<typeof identitySchema>;
 
-/**
- * The answer as the spec types it: both members optional (its WhoAmI definition), so `{}` is a
- * valid answer, not an invalid one. A member of the wrong type still is.
- */
+/** The answer as the spec's WhoAmI types it: both members optional, so `{}` is valid. */
 const identityAnswerSchema = z.looseObject({
   accountId: z.number().int().nullish(),
   accountName: z.string().nullish(),
@@ -22,12 +16,7 @@ const identityAnswerSchema = z.looseObject({
 /** The identity check, as the client's method. */
 export function identityCalls({ send }: CallContext) {
   return {
-    /**
-     * GET /v2/whoami with the agent token. A bad token gets 403 `{code, message}` here (not 401),
-     * which the transport maps to TokenRejected with the service's message. An answer that names no
-     * account (`{}`, or without one of the two) is an EmptyAnswerError saying what it lacked: the
-     * token and address worked, but the bot still does not know whose account this is.
-     */
+    /** GET /v2/whoami with the agent token; an answer naming no account is an EmptyAnswerError. */
     async whoami(options?: AgentCallOptions): Promise<Identity> {
       const response = await send(
         { endpoint: 'whoami', method: 'GET', path: '/v2/whoami', retry: 'idempotent' },
@@ -35,29 +24,23 @@ export function identityCalls({ send }: CallContext) {
       );
       const { accountId, accountName, ...others } = parseBody(response, identityAnswerSchema);
       if (accountId != null && accountName != null) return { ...others, accountId, accountName };
-      // Neither member, but others: not an identity at all (another server's JSON), which the strict
-      // schema reports as an invalid response naming the fields — the wrong-address case.
+      // Neither member, but others: another server's JSON, reported by the strict schema (wrong address).
       if (accountId == null && accountName == null && Object.keys(others).length > 0) {
         return parseBody(response, identitySchema);
       }
       const lacking = [accountId == null && 'an account id', accountName == null && 'an account name']
         .filter((part): part is string => part !== false)
         .join(' or ');
-      throw new EmptyAnswerError(
-        `the identity check (/v2/whoami) came back without ${lacking}`,
-        detailsOf(response),
-      );
+      const message = `the identity check (/v2/whoami) came back without ${lacking}`;
+      throw new EmptyAnswerError(message, detailsOf(response));
     },
   };
 }
 
 /**
  * What a failed identity check means. The seed: "A status other than 200 on the identity endpoint
- * indicates a wrong path or API address" — except the token's own refusals (401, and 403 with
- * `{code, message}`), the region mismatch, and the statuses of a service that is there but busy
- * or down (429, 502, 503, 504). No answer at all (network, timeout) is the service unavailable too,
- * and so is a 200 that names no account: the spec allows it, so it is not a wrong address, but
- * the account could not be confirmed (its sentence, describe-error's, says what came back).
+ * indicates a wrong path or API address" — except the token's refusals (401, 403), the region
+ * mismatch, a busy or down service (429, 502–504, no answer) and a 200 naming no account.
  */
 export type IdentityProblem = 'token-rejected' | 'region-mismatch' | 'not-the-service' | 'unavailable';
 

@@ -1,12 +1,7 @@
 import type { RetryOptions } from 'ky';
 import { AgentApiErrorCode, isAgentApiError } from './errors.js';
 
-/**
- * Which failed calls ky may repeat, and how long it waits: the settings of ky's `retry` option.
- * ky retries by method; whether a call may be repeated here depends on the endpoint (a repeated
- * run start could start a second run), so each call names its mode and `shouldRetry` decides on
- * the failure already translated into our error classes.
- */
+/** ky's `retry` settings: the call's mode decides, not its method (a repeated run start is a second run). */
 
 export interface RetryPolicy {
   /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */
@@ -27,13 +22,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
- * `idempotent`: reads and writes whose repetition is harmless (GET, PUT, feedback upsert,
- * enable/disable, export).
- * `unsent-only`: run start, follow-up and account creation. These are retried only when the
- * service provably did not act on the request: the connection was never made (refused, DNS
- * failure, connect timeout) or the service answered 429, i.e. turned the request away before
- * handling it. A 503, a reset connection or a timeout may come after the run started, so they are
- * returned to the caller.
+ * `idempotent`: repetition is harmless (GET, PUT, feedback upsert, enable/disable, export).
+ * `unsent-only` (run start, follow-up, account creation): retried only when the service provably
+ * did not act — never connected, or 429. A 503, reset or timeout may come after the run started.
  */
 export type RetryMode = 'idempotent' | 'unsent-only';
 
@@ -64,9 +55,8 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
 }
 
 /**
- * ky may retry the failure when it is retryable under `mode` and the service did not ask for a
- * wait longer than the policy allows (that would hold a Slack user for minutes: the error is
- * returned instead). `undefined` leaves the wait to ky: `Retry-After` when sent, else the backoff.
+ * `false` unless retryable under `mode` without a `Retry-After` past the policy's (that would hold
+ * a Slack user for minutes); `undefined` leaves the wait to ky.
  */
 export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy): false | undefined {
   if (!isRetryable(failure, mode)) return false;
@@ -76,9 +66,8 @@ export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy)
 }
 
 /**
- * ky's retry settings for a policy, without the per-call `limit` and `shouldRetry`. Every method
- * may be retried (the call's mode decides); the backoff is exponential with full jitter: uniform
- * in [0, min(maxDelayMs, baseDelayMs·2^(retry−1))).
+ * ky's retry settings but the per-call `limit` and `shouldRetry`: every method (the mode decides),
+ * exponential backoff with full jitter, uniform in [0, min(maxDelayMs, baseDelayMs·2^(retry−1))).
  */
 export function kyRetrySettings(policy: RetryPolicy, random: () => number): RetryOptions {
   return {

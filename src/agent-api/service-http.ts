@@ -12,13 +12,7 @@ import { feedbackCalls } from './feedback.js';
 import { identityCalls } from './identity.js';
 import { DEFAULT_RETRY_POLICY, kyRetrySettings, type RetryPolicy } from './retry-policy.js';
 
-/**
- * The agent service client: one ky instance configured for the service — one keep-alive undici
- * Agent under it, ky's `retry` with the call's mode (retry-policy.ts), ky's `timeout` per call,
- * its hooks holding a request-budget slot per attempt and logging (attempts.ts), and its errors
- * turned into ours at one boundary (errors.ts) — handed to the resource files, whose calls are
- * the client's methods (agent.ts, feedback.ts, accounts.ts, export.ts, identity.ts).
- */
+/** The agent service client: one ky instance handed to the resource files, whose calls are its methods. */
 
 export interface AgentApiOptions {
   /** The account's region-specific base address, normalised (no trailing slash). */
@@ -58,13 +52,8 @@ export function createAgentApi(options: AgentApiOptions) {
   const pooled = keepAliveFetch(options.budget.limit, Math.max(requestTimeoutMs, statusTimeoutMs));
   const http = createKy(options.baseUrl, pooled);
   const retrySettings = kyRetrySettings(policy, options.random ?? Math.random);
-  const deps: AttemptDeps = {
-    budget: options.budget,
-    policy,
-    logger: options.logger,
-    onRequest: options.onRequest,
-    debug: logsDebug(options.logger),
-  };
+  const { budget, logger, onRequest } = options;
+  const deps: AttemptDeps = { budget, policy, logger, onRequest, debug: logsDebug(logger) };
 
   /** Sends one call through ky, with its own attempts (budget slots, logs, metrics). */
   async function send(spec: RequestSpec): Promise<SuccessResponse> {
@@ -106,19 +95,15 @@ export function createAgentApi(options: AgentApiOptions) {
 }
 
 /**
- * Whether Node's global fetch is an undici older than 7 (Node 20 bundles 6.x): it spends about a
- * tenth more CPU per exchange under ky than the undici package's fetch. Node 24 bundles 7.x,
- * where handing ky's Request over costs more than it saves (bench/README.md).
+ * Whether the global fetch is undici < 7 (Node 20): about a tenth more CPU per exchange under ky
+ * than the undici package's fetch; on 7.x handing the Request over costs more (bench/README.md).
  */
 const globalFetchIsOld = Number((process.versions.undici ?? '0').split('.')[0]) < 7;
 
 /**
- * ky's `fetch`: a keep-alive connection pool, one connection per slot of the budget (the budget
- * already bounds requests in flight, so none waits in the pool). `bodyTimeout` bounds the pause
- * between two chunks of a body: ky's `timeout` ends once the headers are in. Where the global fetch is the
- * old bundled undici, the undici package's own fetch serves instead: ky hands over the global
- * `Request` it built, and undici's fetch accepts only its own copy of the class, so the request's
- * URL, method, headers, signal and (already serialised) body are passed on as they are.
+ * ky's `fetch`: a keep-alive pool, one connection per budget slot; `bodyTimeout` bounds the pause
+ * between body chunks (ky's `timeout` ends at the headers). On old undici the package's fetch
+ * serves, which takes only its own Request class, so the request's parts are passed on.
  */
 export function keepAliveFetch(connections: number, bodyTimeout: number): typeof fetch {
   const dispatcher = new Agent({ connections, bodyTimeout });
@@ -144,26 +129,19 @@ export function keepAliveFetch(connections: number, bodyTimeout: number): typeof
 }
 
 /** ky's `context` of one call (a type, not an interface: ky's option is a record). */
-type KyCallContext = {
-  attempts: CallAttempts;
-  token: string;
-};
+type KyCallContext = { attempts: CallAttempts; token: string };
 
 const contextOf = (options: NormalizedOptions) => options.context as unknown as KyCallContext;
 
 /**
- * The client's one ky instance: base address, fetch and hooks never change, and a call carries
- * only what is its own. The headers are set on the request in `beforeRequest` (from the call's
- * ky `context`, where the hooks also find its attempts) rather than as ky `headers` options: ky
- * merges option headers by building several `Headers` objects per call, about a tenth of a call's
- * CPU on Node 20 (bench/README.md); setting two headers on the request it built costs little.
+ * The client's one ky instance. Headers are set in `beforeRequest` from the call's ky `context`,
+ * not as `headers` options: ky's merging of those costs a tenth of a call's CPU on Node 20 (bench/README.md).
  */
 function createKy(baseUrl: string, fetch: typeof globalThis.fetch): KyInstance {
   return ky.create({
     prefixUrl: baseUrl,
-    // A redirect is never followed (DESIGN "Service addresses"): fetch would resend the request,
-    // x-api-token included, to wherever the answer points. errors.ts turns the 3xx into
-    // RedirectRefusedError, which names the address.
+    // Never followed (DESIGN "Service addresses"): fetch would resend x-api-token to wherever it
+    // points. errors.ts turns the 3xx into RedirectRefusedError.
     redirect: 'manual',
     fetch,
     hooks: {

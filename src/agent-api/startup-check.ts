@@ -11,13 +11,6 @@ export class AgentServiceStartupError extends Error {
   }
 }
 
-export interface AgentServiceCheckSettings {
-  /** AGENT_API_URL as configured (normalised), quoted in the messages. */
-  baseUrl: string;
-  /** The whole check's bound. */
-  timeoutMs: number;
-}
-
 /** What the service answered, for a message: status and its own words. */
 function answered(error: unknown): string {
   if (!isAgentApiError(error)) return error instanceof Error ? error.message : String(error);
@@ -29,15 +22,14 @@ function answered(error: unknown): string {
 }
 
 /**
- * Checks AGENT_API_URL and AGENT_API_TOKEN once with `/v2/whoami`, bounded in time (DESIGN,
- * "Start-up checks both sides"). A rejected token, a region mismatch or an address that is not
- * the service throws AgentServiceStartupError naming the variable to fix; a service that is down,
- * in maintenance or unreachable only logs a warning (the bot must not depend on it to start).
- * Returns the identity, or undefined when the service could not be asked.
+ * Checks AGENT_API_URL and AGENT_API_TOKEN once with `/v2/whoami` (DESIGN, "Start-up checks both
+ * sides"): a wrong token, region or address throws naming the variable to fix; a service that is
+ * down only logs a warning. Returns the identity, or undefined when the service could not be asked.
+ * `baseUrl` is AGENT_API_URL (normalised), quoted in the messages; `timeoutMs` bounds the whole check.
  */
 export async function checkAgentService(
   api: Pick<AgentApi, 'whoami'>,
-  settings: AgentServiceCheckSettings,
+  settings: { baseUrl: string; timeoutMs: number },
   logger: Logger,
 ): Promise<Identity | undefined> {
   const { baseUrl } = settings;

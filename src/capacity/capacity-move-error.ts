@@ -33,10 +33,7 @@ export interface AccountLabel {
 }
 
 /** An account a name matched; a listing row may lack its id. */
-export interface AccountCandidate {
-  accountId?: number | undefined;
-  accountName: string;
-}
+export type AccountCandidate = Omit<AccountLabel, 'accountId'> & { accountId?: number | undefined };
 
 /** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
 export interface AccountCapacityState extends AccountLabel {
@@ -46,46 +43,36 @@ export interface AccountCapacityState extends AccountLabel {
 }
 
 /** An account whose current value could not be read: it is one of `possible`. */
-export interface UnknownCapacity extends AccountLabel {
-  possible: number[];
-}
+export type UnknownCapacity = AccountLabel & { possible: number[] };
 
 /** The step of a move whose PUT failed. */
 export type CapacityMoveStep = 'lower-donor' | 'raise-recipient';
 
-export interface CapacityMoveErrorDetails {
-  /** For ambiguous_account: every account the name matched. */
-  candidates?: AccountCandidate[] | undefined;
-  /** The name or id the person typed, for unknown/ambiguous accounts. */
-  reference?: string | undefined;
-  /** For update_failed and state_unknown: the step whose PUT failed first. */
-  failedStep?: CapacityMoveStep | undefined;
-  /** For incomplete_account: the members the listing's row lacks. */
-  missing?: string[] | undefined;
-  /** For update_failed: donor and recipient, before the move and as last read. */
-  states?: AccountCapacityState[] | undefined;
-  /** For update_failed: the donor was put back and the listing shows it back. */
-  restored?: boolean | undefined;
-  /** For update_failed and state_unknown when a restore was sent and failed. */
-  restoreError?: unknown;
-  /** For state_unknown: what each account may now be. */
-  unknown?: UnknownCapacity[] | undefined;
-  /** For state_unknown: a PUT putting the donor back was sent before the listing failed. */
-  restoreSent?: boolean | undefined;
+/** What a CapacityMoveError carries besides its reason, and its cause. */
+export type CapacityMoveErrorDetails = Partial<Omit<CapacityMoveError, keyof Error | 'reason'>> & {
   cause?: unknown;
-}
+};
 
 /** A refused or failed capacity move. Refusals are raised before any write. */
 export class CapacityMoveError extends Error {
   readonly reason: CapacityMoveReason;
+  /** For ambiguous_account: every account the name matched. */
   readonly candidates: AccountCandidate[] | undefined;
+  /** The name or id the person typed, for unknown/ambiguous accounts. */
   readonly reference: string | undefined;
+  /** For update_failed and state_unknown: the step whose PUT failed first. */
   readonly failedStep: CapacityMoveStep | undefined;
+  /** For update_failed: donor and recipient, before the move and as last read. */
   readonly states: AccountCapacityState[] | undefined;
+  /** For update_failed: the donor was put back and the listing shows it back. */
   readonly restored: boolean | undefined;
+  /** For update_failed and state_unknown when a restore was sent and failed. */
   readonly restoreError: unknown;
+  /** For state_unknown: what each account may now be. */
   readonly unknown: UnknownCapacity[] | undefined;
+  /** For state_unknown: a PUT putting the donor back was sent before the listing failed. */
   readonly restoreSent: boolean | undefined;
+  /** For incomplete_account: the members the listing's row lacks. */
   readonly missing: string[] | undefined;
 
   constructor(reason: CapacityMoveReason, message: string, details: CapacityMoveErrorDetails = {}) {

@@ -1,29 +1,19 @@
 import type { SubAccount } from '../agent-api/accounts.js';
 import type { AgentApi } from '../agent-api/index.js';
 import {
-  type AccountCapacityState,
   type AccountLabel,
   CapacityMoveError,
   CapacityMoveReason,
   type CapacityMoveStep,
   type UnknownCapacity,
 } from './capacity-move-error.js';
-import { buildUpdateBody, type MovePlan, planMove, roundGb, validateAmount } from './capacity-plan.js';
+import type { CapacityMoveRequest, MovePlan } from './capacity-plan.js';
+import { buildUpdateBody, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
 /**
- * Reallocates daily capacity between two sub accounts with the seed's two full-replacement PUTs:
- * lower the donor first (so the total never exceeds the plan), then raise the recipient, then
- * re-read the listing and report what it shows (DESIGN, "Sub-account updates are full replacements").
+ * Two full-replacement PUTs (DESIGN, "Sub-account updates are full replacements"): lower the donor
+ * first, so the total never exceeds the plan, raise the recipient, re-read the listing.
  */
-
-export interface CapacityMoveRequest {
-  /** GB to move; decimals allowed. */
-  gb: number;
-  /** Donor: account id or exact name (case ignored). */
-  from: string;
-  /** Recipient: account id or exact name (case ignored). */
-  to: string;
-}
 
 /** A lock shared by every replica (the store's), so two moves never interleave their PUTs. */
 export interface CapacityMoveLock {
@@ -32,22 +22,16 @@ export interface CapacityMoveLock {
   release(): Promise<void>;
 }
 
-export interface AccountCapacityChange extends AccountLabel {
-  before: number;
-  after: number;
-}
+export type AccountCapacityChange = AccountLabel & { before: number; after: number };
 
-export interface CapacityMoveResult {
-  from: AccountCapacityChange;
-  to: AccountCapacityChange;
-}
+/** The donor's (`from`) and the recipient's (`to`) capacity, as the re-read listing shows it. */
+export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;
 
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
 /**
- * Moves `request.gb` from one sub account to another. Refusals (CapacityMoveError) come before
- * any write. After a failed PUT the listing is re-read before anything is decided or said: the
- * service may have applied a PUT it answered with an error or a timeout.
+ * Moves `request.gb` between sub accounts; refusals come before any write. After a failed PUT the
+ * listing is re-read first: the service may have applied a PUT it answered with an error.
  */
 export async function moveCapacity(
   api: AccountsApi,
@@ -79,10 +63,7 @@ export async function moveCapacity(
 }
 
 /** maxDailyGB of both accounts as the listing shows them now; undefined when the listing fails. */
-interface Seen {
-  donor: number | null | undefined;
-  recipient: number | null | undefined;
-}
+type Seen = Record<'donor' | 'recipient', number | null | undefined>;
 
 async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefined> {
   let accounts: SubAccount[];
@@ -99,9 +80,8 @@ async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefi
 }
 
 /**
- * After a failed PUT: read, then decide. Both new values showing means the move went through
- * (the error came after the write). The donor is put back only when the recipient still shows its
- * old value, and what is reported is what the last read showed.
+ * After a failed PUT: read, then decide. Both new values showing: the move went through. The donor
+ * is put back only when the recipient still shows its old value; the last read is what is reported.
  */
 async function recover(
   api: AccountsApi,
@@ -112,9 +92,7 @@ async function recover(
   const { donor, recipient } = plan;
   const seen = await readBoth(api, plan);
   if (!seen) throw stateUnknown(plan, failedStep, cause, { sent: false });
-  if (seen.donor === plan.donorAfter && seen.recipient === plan.recipientAfter) {
-    return { from: change(donor, plan.donorAfter), to: change(recipient, plan.recipientAfter) };
-  }
+  if (seen.donor === plan.donorAfter && seen.recipient === plan.recipientAfter) return moved(plan);
   const mustRestore = seen.recipient === recipient.maxDailyGB && seen.donor !== donor.maxDailyGB;
   if (!mustRestore) throw updateFailed(plan, failedStep, cause, seen, {});
   let restoreError: unknown;
@@ -127,16 +105,6 @@ async function recover(
   if (!after) throw stateUnknown(plan, failedStep, cause, { sent: true, error: restoreError });
   const restored = after.donor === donor.maxDailyGB;
   throw updateFailed(plan, failedStep, cause, after, { restored, restoreError });
-}
-
-function states(plan: MovePlan, seen: Seen): AccountCapacityState[] {
-  const state = (account: MovePlan['donor'], now: number | null | undefined) => ({
-    accountId: account.accountId,
-    accountName: account.accountName,
-    before: account.maxDailyGB,
-    now,
-  });
-  return [state(plan.donor, seen.donor), state(plan.recipient, seen.recipient)];
 }
 
 const STEP_TEXT: Record<CapacityMoveStep, (plan: MovePlan) => string> = {
@@ -155,14 +123,21 @@ function updateFailed(
   return new CapacityMoveError(
     CapacityMoveReason.UpdateFailed,
     `${STEP_TEXT[failedStep](plan)}; the listing now shows ${plan.donor.accountName} at ${shown(seen.donor)} and ${plan.recipient.accountName} at ${shown(seen.recipient)}`,
-    { cause, failedStep, states: states(plan, seen), ...restore },
+    {
+      cause,
+      failedStep,
+      states: [
+        { ...before(plan.donor), now: seen.donor },
+        { ...before(plan.recipient), now: seen.recipient },
+      ],
+      ...restore,
+    },
   );
 }
 
 /**
- * The listing could not be read after a failed PUT: nothing more is sent, and each account is
- * described by the values it may have. `restore` says whether a PUT putting the donor back was
- * sent (and how it failed, if it did).
+ * The listing could not be read after a failed PUT: nothing more is sent; each account is given
+ * the values it may have, and `restore` whether a PUT putting the donor back was sent.
  */
 function stateUnknown(
   plan: MovePlan,
@@ -175,12 +150,8 @@ function stateUnknown(
   const recipientPossible =
     failedStep === 'lower-donor' ? [recipient.maxDailyGB] : [recipient.maxDailyGB, plan.recipientAfter];
   const unknown: UnknownCapacity[] = [
-    {
-      accountId: donor.accountId,
-      accountName: donor.accountName,
-      possible: [donor.maxDailyGB, plan.donorAfter],
-    },
-    { accountId: recipient.accountId, accountName: recipient.accountName, possible: recipientPossible },
+    { ...labelOf(donor), possible: [donor.maxDailyGB, plan.donorAfter] },
+    { ...labelOf(recipient), possible: recipientPossible },
   ];
   return new CapacityMoveError(
     CapacityMoveReason.StateUnknown,
@@ -204,16 +175,14 @@ async function verify(api: AccountsApi, plan: MovePlan): Promise<CapacityMoveRes
   const donorNow = accounts.find((account) => account.accountId === plan.donor.accountId);
   const recipientNow = accounts.find((account) => account.accountId === plan.recipient.accountId);
   const matches = (account: SubAccount | undefined, expected: number) =>
-    account?.maxDailyGB !== undefined &&
-    account.maxDailyGB !== null &&
-    roundGb(account.maxDailyGB) === expected;
+    typeof account?.maxDailyGB === 'number' && roundGb(account.maxDailyGB) === expected;
   if (!matches(donorNow, plan.donorAfter) || !matches(recipientNow, plan.recipientAfter)) {
     throw new CapacityMoveError(
       CapacityMoveReason.VerifyFailed,
       `both updates were sent but the listing shows ${describe(donorNow)} and ${describe(recipientNow)}`,
     );
   }
-  return { from: change(plan.donor, plan.donorAfter), to: change(plan.recipient, plan.recipientAfter) };
+  return moved(plan);
 }
 
 const describe = (account: SubAccount | undefined) =>
@@ -224,9 +193,12 @@ const describe = (account: SubAccount | undefined) =>
 const capacityText = (value: number | null | undefined) =>
   value === undefined ? 'no value' : value === null ? 'no daily cap' : `${value} GB`;
 
-const change = (before: MovePlan['donor'], after: number): AccountCapacityChange => ({
-  accountId: before.accountId,
-  accountName: before.accountName,
-  before: before.maxDailyGB,
-  after,
+type Account = MovePlan['donor'];
+const labelOf = ({ accountId, accountName }: Account): AccountLabel => ({ accountId, accountName });
+const before = (account: Account) => ({ ...labelOf(account), before: account.maxDailyGB });
+
+/** The result of a move both PUTs of which the listing shows. */
+const moved = ({ donor, recipient, donorAfter, recipientAfter }: MovePlan): CapacityMoveResult => ({
+  from: { ...before(donor), after: donorAfter },
+  to: { ...before(recipient), after: recipientAfter },
 });

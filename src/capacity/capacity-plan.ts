@@ -10,10 +10,7 @@ import {
 } from '../agent-api/accounts.js';
 import { CapacityMoveError, CapacityMoveReason } from './capacity-move-error.js';
 
-/**
- * The pure half of a capacity move: which accounts, which new values, which PUT bodies.
- * No I/O, so every refusal can be table-tested and is known before any write.
- */
+/** The pure half of a capacity move: every refusal is known (and table-tested) before any write. */
 
 /** GB values are decimals: round away float noise (0.1 + 0.2) to 6 places. */
 export const roundGb = (value: number): number => Math.round(value * 1e6) / 1e6;
@@ -32,9 +29,7 @@ export function resolveAccount(accounts: readonly SubAccount[], reference: strin
     throw new CapacityMoveError(
       CapacityMoveReason.UnknownAccount,
       `no sub account is named or numbered "${wanted}"`,
-      {
-        reference: wanted,
-      },
+      { reference: wanted },
     );
   }
   throw new CapacityMoveError(
@@ -74,34 +69,24 @@ export type CappedSubAccount = CompleteSubAccount & { maxDailyGB: number };
 const labelOf = (account: SubAccount) =>
   `${account.accountName ?? 'an account without a name'} (${account.accountId ?? 'no id'})`;
 
-/**
- * Refuses, with the reason a person reads: the main account; an account without a daily cap
- * (uncapped flexible, or a Consumption plan's); and a row missing members a full-replacement PUT
- * must send back (the service would reset them).
- */
+/** Refuses the main account, one without a daily cap, and a row missing members the PUT must send back. */
 function movable(account: SubAccount): CappedSubAccount {
   const label = labelOf(account);
   const reference = account.accountName ?? String(account.accountId ?? '');
+  const refuse = (reason: CapacityMoveReason, why: string) =>
+    new CapacityMoveError(reason, `${label} ${why}`, { reference });
+  const noCapacity = 'it has no capacity to give or take';
   if (account.isOwner === true) {
-    throw new CapacityMoveError(
+    throw refuse(
       CapacityMoveReason.MainAccount,
-      `${label} is the main account: its capacity is not moved by this command`,
-      { reference },
+      'is the main account: its capacity is not moved by this command',
     );
   }
   if (account.maxDailyGB === null && account.isFlexible === true) {
-    throw new CapacityMoveError(
-      CapacityMoveReason.UncappedAccount,
-      `${label} is uncapped (flexible, no daily limit): it has no capacity to give or take`,
-      { reference },
-    );
+    throw refuse(CapacityMoveReason.UncappedAccount, `is uncapped (flexible, no daily limit): ${noCapacity}`);
   }
   if (account.maxDailyGB === null) {
-    throw new CapacityMoveError(
-      CapacityMoveReason.NoDailyCap,
-      `${label} has no daily cap (consumption plan): it has no capacity to give or take`,
-      { reference },
-    );
+    throw refuse(CapacityMoveReason.NoDailyCap, `has no daily cap (consumption plan): ${noCapacity}`);
   }
   const missing = missingMembers(account);
   if (missing.length > 0) {
@@ -114,6 +99,13 @@ function movable(account: SubAccount): CappedSubAccount {
   return account as CappedSubAccount;
 }
 
+/** `gb` may have decimals; `from` (donor) and `to`: an account id or exact name, case ignored. */
+export interface CapacityMoveRequest {
+  gb: number;
+  from: string;
+  to: string;
+}
+
 export interface MovePlan {
   donor: CappedSubAccount;
   recipient: CappedSubAccount;
@@ -123,10 +115,7 @@ export interface MovePlan {
 }
 
 /** Resolves both accounts and the new values, or throws the refusal. */
-export function planMove(
-  accounts: readonly SubAccount[],
-  request: { gb: number; from: string; to: string },
-): MovePlan {
+export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest): MovePlan {
   const gb = validateAmount(request.gb);
   const donorFound = resolveAccount(accounts, request.from);
   const recipientFound = resolveAccount(accounts, request.to);
@@ -156,14 +145,9 @@ export function planMove(
 }
 
 /**
- * Leaves out null members, at any depth of nested objects (array elements are values, not
- * members, and stay). The rule: a null in the listing means "not set" (reservedDailyGB,
- * softLimitGB, snapsearchRetentionDays, utilizationSettings.frequencyMinutes, …), the vendor's
- * spec types those members as numbers, so `null` fails it, and leaving the member out is how its
- * own Go client says "not set" (omitempty) — the account keeps it unset. The one null that means
- * something else is `maxDailyGB` (uncapped when flexible, no daily cap on a Consumption plan), but
- * such accounts never take part in a move (`movable`) and every body built here sets maxDailyGB
- * to a number, so no null that the account did set is ever dropped.
+ * Leaves out null members at any depth (array elements stay). A listed null means "not set", which
+ * the spec's number types refuse and its Go client says by omitting the member (omitempty). The
+ * one meaningful null, `maxDailyGB`, never reaches here (`movable`).
  */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value;
@@ -176,20 +160,11 @@ function withoutNulls(value: unknown): unknown {
 }
 
 /**
- * The full-replacement PUT body for `account` with only maxDailyGB changed: every listed field
- * but accountId, email, accountToken and the response-only ones goes back (unknown ones too, in
- * the spelling they came in), null members left out (`withoutNulls`), and sharingObjectsAccounts
- * as plain ids because the listing shows objects while the PUT takes ids.
+ * The full-replacement PUT body with only maxDailyGB changed: every listed field (unknown ones as
+ * spelled) but ids, tokens and response-only ones, without nulls, sharing accounts as ids.
  */
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
-  const {
-    accountId: _id,
-    email: _email,
-    accountToken: _token,
-    ...rest
-  } = account as CompleteSubAccount & {
-    accountToken?: unknown;
-  };
+  const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
   const sharingObjectsAccounts = sharingIds(account);
   const kept = withoutNulls(rest) as Record<string, unknown>;
@@ -200,3 +175,6 @@ export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number)
     maxDailyGB: roundGb(maxDailyGB),
   };
 }
+
+/** A listed row may carry the account's token too: it is never sent back. */
+type Listed = CompleteSubAccount & { accountToken?: unknown };

@@ -1,8 +1,4 @@
-/**
- * The one place an agent-service client is built, for the default connection and for every
- * connection admins add (DESIGN "Many accounts"), each counting against its account's budget
- * (budget/account-budgets.ts).
- */
+/** The one place an agent-service client is built, each counting against its account's budget. */
 import { type AgentApi, createAgentApi } from '../agent-api/index.js';
 import { createAccountBudgets } from '../budget/account-budgets.js';
 import type { RequestBudget } from '../budget/request-budget.js';
@@ -27,13 +23,6 @@ export interface AgentApiFactory {
   budgetFor(connection: ConnectionSettings): RequestBudget;
 }
 
-export interface AgentApiFactoryOptions {
-  agent: Config['agent'];
-  logger: Logger;
-  /** The budget of an account key (AccountBudgets.budgetFor). Default: in-process budgets only. */
-  newBudget?: ((accountKey: string) => RequestBudget) | undefined;
-}
-
 /** The budget key: the account when known, else the alias (the default connection at start-up). */
 export function accountKeyOf(connection: ConnectionSettings): string {
   return connection.accountId !== undefined
@@ -41,15 +30,20 @@ export function accountKeyOf(connection: ConnectionSettings): string {
     : `connection:${connection.alias}`;
 }
 
-export function createAgentApiFactory(options: AgentApiFactoryOptions): AgentApiFactory {
+/** `newBudget`: an account key's budget (AccountBudgets.budgetFor); default in-process budgets only. */
+export function createAgentApiFactory(options: {
+  agent: Config['agent'];
+  logger: Logger;
+  newBudget?: ((accountKey: string) => RequestBudget) | undefined;
+}): AgentApiFactory {
   const { agent, logger } = options;
   const newBudget =
     options.newBudget ??
     createAccountBudgets({ processLimit: agent.maxInFlight, pollShare: agent.pollShare }).budgetFor;
   const budgetFor = (connection: ConnectionSettings) => newBudget(accountKeyOf(connection));
 
-  function make(connection: ConnectionSettings): AgentApi {
-    return createAgentApi({
+  const make = (connection: ConnectionSettings): AgentApi =>
+    createAgentApi({
       baseUrl: connection.baseUrl,
       token: connection.token,
       accountToken: connection.accountToken,
@@ -59,7 +53,5 @@ export function createAgentApiFactory(options: AgentApiFactoryOptions): AgentApi
       statusTimeoutMs: agent.statusTimeoutMs,
       logger: logger.child({ connection: connection.alias }),
     });
-  }
-
   return { make, budgetFor };
 }

@@ -1,8 +1,6 @@
 /**
- * What admins do with service connections (DESIGN "Many accounts"): add one (checked with
- * `/v2/whoami` on its own address before anything is saved), list them with their health, and
- * remove one no channel uses. Returns data; slack/views renders it. The token is never part of a
- * result, a log line or an error message.
+ * What admins do with service connections (DESIGN "Many accounts"): add (whoami-checked first),
+ * list with health, remove. Returns data for slack/views; the token is never in a result or log.
  */
 import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
@@ -31,38 +29,25 @@ export interface ConnectionInput {
 /** The form field a refusal belongs to. */
 export type ConnectionField = 'alias' | 'address' | 'token';
 
+/** A failed identity check; `referenceId` is also in the log line with the error's details. */
+type CheckFailure = { problem: IdentityProblem; error: unknown; referenceId: string };
+
 export type AddResult =
   | { ok: true; alias: string; accountId: number; accountName: string; region: string }
   /** Nothing is kept without STATE_ENCRYPTION_KEY. */
   | { ok: false; reason: 'no-key' }
   | { ok: false; reason: 'invalid'; field: ConnectionField; problem: string }
   /** The identity check failed: the token, the address, or the service. */
-  | {
-      ok: false;
-      reason: 'check-failed';
-      field: ConnectionField;
-      problem: IdentityProblem;
-      error: unknown;
-      /** Also in the log line with the error's details. */
-      referenceId: string;
-    };
+  | ({ ok: false; reason: 'check-failed'; field: ConnectionField } & CheckFailure);
 
 /** One row of `/agent connections`: a failing connection is one failing row, never a failed listing. */
 export type ConnectionRow = { alias: string; region: string; source: 'environment' | 'added' } & (
   | { health: 'ok'; accountId: number; accountName: string }
-  | {
-      health: 'failing';
-      problem: IdentityProblem;
-      error: unknown;
-      referenceId: string;
-      accountName?: string | undefined;
-    }
+  | ({ health: 'failing'; accountName?: string | undefined } & CheckFailure)
 );
 
 export type RemoveResult =
-  | { outcome: 'removed'; alias: string }
-  | { outcome: 'unknown'; alias: string }
-  | { outcome: 'default'; alias: string }
+  | { outcome: 'removed' | 'unknown' | 'default'; alias: string }
   | { outcome: 'in-use'; alias: string; channels: string[] };
 
 export interface ConnectionAdminDeps {
@@ -84,10 +69,7 @@ export interface ConnectionAdminDeps {
 export function createConnectionAdmin(deps: ConnectionAdminDeps) {
   const { records, clients, logger } = deps;
 
-  /**
-   * A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added (with
-   * one workspace, all of them).
-   */
+  /** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */
   const visible =
     (tenant: Tenant) =>
     (connection: StoredConnection | undefined): connection is StoredConnection =>
@@ -161,10 +143,7 @@ export function createConnectionAdmin(deps: ConnectionAdminDeps) {
     return { alias, baseUrl, token };
   }
 
-  /**
-   * `tenant`'s connections, the default first (home installations only: it is the operator's),
-   * each checked with whoami at once (bounded in time).
-   */
+  /** `tenant`'s connections, the default first (home installations only), each checked with whoami. */
   async function list(tenant: Tenant): Promise<ConnectionRow[]> {
     const stored = (await records.listConnections()).filter(visible(tenant));
     const rows = [
@@ -233,14 +212,11 @@ export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;
 /** 8 hex characters, as the other reference ids a person quotes to an admin. */
 const newReferenceId = () => randomBytes(4).toString('hex');
 
-function identityOf(identity: Identity) {
-  return { accountId: identity.accountId, accountName: identity.accountName };
-}
+const identityOf = ({ accountId, accountName }: Identity) => ({ accountId, accountName });
 
 /**
- * The region address as AGENT_API_URL takes it: a URL or a bare host. Plain http:// is refused
- * off this machine: the token would travel in clear text. The host must be a regional API host,
- * loopback, or listed in CONNECTION_ALLOWED_HOSTS (DESIGN "Service addresses").
+ * The region address as AGENT_API_URL takes it (a URL or a bare host), or the problem with it:
+ * http:// only on loopback (clear-text token), an allowed host only (DESIGN "Service addresses").
  */
 export function addressOf(
   address: string,

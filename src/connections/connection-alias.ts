@@ -1,9 +1,4 @@
-/**
- * Connection aliases (DESIGN "Many accounts"): what admins type in `/agent channel use … on
- * <alias>` and `/agent connections remove <alias>`. The rule: lower-case letters, digits and `-`,
- * starting with a letter or digit, at most 32 characters (`^[a-z0-9][a-z0-9-]{0,31}$`) — one word
- * in a slash command, safe in a store key and a log field.
- */
+/** Connection aliases (DESIGN "Many accounts"): one word in a command, safe in a store key and a log. */
 
 /** The connection built from AGENT_API_URL / AGENT_API_TOKEN; it cannot be added or removed. */
 export const DEFAULT_CONNECTION = 'default';

@@ -1,9 +1,7 @@
 /**
- * The agent-service client of each connection, by alias (DESIGN "Many accounts"): the default
- * one from AGENT_API_*, the others built on first use from their stored record (token opened with
- * the secret box) and cached. A cached client is checked against its record again after
- * `recheckMs`, so a connection removed or added anew on another replica is followed within that
- * time (removed: calls fail with UnknownConnectionError; changed: a new client).
+ * The agent-service client of each connection, by alias (DESIGN "Many accounts"), built on first
+ * use from its stored record and cached. A cached client is checked against its record again
+ * after `recheckMs`, so a change on another replica is followed within that time.
  */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ConnectionRuns } from '../conversation/connection-runs.js';
@@ -35,10 +33,7 @@ export class ConnectionKeyMissingError extends Error {
   }
 }
 
-/**
- * A stored connection points at an address the service-address rule refuses (added before the rule,
- * or written into the store by hand): its token is not sent there (DESIGN "Service addresses").
- */
+/** A stored connection's address breaks the service-address rule: its token is not sent there. */
 export class ConnectionAddressRefusedError extends Error {
   readonly code = 'address_not_allowed';
   constructor(readonly alias: string) {
@@ -51,24 +46,20 @@ const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).ho
 
 export interface ConnectionClients {
   /**
-   * The client of `alias` (undefined or `default`: the default connection) as the installation
-   * `owner` (its store key, tenancy.ts: undefined with one workspace) may use it: an added alias of
-   * another installation is unknown to it (DESIGN "One installation, one tenant").
+   * The client of `alias` (undefined: the default) as installation `owner` (its store key) may use
+   * it: another installation's alias is unknown to it (DESIGN "One installation, one tenant").
    */
   api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
   /** Drops the cached client of `alias` (after it was added again or removed). */
   forget(alias: string): void;
 }
 
-interface Cached {
+/** A client and the record it was built from: a different record means a new client. */
+type Cached = Pick<StoredConnection, 'sealedToken' | 'baseUrl'> & {
   client: AgentApi;
-  /** The installation that added it (its record's). */
   owner: string | undefined;
-  /** The record it was built from: a different one (added anew elsewhere) means a new client. */
-  sealedToken: string;
-  baseUrl: string;
   checkedAt: number;
-}
+};
 
 export function createConnectionClients(deps: {
   defaultApi: AgentApi;
@@ -162,13 +153,10 @@ export function connectionRuns(
     on(connection, teamId) {
       const api = () => clients.api(connection, keyOf(teamId));
       return {
-        startRun: async (agentId, input, options) => (await api()).startRun(agentId, input, options),
-        followUp: async (agentId, sessionId, input, options) =>
-          (await api()).followUp(agentId, sessionId, input, options),
-        getRunStatus: async (agentId, sessionId, options) =>
-          (await api()).getRunStatus(agentId, sessionId, options),
-        submitFeedback: async (agentId, items, options) =>
-          (await api()).submitFeedback(agentId, items, options),
+        startRun: async (...call) => (await api()).startRun(...call),
+        followUp: async (...call) => (await api()).followUp(...call),
+        getRunStatus: async (...call) => (await api()).getRunStatus(...call),
+        submitFeedback: async (...call) => (await api()).submitFeedback(...call),
       };
     },
   };

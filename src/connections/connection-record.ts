@@ -1,10 +1,6 @@
 import { sealPlace } from '../secrets/secret-box.js';
 
-/**
- * A service connection as the store keeps it (DESIGN "Many accounts"). The token is sealed with
- * the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): the plain token is never stored,
- * logged, echoed or used as a metric label.
- */
+/** A service connection as stored (DESIGN "Many accounts"): its token only sealed, never in plain. */
 export interface StoredConnection {
   alias: string;
   /** The region's API address, normalised (no trailing slash). */
@@ -16,18 +12,11 @@ export interface StoredConnection {
   accountName: string;
   addedBy: string;
   addedAt: number;
-  /**
-   * With OAuth (DESIGN "Many workspaces"): the installation whose admin added it (`T…`, or `E…`
-   * for an org-wide install). Only that installation's admins list, bind or remove it: one
-   * organisation's token is never used for another's channels.
-   */
+  /** With OAuth (DESIGN "Many workspaces"): the installation (`T…`/`E…`) whose admins alone may use it. */
   installation?: string | undefined;
 }
 
-/**
- * The record a connection's sealed token belongs to (DESIGN "Sealed values know their place"): its
- * installation and alias. Copied into another record, the token does not open.
- */
+/** Where a sealed token belongs (DESIGN "Sealed values know their place"): elsewhere it does not open. */
 export const connectionSealPlace = (connection: Pick<StoredConnection, 'alias' | 'installation'>) =>
   sealPlace('connection', connection.installation, connection.alias);
 

@@ -1,8 +1,4 @@
-/**
- * The service connections, wired once for the composition root (DESIGN "Many accounts"): the
- * client factory, the default connection's client, the per-alias clients, the conversation's
- * port and the admin commands' service.
- */
+/** The service connections, wired once for the composition root (DESIGN "Many accounts"). */
 
 import type { AgentApi, RequestBudget } from '../agent-api/index.js';
 import type { Config } from '../config/load-config.js';
@@ -15,10 +11,7 @@ import { DEFAULT_CONNECTION } from './connection-alias.js';
 import { connectionRuns, createConnectionClients } from './connection-clients.js';
 import type { ConnectionRecordStore } from './connection-record.js';
 
-/**
- * How long a whoami of the add form may take: Slack wants the form's answer within 3 s, and the
- * answer (errors, or the result) can only be given in that answer.
- */
+/** How long the add form's whoami may take: Slack wants the form answered within 3 s. */
 export const FORM_CHECK_TIMEOUT_MS = 2_200;
 
 export function createServiceConnections(deps: {
@@ -34,23 +27,16 @@ export function createServiceConnections(deps: {
   const { config } = deps;
   const key = config.secrets.encryptionKey;
   const secrets = key ? createSecretBox(key, config.secrets.previousKeys) : undefined;
-  const clients = createConnectionClients({
-    defaultApi: deps.defaultApi,
-    records: deps.store,
-    secrets,
-    factory: deps.factory,
-    allowedHosts: config.agent.connectionAllowedHosts,
-  });
+  const allowedHosts = config.agent.connectionAllowedHosts;
+  const shared = { records: deps.store, secrets, factory: deps.factory, allowedHosts };
+  const clients = createConnectionClients({ ...shared, defaultApi: deps.defaultApi });
   const admin = createConnectionAdmin({
-    records: deps.store,
+    ...shared,
     clients,
-    factory: deps.factory,
-    secrets,
     defaultBaseUrl: config.agent.baseUrl,
     checkTimeoutMs: FORM_CHECK_TIMEOUT_MS,
     now: () => deps.clock.now(),
     logger: deps.logger,
-    allowedHosts: config.agent.connectionAllowedHosts,
   });
   return { clients, runs: connectionRuns(clients, deps.keyOf), admin, secrets };
 }

@@ -7,7 +7,12 @@ import { toSlackLogger } from '../../logging.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InstallationRecordStore } from '../../store/index.js';
 import type { SlackIdentity } from '../slack-identity.js';
-import { createFailFastWebClient, createWebClient, webClientOptions } from '../web-client.js';
+import {
+  createFailFastWebClient,
+  createWebClient,
+  FAIL_FAST_OPTIONS,
+  webClientOptions,
+} from '../web-client.js';
 import { InstallationWebClient } from './installation-web-client.js';
 import { createSlackInstallations, type SlackInstallations } from './oauth-setup.js';
 import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
@@ -80,12 +85,7 @@ export function createSlackWiring(deps: {
     botToken: () => installations.scope.current()?.botToken,
     webClient: () => new InstallationWebClient(installations.scope, options),
     failFastWebClient: () =>
-      new InstallationWebClient(installations.scope, {
-        ...options,
-        rejectRateLimitedCalls: true,
-        retryConfig: { retries: 0 },
-        timeout: 10_000,
-      }),
+      new InstallationWebClient(installations.scope, { ...options, ...FAIL_FAST_OPTIONS }),
     routeOutput: (output) => routeOutputByTeam(output, installations.routing),
     routeStatus: (status) => routeStatusByTeam(status, installations.routing),
     routeSessions: (sessions) => routeSessionsByTeam(sessions, installations.routing),

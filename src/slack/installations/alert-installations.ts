@@ -5,9 +5,8 @@ import type { SlackInstallations } from './oauth-setup.js';
 import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 
 /**
- * A webhook alert has no Slack event to carry its installation: `?team=` (or its own token) names
- * it, and its intake runs inside that installation's scope (workspace-scope.ts), as an event's
- * would, with the installation's tenant handed to it.
+ * A webhook alert has no event to carry its installation: `?team=` (or its token) names it, and its
+ * intake runs in that installation's scope with its tenant, as an event's would.
  */
 export function alertInstallations(installations: SlackInstallations, tenancy: Tenancy): AlertInstallations {
   return {

@@ -11,10 +11,9 @@ export class NoInstallationInScopeError extends Error {
 }
 
 /**
- * A Web client without a token of its own: every call carries the token of the installation the
- * work runs for (workspace-scope.ts), as the Web API's per-call `token` argument. With OAuth the
- * bot's long-lived clients (answers, progress, thread reads, people) are these, so one client and
- * one connection pool serve every workspace, and each call speaks with its own workspace's token.
+ * A Web client without a token of its own: each call carries, as the per-call `token` argument, the
+ * token of the installation the work runs for (workspace-scope.ts). With OAuth one client and one
+ * connection pool so serve every workspace.
  */
 export class InstallationWebClient extends WebClient {
   constructor(

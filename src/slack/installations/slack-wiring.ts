@@ -18,18 +18,14 @@ import { createSlackInstallations, type SlackInstallations } from './oauth-setup
 import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
 
 /**
- * The Slack side the composition root builds, for one workspace (SLACK_BOT_TOKEN: `auth.test`'s
- * identity, clients with that token) or for many (OAuth: the identity and token of the installation
- * under way, thread writes routed by their thread's team). start-bot.ts asks this and stays the same
- * in both modes.
+ * The Slack side the composition root builds, the same for one workspace (SLACK_BOT_TOKEN:
+ * `auth.test`'s identity and token) and for many (OAuth: the installation under way's, thread
+ * writes routed by their thread's team).
  */
 export interface SlackWiring {
   identity: SlackIdentity;
   installations: SlackInstallations | undefined;
-  /**
-   * The installation under way (OAuth), for caches of what Slack answers as one workspace sees it
-   * (people, who reads a channel); undefined with one workspace.
-   */
+  /** The installation under way (OAuth), for caches of per-workspace answers; undefined with one. */
   installationKey(): string | undefined;
   /** The bot token of the installation under way (file downloads send it themselves). */
   botToken(): string | undefined;
@@ -40,13 +36,11 @@ export interface SlackWiring {
   routeOutput(output: ThreadOutput): ThreadOutput;
   routeStatus(status: ThreadStatusPort): ThreadStatusPort;
   routeSessions(sessions: AgentSessionPort): AgentSessionPort;
-  /**
-   * Runs later work (a poll result, a home republish) in the installation `teamId` names — a turn
-   * record's team — with that installation's token and identity, whatever scope it started in.
-   */
+  /** Runs later work (a poll result, a home republish) in the installation a turn record's team names. */
   within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** The wiring for the configured mode. */
 export function createSlackWiring(deps: {
   config: Config;
   logger: Logger;

@@ -49,13 +49,14 @@ export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): T
   };
 }
 
-/** The native status in its thread's installation; a gone installation is a status Slack refused. */
+/** A status or session call whose installation is gone: as if Slack refused it. */
+const REFUSED = { ok: false, unavailable: false, error: 'installation_not_found' } as const;
+
+/** The native status in its thread's installation. */
 export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting): ThreadStatusPort {
   return {
     set: (where, progress) =>
-      routing
-        .within(where.teamId, () => status.set(where, progress))
-        .catch(() => ({ ok: false, unavailable: false, error: 'installation_not_found' })),
+      routing.within(where.teamId, () => status.set(where, progress)).catch(() => REFUSED),
   };
 }
 
@@ -65,11 +66,10 @@ export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting
  * thread's own token (DESIGN "One installation, one tenant").
  */
 export function routeSessionsByTeam(port: AgentSessionPort, routing: TeamRouting): AgentSessionPort {
-  const refused = { ok: false, unavailable: false, error: 'installation_not_found' } as const;
   return {
     setStatus: (where, ...rest) =>
-      routing.within(where.teamId, () => port.setStatus(where, ...rest)).catch(() => refused),
+      routing.within(where.teamId, () => port.setStatus(where, ...rest)).catch(() => REFUSED),
     rename: (where, ...rest) =>
-      routing.within(where.teamId, () => port.rename(where, ...rest)).catch(() => refused),
+      routing.within(where.teamId, () => port.rename(where, ...rest)).catch(() => REFUSED),
   };
 }

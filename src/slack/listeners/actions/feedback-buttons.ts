@@ -37,11 +37,7 @@ export function feedbackButtonsListener(deps: { reactions: Ratings; logger: Logg
   };
 }
 
-/**
- * The turn id in the clicked message's `agent_answer` metadata, when Slack includes the metadata
- * in the payload's `message` (the button value is the source we control; this covers answers whose
- * buttons predate it).
- */
+/** The turn id in the clicked message's `agent_answer` metadata: for buttons older than their value's. */
 function answerTurnIdOf(message: Args['body']['message']): string | undefined {
   const metadata = (message as { metadata?: { event_type?: string; event_payload?: { turn_id?: unknown } } })
     ?.metadata;

@@ -17,9 +17,8 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /**
  * People's top-level messages in answer channels (`/agent channel answer-all on`) → turns in their
- * threads, no mention needed. Bolt has acked; the turn starter dedupes on channel:ts (a retried
- * event is the same message), checks the sender is inside (an outsider is only logged: they did
- * not address the bot) and applies the limits as for a mention.
+ * threads, no mention needed. The turn starter dedupes on channel:ts, checks the sender is inside
+ * (an outsider is only logged: they did not address the bot) and applies the limits.
  */
 export interface AnswerChannelPorts {
   turns: Pick<TurnIntake, 'handle'>;

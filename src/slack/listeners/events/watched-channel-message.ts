@@ -6,10 +6,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
-/**
- * Integration posts in watched channels → alert investigations (`/agent channel investigate on`).
- * Bolt has acked; a retried event is the same message, which the intake's dedupe takes once.
- */
+/** Integration posts in watched channels → alert investigations (the intake dedupes retries). */
 export interface WatchedChannelPorts {
   alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
   identity: SlackIdentity;

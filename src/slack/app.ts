@@ -212,8 +212,6 @@ function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
   const reason = error instanceof Error ? error.message : String(error);
   return new SlackStartupError(
     `could not open a Socket Mode connection (${apiUrl}apps.connections.open): ${reason}`,
-    {
-      cause: error,
-    },
+    { cause: error },
   );
 }

@@ -1,14 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import type { ChannelMembership } from '../conversation/viewed-context.js';
 
-/**
- * Whether a person is a member of a channel, from `conversations.members` (paged at Slack's
- * maximum page size, stopping once found). A channel with more than `maxMembers` (default 10,000) members is not
- * read to its end: the person counts as not found (fail closed: the viewed place then gives no
- * context). https://docs.slack.dev/reference/methods/conversations.members
- */
+/** Slack's maximum page size for `conversations.members`. */
 const PAGE = 1_000;
 
+/**
+ * Whether a person is a member of a channel, from `conversations.members`, stopping once found. Past
+ * `maxMembers` the person counts as not found (fail closed: the viewed place then gives no context).
+ */
 export function createSlackMembership(client: WebClient, maxMembers = 10_000): ChannelMembership {
   return {
     async isMember(channel, userId) {

@@ -27,11 +27,9 @@ export function allowedFileOrigins(apiUrl: string): Set<string> {
 }
 
 /**
- * Reads shared files with `Authorization: Bearer <bot token>`
- * (https://docs.slack.dev/messaging/working-with-files#downloading): only from Slack's file host or
- * SLACK_API_URL's, never following a redirect (Slack answers a request without a valid token with
- * a redirect to its sign-in page, and a redirect could lead the token elsewhere), within a time
- * bound, and stopping past `maxBytes`.
+ * Reads shared files with the bot token (https://docs.slack.dev/messaging/working-with-files#downloading):
+ * only from the allowed origins, within a time bound, stopping past `maxBytes`, and never following a
+ * redirect (Slack redirects a bad token to its sign-in page; a redirect could lead the token elsewhere).
  */
 export function createSlackFileReader(deps: SlackFileReaderDeps): FileReader {
   const origins = allowedFileOrigins(deps.apiUrl);

@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerTokenCheck } from '../http/bearer-token.js';
+import type { HttpRoute } from '../http/http-route.js';
 
 /** What /healthz and /metrics read; filled in by the composition root. */
 export interface OpsState {
@@ -13,10 +13,8 @@ export interface OpsState {
   metricsToken?: string | undefined;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
 /** GET /healthz and GET /metrics, as plain node:http handlers (Bolt custom routes or our own server). */
-export function opsRoutes(state: OpsState): Array<{ path: string; method: string; handler: Handler }> {
+export function opsRoutes(state: OpsState): HttpRoute[] {
   const authorised = state.metricsToken ? bearerTokenCheck(state.metricsToken) : () => true;
   return [
     {

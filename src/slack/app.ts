@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config/load-config.js';
@@ -18,13 +17,11 @@ import { webClientOptions } from './web-client.js';
 /** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
+/** The running app's life cycle. */
 export interface SlackApp {
-  app: App;
   /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
-  /** HTTP mode: listening; Socket Mode: the socket is connected. */
-  ready(): boolean;
 }
 
 /**
@@ -48,6 +45,7 @@ export function createSlackApp(options: {
   const slackLogger = toSlackLogger(logger);
   let listening = false;
   let socketConnected = false;
+  // HTTP mode: listening; Socket Mode: the socket is connected.
   const ready = () => (config.slack.socketMode ? socketConnected : listening);
   const routes = [
     ...opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken }),
@@ -171,7 +169,7 @@ export function createSlackApp(options: {
     clearTimeout(grace);
   }
 
-  return { app, start, stop, ready };
+  return { start, stop };
 }
 
 /**

@@ -70,16 +70,10 @@ function turnMessagesOf(messages: ThreadMessage[], turnId: string): TurnMessages
   return found;
 }
 
-/**
- * The conversation layer's ThreadOutput on the Slack Web API. Rendering is the views'; this
- * file only sends, records Slack errors in metrics, and reads the thread back after a takeover.
- */
+/** The ThreadOutput on the Web API: it sends the views' renderings, counts errors, reads threads back. */
 export function createSlackThreadOutput(deps: {
   client: WebClient;
-  /**
-   * The client progress messages go through. The Web client pauses its whole queue for a 429's
-   * Retry-After, so progress on a client of its own never holds back an answer. Default `client`.
-   */
+  /** For progress: the Web client pauses its queue for a 429, which must not hold back an answer. */
   progressClient?: WebClient | undefined;
   identity: SlackIdentity;
   logger: Logger;
@@ -128,12 +122,11 @@ export function createSlackThreadOutput(deps: {
 
   return {
     async postProgress(where: ThreadLocation, progress: Progress, turnId: string) {
-      const view = renderProgress(progress);
       const result = await call('chat.postMessage', () =>
         progressClient.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
-          ...view,
+          ...renderProgress(progress),
           metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
           ...NO_PREVIEWS,
         }),
@@ -199,8 +192,8 @@ export function createSlackThreadOutput(deps: {
         parts.push(result.ts);
         await onPart?.(result.ts);
       }
-      if (rendered.file) {
-        const file = rendered.file;
+      const { file } = rendered;
+      if (file) {
         await call('files.uploadV2', () =>
           client.filesUploadV2({
             channel_id: where.channel,
@@ -225,10 +218,7 @@ export function createSlackThreadOutput(deps: {
           thread_ts: where.threadTs,
           text: view.text,
           ...(style === 'rich' ? { blocks: view.blocks } : {}),
-          metadata: {
-            event_type: NOTICE_EVENT_TYPE,
-            event_payload: noticePayload(notice, turnId),
-          },
+          metadata: { event_type: NOTICE_EVENT_TYPE, event_payload: noticePayload(notice, turnId) },
           // A notice may quote the service's own words (an error message).
           ...NO_PREVIEWS,
         }),

@@ -14,11 +14,7 @@ import {
   renderInstalledPage,
   renderInstallPage,
 } from './install-pages.js';
-import {
-  createSealedInstallationStore,
-  installationIdOf,
-  type SealedInstallationStore,
-} from './installation-store.js';
+import { createSealedInstallationStore, installationIdOf } from './installation-store.js';
 import { registerInstallationListeners } from './listeners/index.js';
 import { scopedIdentity } from './scoped-identity.js';
 import { createSlackClients, type SlackClients } from './slack-clients.js';
@@ -39,7 +35,6 @@ const CLIENT_SIDE_FAILURES = new Set([
 /** Everything OAuth distribution adds (DESIGN "Many workspaces"), built once at start-up. */
 export interface SlackInstallations {
   scope: WorkspaceScope;
-  store: SealedInstallationStore;
   clients: SlackClients;
   routing: TeamRouting;
   /** The bot's identity as the installation under way sees it. */
@@ -115,7 +110,6 @@ export function createSlackInstallations(deps: {
 
   return {
     scope,
-    store,
     clients,
     routing,
     identity: scopedIdentity(scope),

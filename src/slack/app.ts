@@ -24,10 +24,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/**
- * The Bolt app in HTTP mode (signed requests on POST /slack/events) or Socket Mode (when an
- * app token is set). GET /healthz and GET /metrics are served on PORT in both modes.
- */
+/** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes on PORT in both. */
 export function createSlackApp(options: {
   config: Config;
   identity: SlackIdentity;
@@ -154,9 +151,8 @@ export function createSlackApp(options: {
 
   async function stop(): Promise<void> {
     listening = false;
-    // Closing a server waits for every open connection; a browser that showed the install pages
-    // may hold one that never sends a request (Chromium preconnects), which would keep the process
-    // up until Node's headersTimeout. Requests in flight get a grace period, then every socket goes.
+    // A browser that showed the install pages may hold an idle connection (Chromium preconnects) that
+    // closing waits for: requests in flight get a grace period, then every socket goes.
     const servers = [httpServer, opsServer].filter((server) => server !== undefined);
     const grace = setTimeout(() => {
       for (const server of servers) server.closeAllConnections();
@@ -172,10 +168,7 @@ export function createSlackApp(options: {
   return { start, stop };
 }
 
-/**
- * Without METRICS_TOKEN anyone who reaches PORT reads /metrics (error codes by method, traffic
- * per replica): said once at start-up, so an operator who meant to close it notices.
- */
+/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for an operator to notice. */
 function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
   if (config.ops.metricsToken) return;
   logger.warn(
@@ -195,10 +188,7 @@ const APP_TOKEN_REFUSALS = new Set([
   'missing_scope',
 ]);
 
-/**
- * Why Socket Mode could not connect, naming what to fix: a refused SLACK_APP_TOKEN (wrong, revoked,
- * or without `connections:write`), else the connection itself. main.ts exits 1 with it.
- */
+/** Why Socket Mode could not connect, naming what to fix (the app token, else the connection); main.ts exits 1. */
 function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
   const code = (error as { data?: { error?: unknown } }).data?.error;
   if (typeof code === 'string' && APP_TOKEN_REFUSALS.has(code)) {

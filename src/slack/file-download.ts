@@ -18,10 +18,7 @@ export interface SlackFileReaderDeps {
   timeoutMs?: number | undefined;
 }
 
-/**
- * The origins the bot token may be sent to. Anything else in a file object (a forged event, an
- * external file's URL) is not fetched: the token goes nowhere but Slack.
- */
+/** The origins the bot token may be sent to: a forged event's or an external file's URL is not fetched. */
 export function allowedFileOrigins(apiUrl: string): Set<string> {
   return new Set([SLACK_FILE_ORIGIN, new URL(apiUrl).origin]);
 }

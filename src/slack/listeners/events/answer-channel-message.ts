@@ -16,7 +16,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /**
- * People's top-level messages in answer channels (`/agent channel answer-all on`) → turns in their
+ * People's top-level messages in answer channels (DESIGN "Answer channels") → turns in their
  * threads, no mention needed. The turn starter dedupes on channel:ts, checks the sender is inside
  * (an outsider is only logged: they did not address the bot) and applies the limits.
  */

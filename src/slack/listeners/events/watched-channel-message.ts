@@ -6,7 +6,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
-/** Integration posts in watched channels → alert investigations (the intake dedupes retries). */
+/** Integration posts in watched channels → alert investigations (DESIGN "Alert investigations"). */
 export interface WatchedChannelPorts {
   alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
   identity: SlackIdentity;

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsMembersResponse, WebClient } from '@slack/web-api';
 import type { ChannelMembership } from '../conversation/viewed-context.js';
 
 /** Slack's maximum page size for `conversations.members`. */
@@ -11,15 +11,13 @@ const PAGE = 1_000;
 export function createSlackMembership(client: WebClient, maxMembers = 10_000): ChannelMembership {
   return {
     async isMember(channel, userId) {
-      let cursor: string | undefined;
       let seen = 0;
-      do {
-        const page = await client.conversations.members({ channel, limit: PAGE, cursor });
-        const members = page.members ?? [];
+      for await (const page of client.paginate('conversations.members', { channel, limit: PAGE })) {
+        const members = (page as ConversationsMembersResponse).members ?? [];
         if (members.includes(userId)) return true;
         seen += members.length;
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor && seen < maxMembers);
+        if (seen >= maxMembers) break;
+      }
       return false;
     },
   };

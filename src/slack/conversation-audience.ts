@@ -1,4 +1,4 @@
-import type { ConversationsInfoResponse, WebClient } from '@slack/web-api';
+import type { ConversationsInfoResponse, ConversationsMembersResponse, WebClient } from '@slack/web-api';
 import type { AudienceSource, ConversationFacts } from '../conversation/access/audience.js';
 
 /** The fields of `conversations.info`'s channel this module reads. */
@@ -30,12 +30,9 @@ const MEMBERS_PAGE = 200;
 export function createSlackAudienceSource(client: WebClient, memberLimit: number): AudienceSource {
   async function membersOf(channel: string): Promise<string[]> {
     const members: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.conversations.members({ channel, limit: MEMBERS_PAGE, cursor });
-      members.push(...(page.members ?? []));
-      cursor = page.response_metadata?.next_cursor || undefined;
-    } while (cursor);
+    for await (const page of client.paginate('conversations.members', { channel, limit: MEMBERS_PAGE })) {
+      members.push(...((page as ConversationsMembersResponse).members ?? []));
+    }
     return members;
   }
 

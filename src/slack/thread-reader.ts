@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsRepliesResponse, WebClient } from '@slack/web-api';
 import type { ThreadMessage, ThreadReader } from '../conversation/context/context-ports.js';
 
 /** Messages per `conversations.replies` page (Slack's advised maximum is 200). */
@@ -16,19 +16,18 @@ export function createSlackThreadReader(client: WebClient): ThreadReader {
   return {
     async read(where) {
       const messages: ThreadMessage[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page += 1) {
-        const result = await client.conversations.replies({
-          channel: where.channel,
-          ts: where.threadTs,
-          limit: PAGE_SIZE,
-          cursor,
-        });
-        messages.push(...((result.messages ?? []) as ThreadMessage[]));
-        cursor = result.response_metadata?.next_cursor || undefined;
-        if (!cursor) return { messages, truncated: false };
+      let pages = 0;
+      const replies = client.paginate('conversations.replies', {
+        channel: where.channel,
+        ts: where.threadTs,
+        limit: PAGE_SIZE,
+      });
+      for await (const page of replies) {
+        messages.push(...(((page as ConversationsRepliesResponse).messages ?? []) as ThreadMessage[]));
+        pages += 1;
+        if (pages === MAX_PAGES && page.response_metadata?.next_cursor) return { messages, truncated: true };
       }
-      return { messages, truncated: true };
+      return { messages, truncated: false };
     },
   };
 }

@@ -6,12 +6,9 @@ import { type PersonRef, senderWorkspace } from '../conversation/access/who-is-i
  */
 
 /** A `message` / `app_mention` event: `user_team`, else `team`, else `source_team`. */
-export function personOfMessage(event: {
-  user?: string | undefined;
-  user_team?: string | undefined;
-  team?: string | undefined;
-  source_team?: string | undefined;
-}): PersonRef {
+export function personOfMessage(
+  event: Parameters<typeof senderWorkspace>[0] & { user?: string | undefined },
+): PersonRef {
   return { userId: event.user ?? '', workspaceId: senderWorkspace(event) };
 }
 

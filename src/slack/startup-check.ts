@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config.js';
 import { toSlackLogger } from '../logging.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './slack-identity.js';
+import { FAIL_FAST_OPTIONS } from './web-client.js';
 
 /** Raised when the bot token cannot be checked; main.ts exits 1 with its message. */
 export class SlackStartupError extends Error {
@@ -24,9 +25,8 @@ export async function checkSlackToken(
   const client = new WebClient(config.slack.botToken, {
     slackApiUrl: config.slack.apiUrl,
     logger: toSlackLogger(logger),
+    ...FAIL_FAST_OPTIONS,
     timeout: timeoutMs,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
   });
   let result: Awaited<ReturnType<WebClient['auth']['test']>>;
   try {

@@ -4,11 +4,9 @@ import { type SecretBox, sealPlace } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';
 
 /** What identifies an installation: the fields of a query or of an installation Bolt hands over. */
-interface InstallationKeys {
-  isEnterpriseInstall?: boolean | undefined;
-  enterpriseId?: string | undefined;
-  teamId?: string | undefined;
-}
+type InstallationKeys = Partial<
+  Pick<InstallationQuery<boolean>, 'isEnterpriseInstall' | 'enterpriseId' | 'teamId'>
+>;
 
 /**
  * The installation's id in the store and in thread keys: the enterprise id for an org-wide install,

@@ -6,10 +6,7 @@ export interface OpsState {
   /** True once the app serves Slack traffic (HTTP: listening; Socket Mode: socket connected). */
   ready(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /**
-   * Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). /healthz
-   * stays open: probes carry no credentials and it says nothing but ready or not.
-   */
+  /** Set ⇒ GET /metrics needs it as a bearer token; /healthz stays open for probes (it tells only readiness). */
   metricsToken?: string | undefined;
 }
 

@@ -8,9 +8,8 @@ import { renderScheduledQuestion, renderScheduleNotice } from './views/schedule-
 const CHANNEL_GONE = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
 /**
- * Scheduled questions on the Web API (`chat:write`; the DM to an adder `im:write`), with the
- * client of the installation in scope (the ticker runs each schedule as its installation).
- * https://docs.slack.dev/reference/methods/chat.postMessage#errors
+ * Scheduled questions and the DM to their adder, with the installation in scope's client (the
+ * ticker runs each schedule as its installation). https://docs.slack.dev/reference/methods/chat.postMessage#errors
  */
 export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
   return {

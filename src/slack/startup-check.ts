@@ -13,10 +13,7 @@ export class SlackStartupError extends Error {
   }
 }
 
-/**
- * Checks the bot token once with `auth.test`, bounded in time. Bolt would otherwise call it at
- * construction and retry an unreachable Slack for ~30 minutes as an unhandled rejection.
- */
+/** Checks the bot token once, bounded (Bolt would retry an unreachable Slack ~30 min, unhandled). */
 export async function checkSlackToken(
   config: Config,
   logger: Logger,

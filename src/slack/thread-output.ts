@@ -26,18 +26,12 @@ import { describeTimeRange } from './views/time-range-footer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
-/**
- * Progress messages are tagged too, with the turn id: a replica that dies between Slack accepting
- * one and saving its ts leaves it to a successor, which finds it by that id.
- */
+/** Progress messages carry the turn id too: a successor finds one a dead replica posted but never saved. */
 export const PROGRESS_EVENT_TYPE = 'agent_progress';
 /** Notices carry the turn id and their kind, so a retry can see one already posted. */
 export const NOTICE_EVENT_TYPE = 'agent_notice';
 
-/**
- * A notice's metadata: the turn, its kind, and `final: false` on the "still working past the
- * deadline" notice, which does not end the turn (tools and tests waiting for an outcome skip it).
- */
+/** A notice's metadata; `final: false` on a deadline notice that does not end the turn (waiters skip it). */
 function noticePayload(notice: TurnNotice, turnId: string): Record<string, string | boolean> {
   const ongoing = notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0;
   return { turn_id: turnId, notice: notice.kind, ...(ongoing ? { final: false } : {}) };

@@ -24,13 +24,10 @@ export const SLACK_RETRY_POLICY: RetryOptions = {
 };
 
 /**
- * One keep-alive pool to the Slack API per configuration, shared by the bot's clients and Bolt's.
- * web-api 8 takes its transport as a `fetch` (no `agent` option): undici's fetch with an undici
- * `Agent`, which serves http and https alike. Not Node's global fetch: on Node 20 it is an older
- * bundled undici costing about a third more CPU per call (bench/README.md). Multipart uploads are
- * built with Node's own FormData, which only Node's fetch recognises, so those go through it (same
- * pool). The pool's `headersTimeout`/`bodyTimeout` bound each call: the client's own `timeout`
- * costs an `AbortSignal.timeout` and a timer per call, undici's timers are per connection.
+ * One keep-alive pool per configuration, shared by the bot's clients and Bolt's. web-api 8 takes a
+ * `fetch` (no `agent`): undici's, with an undici `Agent`. Node 20's global fetch costs about a third
+ * more CPU per call (bench/README.md) but alone recognises Node's FormData, so multipart uploads go
+ * through it (same pool). The pool's timeouts bound each call without a timer per call.
  */
 const fetchByConfig = new WeakMap<Config, FetchFunction>();
 
@@ -54,10 +51,8 @@ function keepAliveFetch(config: Config): FetchFunction {
 }
 
 /**
- * One set of Web client options for every client we build. The client waits out a 429's
- * Retry-After itself and retries network failures and 5xx by `retryConfig`: we add no retry loop
- * (DESIGN: Slack platform facts). The logger is the bot's: below debug it writes none of the
- * client's debug lines, though the client still builds them on every call (bench/README.md).
+ * One set of options for every Web client: it waits out a 429's Retry-After and retries by
+ * `retryConfig`, so we add no retry loop (DESIGN: Slack platform facts).
  */
 export function webClientOptions(config: Config, logger: SlackLogger): WebClientOptions {
   return {

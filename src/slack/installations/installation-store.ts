@@ -34,10 +34,9 @@ export interface SealedInstallationStore extends InstallationStore {
 }
 
 /**
- * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation is kept
- * whole, sealed by the secret box (STATE_ENCRYPTION_KEY), so only its key is readable in Redis,
- * never a token: an org-wide Grid install under the enterprise id, a workspace install under the
- * team id (as Bolt's own stores: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
+ * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation sealed
+ * whole, so Redis shows its id, never a token; an org-wide install under the enterprise id
+ * (as Bolt's own stores: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
  */
 export function createSealedInstallationStore(deps: {
   records: InstallationRecordStore;

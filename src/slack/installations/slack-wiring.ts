@@ -18,9 +18,8 @@ import { createSlackInstallations, type SlackInstallations } from './oauth-setup
 import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
 
 /**
- * The Slack side the composition root builds, the same for one workspace (SLACK_BOT_TOKEN:
- * `auth.test`'s identity and token) and for many (OAuth: the installation under way's, thread
- * writes routed by their thread's team).
+ * The Slack side the composition root builds, alike for one workspace (SLACK_BOT_TOKEN) and many
+ * (OAuth: the identity and token of the installation under way, writes routed by thread team).
  */
 export interface SlackWiring {
   identity: SlackIdentity;

@@ -24,7 +24,7 @@ export interface SlackApp {
   stop(): Promise<void>;
 }
 
-/** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes on PORT in both. */
+/** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes in both. */
 export function createSlackApp(options: {
   config: Config;
   identity: SlackIdentity;
@@ -168,7 +168,7 @@ export function createSlackApp(options: {
   return { start, stop };
 }
 
-/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for an operator to notice. */
+/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators. */
 function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
   if (config.ops.metricsToken) return;
   logger.warn(
@@ -188,7 +188,7 @@ const APP_TOKEN_REFUSALS = new Set([
   'missing_scope',
 ]);
 
-/** Why Socket Mode could not connect, naming what to fix (the app token, else the connection); main.ts exits 1. */
+/** Why Socket Mode could not connect, naming what to fix: the app token, else the connection. */
 function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
   const code = (error as { data?: { error?: unknown } }).data?.error;
   if (typeof code === 'string' && APP_TOKEN_REFUSALS.has(code)) {

@@ -8,9 +8,8 @@ type ChannelInfo = Pick<
 >;
 
 /**
- * Shared with another organisation: Slack Connect (`is_ext_shared`), an invitation still pending
- * (`is_pending_ext_shared`: they may be in before the answer lands), or shared without being
- * shared inside one Grid org (`is_shared` alone: older payloads carry only that).
+ * Shared with another organisation: Slack Connect, a pending invitation (they may be in before the
+ * answer lands), or `is_shared` outside one Grid org (older payloads carry only that).
  */
 export function sharedOutside(channel: ChannelInfo): boolean {
   return (

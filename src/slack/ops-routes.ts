@@ -6,7 +6,7 @@ export interface OpsState {
   /** True once the app serves Slack traffic (HTTP: listening; Socket Mode: socket connected). */
   ready(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /** Set ⇒ GET /metrics needs it as a bearer token; /healthz stays open for probes (it tells only readiness). */
+  /** Set ⇒ GET /metrics needs it as a bearer token; /healthz, telling only readiness, stays open. */
   metricsToken?: string | undefined;
 }
 

@@ -7,10 +7,8 @@ const PAGE_SIZE = 200;
 const MAX_PAGES = 10;
 
 /**
- * The thread context's ThreadReader on `conversations.replies`, paged with cursors
- * (https://docs.slack.dev/reference/methods/conversations.replies). Read once per new session or
- * follow-up, never per poll: the method is Tier 3, and far lower for apps outside the Marketplace.
- * Errors (missing_scope, not_in_channel, ratelimited…) propagate: the caller runs without context.
+ * The ThreadReader on `conversations.replies`: read once per session or follow-up, never per poll
+ * (Tier 3, far lower outside the Marketplace). Errors propagate: the caller runs without context.
  */
 export function createSlackThreadReader(client: WebClient): ThreadReader {
   return {

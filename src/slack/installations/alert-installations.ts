@@ -2,7 +2,7 @@ import type { AlertInstallations } from '../../alerts/index.js';
 import type { Tenancy } from '../../conversation/tenancy.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import type { SlackInstallations } from './oauth-setup.js';
-import { InstallationGoneError, type SlackClients } from './slack-clients.js';
+import { InstallationGoneError } from './slack-clients.js';
 
 /**
  * A webhook alert has no event to carry its installation: `?team=` (or its token) names it, and its
@@ -11,13 +11,11 @@ import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 export function alertInstallations(installations: SlackInstallations, tenancy: Tenancy): AlertInstallations {
   return {
     async runAs(team, work) {
-      let workspace: Awaited<ReturnType<SlackClients['forTeam']>>;
-      try {
-        workspace = await installations.clients.forTeam(team);
-      } catch (error) {
-        if (error instanceof InstallationGoneError) return { found: false };
+      const workspace = await installations.clients.forTeam(team).catch((error: unknown) => {
+        if (error instanceof InstallationGoneError) return undefined;
         throw error;
-      }
+      });
+      if (!workspace) return { found: false };
       const tenant = tenancy.of(workspace.identity);
       return { found: true, value: await installations.scope.run(workspace, () => work(tenant)) };
     },

@@ -21,7 +21,7 @@ export type EventPorts = MessagePorts &
     audience: Pick<ConversationAudience, 'forget'>;
   };
 
-/** Event ids → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes on channel:ts. */
+/** Event ids → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes. */
 export function registerEventListeners(app: App, ports: EventPorts): void {
   app.event('app_mention', messageListener(ports, 'app_mention'));
   app.event('message', messageListener(ports, 'message'));

@@ -8,16 +8,6 @@ export const SLACK_FILE_ORIGIN = 'https://files.slack.com';
 /** One download's bound, headers and body together: a slow file must not hold the turn. */
 const DOWNLOAD_TIMEOUT_MS = 10_000;
 
-export interface SlackFileReaderDeps {
-  /** SLACK_API_URL: its origin is the only other host files are fetched from (the stand-in's). */
-  apiUrl: string;
-  /** The bot token of the installation under way (files:read); undefined: nothing is fetched. */
-  token: () => string | undefined;
-  logger: Logger;
-  /** @default 10 s */
-  timeoutMs?: number | undefined;
-}
-
 /** The origins the bot token may be sent to: a forged event's or an external file's URL is not fetched. */
 export function allowedFileOrigins(apiUrl: string): Set<string> {
   return new Set([SLACK_FILE_ORIGIN, new URL(apiUrl).origin]);
@@ -28,7 +18,15 @@ export function allowedFileOrigins(apiUrl: string): Set<string> {
  * only from the allowed origins, within a time bound, stopping past `maxBytes`, and never following a
  * redirect (Slack redirects a bad token to its sign-in page; a redirect could lead the token elsewhere).
  */
-export function createSlackFileReader(deps: SlackFileReaderDeps): FileReader {
+export function createSlackFileReader(deps: {
+  /** SLACK_API_URL: its origin is the only other host files are fetched from (the stand-in's). */
+  apiUrl: string;
+  /** The bot token of the installation under way (files:read); undefined: nothing is fetched. */
+  token: () => string | undefined;
+  logger: Logger;
+  /** @default 10 s */
+  timeoutMs?: number | undefined;
+}): FileReader {
   const origins = allowedFileOrigins(deps.apiUrl);
   const timeoutMs = deps.timeoutMs ?? DOWNLOAD_TIMEOUT_MS;
   const failed = (file: { id: string }, why: string, extra: Record<string, unknown> = {}): FileRead => {

@@ -28,8 +28,17 @@ export interface SlackPerson {
 /** One `users.info` call: undefined when Slack does not know the user; throws when Slack cannot answer. */
 export type FetchSlackPerson = (userId: string) => Promise<SlackPerson | undefined>;
 
-/** How the directory asks Slack and how long it remembers. */
-export interface UserDirectoryOptions {
+/** People by Slack user id. */
+export interface UserDirectory {
+  /**
+   * The person, or undefined when Slack does not know them; cached for the TTL, one call for
+   * concurrent look-ups. A failure is not cached and rejects: each caller decides how to fail.
+   */
+  lookup(userId: string): Promise<SlackPerson | undefined>;
+}
+
+/** Builds the directory. Its cache lives as long as the returned object (one per process). */
+export function createUserDirectory(options: {
   fetch: FetchSlackPerson;
   /** How long an answer is trusted. Default 5 minutes: a demoted admin loses access soon. */
   ttlMs?: number;
@@ -43,19 +52,7 @@ export interface UserDirectoryOptions {
    * must never decide for another's. Undefined (one workspace): one view.
    */
   partition?: () => string | undefined;
-}
-
-/** People by Slack user id. */
-export interface UserDirectory {
-  /**
-   * The person, or undefined when Slack does not know them; cached for the TTL, one call for
-   * concurrent look-ups. A failure is not cached and rejects: each caller decides how to fail.
-   */
-  lookup(userId: string): Promise<SlackPerson | undefined>;
-}
-
-/** Builds the directory. Its cache lives as long as the returned object (one per process). */
-export function createUserDirectory(options: UserDirectoryOptions): UserDirectory {
+}): UserDirectory {
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   const maxEntries = Math.max(1, options.maxEntries ?? 5_000);
   const now = options.now ?? Date.now;

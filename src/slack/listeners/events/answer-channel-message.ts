@@ -8,10 +8,9 @@ import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
-import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { SlackIdentity } from '../../slack-identity.js';
+import type { MessagePorts } from './message.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -20,12 +19,9 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
  * threads, no mention needed. The turn starter dedupes on channel:ts, checks the sender is inside
  * (an outsider is only logged: they did not address the bot) and applies the limits.
  */
-export interface AnswerChannelPorts {
+export interface AnswerChannelPorts extends Pick<MessagePorts, 'identity' | 'allowedChannelIds' | 'logger'> {
   turns: Pick<TurnIntake, 'handle'>;
   answerChannels?: Pick<AnswerChannels, 'settingOf'> | undefined;
-  identity: SlackIdentity;
-  allowedChannelIds: readonly string[];
-  logger: Logger;
 }
 
 export function answerChannelListener(deps: AnswerChannelPorts) {

@@ -189,13 +189,7 @@ export function createSlackThreadOutput(deps: {
       const { file } = rendered;
       if (file) {
         await call('files.uploadV2', () =>
-          client.filesUploadV2({
-            channel_id: where.channel,
-            thread_ts: where.threadTs,
-            filename: file.filename,
-            title: file.title,
-            content: file.content,
-          }),
+          client.filesUploadV2({ channel_id: where.channel, thread_ts: where.threadTs, ...file }),
         );
       }
       return parts;

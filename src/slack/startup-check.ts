@@ -25,16 +25,13 @@ export async function checkSlackToken(
     ...FAIL_FAST_OPTIONS,
     timeout: timeoutMs,
   });
-  let result: Awaited<ReturnType<WebClient['auth']['test']>>;
-  try {
-    result = await client.auth.test();
-  } catch (error) {
+  const result = await client.auth.test().catch((error: unknown) => {
     const reason = (error as { data?: { error?: string } }).data?.error ?? rootCause(error);
     throw new SlackStartupError(
       `could not verify SLACK_BOT_TOKEN with Slack (${config.slack.apiUrl}auth.test): ${reason}`,
       { cause: error },
     );
-  }
+  });
   if (!result.user_id || !result.team_id) {
     throw new SlackStartupError(
       'auth.test answered without a bot user or team: is SLACK_BOT_TOKEN a bot token (xoxb-…)?',

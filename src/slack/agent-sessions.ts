@@ -24,10 +24,7 @@ function titleOf(question: string): string {
   return (threadTitleFrom(question) ?? 'Question for the agent').slice(0, SESSION_TITLE_MAX_CHARS);
 }
 
-/**
- * The AgentSessionPort on `agents.sessions.setStatus` / `rename`, keyed by `channel_id` + the
- * thread's root `thread_ts` (https://docs.slack.dev/reference/methods/agents.sessions.setStatus).
- */
+/** The AgentSessionPort (https://docs.slack.dev/reference/methods/agents.sessions.setStatus). */
 export function createSlackAgentSessions(deps: StatusCallDeps): AgentSessionPort {
   const { client } = deps;
   return {

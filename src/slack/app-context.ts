@@ -1,9 +1,8 @@
 import type { ViewedPlace } from '../conversation/viewed-context.js';
 
 /**
- * `app_context` on `app_context_changed`, `message.im` and `app_home_opened` (@slack/types 3.2
- * `AppContextChangedEvent['context']`): the entities the person views, in order, each typed and
- * tagged with its workspace.
+ * `app_context` on `app_context_changed`, `message.im` and `app_home_opened` (@slack/types 3.2):
+ * the entities the person views, in order, each typed and tagged with its workspace.
  */
 export interface SlackAppContext {
   entities?: Array<{ type?: string; value?: unknown; team_id?: string | undefined }> | undefined;

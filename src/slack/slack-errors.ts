@@ -51,10 +51,7 @@ interface SlackErrorShape {
   original?: unknown;
 }
 
-/**
- * Slack's error name and its class. Every other platform error (`not_in_channel`, `invalid_auth`,
- * `token_revoked`, …) is permanent: Slack answers the same request the same way however often.
- */
+/** Slack's error name and its class; other platform errors are permanent: Slack answers alike again. */
 export function classifySlackError(error: unknown): { kind: OutputFailureKind; code: string } {
   const shape = (typeof error === 'object' && error !== null ? error : {}) as SlackErrorShape;
   switch (shape.code) {

@@ -11,9 +11,8 @@ export class NoInstallationInScopeError extends Error {
 }
 
 /**
- * A Web client without a token of its own: each call carries, as the per-call `token` argument, the
- * token of the installation the work runs for (workspace-scope.ts). With OAuth one client and one
- * connection pool so serve every workspace.
+ * A Web client without a token: each call carries the token of the installation the work runs for
+ * (workspace-scope.ts), so with OAuth one client and one pool serve every workspace.
  */
 export class InstallationWebClient extends WebClient {
   constructor(

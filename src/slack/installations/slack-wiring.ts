@@ -17,10 +17,7 @@ import { InstallationWebClient } from './installation-web-client.js';
 import { createSlackInstallations, type SlackInstallations } from './oauth-setup.js';
 import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
 
-/**
- * The Slack side the composition root builds, alike for one workspace (SLACK_BOT_TOKEN) and many
- * (OAuth: the identity and token of the installation under way, writes routed by thread team).
- */
+/** The Slack side the composition root builds, alike for one workspace and for many (OAuth). */
 export interface SlackWiring {
   identity: SlackIdentity;
   installations: SlackInstallations | undefined;

@@ -2,10 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SlackIdentity } from '../slack-identity.js';
 
 /**
- * The installation a piece of work runs for (DESIGN "Many workspaces"): with OAuth every event, and
- * every later write to its thread, runs in its installation's scope, where the Web clients take
- * their token and the identity its bot user. AsyncLocalStorage carries it across awaits and timers,
- * so the conversation layer needs no Slack token in its ports.
+ * The installation a piece of work runs for (DESIGN "Many workspaces"): with OAuth each event and
+ * its later thread writes run in its scope, carried across awaits and timers, where the Web clients
+ * find their token and the identity its bot user: the conversation layer's ports need no token.
  */
 export interface SlackWorkspace {
   /** `T…` for a workspace install, `E…` for an org-wide install: the team of thread keys. */

@@ -7,10 +7,7 @@ import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;
 
-/**
- * 👍 / 👎 under an answer → the same feedback as a reaction, on the session of the turn that answer
- * belongs to; the clicker gets an ephemeral thanks with "Add a comment".
- */
+/** 👍 / 👎 under an answer → feedback as by reaction, on its turn's session; an ephemeral thanks back. */
 export function feedbackButtonsListener(deps: { reactions: Ratings; logger: Logger }) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();

@@ -6,10 +6,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs;
 
-/**
- * Stop pressed on a thread's agent session (shown while it is `processing`) → stop following its
- * run (conversation/run-stop.ts, which also checks that the person is inside).
- */
+/** Stop pressed on a thread's agent session → stop following its run (run-stop.ts checks the person). */
 export function agentSessionStoppedListener(deps: {
   stops: RunStop;
   identity: SlackIdentity;

@@ -15,9 +15,8 @@ import type { MessagePorts } from './message.js';
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /**
- * People's top-level messages in answer channels (DESIGN "Answer channels") → turns in their
- * threads, no mention needed. The turn starter dedupes on channel:ts, checks the sender is inside
- * (an outsider is only logged: they did not address the bot) and applies the limits.
+ * People's top-level messages in answer channels (DESIGN "Answer channels") → turns in their threads,
+ * no mention needed; an outsider is only logged by the turn starter: they did not address the bot.
  */
 export interface AnswerChannelPorts extends Pick<MessagePorts, 'identity' | 'allowedChannelIds' | 'logger'> {
   turns: Pick<TurnIntake, 'handle'>;

@@ -13,10 +13,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareArgs;
 
-/**
- * People's messages and mentions → turns: classified, the text cleaned, handed to the conversation
- * layer (which checks that the sender is inside).
- */
+/** People's messages and mentions → turns (the conversation layer checks that the sender is inside). */
 export interface MessagePorts {
   turns: Pick<TurnIntake, 'handle' | 'refuse'>;
   agentView: Pick<AgentView, 'titleConversation'>;

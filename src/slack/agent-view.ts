@@ -2,10 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../runtime/logger.js';
 import { threadTitleFrom } from './views/agent-view.js';
 
-/**
- * The agent view's extras: suggested prompts when a person opens the bot's Messages tab, and a
- * title for each new DM conversation. Both are courtesies: a failure is logged, never shown.
- */
+/** The agent view's courtesies, suggested prompts and DM titles: a failure is logged, never shown. */
 export function createAgentView(deps: {
   prompts: ReadonlyArray<{ title: string; message: string }>;
   logger: Logger;

@@ -4,10 +4,9 @@ import { NO_PREVIEWS } from './no-previews.js';
 import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
 
 /**
- * The alert card and the replies in alert threads on the Web API (`chat.postMessage`, scope
- * `chat:write`). The Web client retries 429s itself; other errors reach the caller.
+ * The alert card and the replies in alert threads (`chat.postMessage`); errors reach the caller.
+ * `identity` is read per post: with OAuth the bot is the installation's in scope.
  */
-/** `identity` is read per post: with OAuth the bot is the installation's in scope. */
 export function createSlackAlertOutput(
   client: WebClient,
   identity: { readonly botUserId: string },

@@ -1,10 +1,8 @@
 import type { ViewedPlace } from '../conversation/viewed-context.js';
 
 /**
- * `app_context` as Slack sends it on `app_context_changed`, `message.im` and `app_home_opened`
- * (@slack/types 3.2 `AppContextChangedEvent['context']`): an ordered list of the entities the
- * person views, each typed (`slack#/types/channel_id`, `slack#/types/message_context` with
- * `{channel_id, message_ts}`, canvases, lists) and tagged with its workspace.
+ * `app_context` on `app_context_changed`, `message.im` and `app_home_opened` (@slack/types 3.2):
+ * the entities the person views, in order, each typed and tagged with its workspace.
  */
 export interface SlackAppContext {
   entities?: Array<{ type?: string; value?: unknown; team_id?: string | undefined }> | undefined;

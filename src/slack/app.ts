@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config/load-config.js';
@@ -18,19 +17,14 @@ import { webClientOptions } from './web-client.js';
 /** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
+/** The running app's life cycle. */
 export interface SlackApp {
-  app: App;
   /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
-  /** HTTP mode: listening; Socket Mode: the socket is connected. */
-  ready(): boolean;
 }
 
-/**
- * The Bolt app in HTTP mode (signed requests on POST /slack/events) or Socket Mode (when an
- * app token is set). GET /healthz and GET /metrics are served on PORT in both modes.
- */
+/** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes in both. */
 export function createSlackApp(options: {
   config: Config;
   identity: SlackIdentity;
@@ -48,6 +42,7 @@ export function createSlackApp(options: {
   const slackLogger = toSlackLogger(logger);
   let listening = false;
   let socketConnected = false;
+  // HTTP mode: listening; Socket Mode: the socket is connected.
   const ready = () => (config.slack.socketMode ? socketConnected : listening);
   const routes = [
     ...opsRoutes({ ...options.ops, ready, metricsToken: config.ops.metricsToken }),
@@ -156,9 +151,8 @@ export function createSlackApp(options: {
 
   async function stop(): Promise<void> {
     listening = false;
-    // Closing a server waits for every open connection; a browser that showed the install pages
-    // may hold one that never sends a request (Chromium preconnects), which would keep the process
-    // up until Node's headersTimeout. Requests in flight get a grace period, then every socket goes.
+    // A browser that showed the install pages may hold an idle connection (Chromium preconnects) that
+    // closing waits for: requests in flight get a grace period, then every socket goes.
     const servers = [httpServer, opsServer].filter((server) => server !== undefined);
     const grace = setTimeout(() => {
       for (const server of servers) server.closeAllConnections();
@@ -171,13 +165,10 @@ export function createSlackApp(options: {
     clearTimeout(grace);
   }
 
-  return { app, start, stop, ready };
+  return { start, stop };
 }
 
-/**
- * Without METRICS_TOKEN anyone who reaches PORT reads /metrics (error codes by method, traffic
- * per replica): said once at start-up, so an operator who meant to close it notices.
- */
+/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators. */
 function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
   if (config.ops.metricsToken) return;
   logger.warn(
@@ -197,10 +188,7 @@ const APP_TOKEN_REFUSALS = new Set([
   'missing_scope',
 ]);
 
-/**
- * Why Socket Mode could not connect, naming what to fix: a refused SLACK_APP_TOKEN (wrong, revoked,
- * or without `connections:write`), else the connection itself. main.ts exits 1 with it.
- */
+/** Why Socket Mode could not connect, naming what to fix: the app token, else the connection. */
 function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
   const code = (error as { data?: { error?: unknown } }).data?.error;
   if (typeof code === 'string' && APP_TOKEN_REFUSALS.has(code)) {
@@ -212,8 +200,6 @@ function socketStartError(error: unknown, apiUrl: string): SlackStartupError {
   const reason = error instanceof Error ? error.message : String(error);
   return new SlackStartupError(
     `could not open a Socket Mode connection (${apiUrl}apps.connections.open): ${reason}`,
-    {
-      cause: error,
-    },
+    { cause: error },
   );
 }

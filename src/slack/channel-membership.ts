@@ -1,26 +1,23 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsMembersResponse, WebClient } from '@slack/web-api';
 import type { ChannelMembership } from '../conversation/viewed-context.js';
 
-/**
- * Whether a person is a member of a channel, from `conversations.members` (paged at Slack's
- * maximum page size, stopping once found). A channel with more than `maxMembers` (default 10,000) members is not
- * read to its end: the person counts as not found (fail closed: the viewed place then gives no
- * context). https://docs.slack.dev/reference/methods/conversations.members
- */
+/** Slack's maximum page size for `conversations.members`. */
 const PAGE = 1_000;
 
+/**
+ * Whether a person is a member of a channel, from `conversations.members`, stopping once found. Past
+ * `maxMembers` the person counts as not found (fail closed: the viewed place then gives no context).
+ */
 export function createSlackMembership(client: WebClient, maxMembers = 10_000): ChannelMembership {
   return {
     async isMember(channel, userId) {
-      let cursor: string | undefined;
       let seen = 0;
-      do {
-        const page = await client.conversations.members({ channel, limit: PAGE, cursor });
-        const members = page.members ?? [];
+      for await (const page of client.paginate('conversations.members', { channel, limit: PAGE })) {
+        const members = (page as ConversationsMembersResponse).members ?? [];
         if (members.includes(userId)) return true;
         seen += members.length;
-        cursor = page.response_metadata?.next_cursor || undefined;
-      } while (cursor && seen < maxMembers);
+        if (seen >= maxMembers) break;
+      }
       return false;
     },
   };

@@ -1,27 +1,15 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsInfoResponse, ConversationsMembersResponse, WebClient } from '@slack/web-api';
 import type { AudienceSource, ConversationFacts } from '../conversation/access/audience.js';
 
-/**
- * Who can read a conversation, from Slack (DESIGN "Who reads the answer"): `conversations.info`
- * for its kind and sharing flags (scopes channels:read, groups:read, mpim:read, im:read), and for
- * conversations of up to `memberLimit` members their ids (`conversations.members`, paged); each
- * member is then judged by the inside check. https://docs.slack.dev/reference/methods/conversations.info
- */
-
 /** The fields of `conversations.info`'s channel this module reads. */
-interface ChannelInfo {
-  is_im?: boolean;
-  is_ext_shared?: boolean;
-  is_pending_ext_shared?: boolean;
-  is_shared?: boolean;
-  is_org_shared?: boolean;
-  num_members?: number;
-}
+type ChannelInfo = Pick<
+  NonNullable<ConversationsInfoResponse['channel']>,
+  'is_im' | 'is_ext_shared' | 'is_pending_ext_shared' | 'is_shared' | 'is_org_shared' | 'num_members'
+>;
 
 /**
- * Shared with another organisation: Slack Connect (`is_ext_shared`), an invitation still pending
- * (`is_pending_ext_shared`: they may be in before the answer lands), or shared without being
- * shared inside one Grid org (`is_shared` alone: older payloads carry only that).
+ * Shared with another organisation: Slack Connect, a pending invitation (they may be in before the
+ * answer lands), or `is_shared` outside one Grid org (older payloads carry only that).
  */
 export function sharedOutside(channel: ChannelInfo): boolean {
   return (
@@ -34,15 +22,16 @@ export function sharedOutside(channel: ChannelInfo): boolean {
 /** Page size for `conversations.members` (Slack's maximum is 1,000; it suggests no more than 200). */
 const MEMBERS_PAGE = 200;
 
+/**
+ * Who can read a conversation (DESIGN "Who reads the answer"): `conversations.info` for its kind
+ * and sharing flags, and up to `memberLimit` members their ids, each then judged by the inside check.
+ */
 export function createSlackAudienceSource(client: WebClient, memberLimit: number): AudienceSource {
   async function membersOf(channel: string): Promise<string[]> {
     const members: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.conversations.members({ channel, limit: MEMBERS_PAGE, cursor });
-      members.push(...(page.members ?? []));
-      cursor = page.response_metadata?.next_cursor || undefined;
-    } while (cursor);
+    for await (const page of client.paginate('conversations.members', { channel, limit: MEMBERS_PAGE })) {
+      members.push(...((page as ConversationsMembersResponse).members ?? []));
+    }
     return members;
   }
 

@@ -2,10 +2,8 @@ import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { InstallationRef, Tenancy, Tenant } from '../conversation/tenancy.js';
 
 /**
- * The installation scope of an event, command or interaction, made once where it enters (DESIGN
- * "One installation, one tenant"): a global middleware puts the tenant on Bolt's context, and each
- * listener hands `tenantOf(context)` along with the work it starts, so nothing downstream looks
- * the installation up for itself.
+ * Puts each event's tenant on Bolt's context where it enters (DESIGN "One installation, one tenant"):
+ * listeners hand `tenantOf(context)` along, so nothing downstream looks the installation up itself.
  */
 export function tenantMiddleware(
   tenancy: Tenancy,

@@ -8,7 +8,17 @@ export const SLACK_FILE_ORIGIN = 'https://files.slack.com';
 /** One download's bound, headers and body together: a slow file must not hold the turn. */
 const DOWNLOAD_TIMEOUT_MS = 10_000;
 
-export interface SlackFileReaderDeps {
+/** The origins the bot token may be sent to: a forged event's or an external file's URL is not fetched. */
+export function allowedFileOrigins(apiUrl: string): Set<string> {
+  return new Set([SLACK_FILE_ORIGIN, new URL(apiUrl).origin]);
+}
+
+/**
+ * Reads shared files with the bot token (https://docs.slack.dev/messaging/working-with-files#downloading):
+ * only from the allowed origins, within a time bound, stopping past `maxBytes`, and never following a
+ * redirect (Slack redirects a bad token to its sign-in page; a redirect could lead the token elsewhere).
+ */
+export function createSlackFileReader(deps: {
   /** SLACK_API_URL: its origin is the only other host files are fetched from (the stand-in's). */
   apiUrl: string;
   /** The bot token of the installation under way (files:read); undefined: nothing is fetched. */
@@ -16,24 +26,7 @@ export interface SlackFileReaderDeps {
   logger: Logger;
   /** @default 10 s */
   timeoutMs?: number | undefined;
-}
-
-/**
- * The origins the bot token may be sent to. Anything else in a file object (a forged event, an
- * external file's URL) is not fetched: the token goes nowhere but Slack.
- */
-export function allowedFileOrigins(apiUrl: string): Set<string> {
-  return new Set([SLACK_FILE_ORIGIN, new URL(apiUrl).origin]);
-}
-
-/**
- * Reads shared files with `Authorization: Bearer <bot token>`
- * (https://docs.slack.dev/messaging/working-with-files#downloading): only from Slack's file host or
- * SLACK_API_URL's, never following a redirect (Slack answers a request without a valid token with
- * a redirect to its sign-in page, and a redirect could lead the token elsewhere), within a time
- * bound, and stopping past `maxBytes`.
- */
-export function createSlackFileReader(deps: SlackFileReaderDeps): FileReader {
+}): FileReader {
   const origins = allowedFileOrigins(deps.apiUrl);
   const timeoutMs = deps.timeoutMs ?? DOWNLOAD_TIMEOUT_MS;
   const failed = (file: { id: string }, why: string, extra: Record<string, unknown> = {}): FileRead => {

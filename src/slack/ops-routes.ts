@@ -1,22 +1,17 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerTokenCheck } from '../http/bearer-token.js';
+import type { HttpRoute } from '../http/http-route.js';
 
 /** What /healthz and /metrics read; filled in by the composition root. */
 export interface OpsState {
   /** True once the app serves Slack traffic (HTTP: listening; Socket Mode: socket connected). */
   ready(): boolean;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /**
-   * Set ⇒ GET /metrics needs `Authorization: Bearer <metricsToken>` (METRICS_TOKEN). /healthz
-   * stays open: probes carry no credentials and it says nothing but ready or not.
-   */
+  /** Set ⇒ GET /metrics needs it as a bearer token; /healthz, telling only readiness, stays open. */
   metricsToken?: string | undefined;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
 /** GET /healthz and GET /metrics, as plain node:http handlers (Bolt custom routes or our own server). */
-export function opsRoutes(state: OpsState): Array<{ path: string; method: string; handler: Handler }> {
+export function opsRoutes(state: OpsState): HttpRoute[] {
   const authorised = state.metricsToken ? bearerTokenCheck(state.metricsToken) : () => true;
   return [
     {

@@ -1,23 +1,18 @@
 import { type PersonRef, senderWorkspace } from '../conversation/access/who-is-inside.js';
 
-/**
- * The person behind each kind of Slack payload, as who-is-inside.ts wants them: the user id and
- * the workspace the payload names for that person (never an envelope's `team_id`, which in a
- * shared channel is the channel creator's workspace). A new entry path needs one line:
- * `await deps.inside.check(personOfInteraction(body))`.
+/*
+ * The person behind each kind of payload, for who-is-inside.ts: the user id and the workspace the
+ * payload names for that person (never an envelope's `team_id`: in a shared channel, the creator's).
  */
 
 /** A `message` / `app_mention` event: `user_team`, else `team`, else `source_team`. */
-export function personOfMessage(event: {
-  user?: string | undefined;
-  user_team?: string | undefined;
-  team?: string | undefined;
-  source_team?: string | undefined;
-}): PersonRef {
+export function personOfMessage(
+  event: Parameters<typeof senderWorkspace>[0] & { user?: string | undefined },
+): PersonRef {
   return { userId: event.user ?? '', workspaceId: senderWorkspace(event) };
 }
 
-/** A `reaction_added` event names no workspace: the directory is always asked. */
+/** A `reaction_added` or `agent_session_stopped` event names no workspace: the directory is always asked. */
 export function personOfReaction(event: { user: string }): PersonRef {
   return { userId: event.user, workspaceId: undefined };
 }
@@ -33,9 +28,4 @@ export function personOfInteraction(body: {
   team?: { id?: string | undefined } | null | undefined;
 }): PersonRef {
   return { userId: body.user.id, workspaceId: body.user.team_id || body.team?.id || undefined };
-}
-
-/** An `agent_session_stopped` event names no workspace: the directory is always asked. */
-export function personOfStop(event: { user: string }): PersonRef {
-  return { userId: event.user, workspaceId: undefined };
 }

@@ -5,9 +5,8 @@ import { NO_PREVIEWS } from './no-previews.js';
 import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
 
 /**
- * The asker's private thread on the Web API: `conversations.open` (im:write) for the DM, a link to
- * the question (`chat.getPermalink`; best effort: without it the quote names the channel), and the
- * quote that roots the thread. The note in the original thread is one `chat.postMessage`.
+ * The asker's private thread: their DM, rooted by a quote of the question with its permalink (best
+ * effort: without it the quote names the channel); and a note in the original thread.
  */
 export function createSlackPrivateReplies(client: WebClient, logger: Logger): PrivateReplies {
   async function permalinkOf(channel: string, ts: string): Promise<string | undefined> {

@@ -4,13 +4,15 @@ import { NO_PREVIEWS } from './no-previews.js';
 import { classifySlackError } from './slack-errors.js';
 import { renderScheduledQuestion, renderScheduleNotice } from './views/schedule-replies.js';
 
-/** What Slack answers when the bot cannot post in the channel any more: the schedule pauses. */
+/**
+ * What Slack answers when the bot cannot post in the channel any more: the schedule pauses.
+ * https://docs.slack.dev/reference/methods/chat.postMessage#errors
+ */
 const CHANNEL_GONE = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
 /**
- * Scheduled questions on the Web API (`chat:write`; the DM to an adder `im:write`), with the
- * client of the installation in scope (the ticker runs each schedule as its installation).
- * https://docs.slack.dev/reference/methods/chat.postMessage#errors
+ * Scheduled questions and the DM to their adder, on the client of the installation in scope (the
+ * ticker runs each schedule as its installation).
  */
 export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
   return {

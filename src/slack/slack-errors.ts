@@ -1,12 +1,13 @@
 /**
- * The one place that sorts Slack Web API failures into the classes delivery acts on (see
- * src/conversation/output-error.ts). Slack answers HTTP 200 with `{ok:false, error}` for most
- * refusals (https://docs.slack.dev/reference/methods/chat.postMessage#errors); the Web client
- * throws them as platform errors, 5xx answers as HTTP errors and network failures as request errors,
- * each after its own retries (web-client.ts), so what reaches us has already been retried.
+ * The one place that sorts Slack Web API failures into the classes delivery acts on
+ * (conversation/turn/output-error.ts). Whatever reaches us the Web client has already retried
+ * (web-client.ts). https://docs.slack.dev/reference/methods/chat.postMessage#errors
  */
-import { ErrorCode } from '@slack/web-api';
+import { ErrorCode, type WebClient } from '@slack/web-api';
 import { type OutputFailureKind, ThreadOutputError } from '../conversation/turn/output-error.js';
+import type { StatusResult } from '../conversation/turn/turn-progress.js';
+import type { Metrics } from '../metrics.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** Slack's own "try again later" answers. */
 const TRANSIENT = new Set([
@@ -35,11 +36,8 @@ const CONTENT = new Set([
 ]);
 
 /**
- * A 429 the Web client did not turn into a rate-limited error. After the last retry of a call whose
- * Retry-After it waited out, it throws a request error around `A rate limit was exceeded (url: …,
- * retry-after: …)`; for a 429 without a usable Retry-After, a plain `Retry header did not contain a
- * valid timeout …`. web-api 8 gives neither a code of its own, only this text; the real client
- * against the stand-in pins it (test/slack/web-client.test.ts).
+ * A 429 the Web client did not turn into a rate-limited error (after its last retry, or without a
+ * usable Retry-After): web-api 8 gives it no code, only this text (pinned by test/slack/web-client.test.ts).
  */
 const WEB_CLIENT_RATE_LIMIT = /^(A rate limit was exceeded|Retry header did not contain a valid timeout)/;
 
@@ -53,12 +51,7 @@ interface SlackErrorShape {
   original?: unknown;
 }
 
-/**
- * Slack's error name and its class. Every other platform error (`not_in_channel`,
- * `channel_not_found`, `is_archived`, `account_inactive`, `invalid_auth`, `token_revoked`,
- * `no_permission`, `restricted_action`, …) is permanent: Slack answers the same request the same way
- * however often it is sent.
- */
+/** Slack's error name and its class; other platform errors are permanent: Slack answers alike again. */
 export function classifySlackError(error: unknown): { kind: OutputFailureKind; code: string } {
   const shape = (typeof error === 'object' && error !== null ? error : {}) as SlackErrorShape;
   switch (shape.code) {
@@ -90,4 +83,34 @@ export function classifySlackError(error: unknown): { kind: OutputFailureKind; c
 export function toThreadOutputError(method: string, error: unknown): ThreadOutputError {
   const { kind, code } = classifySlackError(error);
   return new ThreadOutputError(kind, code, method, { cause: error });
+}
+
+/** What a best-effort status call needs: its client, and where a failure is logged and counted. */
+export interface StatusCallDeps {
+  client: WebClient;
+  logger: Logger;
+  metrics: Pick<Metrics, 'slackApiError'>;
+}
+
+/**
+ * Runs a native status or session call: a failure is counted and returned, never thrown; it is
+ * `unavailable` when `unavailable` names its code (anything else, ratelimited or 5xx, passes).
+ */
+export async function statusCall(
+  deps: StatusCallDeps,
+  method: string,
+  unavailable: ReadonlySet<string>,
+  work: () => Promise<unknown>,
+): Promise<StatusResult> {
+  try {
+    await work();
+    return { ok: true };
+  } catch (error) {
+    // The platform error code (`data.error`), else the Web client's own.
+    const code =
+      (error as { data?: { error?: string } }).data?.error ?? (error as { code?: string }).code ?? 'unknown';
+    deps.metrics.slackApiError(method, code);
+    deps.logger.debug({ method, error: code }, 'Slack API call failed');
+    return { ok: false, unavailable: unavailable.has(code), error: code };
+  }
 }

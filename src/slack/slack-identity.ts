@@ -1,7 +1,4 @@
-/*
- * A leaf of its own: the app (app.ts), the listeners, the installations and the thread output all
- * know the bot's identity, and app.ts imports most of them.
- */
+// A leaf of its own: app.ts, the listeners, the installations and the thread output all import it.
 
 /** Who the bot token belongs to, from `auth.test` at start-up (never from an event's envelope). */
 export interface SlackIdentity {

@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config.js';
 import { toSlackLogger } from '../logging.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SlackIdentity } from './slack-identity.js';
+import { FAIL_FAST_OPTIONS } from './web-client.js';
 
 /** Raised when the bot token cannot be checked; main.ts exits 1 with its message. */
 export class SlackStartupError extends Error {
@@ -12,10 +13,7 @@ export class SlackStartupError extends Error {
   }
 }
 
-/**
- * Checks the bot token once with `auth.test`, bounded in time. Bolt would otherwise call it at
- * construction and retry an unreachable Slack for ~30 minutes as an unhandled rejection.
- */
+/** Checks the bot token once, bounded (Bolt would retry an unreachable Slack ~30 min, unhandled). */
 export async function checkSlackToken(
   config: Config,
   logger: Logger,
@@ -24,20 +22,16 @@ export async function checkSlackToken(
   const client = new WebClient(config.slack.botToken, {
     slackApiUrl: config.slack.apiUrl,
     logger: toSlackLogger(logger),
+    ...FAIL_FAST_OPTIONS,
     timeout: timeoutMs,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
   });
-  let result: Awaited<ReturnType<WebClient['auth']['test']>>;
-  try {
-    result = await client.auth.test();
-  } catch (error) {
+  const result = await client.auth.test().catch((error: unknown) => {
     const reason = (error as { data?: { error?: string } }).data?.error ?? rootCause(error);
     throw new SlackStartupError(
       `could not verify SLACK_BOT_TOKEN with Slack (${config.slack.apiUrl}auth.test): ${reason}`,
       { cause: error },
     );
-  }
+  });
   if (!result.user_id || !result.team_id) {
     throw new SlackStartupError(
       'auth.test answered without a bot user or team: is SLACK_BOT_TOKEN a bot token (xoxb-…)?',

@@ -26,18 +26,12 @@ import { describeTimeRange } from './views/time-range-footer.js';
 
 /** Answer messages carry this metadata type, with the turn id, so a thread can be checked. */
 export const ANSWER_EVENT_TYPE = 'agent_answer';
-/**
- * Progress messages are tagged too, with the turn id: a replica that dies between Slack accepting
- * one and saving its ts leaves it to a successor, which finds it by that id.
- */
+/** Progress messages carry the turn id too: a successor finds one a dead replica posted but never saved. */
 export const PROGRESS_EVENT_TYPE = 'agent_progress';
 /** Notices carry the turn id and their kind, so a retry can see one already posted. */
 export const NOTICE_EVENT_TYPE = 'agent_notice';
 
-/**
- * A notice's metadata: the turn, its kind, and `final: false` on the "still working past the
- * deadline" notice, which does not end the turn (tools and tests waiting for an outcome skip it).
- */
+/** A notice's metadata; `final: false` on a deadline notice that does not end the turn (waiters skip it). */
 function noticePayload(notice: TurnNotice, turnId: string): Record<string, string | boolean> {
   const ongoing = notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0;
   return { turn_id: turnId, notice: notice.kind, ...(ongoing ? { final: false } : {}) };
@@ -70,16 +64,10 @@ function turnMessagesOf(messages: ThreadMessage[], turnId: string): TurnMessages
   return found;
 }
 
-/**
- * The conversation layer's ThreadOutput on the Slack Web API. Rendering is the views'; this
- * file only sends, records Slack errors in metrics, and reads the thread back after a takeover.
- */
+/** The ThreadOutput on the Web API: it sends the views' renderings, counts errors, reads threads back. */
 export function createSlackThreadOutput(deps: {
   client: WebClient;
-  /**
-   * The client progress messages go through. The Web client pauses its whole queue for a 429's
-   * Retry-After, so progress on a client of its own never holds back an answer. Default `client`.
-   */
+  /** For progress: the Web client pauses its queue for a 429, which must not hold back an answer. */
   progressClient?: WebClient | undefined;
   identity: SlackIdentity;
   logger: Logger;
@@ -128,12 +116,11 @@ export function createSlackThreadOutput(deps: {
 
   return {
     async postProgress(where: ThreadLocation, progress: Progress, turnId: string) {
-      const view = renderProgress(progress);
       const result = await call('chat.postMessage', () =>
         progressClient.chat.postMessage({
           channel: where.channel,
           thread_ts: where.threadTs,
-          ...view,
+          ...renderProgress(progress),
           metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
           ...NO_PREVIEWS,
         }),
@@ -199,16 +186,10 @@ export function createSlackThreadOutput(deps: {
         parts.push(result.ts);
         await onPart?.(result.ts);
       }
-      if (rendered.file) {
-        const file = rendered.file;
+      const { file } = rendered;
+      if (file) {
         await call('files.uploadV2', () =>
-          client.filesUploadV2({
-            channel_id: where.channel,
-            thread_ts: where.threadTs,
-            filename: file.filename,
-            title: file.title,
-            content: file.content,
-          }),
+          client.filesUploadV2({ channel_id: where.channel, thread_ts: where.threadTs, ...file }),
         );
       }
       return parts;
@@ -225,10 +206,7 @@ export function createSlackThreadOutput(deps: {
           thread_ts: where.threadTs,
           text: view.text,
           ...(style === 'rich' ? { blocks: view.blocks } : {}),
-          metadata: {
-            event_type: NOTICE_EVENT_TYPE,
-            event_payload: noticePayload(notice, turnId),
-          },
+          metadata: { event_type: NOTICE_EVENT_TYPE, event_payload: noticePayload(notice, turnId) },
           // A notice may quote the service's own words (an error message).
           ...NO_PREVIEWS,
         }),

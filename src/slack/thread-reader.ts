@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsRepliesResponse, WebClient } from '@slack/web-api';
 import type { ThreadMessage, ThreadReader } from '../conversation/context/context-ports.js';
 
 /** Messages per `conversations.replies` page (Slack's advised maximum is 200). */
@@ -7,28 +7,25 @@ const PAGE_SIZE = 200;
 const MAX_PAGES = 10;
 
 /**
- * The thread context's ThreadReader on `conversations.replies`, paged with cursors
- * (https://docs.slack.dev/reference/methods/conversations.replies). Read once per new session or
- * follow-up, never per poll: the method is Tier 3, and far lower for apps outside the Marketplace.
- * Errors (missing_scope, not_in_channel, ratelimited…) propagate: the caller runs without context.
+ * The ThreadReader on `conversations.replies`: read once per session or follow-up, never per poll
+ * (Tier 3, far lower outside the Marketplace). Errors propagate: the caller runs without context.
  */
 export function createSlackThreadReader(client: WebClient): ThreadReader {
   return {
     async read(where) {
       const messages: ThreadMessage[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_PAGES; page += 1) {
-        const result = await client.conversations.replies({
-          channel: where.channel,
-          ts: where.threadTs,
-          limit: PAGE_SIZE,
-          cursor,
-        });
-        messages.push(...((result.messages ?? []) as ThreadMessage[]));
-        cursor = result.response_metadata?.next_cursor || undefined;
-        if (!cursor) return { messages, truncated: false };
+      let pages = 0;
+      const replies = client.paginate('conversations.replies', {
+        channel: where.channel,
+        ts: where.threadTs,
+        limit: PAGE_SIZE,
+      });
+      for await (const page of replies) {
+        messages.push(...(((page as ConversationsRepliesResponse).messages ?? []) as ThreadMessage[]));
+        pages += 1;
+        if (pages === MAX_PAGES && page.response_metadata?.next_cursor) return { messages, truncated: true };
       }
-      return { messages, truncated: true };
+      return { messages, truncated: false };
     },
   };
 }

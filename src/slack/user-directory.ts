@@ -1,41 +1,44 @@
 import type { UsersInfoResponse, WebClient } from '@slack/web-api';
 
 /**
- * One cached `users.info` look-up for every feature that needs to know a person: who is inside
- * the organisation (team, enterprise), who is a workspace admin, and later author names and time
- * zones. https://docs.slack.dev/reference/methods/users.info
+ * What the bot knows about a Slack user, from one cached `users.info` look-up shared by every
+ * feature (toSlackPerson maps the fields): https://docs.slack.dev/reference/methods/users.info
  */
-
-/** What the bot knows about a Slack user, from `users.info`. */
 export interface SlackPerson {
   id: string;
-  /** The person's home workspace (`user.team_id`). */
+  /** The person's home workspace. */
   teamId: string | undefined;
-  /** Their Enterprise Grid org (`user.enterprise_user.enterprise_id`); undefined outside Grid. */
+  /** Their Enterprise Grid org; undefined outside Grid. */
   enterpriseId: string | undefined;
-  /** Workspace admin (`is_admin`). */
   isAdmin: boolean;
-  /** Workspace owner (`is_owner`). */
   isOwner: boolean;
-  /** A guest: `is_restricted` (multi-channel) or `is_ultra_restricted` (single-channel). */
+  /** A multi- or single-channel guest. */
   isGuest: boolean;
-  /** Another organisation's person seen through Slack Connect (`is_stranger`). */
+  /** Another organisation's person seen through Slack Connect. */
   isStranger: boolean;
   isBot: boolean;
   /** A deactivated account. */
   deleted: boolean;
-  /** IANA time zone (`tz`, e.g. `Europe/Berlin`), when Slack gives one. */
+  /** IANA time zone (`Europe/Berlin`), when Slack gives one. */
   tz: string | undefined;
-  /** `profile.display_name`, undefined when empty. */
   displayName: string | undefined;
-  /** `profile.real_name` (or `real_name`), undefined when empty. */
   realName: string | undefined;
 }
 
 /** One `users.info` call: undefined when Slack does not know the user; throws when Slack cannot answer. */
 export type FetchSlackPerson = (userId: string) => Promise<SlackPerson | undefined>;
 
-export interface UserDirectoryOptions {
+/** People by Slack user id. */
+export interface UserDirectory {
+  /**
+   * The person, or undefined when Slack does not know them; cached for the TTL, one call for
+   * concurrent look-ups. A failure is not cached and rejects: each caller decides how to fail.
+   */
+  lookup(userId: string): Promise<SlackPerson | undefined>;
+}
+
+/** Builds the directory. Its cache lives as long as the returned object (one per process). */
+export function createUserDirectory(options: {
   fetch: FetchSlackPerson;
   /** How long an answer is trusted. Default 5 minutes: a demoted admin loses access soon. */
   ttlMs?: number;
@@ -44,26 +47,12 @@ export interface UserDirectoryOptions {
   /** Default Date.now. */
   now?: () => number;
   /**
-   * Whose view of the person is asked for: with OAuth, the installation under way. Slack answers
-   * `users.info` as the asking workspace sees the person (a stranger through Slack Connect in one,
-   * at home in the other; a guest in one Grid workspace, a member in another), so one workspace's
-   * answer must never decide for another's. Undefined (one workspace): one view.
+   * Whose view is asked for: with OAuth, the installation under way. Slack answers as the asking
+   * workspace sees the person (a stranger in one, at home in another), so one workspace's answer
+   * must never decide for another's. Undefined (one workspace): one view.
    */
   partition?: () => string | undefined;
-}
-
-/** People by Slack user id. */
-export interface UserDirectory {
-  /**
-   * The person, or undefined when Slack does not know them. Answers (including "unknown") are
-   * cached for the TTL; concurrent look-ups of one user share one call; a failed call is not
-   * cached and rejects, so each caller decides how to fail (closed, for access decisions).
-   */
-  lookup(userId: string): Promise<SlackPerson | undefined>;
-}
-
-/** Builds the directory. Its cache lives as long as the returned object (one per process). */
-export function createUserDirectory(options: UserDirectoryOptions): UserDirectory {
+}): UserDirectory {
   const ttlMs = options.ttlMs ?? 5 * 60_000;
   const maxEntries = Math.max(1, options.maxEntries ?? 5_000);
   const now = options.now ?? Date.now;
@@ -109,11 +98,8 @@ export function createUserDirectory(options: UserDirectoryOptions): UserDirector
   };
 }
 
-/** `users.info`'s `user` (the Web client's type). */
-type UsersInfoUser = NonNullable<UsersInfoResponse['user']>;
-
 /** `users.info`'s user as a SlackPerson. */
-export function toSlackPerson(userId: string, user: UsersInfoUser): SlackPerson {
+export function toSlackPerson(userId: string, user: NonNullable<UsersInfoResponse['user']>): SlackPerson {
   const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
   return {
     id: user.id ?? userId,

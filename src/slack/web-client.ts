@@ -8,16 +8,12 @@ import type { Logger } from '../runtime/logger.js';
 /** Client-side bound of one Web API call: the pool's wait for the headers, and between body chunks. */
 const CALL_TIMEOUT_MS = 30_000;
 
-/**
- * Connections kept to the Slack API at most, shared by every client of one configuration. The
- * progress throttle keeps its refreshes to a quarter of this (conversation/turn/progress-throttle.ts).
- */
+/** Connections to the Slack API at most; the progress throttle keeps to a quarter (progress-throttle.ts). */
 const SLACK_CONNECTIONS = 64;
 
 /**
- * Network failures and 5xx answers: 5 more tries, 250 ms doubling to at most 10 s, each delay
- * randomised up to twice as long (p-retry's options): a Slack hiccup is ridden out within ~8–16 s,
- * after which the caller decides (delivery tries a notice again later; DESIGN: Slack platform facts).
+ * Network failures and 5xx: 5 more tries, 250 ms doubling to 10 s, randomised (p-retry's options):
+ * a Slack hiccup is ridden out within ~8–16 s, then the caller decides (DESIGN: Slack platform facts).
  */
 export const SLACK_RETRY_POLICY: RetryOptions = {
   retries: 5,
@@ -28,17 +24,10 @@ export const SLACK_RETRY_POLICY: RetryOptions = {
 };
 
 /**
- * One keep-alive connection pool to the Slack API per configuration: the bot's clients and Bolt's
- * listener client share it. The Web client takes its transport as a `fetch` (web-api 8 has no
- * `agent` option): undici's own fetch with an undici `Agent` as its dispatcher. The Agent serves
- * http and https alike, so SLACK_API_URL's scheme needs no choice here. undici's fetch rather than
- * Node's: on Node 20 the global fetch is an older bundled undici that costs about a third more CPU
- * per call (bench/README.md). Multipart uploads are the exception: the Web client builds them with
- * Node's own FormData, which only Node's fetch recognises, so those go through it (same pool).
- *
- * The pool also bounds each call in time (`headersTimeout`, `bodyTimeout`): the Web client's own
- * `timeout` builds an `AbortSignal.timeout` and its timer for every call, a measurable share of a
- * call's CPU; undici's timers are per connection and cost nothing extra per call.
+ * One keep-alive pool per configuration, shared by the bot's clients and Bolt's. web-api 8 takes a
+ * `fetch` (no `agent`): undici's, with an undici `Agent`. Node 20's global fetch costs about a third
+ * more CPU per call (bench/README.md) but alone recognises Node's FormData, so multipart uploads go
+ * through it (same pool). The pool's timeouts bound each call without a timer per call.
  */
 const fetchByConfig = new WeakMap<Config, FetchFunction>();
 
@@ -62,14 +51,8 @@ function keepAliveFetch(config: Config): FetchFunction {
 }
 
 /**
- * One set of Web client options for every client we build. The client waits out a 429's
- * Retry-After by itself (`rejectRateLimitedCalls: false`) and retries network failures and 5xx
- * answers by `retryConfig`; we add no retry loop around it (DESIGN: Slack platform facts).
- *
- * The logger is the bot's, at LOG_LEVEL: with debug off it writes none of the client's debug lines
- * and does not join or scrub them (bolt-logger.ts). The client still builds those lines on every
- * call (it redacts and serialises the body, the headers and the result whatever the logger's
- * level): a cost no option of the client turns off, measured in bench/README.md.
+ * One set of options for every Web client: it waits out a 429's Retry-After and retries by
+ * `retryConfig`, so we add no retry loop (DESIGN: Slack platform facts).
  */
 export function webClientOptions(config: Config, logger: SlackLogger): WebClientOptions {
   return {
@@ -89,14 +72,19 @@ export function createWebClient(config: Config, logger: Logger): WebClient {
 }
 
 /**
- * A client for reads a turn can do without (thread context, names): a 429 or a slow Slack fails
- * the read at once instead of holding the turn, which then runs without that context.
+ * For reads a turn can do without (thread context, names): a 429 or a slow Slack fails the read at
+ * once instead of holding the turn, which then runs without that context.
  */
+export const FAIL_FAST_OPTIONS = {
+  rejectRateLimitedCalls: true,
+  retryConfig: { retries: 0 },
+  timeout: 10_000,
+} satisfies WebClientOptions;
+
+/** A client with {@link FAIL_FAST_OPTIONS}. */
 export function createFailFastWebClient(config: Config, logger: Logger): WebClient {
   return new WebClient(config.slack.botToken, {
     ...webClientOptions(config, toSlackLogger(logger)),
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-    timeout: 10_000,
+    ...FAIL_FAST_OPTIONS,
   });
 }

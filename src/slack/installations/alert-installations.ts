@@ -2,23 +2,20 @@ import type { AlertInstallations } from '../../alerts/index.js';
 import type { Tenancy } from '../../conversation/tenancy.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import type { SlackInstallations } from './oauth-setup.js';
-import { InstallationGoneError, type SlackClients } from './slack-clients.js';
+import { InstallationGoneError } from './slack-clients.js';
 
 /**
- * A webhook alert has no Slack event to carry its installation: `?team=` (or its own token) names
- * it, and its intake runs inside that installation's scope (workspace-scope.ts), as an event's
- * would, with the installation's tenant handed to it.
+ * A webhook alert has no event to carry its installation: `?team=` (or its token) names it, and its
+ * intake runs in that installation's scope with its tenant, as an event's would.
  */
 export function alertInstallations(installations: SlackInstallations, tenancy: Tenancy): AlertInstallations {
   return {
     async runAs(team, work) {
-      let workspace: Awaited<ReturnType<SlackClients['forTeam']>>;
-      try {
-        workspace = await installations.clients.forTeam(team);
-      } catch (error) {
-        if (error instanceof InstallationGoneError) return { found: false };
+      const workspace = await installations.clients.forTeam(team).catch((error: unknown) => {
+        if (error instanceof InstallationGoneError) return undefined;
         throw error;
-      }
+      });
+      if (!workspace) return { found: false };
       const tenant = tenancy.of(workspace.identity);
       return { found: true, value: await installations.scope.run(workspace, () => work(tenant)) };
     },

@@ -1,7 +1,6 @@
 /**
- * The pages a person sees while installing the app (DESIGN "Many workspaces"): plain HTML that a
- * screen reader reads well — a language, a title, one heading, real links — and no scripts, no
- * images and nothing fetched from elsewhere. Pure functions: Bolt's installer calls them.
+ * The pages a person sees while installing (DESIGN "Many workspaces"): plain HTML a screen reader
+ * reads well (a language, a title, one heading, real links), no scripts, nothing fetched elsewhere.
  */
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -49,20 +48,11 @@ export function renderInstallPage(authorizeUrl: string): string {
   );
 }
 
-/** Where the installation went: a workspace's name, or the org's for an org-wide install. */
-export interface InstalledPlace {
-  name: string | undefined;
-  orgWide: boolean;
-}
-
-/**
- * The bot user's name, as manifest.yml declares it (`features.bot_user.display_name`; the manifest
- * test keeps the two equal): what a person types after `/invite @`.
- */
+/** The bot user's name (manifest.yml's `display_name`, kept equal by its test): what follows `/invite @`. */
 export const BOT_DISPLAY_NAME = 'slack-agent-bridge';
 
-/** After Slack's authorize page: the app is installed. */
-export function renderInstalledPage(place: InstalledPlace): string {
+/** After Slack's authorize page: the app is installed in a workspace, or org-wide in an org. */
+export function renderInstalledPage(place: { name: string | undefined; orgWide: boolean }): string {
   const where = place.name ? escapeHtml(place.name) : 'your workspace';
   const scope = place.orgWide
     ? `<p>It is installed for the whole organisation ${where}: an admin can add it to each workspace from the organisation's app settings.</p>`

@@ -3,24 +3,14 @@ import type { Logger } from '../../runtime/logger.js';
 import { type SecretBox, sealPlace } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';
 
-/**
- * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation is kept
- * whole, sealed with the secret box (AES-256-GCM under STATE_ENCRYPTION_KEY): only its key (the
- * team or enterprise id) is readable in Redis, never a token. An org-wide install on Enterprise Grid is one installation for
- * every workspace of the org, kept under the enterprise id; a workspace install under the team id
- * (as Bolt's own stores do: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
- */
-
 /** What identifies an installation: the fields of a query or of an installation Bolt hands over. */
-interface InstallationKeys {
-  isEnterpriseInstall?: boolean | undefined;
-  enterpriseId?: string | undefined;
-  teamId?: string | undefined;
-}
+type InstallationKeys = Partial<
+  Pick<InstallationQuery<boolean>, 'isEnterpriseInstall' | 'enterpriseId' | 'teamId'>
+>;
 
 /**
- * The installation's id in the store and in thread keys: the enterprise id for an org-wide
- * install, else the workspace's team id; undefined when the payload names neither.
+ * The installation's id in the store and in thread keys: the enterprise id for an org-wide install,
+ * else the workspace's team id; undefined when the payload names neither.
  */
 export function installationIdOf(keys: InstallationKeys): string | undefined {
   if (keys.isEnterpriseInstall && keys.enterpriseId) return keys.enterpriseId;
@@ -28,7 +18,7 @@ export function installationIdOf(keys: InstallationKeys): string | undefined {
 }
 
 /** The store's keys of an installation as Bolt builds it after `oauth.v2.access`. */
-function keysOfInstallation(installation: Installation): InstallationKeys {
+export function keysOfInstallation(installation: Installation): InstallationKeys {
   return {
     isEnterpriseInstall: installation.isEnterpriseInstall,
     enterpriseId: installation.enterprise?.id,
@@ -36,12 +26,18 @@ function keysOfInstallation(installation: Installation): InstallationKeys {
   };
 }
 
+/** Bolt's InstallationStore, with the look-ups by id that background work and uninstalls use. */
 export interface SealedInstallationStore extends InstallationStore {
   /** The installation kept under `installationId` (`T…` or `E…`), opened; undefined when none. */
   fetchById(installationId: string): Promise<Installation | undefined>;
   deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
 }
 
+/**
+ * Bolt's InstallationStore on our state store (DESIGN "Many workspaces"): each installation sealed
+ * whole, so Redis shows its id, never a token; an org-wide install under the enterprise id
+ * (as Bolt's own stores: https://docs.slack.dev/tools/bolt-js/concepts/authenticating-oauth).
+ */
 export function createSealedInstallationStore(deps: {
   records: InstallationRecordStore;
   box: SecretBox;

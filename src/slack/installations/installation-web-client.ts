@@ -11,10 +11,8 @@ export class NoInstallationInScopeError extends Error {
 }
 
 /**
- * A Web client without a token of its own: every call carries the token of the installation the
- * work runs for (workspace-scope.ts), as the Web API's per-call `token` argument. With OAuth the
- * bot's long-lived clients (answers, progress, thread reads, people) are these, so one client and
- * one connection pool serve every workspace, and each call speaks with its own workspace's token.
+ * A Web client without a token: each call carries the token of the installation the work runs for
+ * (workspace-scope.ts), so with OAuth one client and one pool serve every workspace.
  */
 export class InstallationWebClient extends WebClient {
   constructor(

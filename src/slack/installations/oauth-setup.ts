@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { App, Context, HTTPReceiverOptions, Installation } from '@slack/bolt';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackOAuthConfig } from '../../config/load-config.js';
@@ -14,11 +14,7 @@ import {
   renderInstalledPage,
   renderInstallPage,
 } from './install-pages.js';
-import {
-  createSealedInstallationStore,
-  installationIdOf,
-  type SealedInstallationStore,
-} from './installation-store.js';
+import { createSealedInstallationStore, installationIdOf } from './installation-store.js';
 import { registerInstallationListeners } from './listeners/index.js';
 import { scopedIdentity } from './scoped-identity.js';
 import { createSlackClients, type SlackClients } from './slack-clients.js';
@@ -39,7 +35,6 @@ const CLIENT_SIDE_FAILURES = new Set([
 /** Everything OAuth distribution adds (DESIGN "Many workspaces"), built once at start-up. */
 export interface SlackInstallations {
   scope: WorkspaceScope;
-  store: SealedInstallationStore;
   clients: SlackClients;
   routing: TeamRouting;
   /** The bot's identity as the installation under way sees it. */
@@ -115,7 +110,6 @@ export function createSlackInstallations(deps: {
 
   return {
     scope,
-    store,
     clients,
     routing,
     identity: scopedIdentity(scope),
@@ -138,34 +132,19 @@ export function createSlackInstallations(deps: {
         renderHtmlForInstallPath: renderInstallPage,
         callbackOptions: {
           // After Slack granted the install, before the installer stores it: refused ⇒ nothing kept.
-          afterInstallation: async (
-            installation: Installation,
-            _options: unknown,
-            _req: IncomingMessage,
-            res: ServerResponse,
-          ) => {
+          afterInstallation: async (installation, _options, _req, res) => {
             if (mayInstall(installation, deps.installTeamIds)) return true;
             const place = installation.enterprise?.id ?? installation.team?.id;
             logger.warn({ place }, 'an install from outside INSTALL_TEAM_IDS was refused; nothing stored');
             sendHtml(res, 403, renderFailedPage(INSTALL_NOT_ALLOWED, INSTALL_PATH));
             return false;
           },
-          success: (
-            installation: Installation,
-            _options: unknown,
-            _req: IncomingMessage,
-            res: ServerResponse,
-          ) => {
+          success: (installation, _options, _req, res) => {
             const orgWide = installation.isEnterpriseInstall === true;
             const name = orgWide ? installation.enterprise?.name : installation.team?.name;
             sendHtml(res, 200, renderInstalledPage({ name, orgWide }));
           },
-          failure: (
-            error: { code?: string },
-            _options: unknown,
-            _req: IncomingMessage,
-            res: ServerResponse,
-          ) => {
+          failure: (error, _options, _req, res) => {
             const code = error.code ?? 'slack_oauth_unknown_error';
             logger.warn({ code }, 'a Slack installation did not complete');
             sendHtml(res, CLIENT_SIDE_FAILURES.has(code) ? 400 : 502, renderFailedPage(code, INSTALL_PATH));

@@ -1,12 +1,10 @@
 import type { Installation } from '@slack/bolt';
-import { installationIdOf, type SealedInstallationStore } from './installation-store.js';
+import { installationIdOf, keysOfInstallation, type SealedInstallationStore } from './installation-store.js';
 import type { SlackWorkspace } from './workspace-scope.js';
 
 /**
- * The port background work uses to act for an installation (DESIGN "Many workspaces"): delivery,
- * polling and recovery run after the event that started a turn has returned, so they find the
- * installation again by the team the turn record carries (its thread key's team: `T…`, or `E…`
- * for an org-wide install).
+ * How background work (delivery, polling, recovery: after the event returned) finds its installation
+ * again, by the turn record's team (`T…`, or `E…` for an org-wide install). DESIGN "Many workspaces".
  */
 export interface SlackClients {
   /** Rejects with {@link InstallationGoneError} when the installation is not (or no longer) kept. */
@@ -15,6 +13,7 @@ export interface SlackClients {
   forget(installationId: string): void;
 }
 
+/** Raised when an installation is not (or no longer) kept. */
 export class InstallationGoneError extends Error {
   readonly code = 'installation_not_found';
   constructor(readonly installationId: string) {
@@ -25,11 +24,7 @@ export class InstallationGoneError extends Error {
 
 /** The workspace of a stored installation; undefined when it has no bot (a user-only install). */
 export function workspaceOfInstallation(installation: Installation): SlackWorkspace | undefined {
-  const installationId = installationIdOf({
-    isEnterpriseInstall: installation.isEnterpriseInstall,
-    enterpriseId: installation.enterprise?.id,
-    teamId: installation.team?.id,
-  });
+  const installationId = installationIdOf(keysOfInstallation(installation));
   const bot = installation.bot;
   if (!installationId || !bot) return undefined;
   return {
@@ -49,6 +44,7 @@ export function workspaceOfInstallation(installation: Installation): SlackWorksp
 /** How long an opened installation is reused before the store is read again. */
 const REMEMBER_MS = 60_000;
 
+/** The installations, each remembered for {@link REMEMBER_MS} after it is opened. */
 export function createSlackClients(
   store: SealedInstallationStore,
   now: () => number = Date.now,

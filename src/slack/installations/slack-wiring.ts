@@ -7,24 +7,21 @@ import { toSlackLogger } from '../../logging.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InstallationRecordStore } from '../../store/index.js';
 import type { SlackIdentity } from '../slack-identity.js';
-import { createFailFastWebClient, createWebClient, webClientOptions } from '../web-client.js';
+import {
+  createFailFastWebClient,
+  createWebClient,
+  FAIL_FAST_OPTIONS,
+  webClientOptions,
+} from '../web-client.js';
 import { InstallationWebClient } from './installation-web-client.js';
 import { createSlackInstallations, type SlackInstallations } from './oauth-setup.js';
 import { routeOutputByTeam, routeSessionsByTeam, routeStatusByTeam } from './team-routing.js';
 
-/**
- * The Slack side the composition root builds, for one workspace (SLACK_BOT_TOKEN: `auth.test`'s
- * identity, clients with that token) or for many (OAuth: the identity and token of the installation
- * under way, thread writes routed by their thread's team). start-bot.ts asks this and stays the same
- * in both modes.
- */
+/** The Slack side the composition root builds, alike for one workspace and for many (OAuth). */
 export interface SlackWiring {
   identity: SlackIdentity;
   installations: SlackInstallations | undefined;
-  /**
-   * The installation under way (OAuth), for caches of what Slack answers as one workspace sees it
-   * (people, who reads a channel); undefined with one workspace.
-   */
+  /** The installation under way (OAuth), for caches of per-workspace answers; undefined with one. */
   installationKey(): string | undefined;
   /** The bot token of the installation under way (file downloads send it themselves). */
   botToken(): string | undefined;
@@ -35,13 +32,11 @@ export interface SlackWiring {
   routeOutput(output: ThreadOutput): ThreadOutput;
   routeStatus(status: ThreadStatusPort): ThreadStatusPort;
   routeSessions(sessions: AgentSessionPort): AgentSessionPort;
-  /**
-   * Runs later work (a poll result, a home republish) in the installation `teamId` names — a turn
-   * record's team — with that installation's token and identity, whatever scope it started in.
-   */
+  /** Runs later work (a poll result, a home republish) in the installation a turn record's team names. */
   within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** The wiring for the configured mode. */
 export function createSlackWiring(deps: {
   config: Config;
   logger: Logger;
@@ -80,12 +75,7 @@ export function createSlackWiring(deps: {
     botToken: () => installations.scope.current()?.botToken,
     webClient: () => new InstallationWebClient(installations.scope, options),
     failFastWebClient: () =>
-      new InstallationWebClient(installations.scope, {
-        ...options,
-        rejectRateLimitedCalls: true,
-        retryConfig: { retries: 0 },
-        timeout: 10_000,
-      }),
+      new InstallationWebClient(installations.scope, { ...options, ...FAIL_FAST_OPTIONS }),
     routeOutput: (output) => routeOutputByTeam(output, installations.routing),
     routeStatus: (status) => routeStatusByTeam(status, installations.routing),
     routeSessions: (sessions) => routeSessionsByTeam(sessions, installations.routing),

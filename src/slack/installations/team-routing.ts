@@ -6,9 +6,8 @@ import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 /**
- * Thread writes find their installation by the thread's team (DESIGN "Many workspaces"): a turn's
- * answer, notices and progress are written long after its event returned (polling, recovery after a
- * restart), so each write enters the scope of the installation its ThreadLocation names.
+ * Thread writes, long after their event returned (polling, recovery), enter the scope of the
+ * installation their thread's team names (DESIGN "Many workspaces").
  */
 export interface TeamRouting {
   /** Runs `work` for the installation `teamId` names; rejects when it is gone. */
@@ -49,27 +48,26 @@ export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): T
   };
 }
 
-/** The native status in its thread's installation; a gone installation is a status Slack refused. */
+/** A status or session call whose installation is gone: as if Slack refused it. */
+const REFUSED = { ok: false, unavailable: false, error: 'installation_not_found' } as const;
+
+/** The native status in its thread's installation. */
 export function routeStatusByTeam(status: ThreadStatusPort, routing: TeamRouting): ThreadStatusPort {
   return {
     set: (where, progress) =>
-      routing
-        .within(where.teamId, () => status.set(where, progress))
-        .catch(() => ({ ok: false, unavailable: false, error: 'installation_not_found' })),
+      routing.within(where.teamId, () => status.set(where, progress)).catch(() => REFUSED),
   };
 }
 
 /**
- * Agent sessions in their thread's installation: a poll result ends a turn of any installation,
- * whichever event's scope the poller was started in, and `agents.sessions.setStatus` must carry the
- * thread's own token (DESIGN "One installation, one tenant").
+ * Agent sessions in their thread's installation: a poller started in any event's scope ends turns
+ * of every installation, each call with its thread's own token (DESIGN "One installation, one tenant").
  */
 export function routeSessionsByTeam(port: AgentSessionPort, routing: TeamRouting): AgentSessionPort {
-  const refused = { ok: false, unavailable: false, error: 'installation_not_found' } as const;
   return {
     setStatus: (where, ...rest) =>
-      routing.within(where.teamId, () => port.setStatus(where, ...rest)).catch(() => refused),
+      routing.within(where.teamId, () => port.setStatus(where, ...rest)).catch(() => REFUSED),
     rename: (where, ...rest) =>
-      routing.within(where.teamId, () => port.rename(where, ...rest)).catch(() => refused),
+      routing.within(where.teamId, () => port.rename(where, ...rest)).catch(() => REFUSED),
   };
 }

@@ -1,10 +1,7 @@
 import { type AdminCheck, createAdminCheck } from '../../commands/access.js';
 import type { ListenerDeps } from './listener-deps.js';
 
-/**
- * Who is an admin, for every listener that needs it (commands, the add-connection form): the
- * shared user directory (one users.info cache), Slack admins of the app's own organisation only.
- */
+/** Who is an admin (commands, the add-connection form): Slack admins of the app's own organisation only. */
 export function adminCheckOf(
   deps: Pick<ListenerDeps, 'config' | 'identity' | 'users' | 'logger'>,
 ): AdminCheck {

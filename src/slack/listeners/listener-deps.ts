@@ -13,10 +13,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { SlackIdentity } from '../slack-identity.js';
 import type { UserDirectory } from '../user-directory.js';
 
-/**
- * What `/agent` (listeners/commands/) and the admin check reach. Every other listener declares its
- * own narrow ports in its file; this bag shrinks with the subcommand registry.
- */
+/** What `/agent` and the admin check reach (every other listener declares its own ports). */
 export interface ListenerDeps {
   /** Who is inside the organisation: every entry path asks it (see payload-person.ts). */
   inside: InsideCheck;

@@ -1,10 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { InstallationListenerDeps } from './installation-listener-deps.js';
 
-/**
- * `app_uninstalled`: the app was removed from a workspace (or an org): its installation and its
- * tokens are forgotten at once. https://docs.slack.dev/reference/events/app_uninstalled
- */
+/** The installation is forgotten at once. https://docs.slack.dev/reference/events/app_uninstalled */
 export function appUninstalledListener(deps: InstallationListenerDeps) {
   return async ({ context }: SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs) => {
     await deps.forget(context, 'app_uninstalled');

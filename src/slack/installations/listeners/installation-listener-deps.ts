@@ -1,10 +1,7 @@
 import type { Context } from '@slack/bolt';
 import type { Logger } from '../../../runtime/logger.js';
 
-/**
- * What the installation listeners reach. A leaf of its own so that each listener and the
- * registration in index.ts import it without importing one another.
- */
+/** What the installation listeners reach (a leaf: the listeners and index.ts import it, not each other). */
 export interface InstallationListenerDeps {
   /** Forgets the installation the event came from. */
   forget(context: Context, why: 'app_uninstalled' | 'tokens_revoked'): Promise<void>;

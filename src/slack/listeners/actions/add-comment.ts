@@ -4,10 +4,7 @@ import { decodeRatedAnswer, renderCommentForm } from '../../views/feedback.js';
 
 type Args = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-/**
- * "Add a comment" in the thanks → the comment form. views.open must use the click's trigger_id
- * within 3 seconds, so nothing is looked up before it.
- */
+/** "Add a comment" → the comment form, at once: views.open needs the trigger_id within 3 seconds. */
 export function addCommentListener(deps: { logger: Logger }) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();

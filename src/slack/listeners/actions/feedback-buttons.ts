@@ -7,10 +7,7 @@ import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;
 
-/**
- * 👍 / 👎 under an answer → the same feedback as a reaction, on the session of the turn that answer
- * belongs to; the clicker gets an ephemeral thanks with "Add a comment".
- */
+/** 👍 / 👎 under an answer → feedback as by reaction, on its turn's session; an ephemeral thanks back. */
 export function feedbackButtonsListener(deps: { reactions: Ratings; logger: Logger }) {
   return async ({ ack, action, body, client }: Args): Promise<void> => {
     await ack();
@@ -37,11 +34,7 @@ export function feedbackButtonsListener(deps: { reactions: Ratings; logger: Logg
   };
 }
 
-/**
- * The turn id in the clicked message's `agent_answer` metadata, when Slack includes the metadata
- * in the payload's `message` (the button value is the source we control; this covers answers whose
- * buttons predate it).
- */
+/** The turn id in the clicked message's `agent_answer` metadata: for buttons older than their value's. */
 function answerTurnIdOf(message: Args['body']['message']): string | undefined {
   const metadata = (message as { metadata?: { event_type?: string; event_payload?: { turn_id?: unknown } } })
     ?.metadata;

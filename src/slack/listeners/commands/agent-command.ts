@@ -23,9 +23,8 @@ import { slackDmUploader } from './slack-ports.js';
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /**
- * `/agent …`: ack at once (Slack's 3 seconds), check that the person is inside the organisation
- * (an outsider in a shared channel is refused before anything runs), then run the subcommand and
- * answer through response_url, ephemerally — which also works in channels the bot is not a member of.
+ * `/agent …`: ack at once (Slack's 3 seconds), refuse an outsider before anything runs, then run the
+ * subcommand and answer ephemerally through response_url (which works where the bot is no member).
  */
 export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
   const { logger } = deps;
@@ -90,10 +89,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
   };
 }
 
-/**
- * Answers ephemerally. A failed reply is logged with its message only: the request body may hold
- * a new account's token.
- */
+/** Answers ephemerally; a failure is logged by its message only: the body may hold an account's token. */
 async function reply(
   respond: Args['respond'],
   logger: ListenerDeps['logger'],
@@ -132,10 +128,7 @@ function connectionsContext(
   };
 }
 
-/**
- * An installation's alert address: the bot's public origin (SLACK_REDIRECT_URI's, when set) with
- * `/alerts`, its `?team=` and the channel the command was typed in.
- */
+/** An installation's alert address: SLACK_REDIRECT_URI's origin, `/alerts`, its team and the channel. */
 function alertAddress(config: ListenerDeps['config'], teamId: string, channelId: string | undefined): string {
   const redirect = config.slack.oauth?.redirectUri;
   const origin = redirect ? new URL(redirect).origin : 'https://<this bot’s address>';

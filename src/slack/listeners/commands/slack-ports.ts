@@ -2,13 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { SendFilesToUser } from '../../../commands/export-command.js';
 
 /**
- * The Slack side of the command layer's upload port: a private upload to a person (a DM from the
- * bot: `conversations.open` + `filesUploadV2`). Who is an admin comes from the user directory.
- */
-
-/**
- * Uploads the files into the DM between the bot and `userId`: private to that person, unlike a
- * channel (https://docs.slack.dev/reference/methods/files.completeUploadExternal).
+ * The command layer's upload port: the files go into the bot's DM with `userId`, private to that
+ * person (https://docs.slack.dev/reference/methods/files.completeUploadExternal).
  */
 export function slackDmUploader(client: WebClient): SendFilesToUser {
   return async (userId, files, comment) => {

@@ -1,16 +1,12 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { RunStop } from '../../../conversation/run-stop.js';
 import type { Logger } from '../../../runtime/logger.js';
-import { personOfStop } from '../../payload-person.js';
+import { personOfReaction } from '../../payload-person.js';
 import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs;
 
-/**
- * Stop pressed on a thread's agent session → stop following its run (conversation/run-stop.ts,
- * which also checks that the person is inside the organisation). Slack shows the button only
- * while the session is `processing` and the app subscribes to this event.
- */
+/** Stop pressed on a thread's agent session → stop following its run (run-stop.ts checks the person). */
 export function agentSessionStoppedListener(deps: {
   stops: RunStop;
   identity: SlackIdentity;
@@ -21,7 +17,7 @@ export function agentSessionStoppedListener(deps: {
       teamId: deps.identity.teamId,
       channel: event.channel,
       threadTs: event.thread_ts,
-      ...personOfStop(event),
+      ...personOfReaction(event),
     });
     deps.logger.debug(
       { channel: event.channel, threadTs: event.thread_ts, result, retryNum: context.retryNum },

@@ -8,25 +8,19 @@ import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
-import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
 import { personOfMessage } from '../../payload-person.js';
-import type { SlackIdentity } from '../../slack-identity.js';
+import type { MessagePorts } from './message.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /**
- * People's top-level messages in answer channels (`/agent channel answer-all on`) → turns in their
- * threads, no mention needed. Bolt has acked; the turn starter dedupes on channel:ts (a retried
- * event is the same message), checks the sender is inside (an outsider is only logged: they did
- * not address the bot) and applies the limits as for a mention.
+ * People's top-level messages in answer channels (DESIGN "Answer channels") → turns in their threads,
+ * no mention needed; an outsider is only logged by the turn starter: they did not address the bot.
  */
-export interface AnswerChannelPorts {
+export interface AnswerChannelPorts extends Pick<MessagePorts, 'identity' | 'allowedChannelIds' | 'logger'> {
   turns: Pick<TurnIntake, 'handle'>;
   answerChannels?: Pick<AnswerChannels, 'settingOf'> | undefined;
-  identity: SlackIdentity;
-  allowedChannelIds: readonly string[];
-  logger: Logger;
 }
 
 export function answerChannelListener(deps: AnswerChannelPorts) {

@@ -6,9 +6,8 @@ import type { SlackIdentity } from '../../slack-identity.js';
 type Args = SlackEventMiddlewareArgs<'app_context_changed'> & AllMiddlewareArgs;
 
 /**
- * The person moved to another channel or thread with the agent view open. Subscribing is what
- * makes Slack put `app_context` on `message.im` (read with the question itself, message.ts);
- * nothing is kept here: the question carries the place it was asked about.
+ * The person moved with the agent view open. Subscribing is what makes Slack put `app_context` on
+ * `message.im` (read with the question, message.ts); nothing is kept here.
  */
 export function appContextChangedListener(deps: { identity: SlackIdentity; logger: Logger }) {
   return async ({ event }: Args): Promise<void> => {

@@ -5,10 +5,7 @@ import { tenantOf } from '../../event-tenant.js';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
-/**
- * The bot's Messages tab (its agent view) opened → suggested prompts to start from; its Home tab
- * opened → the person's home is published (app-home.ts).
- */
+/** The bot's Messages tab opened → suggested prompts; its Home tab → the person's home is published. */
 export interface HomeOpenedPorts {
   /** Absent: the Home tab is left as Slack shows it. */
   appHome?: Pick<AppHome, 'opened'> | undefined;

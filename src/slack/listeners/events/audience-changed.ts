@@ -5,10 +5,7 @@ import type { Logger } from '../../../runtime/logger.js';
 type AudienceEvent = 'channel_shared' | 'channel_unshared' | 'member_joined_channel' | 'member_left_channel';
 type Args = SlackEventMiddlewareArgs<AudienceEvent> & AllMiddlewareArgs;
 
-/**
- * A conversation was shared or unshared, or someone joined or left: what the bot knew about who
- * reads it is dropped (for every replica: it lives in the store), so the next question asks Slack.
- */
+/** A conversation was shared, unshared, joined or left: who reads it is dropped from the store. */
 export function audienceChangedListener(deps: {
   audience: Pick<ConversationAudience, 'forget'>;
   logger: Logger;

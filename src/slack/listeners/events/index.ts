@@ -21,23 +21,17 @@ export type EventPorts = MessagePorts &
     audience: Pick<ConversationAudience, 'forget'>;
   };
 
-/**
- * Event ids → listeners. A channel mention arrives as both `app_mention` and `message`; both
- * go to the same intake, which dedupes on channel:ts.
- */
+/** Event ids → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes. */
 export function registerEventListeners(app: App, ports: EventPorts): void {
   app.event('app_mention', messageListener(ports, 'app_mention'));
   app.event('message', messageListener(ports, 'message'));
-  // Integration posts in watched channels are alerts (DESIGN "Alert investigations").
   app.event('message', watchedChannelListener(ports));
-  // People's top-level messages in answer channels are questions (DESIGN "Answer channels").
   app.event('message', answerChannelListener(ports));
   app.event('reaction_added', reactionAddedListener(ports));
   app.event('app_home_opened', appHomeOpenedListener(ports));
   // Stop on a thread's agent session; where the person looks (app_context then rides on message.im).
   app.event('agent_session_stopped', agentSessionStoppedListener(ports));
   app.event('app_context_changed', appContextChangedListener(ports));
-  // Who can read a conversation changed: the next question asks Slack again.
   app.event('channel_shared', audienceChangedListener(ports));
   app.event('channel_unshared', audienceChangedListener(ports));
   app.event('member_joined_channel', audienceChangedListener(ports));

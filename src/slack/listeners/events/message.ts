@@ -13,11 +13,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'app_mention' | 'message'> & AllMiddlewareArgs;
 
-/**
- * People's messages and mentions → turns. Bolt has already acked (ack first, work after);
- * this only classifies, cleans the text and hands over to the conversation layer, which also
- * checks that the sender is inside the organisation.
- */
+/** People's messages and mentions → turns (the conversation layer checks that the sender is inside). */
 export interface MessagePorts {
   turns: Pick<TurnIntake, 'handle' | 'refuse'>;
   agentView: Pick<AgentView, 'titleConversation'>;
@@ -54,10 +50,8 @@ export function messageListener(deps: MessagePorts, source: 'app_mention' | 'mes
           ? viewedPlaceOf((event as { app_context?: SlackAppContext }).app_context, identity.teamId)
           : undefined,
     };
-    // Bolt has acked. Returning now lets it drop the HTTP request, the envelope and its middleware
-    // chain while the turn waits for the I/O gate: a burst of mentions otherwise kept each of them
-    // (about 16 KB a message) until its turn started. Arrival order is kept: handing over is
-    // synchronous, and the gate is first in, first out.
+    // Not awaited: Bolt then drops the request and its envelope (~16 KB a message) while the turn
+    // waits for the I/O gate. Arrival order is kept: handing over is synchronous, the gate FIFO.
     const handling =
       verdict.kind === 'ignore' ? turns.refuse(request, 'channel-not-allowed') : turns.handle(request);
     const startsDm = message.channel_type === 'im' && !message.thread_ts;

@@ -6,10 +6,7 @@ import type { SlackIdentity } from '../../slack-identity.js';
 
 type Args = SlackEventMiddlewareArgs<'reaction_added'> & AllMiddlewareArgs;
 
-/**
- * 👍/👎 on an answer → feedback on its session (see conversation/feedback/ratings.ts, which also
- * checks that the person is inside the organisation).
- */
+/** 👍/👎 on an answer → feedback on its session (conversation/feedback/ratings.ts checks the person). */
 export function reactionAddedListener(deps: { reactions: Ratings; identity: SlackIdentity; logger: Logger }) {
   return async ({ event }: Args): Promise<void> => {
     if (event.item.type !== 'message') return;

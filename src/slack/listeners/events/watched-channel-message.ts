@@ -1,20 +1,13 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type AlertInvestigations, type WatchedMessage, watchedAlert } from '../../../alerts/index.js';
-import type { Logger } from '../../../runtime/logger.js';
 import { tenantOf } from '../../event-tenant.js';
-import type { SlackIdentity } from '../../slack-identity.js';
+import type { MessagePorts } from './message.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
-/**
- * Integration posts in watched channels → alert investigations (`/agent channel investigate on`).
- * Bolt has acked; a retried event is the same message, which the intake's dedupe takes once.
- */
-export interface WatchedChannelPorts {
+/** Integration posts in watched channels → alert investigations (DESIGN "Alert investigations"). */
+export interface WatchedChannelPorts extends Pick<MessagePorts, 'identity' | 'allowedChannelIds' | 'logger'> {
   alerts?: Pick<AlertInvestigations, 'intake' | 'watched'> | undefined;
-  identity: SlackIdentity;
-  allowedChannelIds: readonly string[];
-  logger: Logger;
 }
 
 export function watchedChannelListener(deps: WatchedChannelPorts) {

@@ -16,9 +16,8 @@ import {
 type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
- * The add-connection form submitted → checked (who submits it, the fields, whoami on the address
- * with the token) and answered in the ack itself, within Slack's 3 seconds: errors under a field,
- * or the result in place of the form. Audited like the admin commands; the token is never logged.
+ * The add-connection form submitted → checked (who, the fields, whoami with the token) and answered
+ * in the ack, within Slack's 3 seconds. Audited like the admin commands; the token is never logged.
  */
 export interface ConnectionFormPorts {
   inside: InsideCheck;

@@ -1,8 +1,7 @@
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import { createRunRequest } from './run-request.js';
 import { createStartWork, type ReadyTurn, type RunStartDeps } from './start-work.js';
-import type { TurnDraft } from './turn-in-flight.js';
-import type { ThreadRecord } from './turn-records.js';
+import type { ThreadRecord, TurnDraft } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
 export type { ReadyTurn, RunStartDeps } from './start-work.js';

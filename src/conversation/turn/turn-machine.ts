@@ -24,7 +24,7 @@
 import type { ReportDigest, RunStatusReport } from '../ports.js';
 import { TERMINAL_STATUSES } from '../ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';
-import type { StoredTurnPhase, ThreadRecord, TurnRecord } from './turn-records.js';
+import type { StoredTurnPhase, ThreadRecord, TurnDraft, TurnRecord } from './turn-records.js';
 import type {
   CheckingTurnState,
   DeliveringTurnState,
@@ -83,6 +83,11 @@ export function stateOfRecord(turn: TurnRecord): TurnState {
   if (turn.phase === 'starting' || turn.sessionId === undefined) return starting;
   const { state } = transition(starting, { type: 'run-started', sessionId: turn.sessionId });
   return { ...(state as PollingTurnState), phase: turn.phase };
+}
+
+/** A taken message's turn record, `starting`; its first effect says whether it starts a run or follows up. */
+export function startingRecord(draft: TurnDraft): TurnRecord {
+  return { ...draft, kind: 'start', phase: 'starting' };
 }
 
 /** The machine's state of a thread whose busy lock is free: the only state that takes a message. */

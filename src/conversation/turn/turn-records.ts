@@ -32,6 +32,9 @@ export type TurnPhase = 'idle' | 'checking' | 'starting' | 'polling' | 'late' | 
 /** The phases a turn record is stored in: from before its run starts until its outcome is posted. */
 export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'>;
 
+/** A turn before the machine decides how it starts (a new run or a follow-up). */
+export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;
+
 /** A turn in flight. Stored before its run starts, deleted once its outcome is delivered. */
 export interface TurnRecord {
   turnId: string;

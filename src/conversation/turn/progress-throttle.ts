@@ -1,21 +1,15 @@
 /**
  * Progress updates share one token bucket: `chat.update` is Tier 3 (about 50 a minute per
  * workspace, https://api.slack.com/methods/chat.update), and answers must never wait behind
- * progress. Updates are coalesced per key (only the latest step matters), so what waits is bounded
- * by the number of keys, and whatever a key offered before its turn came is simply replaced.
+ * progress. Updates are coalesced per key: only the latest step matters.
  *
- * Two lanes. A step update (`offer`) waits for a token and may be coalesced or, under pressure,
- * never sent: the next update of its key carries the newer step anyway. A refresh (`offerRefresh`)
- * keeps a native thread status alive, and Slack clears a status two minutes after it was set: a
- * refresh that waits for tokens behind other turns' refreshes lapses as soon as the turns outgrow
- * the budget (about 60 turns at 40 a minute and a 90 s period). So refreshes go first and do not
- * wait for a token; they still take one, driving the bucket into debt (at most a minute's worth),
- * so step updates get only what refreshes leave and come back within a minute once the refreshes
- * fit the budget again. A refresh carries the turn's latest step, so starving steps costs
- * freshness, never correctness. What bounds refreshes is how many may be under way at once
- * (`maxRefreshesInFlight`): they share the connections to Slack with answers, and Slack's
- * own limit for `assistant.threads.setStatus` ("special", unpublished) shows up as 429s that the
- * Web client waits out — slower sends, which the caller sees as late refreshes.
+ * Two lanes. A step update (`offer`) waits for a token and, under pressure, may never be sent: the
+ * next one carries the newer step. A refresh (`offerRefresh`) keeps a native thread status alive,
+ * which Slack clears two minutes after it was set, so refreshes go first and never wait for a token;
+ * they still take one, driving the bucket into debt (at most a minute's worth), so steps get what
+ * refreshes leave. What bounds refreshes is `maxRefreshesInFlight`: they share the connections to
+ * Slack with answers, and Slack's own limit on `assistant.threads.setStatus` shows as 429s that the
+ * Web client waits out.
  */
 
 import type { Clock } from '../../runtime/clock.js';
@@ -27,10 +21,7 @@ export interface ProgressThrottleOptions<P> {
   perMinute: number;
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
   burst?: number | undefined;
-  /**
-   * Refreshes under way at once, at most. Default 16: a quarter of the bot's connection pool to
-   * Slack (`SLACK_CONNECTIONS` in src/slack/web-client.ts, 64), so an answer never queues behind a wave of refreshes.
-   */
+  /** Refreshes under way at once. Default 16: a quarter of `SLACK_CONNECTIONS` (src/slack/web-client.ts). */
   maxRefreshesInFlight?: number | undefined;
   clock: Clock;
   /** Shows one update (e.g. `chat.update` of a thread's progress message). */
@@ -41,15 +32,9 @@ export interface ProgressThrottleOptions<P> {
 export interface ProgressThrottle<P> {
   /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
   offer(key: string, payload: P): void;
-  /**
-   * Queues a refresh of `key` ahead of every step update, without waiting for a token; it replaces
-   * any update of `key` still waiting, and a later `offer` of `key` keeps the refresh's place.
-   */
+  /** Queues a refresh of `key` ahead of every step, replacing its waiting one; a later `offer` keeps it. */
   offerRefresh(key: string, payload: P): void;
-  /**
-   * Drops the waiting update of `key` and resolves once a send of it already under way has
-   * finished, so the answer can be posted after the progress message settles. Never rejects.
-   */
+  /** Drops the waiting update of `key`; resolves once its send under way ended (answers go after it). */
   cancel(key: string): Promise<void>;
   /** Keys with an update waiting. */
   pendingCount(): number;
@@ -184,14 +169,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   };
 }
 
-interface TokenBucket {
-  /** 0 when a token is available now. */
-  msUntilToken(): number;
-  /** Takes a token, or goes into debt (down to a minute's worth) when there is none. */
-  take(): void;
-}
-
-function createTokenBucket(perMinute: number, capacity: number, clock: Clock): TokenBucket {
+function createTokenBucket(perMinute: number, capacity: number, clock: Clock) {
   const msPerToken = 60_000 / perMinute;
   let tokens = capacity;
   let refilledAt = clock.now();
@@ -203,10 +181,12 @@ function createTokenBucket(perMinute: number, capacity: number, clock: Clock): T
   };
 
   return {
+    /** 0 when a token is available now. */
     msUntilToken() {
       refill();
       return tokens >= 1 ? 0 : Math.ceil((1 - tokens) * msPerToken);
     },
+    /** Takes a token, or goes into debt (down to a minute's worth) when there is none. */
     take() {
       refill();
       tokens = Math.max(-perMinute, tokens - 1);

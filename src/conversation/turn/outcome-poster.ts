@@ -157,5 +157,3 @@ function noticeOf(outcome: FinalOutcome): TurnNotice {
     ? { kind: 'run-error', reason: outcome.report.message ?? '' }
     : { kind: 'canceled' };
 }
-
-export type OutcomePoster = ReturnType<typeof createOutcomePoster>;

@@ -18,10 +18,7 @@ export interface ThreadRecord {
   lastFinal?: ReportDigest | undefined;
   /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
   lastTurnTs?: string | undefined;
-  /**
-   * Set when the last turn ended without a terminal status (deadline, late watch ended, status
-   * unreadable): when that run started. The next message reads the run's status before a follow-up.
-   */
+  /** When the run started, if the last turn ended with no terminal status: the next message reads it. */
   runOpenSince?: number | undefined;
   createdAt: number;
   updatedAt: number;
@@ -36,29 +33,20 @@ export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'
 export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;
 
 /** A turn in flight. Stored before its run starts, deleted once its outcome is delivered. */
-export interface TurnRecord {
+export interface TurnRecord
+  extends Pick<ThreadRecord, 'threadKey' | 'teamId' | 'channel' | 'threadTs' | 'agentId' | 'connection'> {
   turnId: string;
-  threadKey: string;
-  teamId: string;
-  channel: string;
-  threadTs: string;
-  agentId: string;
-  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
-  connection?: string | undefined;
   userId: string;
   /** The Slack message that started the turn. */
   sourceTs: string;
   kind: 'start' | 'followUp';
   phase: StoredTurnPhase;
   sessionId?: string | undefined;
-  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report (stale). */
+  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report. */
   previousFinal?: ReportDigest | undefined;
   /** The progress message shown in the thread, if any. */
   progressTs?: string | undefined;
-  /**
-   * Written before files were read as context: the message carried files, which were not sent.
-   * Kept so a turn in flight across the upgrade still says so.
-   */
+  /** The message's files were not sent (written before files were read as context; kept for old turns). */
   filesNotSent?: boolean | undefined;
   /** The files the turn saw: which were sent to the agent, which not and why (the answer's footer). */
   files?: FileReport | undefined;
@@ -75,13 +63,8 @@ export interface TurnRecord {
 }
 
 /** What a reaction on an answer message needs to find its session. */
-export interface AnswerRef {
-  threadKey: string;
-  agentId: string;
-  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
-  connection?: string | undefined;
+export interface AnswerRef extends Pick<TurnRecord, 'threadKey' | 'agentId' | 'connection' | 'turnId'> {
   sessionId: string;
-  turnId: string;
 }
 
 /** How a turn ended, for metrics and logs. */

@@ -27,11 +27,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, runner, logger, settings } = deps;
   const ledger =
     deps.ledger ??
-    createTurnLedger({
-      store,
-      clock: deps.clock ?? systemClock,
-      instanceId: settings.instanceId,
-    });
+    createTurnLedger({ store, clock: deps.clock ?? systemClock, instanceId: settings.instanceId });
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {

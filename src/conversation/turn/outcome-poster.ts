@@ -1,42 +1,27 @@
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
-import { createAnswerPost, logOf, targetOf } from './answer-post.js';
-import type { AudienceAtPost, PostPlace } from './audience-at-post.js';
-import { ClaimedElsewhere, createPostAttempts } from './post-attempts.js';
+import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
+import type { PostPlace } from './audience-at-post.js';
+import { ClaimedElsewhere, createPostAttempts, type PostAttemptsDeps } from './post-attempts.js';
 import { createThreadCheck } from './thread-check.js';
-import { createTurnClosing } from './turn-closing.js';
+import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
-import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
-import type { TurnObserver } from './turn-observer.js';
+import { DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome } from './turn-records.js';
 
-export interface OutcomePosterDeps {
-  ledger: TurnLedger;
+export interface OutcomePosterDeps
+  extends Omit<TurnClosingDeps, 'store' | 'progress' | 'metrics' | 'threadCheck'>,
+    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'>,
+    Omit<PostAttemptsDeps, 'ledger'> {
   store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
-  sessions?: Pick<AgentSessions, 'end'> | undefined;
-  clock: Clock;
-  logger: Logger;
-  metrics: Pick<
-    ConversationMetrics,
-    'deliveryLatency' | 'deliveryDropped' | 'turnFinished' | 'timeToVerdict'
-  >;
+  metrics: TurnClosingDeps['metrics'] & Pick<ConversationMetrics, 'deliveryLatency' | 'timeToVerdict'>;
   /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(entry: TurnInFlight): boolean;
-  /** The turn is over here: the machine is told, polling stops, the runner forgets it. */
-  finished(entry: TurnInFlight): Promise<void>;
-  stopPolling(turnId: string): void;
-  /** Default `Math.random` (the jitter of delivery retries). */
-  random?: (() => number) | undefined;
-  observer?: Pick<TurnObserver, 'finished'> | undefined;
-  audienceAtPost?: AudienceAtPost | undefined;
 }
 
 const HERE: PostPlace = { kind: 'here' };
@@ -45,16 +30,13 @@ const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
 /**
  * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
- * notices — the same way: retried while Slack fails transiently, in the plain style once if Slack
- * refuses the rendering, dropped at once (thread released, one `warn`) if Slack refuses for good,
- * and exactly once.
+ * notices — the same way: retried while Slack fails transiently (outcome-retry.ts), dropped at once
+ * (thread released, one `warn`) if Slack refuses for good, and exactly once.
  *
- * Exactly once, and the window we accept. `chat.postMessage` has no idempotency key, so posting
- * and marking can never be one atomic step. The order is: claim (`delivery:<turn>`, SET NX PX,
- * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
- * replica posts, however slow the post. Whoever posts after a takeover or a failed attempt first
- * reads the thread (`conversations.replies`) for what is tagged with the turn id (thread-check.ts).
- * What remains:
+ * Exactly once, and the window we accept: `chat.postMessage` has no idempotency key, so the order is
+ * claim (`delivery:<turn>`, {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear; while a
+ * claim is held no other replica posts. After a takeover or a failed attempt the thread is read
+ * first for what carries the turn id (thread-check.ts). What remains:
  * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.

@@ -1,7 +1,6 @@
 /**
- * How a failed write to the thread should be treated. The Slack edge classifies its own errors
- * (src/slack/slack-errors.ts) and hands the conversation layer only this class, so delivery can
- * decide without knowing Slack's error names:
+ * How a failed write to the thread is treated. The Slack edge classifies it (src/slack/slack-errors.ts),
+ * so delivery needs no Slack error names:
  * - `transient`: Slack or the network is having a moment (rate limit, 5xx, timeout): try again later;
  * - `permanent`: Slack will keep refusing (not in the channel, archived, token revoked): give up now;
  * - `content`: Slack refused this rendering (too long, invalid blocks): a simpler one may pass.

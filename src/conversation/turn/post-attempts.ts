@@ -20,13 +20,16 @@ export class ClaimedElsewhere extends Error {
   }
 }
 
-/** The attempts of one post: transient failures waited out, a claim held elsewhere looked at again. */
-export function createPostAttempts(deps: {
+export interface PostAttemptsDeps {
   ledger: Pick<TurnLedger, 'deliveryClaim'>;
   clock: Clock;
   logger: Logger;
+  /** Default `Math.random` (the jitter of delivery retries). */
   random?: (() => number) | undefined;
-}) {
+}
+
+/** The attempts of one post: transient failures waited out, a claim held elsewhere looked at again. */
+export function createPostAttempts(deps: PostAttemptsDeps) {
   const { ledger, clock, logger } = deps;
 
   /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */

@@ -46,18 +46,15 @@ export function createStartWork(deps: RunStartDeps, requests: RunRequest, taken:
   const { ledger, runner, clock, settings } = deps;
   const { request, thread, prepared } = taken;
   const input: RunInput = { message: request.prompt, ...prepared.context };
-  const where: ThreadLocation = {
-    teamId: request.teamId,
-    channel: request.channel,
-    threadTs: request.threadTs,
-  };
+  const { teamId, channel, threadTs } = request;
+  const where: ThreadLocation = { teamId, channel, threadTs };
   let result: TurnRequestResult = 'busy';
   let checked: RunStatusReport | undefined;
   let shown: Promise<string | undefined> = Promise.resolve(undefined);
 
   const work: TurnStartWork = {
     async check(sessionId) {
-      const agent = runsOn(deps.agent, deps.connections, prepared.connection, request.teamId);
+      const agent = runsOn(deps.agent, deps.connections, prepared.connection, teamId);
       checked = await readOpenRun(agent, prepared.agentId, sessionId, deps);
       return checked;
     },

@@ -1,5 +1,3 @@
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
 import type { PollScheduler } from '../polling/poll-contract.js';
 import { createOutcomePoster, type OutcomePosterDeps } from './outcome-poster.js';
 import { createTurnEndings, type TurnEndingsDeps } from './turn-endings.js';
@@ -18,8 +16,6 @@ export interface TurnEffectsDeps
   poller: Pick<PollScheduler, 'add' | 'remove'>;
   progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
   metrics: OutcomePosterDeps['metrics'] & TurnPollsDeps['metrics'];
-  clock: Clock;
-  logger: Logger;
 }
 
 /**

@@ -27,10 +27,7 @@ export interface TurnIntakeDeps
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
   newId?: () => string;
-  /**
-   * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
-   * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
-   */
+  /** One turn start per turn of the event loop (io-gate.ts): a burst of mentions delays no ack. */
   gate?: IoGate;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
@@ -39,9 +36,8 @@ export interface TurnIntakeDeps
 }
 
 /**
- * A random UUID held as one flat string. `randomUUID` joins 20 pieces, which V8 keeps as a tree of
- * string fragments (about 500 bytes instead of 60), and every turn keeps several ids in its records
- * and locks; `toLowerCase` (a no-op on the text) returns it flattened.
+ * A random UUID as one flat string: V8 keeps `randomUUID`'s 20 joined pieces as a tree (about 500
+ * bytes instead of 60) and every turn keeps several ids; `toLowerCase` (a no-op here) flattens it.
  */
 const newFlatId = (): string => randomUUID().toLowerCase();
 
@@ -80,9 +76,8 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   }
 
   /**
-   * Who may ask, then the cheap refusals — an empty question, a busy thread, the spending limit —
-   * before anything that costs Slack calls (DESIGN "Limits before reading"). Run start checks the
-   * busy lock again, atomically.
+   * Who may ask, then the cheap refusals before anything that costs Slack calls (DESIGN "Limits
+   * before reading"). Run start checks the busy lock again, atomically.
    */
   async function take(asked: TurnRequest): Promise<TurnRequestResult> {
     const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);

@@ -27,11 +27,7 @@ export const DELIVERED_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long one instance may take to post an outcome before another may try. */
 export const DELIVERY_CLAIM_TTL_MS = 5 * 60 * 1000;
 
-/**
- * One store lock as its holder sees it: the name and the holder's token are bound in, so a caller
- * can only take, renew or give back the lock as the owner it was handed for (vercel/chat's state
- * adapters do the same).
- */
+/** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
 export interface StoreLock {
   /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
   take(ttlMs: number): Promise<boolean>;

@@ -17,11 +17,9 @@ export interface TurnRecoveryDeps {
 }
 
 /**
- * Durable turns across restarts and replicas: at start-up and then periodically, every turn in
- * the store's in-flight set whose lease has expired is taken over (resumed, or — with no session
- * id — reported lost); the leases this instance holds are renewed, a lease found taken by another
- * instance stops our polling of it, and a lease that lapsed with nobody holding it (Redis was
- * down) is taken again. Renewal also looks for a stop mark on each turn held.
+ * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
+ * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
+ * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, runner, logger, settings } = deps;
@@ -49,20 +47,14 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     return adopted;
   }
 
-  /**
-   * Renews this instance's leases; drops turns whose lease another instance now holds. A renewal
-   * that fails on the store (Redis down) rejects and is tried again at the next tick: the turns
-   * stay ours meanwhile, and their deliveries keep retrying.
-   */
+  /** Renews this instance's leases. Rejects with the store down: tried again next tick, turns stay ours. */
   async function renewLeases(): Promise<void> {
     await Promise.all(runner.tracking().map(renewLease));
   }
 
   /**
-   * A lease can lapse without another instance taking the turn: Redis was down for longer than
-   * the lease, or came back without its data. Then the turn is taken again rather than dropped —
-   * nobody else would deliver it — unless its outcome is already in the thread. Taking the lease
-   * is atomic, so when another instance adopts the turn at the same moment only one of us has it.
+   * A lease can lapse with nobody taking the turn (Redis down longer than the lease, or back without
+   * its data): then it is taken again, atomically, unless its outcome is delivered already.
    */
   async function renewLease(turnId: string): Promise<void> {
     const lease = ledger.lease(turnId);

@@ -18,10 +18,9 @@ export interface TurnRunnerDeps
 }
 
 /**
- * Runs every turn this instance holds, from a taken message to its outcome: each event — the start
- * request's result, a poll's report, a deadline, a stop, a takeover — goes through the turn machine,
- * and its effects are carried out by turn-effects.ts. A turn's path: intake (turn-intake.ts) → run
- * start (run-start.ts) → this runner → the outcome poster (outcome-poster.ts), which posts it once.
+ * Runs every turn this instance holds: each event (a start's result, a report, a deadline, a stop, a
+ * takeover) goes through the turn machine, its effects through turn-effects.ts. A turn's path:
+ * turn-intake.ts → run-start.ts → this runner → outcome-poster.ts, which posts it once.
  */
 export function createTurnRunner(deps: TurnRunnerDeps) {
   const { store, clock, metrics, settings, poller } = deps;

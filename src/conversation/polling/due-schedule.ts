@@ -1,8 +1,4 @@
-/**
- * Many items, each due at its own time, and one sleeper for the earliest of them: what the
- * progress refreshes of thousands of turns in flight need, instead of a sleeping loop, a timer
- * and an AbortController per turn.
- */
+/** Many items, each due at its own time, and one sleeper for the earliest: no timer per turn. */
 
 import type { Clock } from '../../runtime/clock.js';
 import { DONE_WAITING } from '../../runtime/clock.js';
@@ -10,10 +6,7 @@ import { TimeHeap } from './time-queues.js';
 
 export interface DueScheduleOptions<T> {
   clock: Clock;
-  /**
-   * Called once the item's time has come. The item leaves the schedule: add it again for a next
-   * time (a time in the past is served on the next wake-up, not at once).
-   */
+  /** The item's time has come; it leaves the schedule (added again for a past time: the next wake-up). */
   onDue(item: T, now: number): void;
   /** Items that no longer need serving (a settled turn): dropped, never handed to onDue. */
   isStale?(item: T): boolean;

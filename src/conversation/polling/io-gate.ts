@@ -1,8 +1,6 @@
 /**
- * Lets work through one piece per turn of the event loop. A burst of mentions or of finished runs
- * would otherwise run back to back in one I/O phase, and every HTTP request waiting behind it —
- * Slack's next event, whose ack has a 3-second deadline — would wait too. Passing the gate puts
- * the poll phase (reading and acking requests, reading responses) between any two pieces of work.
+ * Lets work through one piece per turn of the event loop, so a burst of mentions or finished runs
+ * puts the I/O poll phase between any two pieces: Slack's next event (a 3-second ack) never waits.
  */
 export interface IoGate {
   /** Resolves on a later turn of the event loop, in arrival order, one waiter per turn. */

@@ -1,9 +1,7 @@
 /**
- * One scheduler per process owns every run-status request: at most `slots` in flight, fair
- * round-robin across turns, a client-side timeout per request, backoff with jitter on errors and a
- * per-turn deadline. Costs O(log n) per poll and a single clock sleeper for the earliest wake-up
- * (a retry, a request timeout or a deadline), so thousands of turns need neither timers per turn
- * or per request nor scans.
+ * One scheduler per process owns every run-status request: at most `slots` in flight, round-robin
+ * across turns, a timeout per request, jittered backoff and a per-turn deadline. O(log n) per poll
+ * and one clock sleeper for the earliest wake-up: no timer per turn or request, no scans.
  */
 
 import { DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';

@@ -1,6 +1,5 @@
 /**
- * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure: the
- * listener passes the event and what it knows about the app; the verdict says what to do.
+ * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure.
  * https://docs.slack.dev/reference/events/message
  */
 

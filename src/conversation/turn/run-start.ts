@@ -8,9 +8,7 @@ export type { ReadyTurn, RunStartDeps } from './start-work.js';
 
 /**
  * From a taken message to a polled run: the thread's busy lock, then the turn machine (through the
- * runner) decides whether the turn starts a run, follows up or reads the run left open first;
- * start-work.ts does that work (the records stored before the run starts, the request, the record
- * of the started run).
+ * runner) decides how the turn starts; start-work.ts does that work.
  */
 export function createRunStart(deps: RunStartDeps) {
   const { ledger, clock, settings } = deps;

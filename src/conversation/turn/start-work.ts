@@ -38,10 +38,7 @@ export interface TakenTurn {
   releaseLock(): Promise<void>;
 }
 
-/**
- * The work of one turn's first effects, as the machine asks for them (turn-effects.ts): read the
- * run left open, refuse, store the turn and send its request, record the started run.
- */
+/** The work of one turn's first effects, as the machine asks for them (turn-effects.ts). */
 export function createStartWork(deps: RunStartDeps, requests: RunRequest, taken: TakenTurn) {
   const { ledger, runner, clock, settings } = deps;
   const { request, thread, prepared } = taken;

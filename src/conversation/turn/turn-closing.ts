@@ -61,10 +61,7 @@ export function createTurnClosing(deps: TurnClosingDeps) {
     await threadCheck.removeStrays(turn);
   }
 
-  /**
-   * Slack refused the outcome for good (the bot left the channel, the token was revoked…): stop
-   * polling, drop the turn, free the thread — retried by `retry` while the store is down.
-   */
+  /** Slack refused the outcome for good: stop polling, drop the turn, free the thread (retried). */
   async function drop(
     entry: TurnInFlight,
     code: string,

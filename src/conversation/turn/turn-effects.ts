@@ -19,9 +19,8 @@ export interface TurnEffectsDeps
 }
 
 /**
- * The one place the turn machine's effects are carried out, each by the module named for its work:
- * the start request (run-start.ts, through the entry's `start`), the polls (turn-polls.ts), the
- * outcome and the deadline notice (outcome-poster.ts). Results go back to the machine (`feed`).
+ * The one place the turn machine's effects are carried out: the start (the entry's `start`), the
+ * polls (turn-polls.ts), the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
   const { ledger, clock, logger, poller } = deps;

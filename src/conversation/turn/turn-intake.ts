@@ -42,9 +42,8 @@ export interface TurnIntakeDeps
 const newFlatId = (): string => randomUUID().toLowerCase();
 
 /**
- * Turns a classified Slack message into an agent turn: dedupe, who may ask, the cheap refusals,
- * the turn's context and where its answer goes (turn-placement.ts), then run start (run-start.ts).
- * Exactly one turn results per Slack message; every message not taken is told why.
+ * Turns a classified Slack message into one agent turn: dedupe, who may ask, the cheap refusals,
+ * placement (turn-placement.ts), then run start (run-start.ts). A message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
@@ -76,8 +75,8 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   }
 
   /**
-   * Who may ask, then the cheap refusals before anything that costs Slack calls (DESIGN "Limits
-   * before reading"). Run start checks the busy lock again, atomically.
+   * Who may ask, then the cheap refusals before any Slack call (DESIGN "Limits before reading").
+   * Run start checks the busy lock again, atomically.
    */
   async function take(asked: TurnRequest): Promise<TurnRequestResult> {
     const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);

@@ -45,9 +45,8 @@ export interface TurnLedgerDeps {
 }
 
 /**
- * The one writer of a turn's durable state: the lock protocol (thread busy lock, lease, delivery
- * claim, delivered mark, dedupe mark) and every write of the thread record and the turn record.
- * Stateless over the store: every replica's ledger agrees through the store alone.
+ * The one writer of a turn's durable state: the lock protocol and every write of the thread and turn
+ * records. Stateless: every replica's ledger agrees through the store alone.
  */
 export function createTurnLedger(deps: TurnLedgerDeps) {
   const { store, clock, instanceId: me } = deps;
@@ -87,10 +86,7 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
       store.tryLock(lockNames.stopped(turnId), userId, DELIVERED_TTL_MS),
     /** True once someone stopped the turn. */
     isStopped: async (turnId: string) => (await store.lockOwner(lockNames.stopped(turnId))) !== undefined,
-    /**
-     * The dedupe mark of a Slack message; true for its first sighting only. A unique token per call:
-     * the same process seeing the same message twice must also lose.
-     */
+    /** The dedupe mark of a Slack message; true for its first sighting only (a unique token per call). */
     markSeen: (channel: string, ts: string, token: string) =>
       store.tryLock(lockNames.seen(channel, ts), token, DEDUPE_TTL_MS),
 
@@ -109,10 +105,7 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
       const thread = await store.getThread(turn.threadKey);
       if (thread) await saveThread(thread, { sessionId, lastTurnTs: turn.sourceTs });
     },
-    /**
-     * The starter saves the running turn, then the thread's session id: a process that died in
-     * between left the session only on the turn. Without it the thread's next reply finds no session.
-     */
+    /** Gives the thread the turn's session back if a process died between saving the turn and the thread. */
     async restoreSession(threadKey: string, sessionId: string): Promise<void> {
       const thread = await store.getThread(threadKey);
       if (thread && !thread.sessionId) await store.saveThread({ ...thread, sessionId });

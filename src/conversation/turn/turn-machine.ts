@@ -40,10 +40,7 @@ export function isStaleReport(report: RunStatusReport, previousFinal: ReportDige
   return sameReportDigest(digestReport(report), previousFinal);
 }
 
-/**
- * The next state and the effects to carry out. Events that do not apply to the current state
- * (a late report, a duplicate `run-started`) leave it unchanged with no effects.
- */
+/** The next state and the effects to carry out; an event that does not apply changes nothing. */
 export function transition(state: TurnState, event: TurnEvent): Transition {
   switch (state.phase) {
     case 'idle':

@@ -41,9 +41,8 @@ export function createTurnPlacement(deps: TurnPlacementDeps) {
   }
 
   /**
-   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): from here on the turn lives in the
-   * private thread, whose root (the quote of the question) is the turn's message. Undefined (the
-   * asker told why) when Slack would not open the DM.
+   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): the turn lives in the private thread
+   * from now on. Undefined (the asker told why) when Slack would not open the DM.
    */
   async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
     const { teamId, channel, threadTs, sourceTs } = asked;

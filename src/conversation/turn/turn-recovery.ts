@@ -52,10 +52,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     await Promise.all(runner.tracking().map(renewLease));
   }
 
-  /**
-   * A lease can lapse with nobody taking the turn (Redis down longer than the lease, or back without
-   * its data): then it is taken again, atomically, unless its outcome is delivered already.
-   */
+  /** A lease that lapsed with nobody taking the turn (Redis was down) is taken again, unless delivered. */
   async function renewLease(turnId: string): Promise<void> {
     const lease = ledger.lease(turnId);
     if (await lease.renew(settings.leaseTtlMs)) {

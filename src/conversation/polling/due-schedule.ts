@@ -1,7 +1,6 @@
 /** Many items, each due at its own time, and one sleeper for the earliest: no timer per turn. */
 
-import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import { TimeHeap } from './time-queues.js';
 
 export interface DueScheduleOptions<T> {
@@ -12,15 +11,7 @@ export interface DueScheduleOptions<T> {
   isStale?(item: T): boolean;
 }
 
-export interface DueSchedule<T> {
-  add(at: number, item: T): void;
-  /** Items waiting, stale ones included until they reach the front. */
-  size(): number;
-  /** Forgets every item and stops the sleeper; later adds are ignored. */
-  close(): void;
-}
-
-export function createDueSchedule<T>(options: DueScheduleOptions<T>): DueSchedule<T> {
+export function createDueSchedule<T>(options: DueScheduleOptions<T>) {
   const { clock, onDue, isStale } = options;
   let heap = new TimeHeap<T>();
   let count = 0;
@@ -68,7 +59,7 @@ export function createDueSchedule<T>(options: DueScheduleOptions<T>): DueSchedul
   }
 
   return {
-    add(at, item) {
+    add(at: number, item: T): void {
       if (closed) return;
       heap.push(at, item);
       count += 1;
@@ -79,8 +70,10 @@ export function createDueSchedule<T>(options: DueScheduleOptions<T>): DueSchedul
         wake?.abort(DONE_WAITING);
       }
     },
+    /** Items waiting, stale ones included until they reach the front. */
     size: () => count,
-    close() {
+    /** Forgets every item and stops the sleeper; later adds are ignored. */
+    close(): void {
       closed = true;
       heap = new TimeHeap<T>();
       count = 0;

@@ -1,6 +1,5 @@
 import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import { boundLogger } from '../../runtime/logger.js';
+import { boundLogger, type Logger } from '../../runtime/logger.js';
 import type { ConversationStore, RunStatusReport } from '../ports.js';
 import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AudienceAtPost, type PostPlace, postHere } from './audience-at-post.js';

@@ -12,8 +12,7 @@
  * Web client waits out.
  */
 
-import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 
 export interface ProgressThrottleOptions<P> {
@@ -29,23 +28,10 @@ export interface ProgressThrottleOptions<P> {
   logger?: Logger | undefined;
 }
 
-export interface ProgressThrottle<P> {
-  /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
-  offer(key: string, payload: P): void;
-  /** Queues a refresh of `key` ahead of every step, replacing its waiting one; a later `offer` keeps it. */
-  offerRefresh(key: string, payload: P): void;
-  /** Drops the waiting update of `key`; resolves once its send under way ended (answers go after it). */
-  cancel(key: string): Promise<void>;
-  /** Keys with an update waiting. */
-  pendingCount(): number;
-  /** Drops every waiting update and resolves once sends under way have finished. */
-  close(): Promise<void>;
-}
-
 const DEFAULT_REFRESHES_IN_FLIGHT = 16;
 
 /** Builds the process's progress throttle; a single drain loop runs while updates wait. */
-export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): ProgressThrottle<P> {
+export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
   const { clock, logger, perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
@@ -140,26 +126,30 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   }
 
   return {
-    offer(key, payload) {
+    /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
+    offer(key: string, payload: P): void {
       if (closer.signal.aborted) return;
       if (refreshes.has(key)) refreshes.set(key, payload);
       else steps.set(key, payload);
       kick();
     },
-    offerRefresh(key, payload) {
+    /** Queues a refresh of `key` ahead of every step, replacing its waiting one; a later `offer` keeps it. */
+    offerRefresh(key: string, payload: P): void {
       if (closer.signal.aborted) return;
       steps.delete(key);
       refreshes.set(key, payload);
       tokenWait?.abort(DONE_WAITING);
       kick();
     },
-    cancel(key) {
+    /** Drops the waiting update of `key`; resolves once its send under way ended (answers go after it). */
+    cancel(key: string): Promise<void> {
       steps.delete(key);
       refreshes.delete(key);
       return sending.get(key) ?? Promise.resolve();
     },
     pendingCount: () => steps.size + refreshes.size,
-    async close() {
+    /** Drops every waiting update and resolves once sends under way have finished. */
+    async close(): Promise<void> {
       closer.abort(DONE_WAITING);
       tokenWait?.abort(DONE_WAITING);
       steps.clear();
@@ -193,3 +183,5 @@ function createTokenBucket(perMinute: number, capacity: number, clock: Clock) {
     },
   };
 }
+
+export type ProgressThrottle<P> = ReturnType<typeof createProgressThrottle<P>>;

@@ -14,8 +14,6 @@ import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-export type { TurnRequest, TurnRequestResult } from './turn-request.js';
-
 export interface TurnIntakeDeps
   extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
     Omit<TurnPlacementDeps, 'refusals'> {

@@ -27,16 +27,6 @@ export const DELIVERED_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long one instance may take to post an outcome before another may try. */
 export const DELIVERY_CLAIM_TTL_MS = 5 * 60 * 1000;
 
-/** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
-export interface StoreLock {
-  /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
-  take(ttlMs: number): Promise<boolean>;
-  /** Extends it while ours; false when it is gone or held by someone else. */
-  renew(ttlMs: number): Promise<boolean>;
-  /** Gives it back if ours (a no-op otherwise). */
-  release(): Promise<void>;
-}
-
 export interface TurnLedgerDeps {
   store: ConversationStore;
   clock: Pick<Clock, 'now'>;
@@ -51,10 +41,14 @@ export interface TurnLedgerDeps {
 export function createTurnLedger(deps: TurnLedgerDeps) {
   const { store, clock, instanceId: me } = deps;
 
-  function lock(name: string, token: string): StoreLock {
+  /** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
+  function lock(name: string, token: string) {
     return {
-      take: (ttlMs) => store.tryLock(name, token, ttlMs),
-      renew: (ttlMs) => store.renewLock(name, token, ttlMs),
+      /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
+      take: (ttlMs: number) => store.tryLock(name, token, ttlMs),
+      /** Extends it while ours; false when it is gone or held by someone else. */
+      renew: (ttlMs: number) => store.renewLock(name, token, ttlMs),
+      /** Gives it back if ours (a no-op otherwise). */
       release: () => store.unlock(name, token),
     };
   }

@@ -10,8 +10,7 @@
  * once and the thread forgets the session: the service has no cancel. Only an idle thread takes a
  * message: the busy lock (turn-ledger.ts) refuses one while a turn runs, on any replica.
  */
-import type { ReportDigest, RunStatusReport } from '../ports.js';
-import { TERMINAL_STATUSES } from '../ports.js';
+import { type ReportDigest, type RunStatusReport, TERMINAL_STATUSES } from '../ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';
 import type { StoredTurnPhase, ThreadRecord, TurnDraft, TurnRecord } from './turn-records.js';
 import type {

@@ -113,12 +113,9 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     metrics?.progressStatusLapsed();
     if (lapseLogged) return;
     lapseLogged = true;
+    const { turnId, threadKey } = entry.turn;
     logger.warn(
-      {
-        turnId: entry.turn.turnId,
-        threadKey: entry.turn.threadKey,
-        lateMs: at - entry.statusSetAt - STATUS_EXPIRY_MS,
-      },
+      { turnId, threadKey, lateMs: at - entry.statusSetAt - STATUS_EXPIRY_MS },
       'a thread status expired before its refresh reached Slack (more refreshes than Slack takes, or a slow Slack); logged once, counted in sab_progress_status_lapsed_total',
     );
   }

@@ -1,5 +1,4 @@
-import type { Clock } from '../../runtime/clock.js';
-import { systemClock } from '../../runtime/clock.js';
+import { type Clock, systemClock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationStore } from '../ports.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';

@@ -60,6 +60,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
 
   const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
   const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
+  const isParked = (t: Tracked): boolean => isLive(t) && t.phase === 'parked';
 
   function enqueue(t: Tracked): void {
     t.phase = 'ready';
@@ -170,18 +171,13 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
         const now = clock.now();
         for (let due = deadlines.popDue(now); due; due = deadlines.popDue(now)) if (isLive(due)) expire(due);
         for (let due = timeouts.popDue(now); due; due = timeouts.popDue(now)) timeOut(due);
-        for (let due = parked.popDue(now); due; due = parked.popDue(now)) release(due);
+        for (let due = parked.popDue(now); due; due = parked.popDue(now)) if (isParked(due)) enqueue(due);
         dispatch(now);
       } while (pumpAgain);
     } finally {
       pumping = false;
     }
     arm();
-  }
-
-  function release(t: Tracked): void {
-    if (!isLive(t) || t.phase !== 'parked') return;
-    enqueue(t);
   }
 
   function dispatch(now: number): void {
@@ -196,7 +192,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
 
   /** The one sleeper wakes for the earliest retry, request timeout or deadline. */
   function arm(): void {
-    parked.discardTop((t) => !isLive(t) || t.phase !== 'parked');
+    parked.discardTop((t) => !isParked(t));
     deadlines.discardTop((t) => !isLive(t));
     timeouts.discardTop((due) => due.t.controller !== due.controller);
     timer.armAt(Math.min(parked.peekAt(), deadlines.peekAt(), timeouts.peekAt()));

@@ -1,4 +1,3 @@
-import type { Clock } from '../../runtime/clock.js';
 import { boundLogger, type Logger } from '../../runtime/logger.js';
 import { runsOn } from '../connection-runs.js';
 import type { PreparedTurn } from '../context/turn-context.js';
@@ -18,8 +17,6 @@ export type ReadyTurn = Extract<PreparedTurn, { kind: 'ready' }>;
 export interface RunStartDeps extends Omit<RunRequestDeps, 'ledger' | 'settings'> {
   ledger: TurnLedger;
   runner: Pick<TurnRunner, 'begin' | 'started' | 'failStart'>;
-  clock: Clock;
-  logger: Logger;
   metrics: Pick<ConversationMetrics, 'turnStarted'>;
   settings: { turnDeadlineMs: number; leaseTtlMs: number; lateWatchMs?: number | undefined };
   newId: () => string;

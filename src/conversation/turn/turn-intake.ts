@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { IoGate } from '../polling/io-gate.js';
@@ -19,8 +17,6 @@ export interface TurnIntakeDeps
     Omit<TurnPlacementDeps, 'refusals'> {
   store: ConversationStore;
   output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
-  clock: Clock;
-  logger: Logger;
   settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;

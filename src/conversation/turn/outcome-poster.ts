@@ -2,6 +2,7 @@ import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
 import type { PostPlace } from './audience-at-post.js';
+import type { RetryResult } from './outcome-retry.js';
 import { ClaimedElsewhere, createPostAttempts, type PostAttemptsDeps } from './post-attempts.js';
 import { createThreadCheck } from './thread-check.js';
 import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
@@ -53,11 +54,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     if (!deps.isCurrent(entry)) return;
     const seenAt = clock.now();
     const result = await retrying(entry, (style) => postOnce(entry, outcome, style));
-    if (!result.ok) {
-      if (result.reason === 'permanent')
-        await closing.drop(entry, result.code, (work) => retrying(entry, work));
-      return;
-    }
+    if (!result.ok) return notLanded(entry, result);
     // Counted where the answer was posted: `value` is false when another replica had posted it.
     if (result.value && outcome.kind === 'report' && outcome.report.status === 'done') {
       metrics.deliveryLatency(clock.now() - seenAt);
@@ -92,10 +89,8 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
       await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
     }
     logOf(logger, turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
-    await closing.finish(
-      entry,
-      outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome,
-    );
+    const ended = outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome;
+    await closing.finish(entry, ended);
     return true;
   }
 
@@ -110,24 +105,21 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     };
     const result = await retrying(entry, async (style) => {
       if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
-      await output.postNotice(
-        where(turn),
-        notice,
-        turn.turnId,
-        style,
-        receiptOf(turn, clock.now(), entry.steps),
-      );
+      const receipt = receiptOf(turn, clock.now(), entry.steps);
+      await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
     });
-    if (!result.ok) {
-      if (result.reason === 'permanent')
-        await closing.drop(entry, result.code, (work) => retrying(entry, work));
-      return;
-    }
+    if (!result.ok) return notLanded(entry, result);
     entry.turn = { ...entry.turn, deadlineNoticed: true, progressTs: undefined };
     if (deps.isCurrent(entry)) await ledger.saveTurn(entry.turn);
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
+  }
+
+  /** A post that did not land: dropped if Slack refused it for good (aborted: shutdown or takeover). */
+  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
+    if (result.reason === 'permanent')
+      await closing.drop(entry, result.code, (work) => retrying(entry, work));
   }
 
   return { post, postDeadlineNotice, forget: threadCheck.forget };

@@ -48,14 +48,9 @@ function ignore(reason: IgnoreReason, tellUser = false): Classification {
   return { kind: 'ignore', reason, tellUser };
 }
 
-function isFromBot(event: SlackMessageLike, context: ClassifierContext): boolean {
-  return (
-    event.bot_id !== undefined ||
-    event.subtype === 'bot_message' ||
-    event.user === context.botUserId ||
-    (context.botId !== undefined && event.bot_id === context.botId)
-  );
-}
+/** Any bot's message, ours included (its `bot_id` is set, so `botId` needs no check of its own). */
+const isFromBot = (event: SlackMessageLike, context: ClassifierContext): boolean =>
+  event.bot_id !== undefined || event.subtype === 'bot_message' || event.user === context.botUserId;
 
 /** True when the bot is mentioned: an `app_mention` event, or `<@BOT>` / `<@BOT|name>` in the text. */
 export function mentionsBot(event: SlackMessageLike, botUserId: string): boolean {

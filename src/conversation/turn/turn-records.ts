@@ -1,5 +1,6 @@
 import type { FileReport } from '../context/file-context.js';
 import type { ReportDigest, TimeRange } from '../run-types.js';
+import type { TurnState } from './turn-states.js';
 
 /** The records of a thread and of its turn in flight, as the turn ledger stores them. */
 
@@ -24,10 +25,8 @@ export interface ThreadRecord {
   updatedAt: number;
 }
 
-/** The phases of a turn, in memory (turn-machine.ts) and in its stored record alike. */
-export type TurnPhase = 'idle' | 'checking' | 'starting' | 'polling' | 'late' | 'delivering';
-/** The phases a turn record is stored in: from before its run starts until its outcome is posted. */
-export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'>;
+/** The machine's phases a turn record is stored in: from before its run starts until its outcome posts. */
+export type StoredTurnPhase = Extract<TurnState['phase'], 'starting' | 'polling' | 'late'>;
 
 /** A turn before the machine decides how it starts (a new run or a follow-up). */
 export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;

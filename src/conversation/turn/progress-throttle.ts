@@ -1,15 +1,10 @@
 /**
- * Progress updates share one token bucket: `chat.update` is Tier 3 (about 50 a minute per
- * workspace, https://api.slack.com/methods/chat.update), and answers must never wait behind
- * progress. Updates are coalesced per key: only the latest step matters.
- *
- * Two lanes. A step update (`offer`) waits for a token and, under pressure, may never be sent: the
- * next one carries the newer step. A refresh (`offerRefresh`) keeps a native thread status alive,
- * which Slack clears two minutes after it was set, so refreshes go first and never wait for a token;
- * they still take one, driving the bucket into debt (at most a minute's worth), so steps get what
- * refreshes leave. What bounds refreshes is `maxRefreshesInFlight`: they share the connections to
- * Slack with answers, and Slack's own limit on `assistant.threads.setStatus` shows as 429s that the
- * Web client waits out.
+ * Progress updates share one token bucket, coalesced per key: `chat.update` is Tier 3 (about 50 a
+ * minute per workspace, https://api.slack.com/methods/chat.update), and answers never wait behind
+ * progress. A step update (`offer`) waits for a token and may never be sent (the next one carries
+ * the newer step). A refresh (`offerRefresh`) keeps a native status alive, which Slack clears two
+ * minutes after it was set, so it goes first without waiting, driving the bucket into debt (a
+ * minute's worth at most); `maxRefreshesInFlight` bounds refreshes, which share Slack's connections.
  */
 
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';

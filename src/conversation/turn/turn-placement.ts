@@ -46,12 +46,8 @@ export function createTurnPlacement(deps: TurnPlacementDeps) {
    */
   async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
     const { teamId, channel, threadTs, sourceTs } = asked;
-    const moved = await deps.placement.moveToPrivate(
-      { teamId, channel, threadTs, sourceTs },
-      asked.userId,
-      asked.prompt,
-      reason,
-    );
+    const origin = { teamId, channel, threadTs, sourceTs };
+    const moved = await deps.placement.moveToPrivate(origin, asked.userId, asked.prompt, reason);
     if (!moved.moved) {
       refusals.tell(asked, 'private-thread-failed', { audience: reason });
       return undefined;

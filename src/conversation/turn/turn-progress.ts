@@ -166,14 +166,10 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     throttle.offer(turn.turnId, snapshot(entry));
   }
 
-  function stopFollowing(turnId: string): void {
-    // The schedule drops the entry lazily (isStale): nothing to cancel, no timer to clear.
-    followed.delete(turnId);
-  }
-
   /** Stops every update of the turn and waits for one under way, so nothing lands after the answer. */
   async function settle(turnId: string): Promise<void> {
-    stopFollowing(turnId);
+    // The schedule drops the entry lazily (isStale): nothing to cancel, no timer to clear.
+    followed.delete(turnId);
     await throttle.cancel(turnId);
   }
 

@@ -1,6 +1,5 @@
 import type { FileReport } from '../context/file-context.js';
 import type { ReportDigest, TimeRange } from '../run-types.js';
-import type { TurnState } from './turn-states.js';
 
 /** The records of a thread and of its turn in flight, as the turn ledger stores them. */
 
@@ -25,8 +24,8 @@ export interface ThreadRecord {
   updatedAt: number;
 }
 
-/** The machine's phases a turn record is stored in: from before its run starts until its outcome posts. */
-export type StoredTurnPhase = Extract<TurnState['phase'], 'starting' | 'polling' | 'late'>;
+/** The machine's phases (turn-states.ts) a turn record is stored in, until its outcome is posted. */
+export type StoredTurnPhase = 'starting' | 'polling' | 'late';
 
 /** A turn before the machine decides how it starts (a new run or a follow-up). */
 export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;

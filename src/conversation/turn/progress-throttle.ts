@@ -32,8 +32,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
   const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? DEFAULT_REFRESHES_IN_FLIGHT);
   const bucket = createTokenBucket(perMinute, burst, clock);
-  // Map order is insertion order: replacing a waiting payload keeps its place, a key offered after
-  // its send goes to the back — round-robin across keys. Refreshes come in the order they fell due.
+  // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
   const steps = new Map<string, P>();
   const refreshes = new Map<string, P>();
   const sending = new Map<string, Promise<void>>();

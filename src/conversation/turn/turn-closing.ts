@@ -55,8 +55,7 @@ export function createTurnClosing(deps: TurnClosingDeps) {
       deps.observer?.finished(turn, outcome);
     }
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
-    // Last (the text status and the session status write the same slot, and `active` must stay),
-    // beside the caller: the session call never rejects.
+    // Last (the text and session statuses share a slot; `active` must stay), beside: it never rejects.
     if (outcome !== undefined) void deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }

@@ -55,8 +55,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
   async function renewLease(turnId: string): Promise<void> {
     const lease = ledger.lease(turnId);
     if (await lease.renew(settings.leaseTtlMs)) {
-      // A stop heard by another replica: seen here within a renewal period even while a status
-      // request long-polls (the poller sees it too, at its next report).
+      // A stop heard by another replica, seen within a renewal period even while a request long-polls.
       if (await ledger.isStopped(turnId).catch(() => false)) await runner.stopTurn(turnId);
       return;
     }

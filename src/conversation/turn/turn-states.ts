@@ -1,13 +1,10 @@
 /** The turn machine's vocabulary: its states (one per phase), events and effects; rules: turn-machine.ts. */
 import type { ReportDigest, RunStatusReport } from '../ports.js';
+import type { ThreadRecord } from './turn-records.js';
 
 /** No turn in flight: the only state that accepts a new turn. */
-export interface IdleTurnState {
+export interface IdleTurnState extends Pick<ThreadRecord, 'sessionId' | 'lastFinal'> {
   phase: 'idle';
-  /** The thread's agent session, once its first run has started. */
-  sessionId?: string | undefined;
-  /** The digest of the thread's last finished turn's final report (for the stale rule). */
-  lastFinal?: ReportDigest | undefined;
   /** The last turn ended without a terminal status: its run may still work. */
   runOpen?: boolean | undefined;
 }

@@ -37,6 +37,7 @@ interface PollTimeout {
 }
 
 const noop = (): void => {};
+const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
 
 /** Builds the process's poll scheduler; it runs as soon as entries are added. */
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
@@ -47,7 +48,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const lateIntervalMs = deps.lateIntervalMs ?? 30_000;
   const lateSlots = deps.lateSlots ?? Math.max(1, Math.floor(slots / 4));
   const entries = new Map<string, Tracked>();
-  const ready = createReadyLanes<Tracked>(lateSlots, (t) => t.entry.pace === 'late');
+  const ready = createReadyLanes<Tracked>(lateSlots, isLate);
   const parked = new TimeHeap<Tracked>();
   const deadlines = new TimeHeap<Tracked>();
   const timeouts = new TimeHeap<PollTimeout>();
@@ -59,7 +60,6 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const timer = createWakeTimer(clock, () => pump());
 
   const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
-  const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
   const isParked = (t: Tracked): boolean => isLive(t) && t.phase === 'parked';
 
   function enqueue(t: Tracked): void {

@@ -9,17 +9,15 @@ export type OutputFailureKind = 'transient' | 'permanent' | 'content';
 
 /** A thread write that failed, with its class and the platform's own code (for logs and metrics). */
 export class ThreadOutputError extends Error {
-  readonly kind: OutputFailureKind;
-  /** Slack's error name (`not_in_channel`) or a transport code (`http_500`, `network`). */
-  readonly code: string;
-  readonly method: string;
-
-  constructor(kind: OutputFailureKind, code: string, method: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: OutputFailureKind,
+    /** Slack's error name (`not_in_channel`) or a transport code (`http_500`, `network`). */
+    readonly code: string,
+    readonly method: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${method} failed: ${code} (${kind})`, options);
     this.name = 'ThreadOutputError';
-    this.kind = kind;
-    this.code = code;
-    this.method = method;
   }
 }
 

@@ -48,10 +48,6 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
     return undefined;
   }
 
-  function nextRefresh(): string | undefined {
-    return refreshesInFlight < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
-  }
-
   function startSend(key: string, payload: P, refresh: boolean): void {
     if (refresh) refreshesInFlight += 1;
     const work = (async () => {
@@ -94,7 +90,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
   async function drain(): Promise<void> {
     try {
       while (!closer.signal.aborted) {
-        const refresh = nextRefresh();
+        const refresh = refreshesInFlight < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
         if (refresh !== undefined) {
           sendNext(refresh, refreshes);
           continue;

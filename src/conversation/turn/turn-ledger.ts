@@ -53,7 +53,6 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
     };
   }
 
-  /** Saves the thread with `changes`, stamped now. */
   function saveThread(thread: ThreadRecord, changes: Partial<ThreadRecord>): Promise<void> {
     return store.saveThread({ ...thread, ...changes, updatedAt: clock.now() });
   }

@@ -9,9 +9,8 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
 
 /**
- * "Full jitter": a uniform delay in [0, min(maxMs, baseMs · 2^(attempt−1))). Spreading retries over
- * the whole window keeps many sessions that failed together (a service blip) from retrying together.
- * `attempt` counts consecutive failures from 1; `random` returns [0, 1).
+ * "Full jitter": uniform in [0, min(maxMs, baseMs · 2^(attempt−1))), `attempt` counting from 1, so
+ * sessions that failed together (a service blip) do not retry together.
  */
 export function fullJitterDelay(attempt: number, options: BackoffOptions, random: () => number): number {
   const exponent = Math.max(0, Math.min(attempt - 1, 52));

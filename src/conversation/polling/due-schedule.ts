@@ -1,97 +1,61 @@
-/**
- * Many items, each due at its own time, and one sleeper for the earliest of them: what the
- * progress refreshes of thousands of turns in flight need, instead of a sleeping loop, a timer
- * and an AbortController per turn.
- */
+/** Many items, each due at its own time, and one sleeper for the earliest: no timer per turn. */
 
 import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
 import { TimeHeap } from './time-queues.js';
+import { createWakeTimer } from './wake-timer.js';
 
 export interface DueScheduleOptions<T> {
   clock: Clock;
-  /**
-   * Called once the item's time has come. The item leaves the schedule: add it again for a next
-   * time (a time in the past is served on the next wake-up, not at once).
-   */
+  /** The item's time has come; it leaves the schedule (added again for a past time: the next wake-up). */
   onDue(item: T, now: number): void;
   /** Items that no longer need serving (a settled turn): dropped, never handed to onDue. */
   isStale?(item: T): boolean;
 }
 
-export interface DueSchedule<T> {
-  add(at: number, item: T): void;
-  /** Items waiting, stale ones included until they reach the front. */
-  size(): number;
-  /** Forgets every item and stops the sleeper; later adds are ignored. */
-  close(): void;
-}
-
-export function createDueSchedule<T>(options: DueScheduleOptions<T>): DueSchedule<T> {
+export function createDueSchedule<T>(options: DueScheduleOptions<T>) {
   const { clock, onDue, isStale } = options;
   let heap = new TimeHeap<T>();
   let count = 0;
   let closed = false;
-  let running = false;
-  /** When the sleeper wakes, and how to wake it sooner (an earlier item, or close). */
-  let wakeAt = Number.POSITIVE_INFINITY;
-  let wake: AbortController | undefined;
+  const timer = createWakeTimer(clock, serveDue);
 
   const stale = (item: T): boolean => isStale?.(item) ?? false;
 
-  function serveDue(now: number): void {
-    // Items that onDue adds for `now` or earlier wait for the next round, so this loop ends.
+  function serveDue(): void {
+    const now = clock.now();
+    // Items that onDue adds for `now` or earlier wait for the next wake-up, so this loop ends.
     const due: T[] = [];
     for (let item = heap.popDue(now); item !== undefined; item = heap.popDue(now)) due.push(item);
     count -= due.length;
     for (const item of due) if (!stale(item)) onDue(item, now);
+    arm();
   }
 
-  /** Drops stale items from the front, so the sleeper does not wake for a settled turn. */
-  function discardStaleFront(): void {
+  /** Drops stale items from the front (no wake-up for a settled turn); wakes a millisecond ahead at least. */
+  function arm(): void {
     heap.discardTop((item) => {
       if (!stale(item)) return false;
       count -= 1;
       return true;
     });
-  }
-
-  async function run(): Promise<void> {
-    try {
-      while (!closed) {
-        serveDue(clock.now());
-        discardStaleFront();
-        const at = heap.peekAt();
-        if (at === Number.POSITIVE_INFINITY) return;
-        wakeAt = at;
-        wake = new AbortController();
-        await clock.sleep(Math.max(1, at - clock.now()), wake.signal).catch(() => undefined);
-        wake = undefined;
-        wakeAt = Number.POSITIVE_INFINITY;
-      }
-    } finally {
-      running = false;
-    }
+    timer.armAt(Math.max(heap.peekAt(), clock.now() + 1));
   }
 
   return {
-    add(at, item) {
+    add(at: number, item: T): void {
       if (closed) return;
       heap.push(at, item);
       count += 1;
-      if (!running) {
-        running = true;
-        void run();
-      } else if (at < wakeAt) {
-        wake?.abort(DONE_WAITING);
-      }
+      arm();
     },
+    /** Items waiting, stale ones included until they reach the front. */
     size: () => count,
-    close() {
+    /** Forgets every item and stops the sleeper; later adds are ignored. */
+    close(): void {
       closed = true;
       heap = new TimeHeap<T>();
       count = 0;
-      wake?.abort(DONE_WAITING);
+      timer.disarm();
     },
   };
 }

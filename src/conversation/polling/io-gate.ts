@@ -1,45 +1,40 @@
-/**
- * Lets work through one piece per turn of the event loop. A burst of mentions or of finished runs
- * would otherwise run back to back in one I/O phase, and every HTTP request waiting behind it —
- * Slack's next event, whose ack has a 3-second deadline — would wait too. Passing the gate puts
- * the poll phase (reading and acking requests, reading responses) between any two pieces of work.
- */
-export interface IoGate {
-  /** Resolves on a later turn of the event loop, in arrival order, one waiter per turn. */
-  pass(): Promise<void>;
-  /** Waiters not yet released. */
-  waiting(): number;
-}
+import { FifoQueue } from './time-queues.js';
 
-/** `schedule` defaults to setImmediate: its callbacks run after the I/O poll phase. */
-export function createIoGate(schedule: (next: () => void) => void = setImmediate): IoGate {
-  const queue: Array<() => void> = [];
-  let head = 0;
+/**
+ * Lets work through one piece per turn of the event loop, so a burst of mentions or finished runs
+ * puts the I/O poll phase between any two pieces: Slack's next event (a 3-second ack) never waits.
+ * `schedule` defaults to setImmediate, whose callbacks run after the I/O poll phase.
+ */
+export function createIoGate(schedule: (next: () => void) => void = setImmediate) {
+  const queue = new FifoQueue<() => void>();
+  let waiting = 0;
   let draining = false;
 
   const releaseNext = (): void => {
-    const release = queue[head];
+    const release = queue.shift();
     if (release === undefined) {
-      queue.length = 0;
-      head = 0;
       draining = false;
       return;
     }
-    queue[head] = undefined as unknown as () => void;
-    head += 1;
+    waiting -= 1;
     release();
     schedule(releaseNext);
   };
 
   return {
-    pass() {
+    /** Resolves on a later turn of the event loop, in arrival order, one waiter per turn. */
+    pass(): Promise<void> {
       return new Promise<void>((resolve) => {
         queue.push(resolve);
+        waiting += 1;
         if (draining) return;
         draining = true;
         schedule(releaseNext);
       });
     },
-    waiting: () => queue.length - head,
+    /** Waiters not yet released. */
+    waiting: () => waiting,
   };
 }
+
+export type IoGate = ReturnType<typeof createIoGate>;

@@ -25,18 +25,15 @@ export interface PollEntry {
   /** The service connection the run is on; undefined: the default one. */
   connection?: string | undefined;
   /**
-   * The turn's installation (its thread key's team): its status request uses that installation's
-   * connection, and its handlers run in that installation's scope (`runFor`), never in the scope of
-   * whichever event happened to start the scheduler. The runner always sets it (turn-polls.ts);
-   * the scheduler's own tests, which have no installations, leave it out.
+   * The turn's installation (its thread key's team): its status request and handlers (`runFor`) run
+   * as it, never as whichever event started the scheduler. Unset only in the scheduler's own tests.
    */
   teamId?: string | undefined;
   /** Clock time after which the turn is given up on. */
   deadlineAt: number;
   /**
-   * `late`: a run past its turn deadline, watched at a slow pace on the idle budget only — polled
-   * at most every `lateIntervalMs`, only when no on-time turn waits for a slot, and with at most
-   * `lateSlots` such requests in flight. Default `normal`.
+   * `late`: a run past its deadline, polled at most every `lateIntervalMs`, only when no on-time turn
+   * waits for a slot, at most `lateSlots` at once. Default `normal`.
    */
   pace?: 'normal' | 'late' | undefined;
 }
@@ -45,17 +42,9 @@ export interface PollSchedulerDeps {
   getStatus(
     agentId: string,
     sessionId: string,
-    options: {
-      signal: AbortSignal;
-      timeoutMs: number;
-      connection?: string | undefined;
-      teamId?: string | undefined;
-    },
+    options: { signal: AbortSignal; timeoutMs: number } & Pick<PollEntry, 'connection' | 'teamId'>,
   ): Promise<RunStatusReport>;
-  /**
-   * Runs an entry's handler as the installation `teamId` names (slack-wiring.ts `within`). Default:
-   * as it is (one workspace).
-   */
+  /** Runs an entry's handler as the installation `teamId` names (slack-wiring.ts `within`). @default as is */
   runFor?: (<T>(teamId: string, work: () => Promise<T>) => Promise<T>) | undefined;
   /** Status requests allowed in flight: the poll share of the process's request budget. */
   slots: number;

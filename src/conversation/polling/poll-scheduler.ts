@@ -1,9 +1,7 @@
 /**
- * One scheduler per process owns every run-status request: at most `slots` in flight, fair
- * round-robin across turns, a client-side timeout per request, backoff with jitter on errors and a
- * per-turn deadline. Costs O(log n) per poll and a single clock sleeper for the earliest wake-up
- * (a retry, a request timeout or a deadline), so thousands of turns need neither timers per turn
- * or per request nor scans.
+ * One scheduler per process owns every run-status request: at most `slots` in flight, round-robin
+ * across turns, a timeout per request, jittered backoff and a per-turn deadline. O(log n) per poll
+ * and one clock sleeper for the earliest wake-up: no timer per turn or request, no scans.
  */
 
 import { DEFAULT_BACKOFF, fullJitterDelay } from './backoff.js';
@@ -39,6 +37,7 @@ interface PollTimeout {
 }
 
 const noop = (): void => {};
+const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
 
 /** Builds the process's poll scheduler; it runs as soon as entries are added. */
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
@@ -49,7 +48,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const lateIntervalMs = deps.lateIntervalMs ?? 30_000;
   const lateSlots = deps.lateSlots ?? Math.max(1, Math.floor(slots / 4));
   const entries = new Map<string, Tracked>();
-  const ready = createReadyLanes<Tracked>(lateSlots, (t) => t.entry.pace === 'late');
+  const ready = createReadyLanes<Tracked>(lateSlots, isLate);
   const parked = new TimeHeap<Tracked>();
   const deadlines = new TimeHeap<Tracked>();
   const timeouts = new TimeHeap<PollTimeout>();
@@ -61,7 +60,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const timer = createWakeTimer(clock, () => pump());
 
   const isLive = (t: Tracked): boolean => entries.get(t.entry.id) === t;
-  const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
+  const isParked = (t: Tracked): boolean => isLive(t) && t.phase === 'parked';
 
   function enqueue(t: Tracked): void {
     t.phase = 'ready';
@@ -172,18 +171,13 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
         const now = clock.now();
         for (let due = deadlines.popDue(now); due; due = deadlines.popDue(now)) if (isLive(due)) expire(due);
         for (let due = timeouts.popDue(now); due; due = timeouts.popDue(now)) timeOut(due);
-        for (let due = parked.popDue(now); due; due = parked.popDue(now)) release(due);
+        for (let due = parked.popDue(now); due; due = parked.popDue(now)) if (isParked(due)) enqueue(due);
         dispatch(now);
       } while (pumpAgain);
     } finally {
       pumping = false;
     }
     arm();
-  }
-
-  function release(t: Tracked): void {
-    if (!isLive(t) || t.phase !== 'parked') return;
-    enqueue(t);
   }
 
   function dispatch(now: number): void {
@@ -198,7 +192,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
 
   /** The one sleeper wakes for the earliest retry, request timeout or deadline. */
   function arm(): void {
-    parked.discardTop((t) => !isLive(t) || t.phase !== 'parked');
+    parked.discardTop((t) => !isParked(t));
     deadlines.discardTop((t) => !isLive(t));
     timeouts.discardTop((due) => due.t.controller !== due.controller);
     timer.armAt(Math.min(parked.peekAt(), deadlines.peekAt(), timeouts.peekAt()));

@@ -1,9 +1,6 @@
 import { FifoQueue } from './time-queues.js';
 
-/**
- * Entries due for a poll, in two lanes: on-time turns, and `late` ones (past their deadline, watched
- * at a slow pace) that go only when no on-time turn waits and a late slot is free.
- */
+/** Entries due for a poll: on-time ones first, `late` ones only when a late slot is free. */
 export function createReadyLanes<T>(lateSlots: number, isLate: (item: T) => boolean) {
   const onTime = new FifoQueue<T>();
   const late = new FifoQueue<T>();

@@ -3,11 +3,7 @@ import type { PollEntry, PollSchedulerDeps } from './poll-contract.js';
 
 export type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
 
-/**
- * One status request of `entry`. Settles with its result or, first, the abort of `controller` (a
- * remove, a stop, or the request timeout from the scheduler's sleeper): the slot is freed even when
- * getStatus ignores its signal.
- */
+/** One status request of `entry`, settled early by `controller`'s abort even if getStatus ignores it. */
 export function requestStatus(
   getStatus: PollSchedulerDeps['getStatus'],
   entry: PollEntry,

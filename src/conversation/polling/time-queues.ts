@@ -1,4 +1,4 @@
-/** The poll scheduler's two queues: ready entries in FIFO order, and wake-up times in a min-heap. */
+/** Two queues: FIFO (ready entries, gate waiters) and wake-up times in a min-heap. */
 
 /** FIFO with O(1) shift (Array#shift moves every element). */
 export class FifoQueue<T> {

@@ -1,6 +1,5 @@
 import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import { boundLogger } from '../../runtime/logger.js';
+import { boundLogger, type Logger } from '../../runtime/logger.js';
 import type { ConversationStore, RunStatusReport } from '../ports.js';
 import type { OutputStyle, ThreadLocation, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AudienceAtPost, type PostPlace, postHere } from './audience-at-post.js';
@@ -77,9 +76,8 @@ export function createAnswerPost(deps: AnswerPostDeps) {
   }
 
   /**
-   * Indexes a part as soon as Slack accepted it, so a reaction on it finds its run while later parts
-   * are on their way. Best effort: a failure must not fail the post (a retry would show the first
-   * parts twice); every part is indexed again once the answer is complete.
+   * Indexes a part as soon as Slack took it (a reaction finds its run at once). Best effort: a retry
+   * would show the first parts twice; every part is indexed again once the answer is complete.
    */
   async function indexEarly(turn: TurnRecord, channel: string, ts: string): Promise<void> {
     await store.indexAnswer(channel, ts, answerRef(turn)).catch((error: unknown) => {

@@ -5,16 +5,11 @@ import type { ThreadLocation } from '../thread-output-port.js';
 import type { TurnRecord } from './turn-records.js';
 
 /**
- * Who can read the conversation, asked again just before anything carrying service data is posted
- * (DESIGN "Audience at every post"): the answer (late ones and its file included) and the notices
- * that quote the service's words. A turn's audience was judged when it started; the channel may
- * have been shared with another organisation while the agent worked (the cached verdict is
- * dropped by `channel_shared` and the membership events, so this asks Slack again then). If it
- * became outsider-readable:
- * - a person's question: the answer goes to the asker's DM as if asked there — a new private
- *   thread, and the one note in the original thread (answer-place.ts);
- * - an alert investigation (no asker to answer privately) or a DM Slack would not open: the
- *   answer is withheld, and the thread says why, without data.
+ * Who can read the conversation, asked again just before service data (an answer, a notice quoting
+ * the service) is posted (DESIGN "Audience at every post"): the channel may have been shared while
+ * the agent worked (`channel_shared` drops the cached verdict). If outsiders can read it now, a
+ * person's answer goes to the asker's DM (answer-place.ts); an alert investigation's, or one whose
+ * DM Slack would not open, is withheld and the thread says why.
  */
 export type PostPlace =
   | { kind: 'here' }
@@ -45,13 +40,9 @@ export function createAudienceAtPost(deps: {
         deps.logger.info(fields, 'conversation became outsider-readable; investigation answer withheld');
         return { kind: 'withheld', reason };
       }
-      const origin = {
-        teamId: turn.teamId,
-        channel: turn.channel,
-        threadTs: turn.threadTs,
-        sourceTs: turn.sourceTs,
-      };
+      const { teamId, channel, threadTs, sourceTs } = turn;
       // The question is not kept with the turn: the quote links to it instead of repeating it.
+      const origin = { teamId, channel, threadTs, sourceTs };
       const moved = await deps.placement.moveToPrivate(origin, turn.userId, '', reason);
       if (!moved.moved) return { kind: 'withheld', reason };
       deps.logger.info(fields, 'conversation became outsider-readable; answer moved to a direct message');

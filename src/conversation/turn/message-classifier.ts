@@ -1,6 +1,5 @@
 /**
- * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure: the
- * listener passes the event and what it knows about the app; the verdict says what to do.
+ * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure.
  * https://docs.slack.dev/reference/events/message
  */
 
@@ -39,30 +38,19 @@ export type Classification =
   | { kind: 'turn'; threadTs: string; mentioned: boolean; directMessage: boolean; userId: string }
   /** A reply in a thread without a mention: a turn only in a thread the bot has answered in. */
   | { kind: 'maybe-follow-up'; threadTs: string; userId: string }
-  /**
-   * Nothing to do. `tellUser` is true only when the person addressed the bot and deserves to
-   * know why it stays quiet (a mention in a channel outside the allowlist).
-   */
+  /** Nothing to do; `tellUser`: a mention outside the allowlist, whose sender is told why. */
   | { kind: 'ignore'; reason: IgnoreReason; tellUser: boolean };
 
-/**
- * Subtypes that are a person's message (a `/me` message too); every other subtype is an edit,
- * deletion or system event.
- */
+/** Subtypes that are a person's message (`/me` too); any other is an edit, deletion or system event. */
 const PEOPLES_SUBTYPES: ReadonlySet<string> = new Set(['thread_broadcast', 'file_share', 'me_message']);
 
 function ignore(reason: IgnoreReason, tellUser = false): Classification {
   return { kind: 'ignore', reason, tellUser };
 }
 
-function isFromBot(event: SlackMessageLike, context: ClassifierContext): boolean {
-  return (
-    event.bot_id !== undefined ||
-    event.subtype === 'bot_message' ||
-    event.user === context.botUserId ||
-    (context.botId !== undefined && event.bot_id === context.botId)
-  );
-}
+/** Any bot's message, ours included (its `bot_id` is set, so `botId` needs no check of its own). */
+const isFromBot = (event: SlackMessageLike, context: ClassifierContext): boolean =>
+  event.bot_id !== undefined || event.subtype === 'bot_message' || event.user === context.botUserId;
 
 /** True when the bot is mentioned: an `app_mention` event, or `<@BOT>` / `<@BOT|name>` in the text. */
 export function mentionsBot(event: SlackMessageLike, botUserId: string): boolean {
@@ -71,17 +59,14 @@ export function mentionsBot(event: SlackMessageLike, botUserId: string): boolean
   return text.includes(`<@${botUserId}>`) || text.includes(`<@${botUserId}|`);
 }
 
-function isDirectMessage(event: SlackMessageLike): boolean {
-  return event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
-}
+const isDirectMessage = (event: SlackMessageLike): boolean =>
+  event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
 
 /**
- * Decides what a message means for the bot. Order: bots and non-people subtypes are ignored;
- * a message nobody addressed to the bot (no DM, no mention, no thread) is ignored; the channel
- * allowlist applies outside DMs (group DMs count as channels); then DMs and mentions are turns
- * (thread = `thread_ts ?? ts`), and unmentioned thread replies are possible follow-ups. Whether
- * the sender is inside the organisation is asked afterwards (who-is-inside.ts): it may need
- * `users.info`, and only messages that would become turns are worth a look-up.
+ * Decides what a message means for the bot: bots, non-people subtypes and unaddressed messages
+ * outside threads are ignored; the allowlist applies outside DMs (group DMs count as channels);
+ * DMs and mentions are turns, unmentioned thread replies possible follow-ups. Whether the sender is
+ * inside is asked afterwards (who-is-inside.ts): only would-be turns are worth a `users.info`.
  */
 export function classifyMessage(event: SlackMessageLike, context: ClassifierContext): Classification {
   if (isFromBot(event, context)) return ignore('bot');

@@ -2,17 +2,13 @@ import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { AgentRunsPort, RunStatusReport } from '../ports.js';
 
-/**
- * How long the status check of a run left open may take. The status request long-polls while the
- * run works; a finished run answers at once, so no answer by then means "still working".
- */
+/** A finished run answers at once; a working one long-polls, so no answer by then means "still working". */
 const OPEN_RUN_CHECK_MS = 5_000;
 const STILL_WORKING: RunStatusReport = { status: 'timeout' };
 
 /**
- * The status of a thread's run left open (deadline, watch ended), read before anything is sent
- * (the seed's rule 2): `timeout` when it keeps long-polling, undefined when the request failed
- * (the follow-up then says what is wrong).
+ * The status of a thread's run left open, read before anything is sent (the seed's rule 2): `timeout`
+ * while it long-polls, undefined when the request failed (the follow-up then says what is wrong).
  */
 export async function readOpenRun(
   agent: Pick<AgentRunsPort, 'getRunStatus'>,

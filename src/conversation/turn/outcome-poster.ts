@@ -1,42 +1,28 @@
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
-import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
-import { createAnswerPost, logOf, targetOf } from './answer-post.js';
-import type { AudienceAtPost, PostPlace } from './audience-at-post.js';
-import { ClaimedElsewhere, createPostAttempts } from './post-attempts.js';
+import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
+import type { PostPlace } from './audience-at-post.js';
+import type { RetryResult } from './outcome-retry.js';
+import { ClaimedElsewhere, createPostAttempts, type PostAttemptsDeps } from './post-attempts.js';
 import { createThreadCheck } from './thread-check.js';
-import { createTurnClosing } from './turn-closing.js';
+import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
-import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
-import type { TurnObserver } from './turn-observer.js';
+import { DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome } from './turn-records.js';
 
-export interface OutcomePosterDeps {
-  ledger: TurnLedger;
+export interface OutcomePosterDeps
+  extends Omit<TurnClosingDeps, 'store' | 'progress' | 'metrics' | 'threadCheck'>,
+    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'>,
+    Omit<PostAttemptsDeps, 'ledger'> {
   store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
-  sessions?: Pick<AgentSessions, 'end'> | undefined;
-  clock: Clock;
-  logger: Logger;
-  metrics: Pick<
-    ConversationMetrics,
-    'deliveryLatency' | 'deliveryDropped' | 'turnFinished' | 'timeToVerdict'
-  >;
+  metrics: TurnClosingDeps['metrics'] & Pick<ConversationMetrics, 'deliveryLatency' | 'timeToVerdict'>;
   /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(entry: TurnInFlight): boolean;
-  /** The turn is over here: the machine is told, polling stops, the runner forgets it. */
-  finished(entry: TurnInFlight): Promise<void>;
-  stopPolling(turnId: string): void;
-  /** Default `Math.random` (the jitter of delivery retries). */
-  random?: (() => number) | undefined;
-  observer?: Pick<TurnObserver, 'finished'> | undefined;
-  audienceAtPost?: AudienceAtPost | undefined;
 }
 
 const HERE: PostPlace = { kind: 'here' };
@@ -45,16 +31,11 @@ const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
 /**
  * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
- * notices — the same way: retried while Slack fails transiently, in the plain style once if Slack
- * refuses the rendering, dropped at once (thread released, one `warn`) if Slack refuses for good,
- * and exactly once.
- *
- * Exactly once, and the window we accept. `chat.postMessage` has no idempotency key, so posting
- * and marking can never be one atomic step. The order is: claim (`delivery:<turn>`, SET NX PX,
- * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear. While a claim is held no other
- * replica posts, however slow the post. Whoever posts after a takeover or a failed attempt first
- * reads the thread (`conversations.replies`) for what is tagged with the turn id (thread-check.ts).
- * What remains:
+ * notices — retried while Slack fails transiently (outcome-retry.ts), dropped at once (thread
+ * released, one `warn`) if Slack refuses for good, and exactly once, within the window we accept:
+ * `chat.postMessage` has no idempotency key, so the order is claim (`delivery:<turn>`,
+ * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear, and after a takeover or a failed
+ * attempt the thread is read first for what carries the turn id (thread-check.ts). What remains:
  * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
@@ -71,11 +52,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     if (!deps.isCurrent(entry)) return;
     const seenAt = clock.now();
     const result = await retrying(entry, (style) => postOnce(entry, outcome, style));
-    if (!result.ok) {
-      if (result.reason === 'permanent')
-        await closing.drop(entry, result.code, (work) => retrying(entry, work));
-      return;
-    }
+    if (!result.ok) return notLanded(entry, result);
     // Counted where the answer was posted: `value` is false when another replica had posted it.
     if (result.value && outcome.kind === 'report' && outcome.report.status === 'done') {
       metrics.deliveryLatency(clock.now() - seenAt);
@@ -110,10 +87,8 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
       await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
     }
     logOf(logger, turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
-    await closing.finish(
-      entry,
-      outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome,
-    );
+    const ended = outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome;
+    await closing.finish(entry, ended);
     return true;
   }
 
@@ -128,24 +103,21 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     };
     const result = await retrying(entry, async (style) => {
       if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
-      await output.postNotice(
-        where(turn),
-        notice,
-        turn.turnId,
-        style,
-        receiptOf(turn, clock.now(), entry.steps),
-      );
+      const receipt = receiptOf(turn, clock.now(), entry.steps);
+      await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
     });
-    if (!result.ok) {
-      if (result.reason === 'permanent')
-        await closing.drop(entry, result.code, (work) => retrying(entry, work));
-      return;
-    }
+    if (!result.ok) return notLanded(entry, result);
     entry.turn = { ...entry.turn, deadlineNoticed: true, progressTs: undefined };
     if (deps.isCurrent(entry)) await ledger.saveTurn(entry.turn);
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
+  }
+
+  /** A post that did not land: dropped if Slack refused it for good (aborted: shutdown or takeover). */
+  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
+    if (result.reason === 'permanent')
+      await closing.drop(entry, result.code, (work) => retrying(entry, work));
   }
 
   return { post, postDeadlineNotice, forget: threadCheck.forget };
@@ -157,5 +129,3 @@ function noticeOf(outcome: FinalOutcome): TurnNotice {
     ? { kind: 'run-error', reason: outcome.report.message ?? '' }
     : { kind: 'canceled' };
 }
-
-export type OutcomePoster = ReturnType<typeof createOutcomePoster>;

@@ -1,15 +1,10 @@
 /**
- * The one way anything a person must see reaches the thread: answers, notices and refusals are
- * each tried until Slack takes them, waiting out transient failures (rate limits, 5xx, network)
- * with jittered backoff; a refused rendering (`content`) is tried once more in the plain style; a
- * permanent refusal ends the attempts at once. The Slack edge classifies its errors
- * (output-error.ts), so this module knows no Slack error names.
- *
- * Anything that is not a classified Slack refusal counts as transient — a state store that does
- * not answer (Redis down, reconnecting) included: an attempt carries the store calls of a
- * delivery (claim, delivered mark, answer index), and a store that blinks must delay the outcome,
- * never lose it. The caller makes a retry safe after a post that did land (it reads the thread
- * first: outcome-poster.ts).
+ * The one way anything a person must see reaches the thread: tried until Slack takes it, transient
+ * failures waited out with jittered backoff, a refused rendering (`content`) tried once more in the
+ * plain style, a permanent refusal final at once (classes: output-error.ts). Anything unclassified
+ * is transient, a state store that does not answer included: an attempt carries a delivery's store
+ * calls, and a store that blinks must delay the outcome, never lose it. The caller makes a retry
+ * after a post that did land safe (it reads the thread first: outcome-poster.ts).
  */
 
 import type { Clock } from '../../runtime/clock.js';
@@ -30,15 +25,9 @@ export interface OutcomeRetryOptions {
   random?: (() => number) | undefined;
   /** Stop trying after this long (refusals: a notice an hour late only confuses). Default: never. */
   giveUpAfterMs?: number | undefined;
-  /**
-   * Told about each transient failure before the wait (a log line, letting go of a claim). Its own
-   * failure does not end the attempts: it may need the very store that is down.
-   */
+  /** Told of each transient failure before the wait; its own failure (the store down) is ignored. */
   onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
-  /**
-   * The caller's own wait for this failure, instead of the growing backoff: a delivery claim held
-   * by another replica is looked at again at a steady pace, so its lapse is noticed within a beat.
-   */
+  /** The caller's own wait for this failure instead of the backoff (a claim held elsewhere: steady). */
   waitFor?: ((error: unknown) => number | undefined) | undefined;
 }
 

@@ -1,7 +1,6 @@
 /**
- * How a failed write to the thread should be treated. The Slack edge classifies its own errors
- * (src/slack/slack-errors.ts) and hands the conversation layer only this class, so delivery can
- * decide without knowing Slack's error names:
+ * How a failed write to the thread is treated. The Slack edge classifies it (src/slack/slack-errors.ts),
+ * so delivery needs no Slack error names:
  * - `transient`: Slack or the network is having a moment (rate limit, 5xx, timeout): try again later;
  * - `permanent`: Slack will keep refusing (not in the channel, archived, token revoked): give up now;
  * - `content`: Slack refused this rendering (too long, invalid blocks): a simpler one may pass.
@@ -10,17 +9,15 @@ export type OutputFailureKind = 'transient' | 'permanent' | 'content';
 
 /** A thread write that failed, with its class and the platform's own code (for logs and metrics). */
 export class ThreadOutputError extends Error {
-  readonly kind: OutputFailureKind;
-  /** Slack's error name (`not_in_channel`) or a transport code (`http_500`, `network`). */
-  readonly code: string;
-  readonly method: string;
-
-  constructor(kind: OutputFailureKind, code: string, method: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: OutputFailureKind,
+    /** Slack's error name (`not_in_channel`) or a transport code (`http_500`, `network`). */
+    readonly code: string,
+    readonly method: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${method} failed: ${code} (${kind})`, options);
     this.name = 'ThreadOutputError';
-    this.kind = kind;
-    this.code = code;
-    this.method = method;
   }
 }
 

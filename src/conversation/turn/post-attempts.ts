@@ -6,10 +6,7 @@ import { outputFailureCode } from './output-error.js';
 import type { TurnInFlight } from './turn-in-flight.js';
 import type { TurnLedger } from './turn-ledger.js';
 
-/**
- * How often a replica waiting on another's delivery claim looks again. Steady, not backed off: a
- * holder that died mid-post leaves the outcome late by its claim's TTL plus about this.
- */
+/** A claim held elsewhere is looked at again this often, not backed off: a dead holder costs TTL + this. */
 const CLAIM_RECHECK_MS = 1_000;
 
 /** Another replica holds this turn's delivery claim: wait, then look again. */
@@ -20,13 +17,16 @@ export class ClaimedElsewhere extends Error {
   }
 }
 
-/** The attempts of one post: transient failures waited out, a claim held elsewhere looked at again. */
-export function createPostAttempts(deps: {
+export interface PostAttemptsDeps {
   ledger: Pick<TurnLedger, 'deliveryClaim'>;
   clock: Clock;
   logger: Logger;
+  /** Default `Math.random` (the jitter of delivery retries). */
   random?: (() => number) | undefined;
-}) {
+}
+
+/** The attempts of one post: transient failures waited out, a claim held elsewhere looked at again. */
+export function createPostAttempts(deps: PostAttemptsDeps) {
   const { ledger, clock, logger } = deps;
 
   /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */

@@ -1,25 +1,13 @@
 /**
- * Progress updates share one token bucket: `chat.update` is Tier 3 (about 50 a minute per
- * workspace, https://api.slack.com/methods/chat.update), and answers must never wait behind
- * progress. Updates are coalesced per key (only the latest step matters), so what waits is bounded
- * by the number of keys, and whatever a key offered before its turn came is simply replaced.
- *
- * Two lanes. A step update (`offer`) waits for a token and may be coalesced or, under pressure,
- * never sent: the next update of its key carries the newer step anyway. A refresh (`offerRefresh`)
- * keeps a native thread status alive, and Slack clears a status two minutes after it was set: a
- * refresh that waits for tokens behind other turns' refreshes lapses as soon as the turns outgrow
- * the budget (about 60 turns at 40 a minute and a 90 s period). So refreshes go first and do not
- * wait for a token; they still take one, driving the bucket into debt (at most a minute's worth),
- * so step updates get only what refreshes leave and come back within a minute once the refreshes
- * fit the budget again. A refresh carries the turn's latest step, so starving steps costs
- * freshness, never correctness. What bounds refreshes is how many may be under way at once
- * (`maxRefreshesInFlight`): they share the connections to Slack with answers, and Slack's
- * own limit for `assistant.threads.setStatus` ("special", unpublished) shows up as 429s that the
- * Web client waits out — slower sends, which the caller sees as late refreshes.
+ * Progress updates share one token bucket, coalesced per key: `chat.update` is Tier 3 (about 50 a
+ * minute per workspace, https://api.slack.com/methods/chat.update), and answers never wait behind
+ * progress. A step update (`offer`) waits for a token and may never be sent (the next one carries
+ * the newer step). A refresh (`offerRefresh`) keeps a native status alive, which Slack clears two
+ * minutes after it was set, so it goes first without waiting, driving the bucket into debt (a
+ * minute's worth at most); `maxRefreshesInFlight` bounds refreshes, which share Slack's connections.
  */
 
-import type { Clock } from '../../runtime/clock.js';
-import { DONE_WAITING } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 
 export interface ProgressThrottleOptions<P> {
@@ -27,10 +15,7 @@ export interface ProgressThrottleOptions<P> {
   perMinute: number;
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
   burst?: number | undefined;
-  /**
-   * Refreshes under way at once, at most. Default 16: a quarter of the bot's connection pool to
-   * Slack (`SLACK_CONNECTIONS` in src/slack/web-client.ts, 64), so an answer never queues behind a wave of refreshes.
-   */
+  /** Refreshes under way at once. Default 16: a quarter of `SLACK_CONNECTIONS` (src/slack/web-client.ts). */
   maxRefreshesInFlight?: number | undefined;
   clock: Clock;
   /** Shows one update (e.g. `chat.update` of a thread's progress message). */
@@ -38,36 +23,16 @@ export interface ProgressThrottleOptions<P> {
   logger?: Logger | undefined;
 }
 
-export interface ProgressThrottle<P> {
-  /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
-  offer(key: string, payload: P): void;
-  /**
-   * Queues a refresh of `key` ahead of every step update, without waiting for a token; it replaces
-   * any update of `key` still waiting, and a later `offer` of `key` keeps the refresh's place.
-   */
-  offerRefresh(key: string, payload: P): void;
-  /**
-   * Drops the waiting update of `key` and resolves once a send of it already under way has
-   * finished, so the answer can be posted after the progress message settles. Never rejects.
-   */
-  cancel(key: string): Promise<void>;
-  /** Keys with an update waiting. */
-  pendingCount(): number;
-  /** Drops every waiting update and resolves once sends under way have finished. */
-  close(): Promise<void>;
-}
-
 const DEFAULT_REFRESHES_IN_FLIGHT = 16;
 
 /** Builds the process's progress throttle; a single drain loop runs while updates wait. */
-export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): ProgressThrottle<P> {
+export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
   const { clock, logger, perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
   const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? DEFAULT_REFRESHES_IN_FLIGHT);
   const bucket = createTokenBucket(perMinute, burst, clock);
-  // Map order is insertion order: replacing a waiting payload keeps its place, a key offered after
-  // its send goes to the back — round-robin across keys. Refreshes come in the order they fell due.
+  // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
   const steps = new Map<string, P>();
   const refreshes = new Map<string, P>();
   const sending = new Map<string, Promise<void>>();
@@ -81,10 +46,6 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   function firstIdle(waiting: Map<string, P>): string | undefined {
     for (const key of waiting.keys()) if (!sending.has(key)) return key;
     return undefined;
-  }
-
-  function nextRefresh(): string | undefined {
-    return refreshesInFlight < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
   }
 
   function startSend(key: string, payload: P, refresh: boolean): void {
@@ -129,7 +90,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   async function drain(): Promise<void> {
     try {
       while (!closer.signal.aborted) {
-        const refresh = nextRefresh();
+        const refresh = refreshesInFlight < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
         if (refresh !== undefined) {
           sendNext(refresh, refreshes);
           continue;
@@ -155,26 +116,30 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   }
 
   return {
-    offer(key, payload) {
+    /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
+    offer(key: string, payload: P): void {
       if (closer.signal.aborted) return;
       if (refreshes.has(key)) refreshes.set(key, payload);
       else steps.set(key, payload);
       kick();
     },
-    offerRefresh(key, payload) {
+    /** Queues a refresh of `key` ahead of every step, replacing its waiting one; a later `offer` keeps it. */
+    offerRefresh(key: string, payload: P): void {
       if (closer.signal.aborted) return;
       steps.delete(key);
       refreshes.set(key, payload);
       tokenWait?.abort(DONE_WAITING);
       kick();
     },
-    cancel(key) {
+    /** Drops the waiting update of `key`; resolves once its send under way ended (answers go after it). */
+    cancel(key: string): Promise<void> {
       steps.delete(key);
       refreshes.delete(key);
       return sending.get(key) ?? Promise.resolve();
     },
     pendingCount: () => steps.size + refreshes.size,
-    async close() {
+    /** Drops every waiting update and resolves once sends under way have finished. */
+    async close(): Promise<void> {
       closer.abort(DONE_WAITING);
       tokenWait?.abort(DONE_WAITING);
       steps.clear();
@@ -184,14 +149,7 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>): 
   };
 }
 
-interface TokenBucket {
-  /** 0 when a token is available now. */
-  msUntilToken(): number;
-  /** Takes a token, or goes into debt (down to a minute's worth) when there is none. */
-  take(): void;
-}
-
-function createTokenBucket(perMinute: number, capacity: number, clock: Clock): TokenBucket {
+function createTokenBucket(perMinute: number, capacity: number, clock: Clock) {
   const msPerToken = 60_000 / perMinute;
   let tokens = capacity;
   let refilledAt = clock.now();
@@ -203,13 +161,17 @@ function createTokenBucket(perMinute: number, capacity: number, clock: Clock): T
   };
 
   return {
+    /** 0 when a token is available now. */
     msUntilToken() {
       refill();
       return tokens >= 1 ? 0 : Math.ceil((1 - tokens) * msPerToken);
     },
+    /** Takes a token, or goes into debt (down to a minute's worth) when there is none. */
     take() {
       refill();
       tokens = Math.max(-perMinute, tokens - 1);
     },
   };
 }
+
+export type ProgressThrottle<P> = ReturnType<typeof createProgressThrottle<P>>;

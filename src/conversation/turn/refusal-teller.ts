@@ -7,10 +7,7 @@ import type { TurnRequest } from './turn-request.js';
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
 const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
-/**
- * Tells a sender why their message was not taken, through the same retry as outcomes (a refusal
- * must not be lost to a passing Slack failure), beside the caller.
- */
+/** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
 export function createRefusalTeller(deps: {
   output: Pick<ThreadOutput, 'refuse'>;
   clock: Clock;

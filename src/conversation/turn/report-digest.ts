@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ReportDigest, RunStatusReport } from '../ports.js';
 
 /**
- * What the stale rule keeps of a final status report: the rule only asks "is this the same report
- * again?", so a SHA-256 of the message answers it without the answer's text staying in the store
- * for the thread's 30 days. Missing message / totalSteps count as '' / 0, as they always have.
+ * What the stale rule ("the same report again?") keeps of a final report: a SHA-256 of the message,
+ * so the answer's text does not stay in the store for 30 days. Missing fields count as '' / 0.
  */
 export function digestReport(report: RunStatusReport): ReportDigest {
   return {
@@ -21,11 +20,7 @@ export function sameReportDigest(a: ReportDigest, b: ReportDigest): boolean {
   return a.status === b.status && a.totalSteps === b.totalSteps && a.messageSha256 === b.messageSha256;
 }
 
-/**
- * A stored final report as a digest. Records written before digests (up to 30 days old) hold the
- * whole report, message included: they are digested on read, so their stale rule still holds and
- * the next save keeps only the digest.
- */
+/** A stored final report as a digest: records from before digests (30 days at most) are digested on read. */
 export function asReportDigest(stored: ReportDigest | RunStatusReport): ReportDigest {
   return 'messageSha256' in stored && typeof stored.messageSha256 === 'string'
     ? stored

@@ -32,12 +32,10 @@ export function createRunRequest(deps: RunRequestDeps) {
   const agentOf = (turn: TurnRecord) => runsOn(deps.agent, deps.connections, turn.connection, turn.teamId);
 
   /**
-   * Sends the request. Progress shows beside it (`shown`: its message's ts): a person sees the bot
-   * at work at once, and a slow Slack never delays the run. The session goes `processing` first
-   * (its Stop button), then the step words go on the text status. A new run names its session
-   * after the question. Slack takes a title only when the session is created, so a channel thread
-   * the bot has had a session in (`threadSeen`: a run stopped or ended there) is renamed too; a new
-   * thread's session is created by this very call, named, and never renamed (one call saved).
+   * Sends the request; progress shows beside it (`shown`: its message's ts), so a slow Slack never
+   * delays the run. The session goes `processing` first (its Stop button). A new run names its
+   * session after the question; Slack takes a title only when the session is created, so a channel
+   * thread seen before (`threadSeen`) is renamed, while a new thread's session is named by this call.
    */
   function send(turn: TurnRecord, where: ThreadLocation, input: RunInput, threadSeen: boolean) {
     const agent = agentOf(turn);
@@ -58,9 +56,8 @@ export function createRunRequest(deps: RunRequestDeps) {
   }
 
   /**
-   * The progress message's ts, if Slack accepts it soon. A slow Slack (a 429 waited out) must not
-   * hold back polling: past the wait the turn goes on without it, and the message, once posted, is
-   * deleted — it would otherwise say "working" forever.
+   * The progress message's ts, if Slack accepts it soon: a slow Slack must not hold back polling.
+   * A message posted later is deleted (it would say "working" forever).
    */
   async function shownWithin(shown: Promise<string | undefined>, where: ThreadLocation) {
     const late = new AbortController();
@@ -79,9 +76,8 @@ export function createRunRequest(deps: RunRequestDeps) {
   }
 
   /**
-   * Renews the turn's lease while its request is out (recovery renews it once the turn is polled):
-   * a service slower to start a run than the lease TTL would otherwise let a replica — this one
-   * included — take the turn for one whose process died, and call it lost.
+   * Renews the turn's lease while its request is out (recovery renews it once polled): a service
+   * slower than the lease TTL would otherwise let a replica take the turn over and call it lost.
    */
   function holdLease(turnId: string): () => void {
     const done = new AbortController();

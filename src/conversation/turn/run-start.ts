@@ -1,17 +1,14 @@
 import { threadKey as makeThreadKey } from '../thread-key.js';
 import { createRunRequest } from './run-request.js';
 import { createStartWork, type ReadyTurn, type RunStartDeps } from './start-work.js';
-import type { TurnDraft } from './turn-in-flight.js';
-import type { ThreadRecord } from './turn-records.js';
+import type { ThreadRecord, TurnDraft } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
 export type { ReadyTurn, RunStartDeps } from './start-work.js';
 
 /**
  * From a taken message to a polled run: the thread's busy lock, then the turn machine (through the
- * runner) decides whether the turn starts a run, follows up or reads the run left open first;
- * start-work.ts does that work (the records stored before the run starts, the request, the record
- * of the started run).
+ * runner) decides how the turn starts; start-work.ts does that work.
  */
 export function createRunStart(deps: RunStartDeps) {
   const { ledger, clock, settings } = deps;

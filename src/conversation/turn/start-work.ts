@@ -1,4 +1,3 @@
-import type { Clock } from '../../runtime/clock.js';
 import { boundLogger, type Logger } from '../../runtime/logger.js';
 import { runsOn } from '../connection-runs.js';
 import type { PreparedTurn } from '../context/turn-context.js';
@@ -18,8 +17,6 @@ export type ReadyTurn = Extract<PreparedTurn, { kind: 'ready' }>;
 export interface RunStartDeps extends Omit<RunRequestDeps, 'ledger' | 'settings'> {
   ledger: TurnLedger;
   runner: Pick<TurnRunner, 'begin' | 'started' | 'failStart'>;
-  clock: Clock;
-  logger: Logger;
   metrics: Pick<ConversationMetrics, 'turnStarted'>;
   settings: { turnDeadlineMs: number; leaseTtlMs: number; lateWatchMs?: number | undefined };
   newId: () => string;
@@ -38,26 +35,20 @@ export interface TakenTurn {
   releaseLock(): Promise<void>;
 }
 
-/**
- * The work of one turn's first effects, as the machine asks for them (turn-effects.ts): read the
- * run left open, refuse, store the turn and send its request, record the started run.
- */
+/** The work of one turn's first effects, as the machine asks for them (turn-effects.ts). */
 export function createStartWork(deps: RunStartDeps, requests: RunRequest, taken: TakenTurn) {
   const { ledger, runner, clock, settings } = deps;
   const { request, thread, prepared } = taken;
   const input: RunInput = { message: request.prompt, ...prepared.context };
-  const where: ThreadLocation = {
-    teamId: request.teamId,
-    channel: request.channel,
-    threadTs: request.threadTs,
-  };
+  const { teamId, channel, threadTs } = request;
+  const where: ThreadLocation = { teamId, channel, threadTs };
   let result: TurnRequestResult = 'busy';
   let checked: RunStatusReport | undefined;
   let shown: Promise<string | undefined> = Promise.resolve(undefined);
 
   const work: TurnStartWork = {
     async check(sessionId) {
-      const agent = runsOn(deps.agent, deps.connections, prepared.connection, request.teamId);
+      const agent = runsOn(deps.agent, deps.connections, prepared.connection, teamId);
       checked = await readOpenRun(agent, prepared.agentId, sessionId, deps);
       return checked;
     },

@@ -9,15 +9,10 @@ export interface ThreadCheckDeps {
 }
 
 /**
- * The look at the thread that delivery takes after a takeover or a failed post, before posting
- * (DESIGN "Durable turns": `chat.postMessage` has no idempotency key, so whatever already landed
- * is found by the turn id in its metadata).
- *
- * The same read finds the turn's progress messages that its record does not name: a replica
- * killed after Slack accepted the progress message but before it saved the message's ts left one
- * that would say "working" forever. They are kept here and removed with the turn's own progress
- * indicator — when the turn ends, or when the deadline notice takes over from it. No extra
- * `conversations.replies` call: they come with the read delivery makes anyway.
+ * The look at the thread that delivery takes after a takeover or a failed post (DESIGN "Durable
+ * turns": `chat.postMessage` has no idempotency key, so what already landed is found by the turn id
+ * in its metadata). The same read finds progress messages the record does not name (a replica killed
+ * before it saved the ts), which would say "working" forever: they go with the turn's own indicator.
  */
 export function createThreadCheck(deps: ThreadCheckDeps) {
   const { output, logger } = deps;
@@ -33,10 +28,7 @@ export function createThreadCheck(deps: ThreadCheckDeps) {
     return found;
   }
 
-  /**
-   * Removes the turn's progress messages that {@link look} found unrecorded. Never rejects: a
-   * failure is logged, and the outcome (already posted, or on its way) does not wait on it.
-   */
+  /** Removes the turn's progress messages that {@link look} found unrecorded. Never rejects (logged). */
   async function removeStrays(turn: TurnRecord): Promise<void> {
     const found = strays.get(turn.turnId);
     if (!found) return;

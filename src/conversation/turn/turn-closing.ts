@@ -55,16 +55,12 @@ export function createTurnClosing(deps: TurnClosingDeps) {
       deps.observer?.finished(turn, outcome);
     }
     await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
-    // Last (the text status and the session status write the same slot, and `active` must stay),
-    // beside the caller: the session call never rejects.
+    // Last (the text and session statuses share a slot; `active` must stay), beside: it never rejects.
     if (outcome !== undefined) void deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }
 
-  /**
-   * Slack refused the outcome for good (the bot left the channel, the token was revoked…): stop
-   * polling, drop the turn, free the thread — retried by `retry` while the store is down.
-   */
+  /** Slack refused the outcome for good: stop polling, drop the turn, free the thread (retried). */
   async function drop(
     entry: TurnInFlight,
     code: string,

@@ -1,5 +1,3 @@
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
 import type { PollScheduler } from '../polling/poll-contract.js';
 import { createOutcomePoster, type OutcomePosterDeps } from './outcome-poster.js';
 import { createTurnEndings, type TurnEndingsDeps } from './turn-endings.js';
@@ -18,14 +16,11 @@ export interface TurnEffectsDeps
   poller: Pick<PollScheduler, 'add' | 'remove'>;
   progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
   metrics: OutcomePosterDeps['metrics'] & TurnPollsDeps['metrics'];
-  clock: Clock;
-  logger: Logger;
 }
 
 /**
- * The one place the turn machine's effects are carried out, each by the module named for its work:
- * the start request (run-start.ts, through the entry's `start`), the polls (turn-polls.ts), the
- * outcome and the deadline notice (outcome-poster.ts). Results go back to the machine (`feed`).
+ * The one place the turn machine's effects are carried out: the start (the entry's `start`), the
+ * polls (turn-polls.ts), the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
   const { ledger, clock, logger, poller } = deps;

@@ -6,19 +6,7 @@ import type { TurnOutcome, TurnRecord } from './turn-records.js';
 import type { TurnEffect } from './turn-states.js';
 
 /** The machine's effects that end a turn: each posts one outcome (outcome-poster.ts). */
-export type EndingEffect = Extract<
-  TurnEffect,
-  {
-    type:
-      | `deliver-${string}`
-      | 'notify-poll-failed'
-      | 'notify-start-failed'
-      | 'notify-lost'
-      | 'notify-deadline'
-      | 'notify-watch-ended'
-      | 'notify-stopped';
-  }
->;
+export type EndingEffect = Extract<TurnEffect, { type: `deliver-${string}` | `notify-${string}` }>;
 
 export interface TurnEndingsDeps {
   clock: Clock;

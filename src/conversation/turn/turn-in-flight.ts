@@ -45,9 +45,6 @@ export interface TurnInFlight {
   postPlace?: PostPlace | undefined;
 }
 
-/** A turn before the machine decides how it starts (a new run or a follow-up). */
-export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;
-
 export const where = ({ teamId, channel, threadTs }: TurnRecord): ThreadLocation => ({
   teamId,
   channel,

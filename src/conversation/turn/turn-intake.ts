@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../runtime/clock.js';
-import type { Logger } from '../../runtime/logger.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
 import type { IoGate } from '../polling/io-gate.js';
@@ -14,23 +12,16 @@ import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-export type { TurnRequest, TurnRequestResult } from './turn-request.js';
-
 export interface TurnIntakeDeps
   extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
     Omit<TurnPlacementDeps, 'refusals'> {
   store: ConversationStore;
   output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
-  clock: Clock;
-  logger: Logger;
   settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
   newId?: () => string;
-  /**
-   * Turn starts take turns with Slack's incoming requests, one per turn of the event loop (see
-   * io-gate.ts): a burst of mentions then neither delays acks nor starves the poller.
-   */
+  /** One turn start per turn of the event loop (io-gate.ts): a burst of mentions delays no ack. */
   gate?: IoGate;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
@@ -39,16 +30,14 @@ export interface TurnIntakeDeps
 }
 
 /**
- * A random UUID held as one flat string. `randomUUID` joins 20 pieces, which V8 keeps as a tree of
- * string fragments (about 500 bytes instead of 60), and every turn keeps several ids in its records
- * and locks; `toLowerCase` (a no-op on the text) returns it flattened.
+ * A random UUID as one flat string: V8 keeps `randomUUID`'s 20 joined pieces as a tree (about 500
+ * bytes instead of 60) and every turn keeps several ids; `toLowerCase` (a no-op here) flattens it.
  */
 const newFlatId = (): string => randomUUID().toLowerCase();
 
 /**
- * Turns a classified Slack message into an agent turn: dedupe, who may ask, the cheap refusals,
- * the turn's context and where its answer goes (turn-placement.ts), then run start (run-start.ts).
- * Exactly one turn results per Slack message; every message not taken is told why.
+ * Turns a classified Slack message into one agent turn: dedupe, who may ask, the cheap refusals,
+ * placement (turn-placement.ts), then run start (run-start.ts). A message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
@@ -80,9 +69,8 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   }
 
   /**
-   * Who may ask, then the cheap refusals — an empty question, a busy thread, the spending limit —
-   * before anything that costs Slack calls (DESIGN "Limits before reading"). Run start checks the
-   * busy lock again, atomically.
+   * Who may ask, then the cheap refusals before any Slack call (DESIGN "Limits before reading").
+   * Run start checks the busy lock again, atomically.
    */
   async function take(asked: TurnRequest): Promise<TurnRequestResult> {
     const askedKey = makeThreadKey(asked.teamId, asked.channel, asked.threadTs);

@@ -27,20 +27,6 @@ export const DELIVERED_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long one instance may take to post an outcome before another may try. */
 export const DELIVERY_CLAIM_TTL_MS = 5 * 60 * 1000;
 
-/**
- * One store lock as its holder sees it: the name and the holder's token are bound in, so a caller
- * can only take, renew or give back the lock as the owner it was handed for (vercel/chat's state
- * adapters do the same).
- */
-export interface StoreLock {
-  /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
-  take(ttlMs: number): Promise<boolean>;
-  /** Extends it while ours; false when it is gone or held by someone else. */
-  renew(ttlMs: number): Promise<boolean>;
-  /** Gives it back if ours (a no-op otherwise). */
-  release(): Promise<void>;
-}
-
 export interface TurnLedgerDeps {
   store: ConversationStore;
   clock: Pick<Clock, 'now'>;
@@ -49,22 +35,24 @@ export interface TurnLedgerDeps {
 }
 
 /**
- * The one writer of a turn's durable state: the lock protocol (thread busy lock, lease, delivery
- * claim, delivered mark, dedupe mark) and every write of the thread record and the turn record.
- * Stateless over the store: every replica's ledger agrees through the store alone.
+ * The one writer of a turn's durable state: the lock protocol and every write of the thread and turn
+ * records. Stateless: every replica's ledger agrees through the store alone.
  */
 export function createTurnLedger(deps: TurnLedgerDeps) {
   const { store, clock, instanceId: me } = deps;
 
-  function lock(name: string, token: string): StoreLock {
+  /** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
+  function lock(name: string, token: string) {
     return {
-      take: (ttlMs) => store.tryLock(name, token, ttlMs),
-      renew: (ttlMs) => store.renewLock(name, token, ttlMs),
+      /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
+      take: (ttlMs: number) => store.tryLock(name, token, ttlMs),
+      /** Extends it while ours; false when it is gone or held by someone else. */
+      renew: (ttlMs: number) => store.renewLock(name, token, ttlMs),
+      /** Gives it back if ours (a no-op otherwise). */
       release: () => store.unlock(name, token),
     };
   }
 
-  /** Saves the thread with `changes`, stamped now. */
   function saveThread(thread: ThreadRecord, changes: Partial<ThreadRecord>): Promise<void> {
     return store.saveThread({ ...thread, ...changes, updatedAt: clock.now() });
   }
@@ -91,10 +79,7 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
       store.tryLock(lockNames.stopped(turnId), userId, DELIVERED_TTL_MS),
     /** True once someone stopped the turn. */
     isStopped: async (turnId: string) => (await store.lockOwner(lockNames.stopped(turnId))) !== undefined,
-    /**
-     * The dedupe mark of a Slack message; true for its first sighting only. A unique token per call:
-     * the same process seeing the same message twice must also lose.
-     */
+    /** The dedupe mark of a Slack message; true for its first sighting only (a unique token per call). */
     markSeen: (channel: string, ts: string, token: string) =>
       store.tryLock(lockNames.seen(channel, ts), token, DEDUPE_TTL_MS),
 
@@ -113,10 +98,7 @@ export function createTurnLedger(deps: TurnLedgerDeps) {
       const thread = await store.getThread(turn.threadKey);
       if (thread) await saveThread(thread, { sessionId, lastTurnTs: turn.sourceTs });
     },
-    /**
-     * The starter saves the running turn, then the thread's session id: a process that died in
-     * between left the session only on the turn. Without it the thread's next reply finds no session.
-     */
+    /** Gives the thread the turn's session back if a process died between saving the turn and the thread. */
     async restoreSession(threadKey: string, sessionId: string): Promise<void> {
       const thread = await store.getThread(threadKey);
       if (thread && !thread.sessionId) await store.saveThread({ ...thread, sessionId });

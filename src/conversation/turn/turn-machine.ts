@@ -1,30 +1,18 @@
 /**
  * The turn state machine of one thread, deciding every step of a turn:
  * `idle → (checking →) starting → polling (→ late) → delivering → idle`. Pure: it returns the next
- * state and the effects to carry out as data; the caller performs them and feeds the results back
- * as events. See the seed's "States and transitions" for the run statuses.
- * The states, events and effects are declared in turn-states.ts; the rules are here.
+ * state and the effects to carry out as data; the caller feeds the results back as events. The
+ * vocabulary is in turn-states.ts; the phases are the stored record's ({@link stateOfRecord}).
  *
- * The phases are one vocabulary with the stored turn record's: a record is saved in `starting`,
- * `polling` or `late` ({@link StoredTurnPhase}), and {@link stateOfRecord} reads it back as the
- * machine's state (a takeover, a restart).
- *
- * Past the turn deadline a polled turn may go on `late`: the thread is told, the run is watched
- * at a slow pace, and a late answer is still delivered (marked late); when the watch ends too the
- * thread goes idle with its run left open. A message in a thread whose run was left open goes
- * through `checking` first: the seed's rule 2 allows a follow-up only after a terminal status.
- *
- * A stop (Slack's Stop button on the thread's agent session) ends a polled turn at once: no more
- * polls, one note, and the thread forgets the run's session — the service has no cancel and takes
- * no follow-up before a run is terminal, so the next question starts a new session.
- *
- * Only an idle thread takes a message: the thread's busy lock (turn-ledger.ts) refuses one while
- * a turn runs, on whichever replica runs it, so the machine never sees a message in another phase.
+ * Past the deadline a polled turn may go on `late`: a late answer is still delivered; when the watch
+ * ends the thread goes idle with its run left open, and its next message goes through `checking`
+ * (the seed's rule 2 allows a follow-up only after a terminal status). A stop ends a polled turn at
+ * once and the thread forgets the session: the service has no cancel. Only an idle thread takes a
+ * message: the busy lock (turn-ledger.ts) refuses one while a turn runs, on any replica.
  */
-import type { ReportDigest, RunStatusReport } from '../ports.js';
-import { TERMINAL_STATUSES } from '../ports.js';
+import { type ReportDigest, type RunStatusReport, TERMINAL_STATUSES } from '../ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';
-import type { StoredTurnPhase, ThreadRecord, TurnRecord } from './turn-records.js';
+import type { StoredTurnPhase, ThreadRecord, TurnDraft, TurnRecord } from './turn-records.js';
 import type {
   CheckingTurnState,
   DeliveringTurnState,
@@ -43,19 +31,15 @@ const BUSY: TurnEffect = { type: 'refuse-turn', reason: 'busy' };
 const RUN_OPEN: ThreadChange = { kind: 'run-open' };
 
 /**
- * True when `report` is only the previous turn's final status seen again (same status, message
- * and totalSteps, compared by digest): right after a follow-up the service may still show it until
- * it registers the new turn. Missing message / totalSteps compare as '' / 0.
+ * True when `report` is only the previous turn's final status seen again (by digest): right after a
+ * follow-up the service may still show it until it registers the new turn.
  */
 export function isStaleReport(report: RunStatusReport, previousFinal: ReportDigest | undefined): boolean {
   if (previousFinal === undefined) return false;
   return sameReportDigest(digestReport(report), previousFinal);
 }
 
-/**
- * The next state and the effects to carry out. Events that do not apply to the current state
- * (a late report, a duplicate `run-started`) leave it unchanged with no effects.
- */
+/** The next state and the effects to carry out; an event that does not apply changes nothing. */
 export function transition(state: TurnState, event: TurnEvent): Transition {
   switch (state.phase) {
     case 'idle':
@@ -74,15 +58,17 @@ export function transition(state: TurnState, event: TurnEvent): Transition {
 
 /** The machine's state of a stored turn record (the phases are the same words). */
 export function stateOfRecord(turn: TurnRecord): TurnState {
-  const starting: StartingTurnState = {
-    phase: 'starting',
-    turnId: turn.turnId,
-    sessionId: turn.kind === 'followUp' ? turn.sessionId : undefined,
-    previousFinal: turn.previousFinal,
-  };
+  const { turnId, previousFinal } = turn;
+  const sessionId = turn.kind === 'followUp' ? turn.sessionId : undefined;
+  const starting: StartingTurnState = { phase: 'starting', turnId, sessionId, previousFinal };
   if (turn.phase === 'starting' || turn.sessionId === undefined) return starting;
   const { state } = transition(starting, { type: 'run-started', sessionId: turn.sessionId });
   return { ...(state as PollingTurnState), phase: turn.phase };
+}
+
+/** A taken message's turn record, `starting`; its first effect says whether it starts a run or follows up. */
+export function startingRecord(draft: TurnDraft): TurnRecord {
+  return { ...draft, kind: 'start', phase: 'starting' };
 }
 
 /** The machine's state of a thread whose busy lock is free: the only state that takes a message. */

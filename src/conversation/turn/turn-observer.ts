@@ -1,9 +1,8 @@
 import type { TurnOutcome, TurnRecord } from './turn-records.js';
 
 /**
- * Told when a turn's run starts and when its outcome is posted, for what follows turns without
- * steering them (App Home's recent threads and weekly tallies: src/home/home-activity.ts).
- * Implementations must not throw and must not hold the turn up: they work beside it.
+ * Told when a turn's run starts and when its outcome is posted (App Home: src/home/home-activity.ts).
+ * Implementations must not throw and must not hold the turn up.
  */
 export interface TurnObserver {
   /** The run started (or followed up); `question` is what the person asked. */

@@ -41,18 +41,13 @@ export function createTurnPlacement(deps: TurnPlacementDeps) {
   }
 
   /**
-   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): from here on the turn lives in the
-   * private thread, whose root (the quote of the question) is the turn's message. Undefined (the
-   * asker told why) when Slack would not open the DM.
+   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): the turn lives in the private thread
+   * from now on. Undefined (the asker told why) when Slack would not open the DM.
    */
   async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
     const { teamId, channel, threadTs, sourceTs } = asked;
-    const moved = await deps.placement.moveToPrivate(
-      { teamId, channel, threadTs, sourceTs },
-      asked.userId,
-      asked.prompt,
-      reason,
-    );
+    const origin = { teamId, channel, threadTs, sourceTs };
+    const moved = await deps.placement.moveToPrivate(origin, asked.userId, asked.prompt, reason);
     if (!moved.moved) {
       refusals.tell(asked, 'private-thread-failed', { audience: reason });
       return undefined;

@@ -1,10 +1,8 @@
 /**
- * How a turn shows that the agent works (DESIGN "Native progress"): Slack's native thread status
- * by default, or a progress message (`PROGRESS_STYLE=message`, and per workspace when the status
- * is not available there). Step updates and refreshes go through the progress throttle, so progress
- * never delays an answer; a refresh on a run that reports nothing new keeps the elapsed time
- * moving (and a status alive: Slack clears one after two minutes, so status refreshes go first).
- * One shared schedule wakes the refreshes of every followed turn.
+ * How a turn shows that the agent works (DESIGN "Native progress"): Slack's native thread status,
+ * or a progress message (`PROGRESS_STYLE=message`, and where the status is not available). Updates
+ * go through the progress throttle, so progress never delays an answer; a refresh keeps the elapsed
+ * time moving and a status alive (Slack clears one after two minutes). One schedule wakes them all.
  */
 
 import type { Clock } from '../../runtime/clock.js';
@@ -36,10 +34,7 @@ export interface TurnProgressDeps {
   style: 'status' | 'message';
   /** How often a turn's progress is shown again when no new step came. */
   refreshMs: number;
-  /**
-   * Progress updates allowed per minute across all turns (the progress throttle's budget). Status
-   * refreshes are charged to it but never wait for it; step updates use what they leave.
-   */
+  /** Progress updates allowed per minute across all turns (the progress throttle's budget). */
   perMinute: number;
   output: Pick<ThreadOutput, 'postProgress' | 'updateProgress' | 'removeProgress'>;
   status: ThreadStatusPort;
@@ -49,10 +44,7 @@ export interface TurnProgressDeps {
   metrics?: Pick<ConversationMetrics, 'progressStatusLapsed'> | undefined;
 }
 
-/**
- * A progress message is edited (`chat.update`, one notification-free edit) at most this often by
- * refreshes: often enough that its elapsed time visibly moves, rarely enough for Tier 3.
- */
+/** Refreshes edit a progress message at most this often: its elapsed time moves, within Tier 3. */
 const MESSAGE_REFRESH_MAX_MS = 30_000;
 
 const STARTED: Progress = { steps: 0, elapsedMs: 0 };
@@ -76,12 +68,7 @@ export function createTurnProgress(deps: TurnProgressDeps) {
   const fellBack = new Set<string>();
   const followed = new Map<string, Followed>();
   let lapseLogged = false;
-  const throttle = createProgressThrottle<ProgressUpdate>({
-    perMinute: deps.perMinute,
-    clock,
-    logger,
-    send,
-  });
+  const throttle = createProgressThrottle<ProgressUpdate>({ perMinute: deps.perMinute, clock, logger, send });
   const refreshes = createDueSchedule<Followed>({
     clock,
     onDue: refreshIfDue,
@@ -121,29 +108,21 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     entry.statusSetAt = setAt;
   }
 
-  /**
-   * Slack had cleared the status before this refresh reached it: refreshes outgrew what Slack
-   * accepts for `assistant.threads.setStatus` (its 429s, waited out by the Web client, made them
-   * late), or Slack was slow. The answer still lands; people saw no status for a while.
-   */
+  /** Slack cleared the status before this refresh came (refreshes made late by its 429s, or a slow Slack). */
   function statusLapsed(entry: Followed, at: number): void {
     metrics?.progressStatusLapsed();
     if (lapseLogged) return;
     lapseLogged = true;
+    const { turnId, threadKey } = entry.turn;
     logger.warn(
-      {
-        turnId: entry.turn.turnId,
-        threadKey: entry.turn.threadKey,
-        lateMs: at - entry.statusSetAt - STATUS_EXPIRY_MS,
-      },
+      { turnId, threadKey, lateMs: at - entry.statusSetAt - STATUS_EXPIRY_MS },
       'a thread status expired before its refresh reached Slack (more refreshes than Slack takes, or a slow Slack); logged once, counted in sab_progress_status_lapsed_total',
     );
   }
 
   /**
-   * Shows that turn `turnId` started: the native status, or a progress message whose ts is
-   * returned (the turn record keeps it, so whoever ends the turn removes the message; the message
-   * carries the turn id for a successor that never got the record).
+   * Shows that turn `turnId` started: the native status, or a progress message whose ts is returned
+   * (the record keeps it for whoever ends the turn; the message carries the turn id for a successor).
    */
   async function begin(where: ThreadLocation, turnId: string): Promise<string | undefined> {
     if (usesStatus(where.teamId)) {
@@ -161,10 +140,7 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     };
   }
 
-  /**
-   * A status refresh goes ahead of step updates (the status expires, see progress-throttle.ts);
-   * a progress message does not expire, so its refresh is an ordinary update.
-   */
+  /** A status refresh goes ahead of steps (a status expires); a progress message's is an ordinary update. */
   function refreshIfDue(entry: Followed, now: number): void {
     if (entry.dueAt <= now) {
       if (showsStatus(entry.turn)) throttle.offerRefresh(entry.turn.turnId, snapshot(entry));
@@ -190,14 +166,10 @@ export function createTurnProgress(deps: TurnProgressDeps) {
     throttle.offer(turn.turnId, snapshot(entry));
   }
 
-  function stopFollowing(turnId: string): void {
-    // The schedule drops the entry lazily (isStale): nothing to cancel, no timer to clear.
-    followed.delete(turnId);
-  }
-
   /** Stops every update of the turn and waits for one under way, so nothing lands after the answer. */
   async function settle(turnId: string): Promise<void> {
-    stopFollowing(turnId);
+    // The schedule drops the entry lazily (isStale): nothing to cancel, no timer to clear.
+    followed.delete(turnId);
     await throttle.cancel(turnId);
   }
 

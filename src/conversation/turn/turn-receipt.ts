@@ -1,8 +1,4 @@
-/**
- * What a turn's receipt says (DESIGN "Answer receipt"): the facts the first block of an answer or
- * a failure notice carries — how many steps the agent took, how long the turn took and the window
- * it looked at. The Slack layer renders it (slack/views/receipt.ts); this layer only gathers it.
- */
+/** What a turn's receipt says (DESIGN "Answer receipt"); slack/views/receipt.ts renders it. */
 import type { TimeRange } from '../run-types.js';
 import type { TurnRecord } from './turn-records.js';
 

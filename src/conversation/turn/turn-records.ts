@@ -18,44 +18,33 @@ export interface ThreadRecord {
   lastFinal?: ReportDigest | undefined;
   /** The Slack message of the thread's latest turn: a follow-up's context is what came after it. */
   lastTurnTs?: string | undefined;
-  /**
-   * Set when the last turn ended without a terminal status (deadline, late watch ended, status
-   * unreadable): when that run started. The next message reads the run's status before a follow-up.
-   */
+  /** When the run started, if the last turn ended with no terminal status: the next message reads it. */
   runOpenSince?: number | undefined;
   createdAt: number;
   updatedAt: number;
 }
 
-/** The phases of a turn, in memory (turn-machine.ts) and in its stored record alike. */
-export type TurnPhase = 'idle' | 'checking' | 'starting' | 'polling' | 'late' | 'delivering';
-/** The phases a turn record is stored in: from before its run starts until its outcome is posted. */
-export type StoredTurnPhase = Extract<TurnPhase, 'starting' | 'polling' | 'late'>;
+/** The machine's phases (turn-states.ts) a turn record is stored in, until its outcome is posted. */
+export type StoredTurnPhase = 'starting' | 'polling' | 'late';
+
+/** A turn before the machine decides how it starts (a new run or a follow-up). */
+export type TurnDraft = Omit<TurnRecord, 'kind' | 'phase' | 'previousFinal'>;
 
 /** A turn in flight. Stored before its run starts, deleted once its outcome is delivered. */
-export interface TurnRecord {
+export interface TurnRecord
+  extends Pick<ThreadRecord, 'threadKey' | 'teamId' | 'channel' | 'threadTs' | 'agentId' | 'connection'> {
   turnId: string;
-  threadKey: string;
-  teamId: string;
-  channel: string;
-  threadTs: string;
-  agentId: string;
-  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
-  connection?: string | undefined;
   userId: string;
   /** The Slack message that started the turn. */
   sourceTs: string;
   kind: 'start' | 'followUp';
   phase: StoredTurnPhase;
   sessionId?: string | undefined;
-  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report (stale). */
+  /** For follow-ups: the digest of the previous turn's final status, which a poll may still report. */
   previousFinal?: ReportDigest | undefined;
   /** The progress message shown in the thread, if any. */
   progressTs?: string | undefined;
-  /**
-   * Written before files were read as context: the message carried files, which were not sent.
-   * Kept so a turn in flight across the upgrade still says so.
-   */
+  /** The message's files were not sent (written before files were read as context; kept for old turns). */
   filesNotSent?: boolean | undefined;
   /** The files the turn saw: which were sent to the agent, which not and why (the answer's footer). */
   files?: FileReport | undefined;
@@ -72,13 +61,8 @@ export interface TurnRecord {
 }
 
 /** What a reaction on an answer message needs to find its session. */
-export interface AnswerRef {
-  threadKey: string;
-  agentId: string;
-  /** The service connection (alias) its runs go to; undefined: the default (AGENT_API_*). */
-  connection?: string | undefined;
+export interface AnswerRef extends Pick<TurnRecord, 'threadKey' | 'agentId' | 'connection' | 'turnId'> {
   sessionId: string;
-  turnId: string;
 }
 
 /** How a turn ended, for metrics and logs. */

@@ -1,5 +1,4 @@
-import type { Clock } from '../../runtime/clock.js';
-import { systemClock } from '../../runtime/clock.js';
+import { type Clock, systemClock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationStore } from '../ports.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
@@ -17,21 +16,15 @@ export interface TurnRecoveryDeps {
 }
 
 /**
- * Durable turns across restarts and replicas: at start-up and then periodically, every turn in
- * the store's in-flight set whose lease has expired is taken over (resumed, or — with no session
- * id — reported lost); the leases this instance holds are renewed, a lease found taken by another
- * instance stops our polling of it, and a lease that lapsed with nobody holding it (Redis was
- * down) is taken again. Renewal also looks for a stop mark on each turn held.
+ * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
+ * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
+ * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
  */
 export function createTurnRecovery(deps: TurnRecoveryDeps) {
   const { store, runner, logger, settings } = deps;
   const ledger =
     deps.ledger ??
-    createTurnLedger({
-      store,
-      clock: deps.clock ?? systemClock,
-      instanceId: settings.instanceId,
-    });
+    createTurnLedger({ store, clock: deps.clock ?? systemClock, instanceId: settings.instanceId });
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {
@@ -58,26 +51,16 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
     return adopted;
   }
 
-  /**
-   * Renews this instance's leases; drops turns whose lease another instance now holds. A renewal
-   * that fails on the store (Redis down) rejects and is tried again at the next tick: the turns
-   * stay ours meanwhile, and their deliveries keep retrying.
-   */
+  /** Renews this instance's leases. Rejects with the store down: tried again next tick, turns stay ours. */
   async function renewLeases(): Promise<void> {
     await Promise.all(runner.tracking().map(renewLease));
   }
 
-  /**
-   * A lease can lapse without another instance taking the turn: Redis was down for longer than
-   * the lease, or came back without its data. Then the turn is taken again rather than dropped —
-   * nobody else would deliver it — unless its outcome is already in the thread. Taking the lease
-   * is atomic, so when another instance adopts the turn at the same moment only one of us has it.
-   */
+  /** A lease that lapsed with nobody taking the turn (Redis was down) is taken again, unless delivered. */
   async function renewLease(turnId: string): Promise<void> {
     const lease = ledger.lease(turnId);
     if (await lease.renew(settings.leaseTtlMs)) {
-      // A stop heard by another replica: seen here within a renewal period even while a status
-      // request long-polls (the poller sees it too, at its next report).
+      // A stop heard by another replica, seen within a renewal period even while a request long-polls.
       if (await ledger.isStopped(turnId).catch(() => false)) await runner.stopTurn(turnId);
       return;
     }

@@ -1,10 +1,10 @@
 import { DONE_WAITING } from '../../runtime/clock.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import { createTurnEffects, type TurnEffectsDeps } from './turn-effects.js';
-import type { TurnDraft, TurnInFlight, TurnStartWork } from './turn-in-flight.js';
+import type { TurnInFlight, TurnStartWork } from './turn-in-flight.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
-import { stateOfRecord, stateOfThread, transition } from './turn-machine.js';
-import type { ThreadRecord, TurnRecord } from './turn-records.js';
+import { startingRecord, stateOfRecord, stateOfThread, transition } from './turn-machine.js';
+import type { ThreadRecord, TurnDraft, TurnRecord } from './turn-records.js';
 import type { TurnEvent, TurnState } from './turn-states.js';
 
 export interface TurnRunnerDeps
@@ -18,10 +18,9 @@ export interface TurnRunnerDeps
 }
 
 /**
- * Runs every turn this instance holds, from a taken message to its outcome: each event — the start
- * request's result, a poll's report, a deadline, a stop, a takeover — goes through the turn machine,
- * and its effects are carried out by turn-effects.ts. A turn's path: intake (turn-intake.ts) → run
- * start (run-start.ts) → this runner → the outcome poster (outcome-poster.ts), which posts it once.
+ * Runs every turn this instance holds: each event (a start's result, a report, a deadline, a stop, a
+ * takeover) goes through the turn machine, its effects through turn-effects.ts. A turn's path:
+ * turn-intake.ts → run-start.ts → this runner → outcome-poster.ts, which posts it once.
  */
 export function createTurnRunner(deps: TurnRunnerDeps) {
   const { store, clock, metrics, settings, poller } = deps;
@@ -64,8 +63,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
   return {
     /** A message in a thread whose busy lock run start holds: `start` does the start effects. */
     begin(draft: TurnDraft, thread: ThreadRecord | undefined, start: TurnStartWork): Promise<void> {
-      // Kind and phase are placeholders until the machine says how the turn starts (turn-effects.ts).
-      const turn: TurnRecord = { ...draft, kind: 'start', phase: 'starting' };
+      const turn = startingRecord(draft);
       const entry = entryOf(turn, stateOfThread(thread), false);
       entry.start = start;
       return step(entry, { type: 'message-received', turnId: turn.turnId });

@@ -1,16 +1,10 @@
-/**
- * The turn machine's vocabulary: its states (one per phase, the same words as the stored turn
- * record's), the events fed to it and the effects it asks for. The rules are in turn-machine.ts.
- */
+/** The turn machine's vocabulary: its states (one per phase), events and effects; rules: turn-machine.ts. */
 import type { ReportDigest, RunStatusReport } from '../ports.js';
+import type { ThreadRecord } from './turn-records.js';
 
 /** No turn in flight: the only state that accepts a new turn. */
-export interface IdleTurnState {
+export interface IdleTurnState extends Pick<ThreadRecord, 'sessionId' | 'lastFinal'> {
   phase: 'idle';
-  /** The thread's agent session, once its first run has started. */
-  sessionId?: string | undefined;
-  /** The digest of the thread's last finished turn's final report (for the stale rule). */
-  lastFinal?: ReportDigest | undefined;
   /** The last turn ended without a terminal status: its run may still work. */
   runOpen?: boolean | undefined;
 }
@@ -115,10 +109,7 @@ export type TurnEffect =
   | { type: 'notify-start-failed'; error: unknown }
   | { type: 'notify-lost' }
   | { type: 'notify-poll-failed'; error: unknown }
-  /**
-   * `watching`: the thread is told (once, a takeover included) the run is still watched;
-   * otherwise this ends the turn.
-   */
+  /** `watching`: the thread is told (once, a takeover included) the run is still watched; else it ends. */
   | { type: 'notify-deadline'; watching: boolean }
   /** Keep polling past the deadline, at the slow pace, until the watch limit. */
   | { type: 'watch-late' }

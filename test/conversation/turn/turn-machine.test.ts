@@ -3,6 +3,7 @@ import type { RunStatusReport } from '../../../src/conversation/ports.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';
 import {
   isStaleReport,
+  startingRecord,
   stateOfRecord,
   storedPhase,
   transition,
@@ -579,6 +580,13 @@ describe("the stored record speaks the machine's phases", () => {
     ],
   ])('%s', (_name, stored, state) => {
     expect(stateOfRecord(stored)).toEqual(state);
+  });
+
+  it("a taken message's record is stored starting, as a new run until its first effect decides", () => {
+    const { kind: _kind, phase: _phase, previousFinal: _previousFinal, ...draft } = record;
+    const stored = startingRecord(draft);
+    expect(stored).toEqual({ ...draft, kind: 'start', phase: 'starting' });
+    expect(storedPhase(stateOfRecord(stored))).toBe('starting');
   });
 
   it.each<[TurnState, string | undefined]>([

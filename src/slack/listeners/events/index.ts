@@ -1,4 +1,10 @@
-import type { App } from '@slack/bolt';
+import {
+  type AllMiddlewareArgs,
+  type App,
+  MultipleListenerError,
+  type SlackEventMiddlewareArgs,
+} from '@slack/bolt';
+import type { SlackEvent } from '@slack/types';
 import type { ConversationAudience } from '../../../conversation/access/audience.js';
 import type { Ratings } from '../../../conversation/feedback/ratings.js';
 import type { RunStop } from '../../../conversation/run-stop.js';
@@ -21,19 +27,41 @@ export type EventPorts = MessagePorts &
     audience: Pick<ConversationAudience, 'forget'>;
   };
 
-/** Event ids → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes. */
+type EventListener<K extends string> = (
+  args: SlackEventMiddlewareArgs<K> & AllMiddlewareArgs,
+) => Promise<void>;
+type Routes = { [K in SlackEvent['type']]?: Array<EventListener<K>> };
+
+/** Event types → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes. */
 export function registerEventListeners(app: App, ports: EventPorts): void {
-  app.event('app_mention', messageListener(ports, 'app_mention'));
-  app.event('message', messageListener(ports, 'message'));
-  app.event('message', watchedChannelListener(ports));
-  app.event('message', answerChannelListener(ports));
-  app.event('reaction_added', reactionAddedListener(ports));
-  app.event('app_home_opened', appHomeOpenedListener(ports));
-  // Stop on a thread's agent session; where the person looks (app_context then rides on message.im).
-  app.event('agent_session_stopped', agentSessionStoppedListener(ports));
-  app.event('app_context_changed', appContextChangedListener(ports));
-  app.event('channel_shared', audienceChangedListener(ports));
-  app.event('channel_unshared', audienceChangedListener(ports));
-  app.event('member_joined_channel', audienceChangedListener(ports));
-  app.event('member_left_channel', audienceChangedListener(ports));
+  const audienceChanged = audienceChangedListener(ports);
+  const routes: Routes = {
+    app_mention: [messageListener(ports, 'app_mention')],
+    message: [messageListener(ports, 'message'), watchedChannelListener(ports), answerChannelListener(ports)],
+    reaction_added: [reactionAddedListener(ports)],
+    app_home_opened: [appHomeOpenedListener(ports)],
+    // Stop on a thread's agent session; where the person looks (app_context then rides on message.im).
+    agent_session_stopped: [agentSessionStoppedListener(ports)],
+    app_context_changed: [appContextChangedListener(ports)],
+    channel_shared: [audienceChanged],
+    channel_unshared: [audienceChanged],
+    member_joined_channel: [audienceChanged],
+    member_left_channel: [audienceChanged],
+  };
+  app.event(new RegExp(`^(?:${Object.keys(routes).join('|')})$`), dispatchTo(routes));
+}
+
+/**
+ * One Bolt listener for every event, dispatching on its type: Bolt runs every registered listener's
+ * matcher chain for each request, so a listener per type cost a dozen chains per event (bench/README,
+ * "cost above the libraries"). Failures reach Bolt's error handler as its own dispatch reports them.
+ */
+function dispatchTo(routes: Routes) {
+  return async (args: SlackEventMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    const listeners = (routes[args.event.type] ?? []) as Array<EventListener<string>>;
+    const settled = await Promise.allSettled(listeners.map((listener) => listener(args as never)));
+    const failed = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+    if (failed.length === 1) throw failed[0];
+    if (failed.length > 1) throw new MultipleListenerError(failed);
+  };
 }

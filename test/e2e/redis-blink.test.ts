@@ -25,6 +25,9 @@ import { postEvent } from '../support/slack-events.js';
 const installed = redisServerInstalled();
 const SHORT_LEASE_MS = 2_000;
 
+const errorText = (err: unknown) =>
+  err && typeof err === 'object' && 'message' in err ? String(err.message).slice(0, 120) : err;
+
 /** A running bot: the real bridge, its JSON log lines, and signed Slack events to it. */
 interface Bot {
   send(event: object): Promise<{ status: number }>;
@@ -93,11 +96,14 @@ describe.skipIf(!installed)('an answer survives a Redis blink (own redis-server,
     try {
       return await waitUntil(probe, { timeoutMs, description });
     } catch (error) {
+      // Every bot's lines at every level, in time order: a timeout must say where each turn stopped.
       const lines = bots
-        .flatMap((bot) => bot.logs())
-        .filter((line) => line.level === 'warn' || line.level === 'error')
-        .map((line) => JSON.stringify(line).slice(0, 400));
-      throw new Error(`${(error as Error).message}\n${lines.slice(-30).join('\n')}`);
+        .flatMap((bot, index) => bot.logs().map((line): Record<string, unknown> => ({ bot: index, ...line })))
+        .sort((x, y) => String(x.time).localeCompare(String(y.time)))
+        .map(({ bot, time, level, msg, err, turnId, threadKey }) =>
+          JSON.stringify({ bot, time, level, msg, turnId, threadKey, err: errorText(err) }),
+        );
+      throw new Error(`${(error as Error).message}\n${lines.slice(-60).join('\n')}`);
     }
   }
 

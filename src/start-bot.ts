@@ -1,4 +1,5 @@
 import { createAlertInvestigations, createAlertTokens } from './alerts/index.js';
+import { createCapacityLock } from './commands/capacity-lock.js';
 import { createBotContext } from './composition/bot-context.js';
 import { startLeaseTimers } from './composition/lease-timers.js';
 import { createScheduleBook, wireSchedules } from './composition/schedules-room.js';
@@ -200,7 +201,7 @@ export async function startBot(
       // `/agent enable|disable` notes the state in the command's installation (the listener names it).
       agentStates: homeActivity,
       agentApi,
-      store,
+      capacityLock: () => createCapacityLock(store, config.state.instanceId),
       channelAgents,
       audience,
       alerts,

@@ -34,7 +34,7 @@ export function createSlackApp(options: {
   routes?: HttpRoute[];
   /** Which installations are home, and their store keys: each event's tenant (event-tenant.ts). */
   tenancy: Tenancy;
-  listeners: Omit<ListenerPorts, 'identity' | 'logger' | 'config' | 'allowedChannelIds'>;
+  listeners: Omit<ListenerPorts, 'identity' | 'logger' | 'commands' | 'allowedChannelIds'>;
   /** OAuth distribution (many workspaces): set ⇒ no bot token; each event's installation is used. */
   installations?: SlackInstallations | undefined;
 }): SlackApp {
@@ -103,7 +103,13 @@ export function createSlackApp(options: {
     ...options.listeners,
     identity,
     logger,
-    config,
+    commands: {
+      allowExternalUsers: config.access.allowExternalUsers,
+      adminUserIds: config.access.adminUserIds,
+      accountsConfigured: config.agent.accountToken !== undefined,
+      defaultAgentId: config.agent.agentId,
+      redirectUri: config.slack.oauth?.redirectUri,
+    },
     allowedChannelIds: config.access.allowedChannelIds,
   });
 

@@ -3,10 +3,10 @@ import type { ListenerDeps } from './listener-deps.js';
 
 /** Who is an admin (commands, the add-connection form): Slack admins of the app's own organisation only. */
 export function adminCheckOf(
-  deps: Pick<ListenerDeps, 'config' | 'identity' | 'users' | 'logger'>,
+  deps: Pick<ListenerDeps, 'commands' | 'identity' | 'users' | 'logger'>,
 ): AdminCheck {
   return createAdminCheck({
-    adminUserIds: deps.config.access.adminUserIds,
+    adminUserIds: deps.commands.adminUserIds,
     // Read per command: with OAuth the organisation is the command's installation's.
     app: deps.identity,
     lookupUser: deps.users.lookup,

@@ -1,6 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { AdminCheck } from '../../../commands/access.js';
-import { createCapacityLock } from '../../../commands/capacity-lock.js';
 import type { CommandContext } from '../../../commands/command-context.js';
 import { changesAdminHome, parseCommand, runAgentCommand } from '../../../commands/registry.js';
 import { DEFAULT_CONNECTION } from '../../../connections/connection-alias.js';
@@ -34,7 +33,7 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
     const person = personOfCommand(command);
     // "Working on it…" only to someone of the app's workspace; others wait for the check. (A guest
     // of the workspace may see it before the refusal: it says nothing but that work may follow.)
-    const knownInside = deps.config.access.allowExternalUsers || person.workspaceId === deps.identity.teamId;
+    const knownInside = deps.commands.allowExternalUsers || person.workspaceId === deps.identity.teamId;
     const acknowledgement = knownInside ? renderAcknowledgement(parsed) : undefined;
     await ack(acknowledgement ? { response_type: 'ephemeral', text: acknowledgement } : undefined);
     const verdict = await deps.inside.check(person);
@@ -50,20 +49,20 @@ export function agentCommandListener(deps: ListenerDeps, access: AdminCheck) {
       tenant,
       api: deps.agentApi,
       access,
-      accountsConfigured: deps.config.agent.accountToken !== undefined,
-      defaultAgentId: deps.config.agent.agentId,
+      accountsConfigured: deps.commands.accountsConfigured,
+      defaultAgentId: deps.commands.defaultAgentId,
       channelAgents: deps.channelAgents,
       watchedChannels: deps.alerts?.watched,
       answerChannels: deps.answerChannels,
       schedules: deps.schedules,
-      capacityLock: () => createCapacityLock(deps.store, deps.config.state.instanceId),
+      capacityLock: deps.capacityLock,
       sendFilesToUser: slackDmUploader(client),
       newReferenceId,
       logger,
       ...connectionsContext(deps, client, command.trigger_id, tenant),
       alertWebhook: deps.alerts?.tokens && {
         tokens: deps.alerts.tokens,
-        address: (owner, channelId) => alertAddress(deps.config, owner.teamId, channelId),
+        address: (owner, channelId) => alertAddress(deps.commands.redirectUri, owner.teamId, channelId),
       },
     };
     let answer: CommandReply;
@@ -129,8 +128,7 @@ function connectionsContext(
 }
 
 /** An installation's alert address: SLACK_REDIRECT_URI's origin, `/alerts`, its team and the channel. */
-function alertAddress(config: ListenerDeps['config'], teamId: string, channelId: string | undefined): string {
-  const redirect = config.slack.oauth?.redirectUri;
+function alertAddress(redirect: string | undefined, teamId: string, channelId: string | undefined): string {
   const origin = redirect ? new URL(redirect).origin : 'https://<this bot’s address>';
   const channel = channelId && /^[CG]/.test(channelId) ? channelId : '<channel id>';
   return `${origin}/alerts?team=${teamId}&channel=${channel}`;

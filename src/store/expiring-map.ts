@@ -53,12 +53,6 @@ export class ExpiringMap<V> {
     this.#entries.clear();
   }
 
-  /** Live entries only (after a sweep), for tests and diagnostics. */
-  get size(): number {
-    this.#sweep();
-    return this.#entries.size;
-  }
-
   #live(key: string): Entry<V> | undefined {
     this.#sweepIfDue();
     const entry = this.#entries.get(key);

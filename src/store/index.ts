@@ -8,19 +8,12 @@ import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';
 import type { RedisTopology } from './redis-topology.js';
 
-export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js';
-export type { InstallationRecordStore, SealedInstallation } from './installation-records.js';
+export { StoreClosedError, StoreConnectError } from './errors.js';
+export type { InstallationRecordStore } from './installation-records.js';
 export type { StateStore } from './keyv-conversation-store.js';
-export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export { createRedisStore, type RedisStoreOptions } from './redis-store.js';
-export {
-  describeTopology,
-  parseNodeAddress,
-  type RedisNodeAddress,
-  type RedisNodeAuth,
-  type RedisTopology,
-} from './redis-topology.js';
-export { DEFAULT_TTLS, type StoreTtls } from './ttls.js';
+export { createMemoryStore } from './memory-store.js';
+export { createRedisStore } from './redis-store.js';
+export type { StoreTtls } from './ttls.js';
 
 /** What {@link createStore} needs from the configuration. */
 export interface StoreConfig {

@@ -43,7 +43,6 @@ export interface RedisCommands {
 
 /** A connected topology: what keyv is handed, the store's own commands, health and close. */
 export interface RedisConnection {
-  readonly topology: RedisTopology;
   /** The node-redis object (client, Sentinel pool or cluster) for `createKeyv`. */
   readonly handle: RedisHandle;
   readonly commands: RedisCommands;
@@ -178,7 +177,6 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     clearTimeout(timer);
   }
   return {
-    topology,
     handle,
     commands: handle as unknown as RedisCommands,
     ping: () => pingAll(handle),

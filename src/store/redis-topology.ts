@@ -42,20 +42,14 @@ export function passwordVariable(topology: RedisTopology): string {
   return topology.kind === 'single' ? 'REDIS_URL' : 'REDIS_PASSWORD';
 }
 
-/** `host:port` of a Redis URL, never its credentials. */
-export function redisAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || '6379'}`;
-  } catch {
-    return '(unparseable REDIS_URL)';
-  }
-}
-
 /** Where the topology points, for logs and errors: addresses only, never a credential. */
 export function describeTopology(topology: RedisTopology): string {
   const list = (nodes: RedisNodeAddress[]) => nodes.map((node) => `${node.host}:${node.port}`).join(',');
-  if (topology.kind === 'single') return redisAddress(topology.url);
+  if (topology.kind === 'single') {
+    if (!URL.canParse(topology.url)) return '(unparseable REDIS_URL)';
+    const url = new URL(topology.url);
+    return `${url.hostname}:${url.port || '6379'}`;
+  }
   if (topology.kind === 'sentinel') return `sentinel ${topology.name} via ${list(topology.sentinels)}`;
   return `cluster ${list(topology.nodes)}`;
 }

@@ -17,7 +17,7 @@ export const CREDENTIALS_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid us
 /** One short-lived client of one node: `command`'s answer, or the node's own reason for refusing. */
 async function ask(
   node: RedisNodeAddress,
-  auth: Pick<RedisNodeAuth, 'username' | 'password' | 'tls'>,
+  auth: RedisNodeAuth,
   command: string[],
   timeoutMs: number,
 ): Promise<unknown> {

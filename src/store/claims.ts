@@ -1,7 +1,7 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import { ExpiringMap } from './expiring-map.js';
 import { redisKey, type StoreKeys, storeKeys } from './keys.js';
-import type { RedisCommands } from './redis-connection.js';
+import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
 /**
@@ -23,7 +23,8 @@ if ttl <= 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
 return 1`;
 
-const RELEASE = `
+/** KEYS[1] = a claim or lock; ARGV[1] = its holder's value. Deletes it only while that holder's. */
+export const DELETE_IF_HELD = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
@@ -33,12 +34,10 @@ export function createRedisClaims(
   keys: StoreKeys = storeKeys,
 ): ClaimStore {
   const key = (name: string) => redisKey(prefix, keys.claim(name));
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
   return {
     async claim(name, value, ttlMs) {
       assertTtl(ttlMs);
-      const [taken, held] = (await evalScript(CLAIM, [key(name)], [value, String(ttlMs)])) as [
+      const [taken, held] = (await runScript(client, CLAIM, key(name), [value, String(ttlMs)])) as [
         number,
         string?,
       ];
@@ -48,10 +47,10 @@ export function createRedisClaims(
       return (await client.get(key(name))) ?? undefined;
     },
     async settleClaim(name, from, to) {
-      return (await evalScript(SETTLE, [key(name)], [from, to])) === 1;
+      return (await runScript(client, SETTLE, key(name), [from, to])) === 1;
     },
     async releaseClaim(name, value) {
-      await evalScript(RELEASE, [key(name)], [value]);
+      await runScript(client, DELETE_IF_HELD, key(name), [value]);
     },
   };
 }

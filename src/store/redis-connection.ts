@@ -41,6 +41,16 @@ export interface RedisCommands {
   zRem(key: string, member: string): Promise<number>;
 }
 
+/** Runs `script` on its one key (one slot in a cluster), with `args` as ARGV. */
+export function runScript(
+  client: RedisCommands,
+  script: string,
+  key: string,
+  args: string[],
+): Promise<unknown> {
+  return client.eval(script, { keys: [key], arguments: args });
+}
+
 /** A connected topology: what keyv is handed, the store's own commands, health and close. */
 export interface RedisConnection {
   /** The node-redis object (client, Sentinel pool or cluster) for `createKeyv`. */

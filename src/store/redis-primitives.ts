@@ -1,5 +1,5 @@
 import type { AccountSlotLeases } from '../budget/account-share.js';
-import { createRedisClaims } from './claims.js';
+import { createRedisClaims, DELETE_IF_HELD } from './claims.js';
 import { redisKey, type StoreKeys, storeKeys } from './keys.js';
 import {
   assertAllowanceUse,
@@ -9,7 +9,7 @@ import {
   type RankedEntry,
   type StorePrimitives,
 } from './primitives.js';
-import type { RedisCommands } from './redis-connection.js';
+import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
 /**
@@ -23,10 +23,6 @@ return 0`;
 
 const RENEW_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
 /**
@@ -64,21 +60,18 @@ export function createRedisPrimitives(
   const allowanceKey = (name: string) => key(keys.allowance(name));
   const turnKey = (turnId: string) => key(keys.turn(turnId));
 
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
-
   return {
     ...createRedisClaims(client, prefix, keys),
     async tryLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
-      return (await evalScript(TRY_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;
+      return (await runScript(client, TRY_LOCK, lockKey(name), [owner, String(ttlMs)])) === 1;
     },
     async renewLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
-      return (await evalScript(RENEW_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;
+      return (await runScript(client, RENEW_LOCK, lockKey(name), [owner, String(ttlMs)])) === 1;
     },
     async unlock(name, owner) {
-      await evalScript(UNLOCK, [lockKey(name)], [owner]);
+      await runScript(client, DELETE_IF_HELD, lockKey(name), [owner]);
     },
     async lockOwner(name) {
       return (await client.get(lockKey(name))) ?? undefined;
@@ -103,7 +96,12 @@ export function createRedisPrimitives(
     async takeAllowance(name, use) {
       assertAllowanceUse(use);
       const args = [use.id, String(use.limit), String(use.windowMs), String(use.now)];
-      const [taken, retryAt] = (await evalScript(TAKE_ALLOWANCE, [allowanceKey(name)], args)) as number[];
+      const [taken, retryAt] = (await runScript(
+        client,
+        TAKE_ALLOWANCE,
+        allowanceKey(name),
+        args,
+      )) as number[];
       return taken === 1 ? { ok: true } : { ok: false, retryAt: Number(retryAt) };
     },
     async returnAllowance(name, id) {
@@ -147,8 +145,6 @@ const padRank = (rank: number) => String(Math.max(0, Math.floor(rank))).padStart
 /** App Home's ranked maps and sets in Redis, every key under `prefix::` (see primitives.ts). */
 export function createRedisHomePrimitives(client: RedisCommands, prefix: string): HomePrimitives {
   const key = (name: string) => redisKey(prefix, name);
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
 
   return {
     async putRanked(name, entry, keep, ttlMs) {
@@ -158,7 +154,7 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
         String(keep),
         ttlMs ? String(ttlMs) : '',
       ];
-      await evalScript(PUT_RANKED, [key(name)], args);
+      await runScript(client, PUT_RANKED, key(name), args);
     },
     async ranked(name) {
       const all = await client.hGetAll(key(name));
@@ -173,7 +169,7 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
         .sort((a, b) => b.rank - a.rank);
     },
     async addMember(name, member, ttlMs) {
-      await evalScript(ADD_MEMBER, [key(name)], [member, ttlMs ? String(ttlMs) : '']);
+      await runScript(client, ADD_MEMBER, key(name), [member, ttlMs ? String(ttlMs) : '']);
     },
     async removeMember(name, member) {
       await client.sRem(key(name), member);
@@ -229,10 +225,10 @@ function createRedisAccountSlots(
     async leaseAccountSlots(account, holder, request) {
       assertSlotRequest(request);
       const args = [holder, String(request.want), String(request.limit), String(request.ttlMs)];
-      return Number(await commands.eval(LEASE_SLOTS, { keys: [keyOf(account)], arguments: args }));
+      return Number(await runScript(commands, LEASE_SLOTS, keyOf(account), args));
     },
     async releaseAccountSlots(account, holder) {
-      await commands.eval(RELEASE_SLOTS, { keys: [keyOf(account)], arguments: [holder] });
+      await runScript(commands, RELEASE_SLOTS, keyOf(account), [holder]);
     },
   };
 }

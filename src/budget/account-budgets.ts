@@ -1,5 +1,4 @@
-import type { Logger } from '../runtime/logger.js';
-import { type AccountSlotLeases, createAccountShare, type LeasedAccountShare } from './account-share.js';
+import { type AccountShareOptions, createAccountShare, type LeasedAccountShare } from './account-share.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 
 /**
@@ -19,25 +18,17 @@ export interface AccountBudgets {
   stop(): Promise<void>;
 }
 
-export type AccountBudgetsOptions = {
-  /** AGENT_MAX_IN_FLIGHT: the per-process cap. */
-  processLimit: number;
+/** The per-process cap, and with `leases` the account-wide one (fields as in AccountShareOptions). */
+export type AccountBudgetsOptions = Pick<AccountShareOptions, 'processLimit'> & {
   /** AGENT_POLL_SHARE. */
   pollShare: number;
 } & (
-  | { leases?: undefined }
-  | {
-      /** The store's slot leases; memory and Redis both implement them. */
-      leases: AccountSlotLeases;
-      /** This process's name among the holders (INSTANCE_ID); made unique per process here. */
-      instanceId: string;
-      /** AGENT_ACCOUNT_CONCURRENCY. */
-      accountLimit: number;
-      /** How long a replica's slots outlive its last renewal (LEASE_TTL_MS). */
-      ttlMs: number;
-      logger?: Logger | undefined;
-    }
-);
+    | { leases?: undefined }
+    | (Pick<AccountShareOptions, 'leases' | 'accountLimit' | 'ttlMs' | 'logger'> & {
+        /** This process's name among the holders (INSTANCE_ID); made unique per process here. */
+        instanceId: string;
+      })
+  );
 
 export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {
   // A restarted process with the same INSTANCE_ID must not inherit (or overwrite) the old grant.
@@ -48,16 +39,7 @@ export function createAccountBudgets(options: AccountBudgetsOptions): AccountBud
       const known = budgets.get(accountKey);
       if (known) return known.budget;
       const share =
-        options.leases &&
-        createAccountShare({
-          leases: options.leases,
-          account: accountKey,
-          holder: holder as string,
-          accountLimit: options.accountLimit,
-          processLimit: options.processLimit,
-          ttlMs: options.ttlMs,
-          logger: options.logger,
-        });
+        options.leases && createAccountShare({ ...options, account: accountKey, holder: holder as string });
       const budget = createRequestBudget({
         limit: options.processLimit,
         pollShare: options.pollShare,

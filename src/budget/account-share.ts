@@ -1,16 +1,6 @@
 import type { Logger } from '../runtime/logger.js';
 import type { AccountShare } from './request-budget.js';
 
-/**
- * This process's part of an account's concurrent-request budget, shared by every replica
- * (DESIGN "Redis beyond one node"): slots leased from the store, renewed while used, given back
- * when idle or at shutdown, and falling out of the store when a replica dies without renewing.
- *
- * The hot path (every request) only compares numbers: the store is asked in batches — when demand
- * outgrows the grant (one lease call at a time, for the demand plus a batch of headroom) and on a
- * renewal timer (a third of the TTL) that also shrinks the grant to the recent peak of use.
- */
-
 /** What a replica asks of an account's shared budget. */
 export interface SlotRequest {
   /** Slots wanted in all: replaces what the holder held (ask at least for what is in flight). */
@@ -21,10 +11,7 @@ export interface SlotRequest {
   ttlMs: number;
 }
 
-/**
- * The store's slot leases (the StateStore implements them, in memory and in Redis): one record per
- * account, holder → count and expiry, changed atomically.
- */
+/** The store's slot leases, in memory and in Redis: one record per account, holder → count and expiry. */
 export interface AccountSlotLeases {
   /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
   leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
@@ -32,6 +19,7 @@ export interface AccountSlotLeases {
   releaseAccountSlots(account: string, holder: string): Promise<void>;
 }
 
+/** Options of {@link createAccountShare}. */
 export interface AccountShareOptions {
   leases: AccountSlotLeases;
   /** The account's key in the store (never a token: see accountKeyOf in connections/agent-api-factory.ts). */
@@ -47,12 +35,19 @@ export interface AccountShareOptions {
   logger?: Logger | undefined;
 }
 
+/** An account share that renews itself until stopped. */
 export interface LeasedAccountShare extends AccountShare {
   /** Stops renewing and gives the slots back. */
   stop(): Promise<void>;
 }
 
-/** Leases slots of `account` for this process; see the module comment. */
+/**
+ * This process's part of an account's concurrent-request budget, shared by every replica (DESIGN
+ * "Redis beyond one node"): slots leased from the store, renewed while used, given back when idle
+ * or at shutdown, falling out of the store when a replica dies. The hot path only compares numbers:
+ * the store is asked when demand outgrows the grant (one call at a time, with a batch of headroom)
+ * and on a renewal timer (a third of the TTL) that also shrinks the grant to the recent peak.
+ */
 export function createAccountShare(options: AccountShareOptions): LeasedAccountShare {
   const { leases, account, holder, accountLimit, processLimit, ttlMs, logger } = options;
   // Headroom asked for above the demand, so a growing load needs few lease calls.

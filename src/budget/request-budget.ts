@@ -1,14 +1,7 @@
-/**
- * One cap on requests in flight to the agent service per process. The service allows 100
- * concurrent requests per account; with an `account` share the process also stays within the
- * slots it leased of the account's budget, shared by every replica (account-share.ts).
- * Status polls may hold only part of the cap so that run starts, follow-ups, feedback and admin
- * commands always find a free slot while many threads are being polled.
- */
-
 /** `poll` is a run-status request; everything else is `other`. */
 export type RequestKind = 'poll' | 'other';
 
+/** Options of {@link createRequestBudget}. */
 export interface RequestBudgetOptions {
   /** Requests in flight at most, all kinds together. Default 50. */
   limit?: number;
@@ -34,11 +27,16 @@ export interface BudgetSlot {
   release(): void;
 }
 
+/**
+ * One cap on requests in flight to the agent service per process (the service allows 100 per
+ * account), within the slots leased of the account's budget when there is an `account` share.
+ * Status polls may hold only part of the cap, so run starts, follow-ups, feedback and admin
+ * commands always find a free slot while many threads are being polled.
+ */
 export interface RequestBudget {
   /**
-   * Resolves with a slot of this kind once one is free; the holder releases it when its request
-   * is over. Waiters start in FIFO order per kind; a waiter whose `signal` aborts leaves the queue
-   * and rejects with the signal's reason.
+   * Resolves with a slot of this kind once one is free, FIFO per kind; a waiter whose `signal`
+   * aborts leaves the queue and rejects with the signal's reason.
    */
   acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot>;
   readonly limit: number;
@@ -84,10 +82,8 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
     maxSeen = Math.max(maxSeen, inFlight);
   };
 
-  /** Starts the waiters that fit now. */
   const drain = () => {
-    // Scan in order rather than only the head: a poll blocked by its share must not hold back
-    // an `other` request queued behind it.
+    // Scan in order, not only the head: a poll blocked by its share must not hold back an `other`.
     for (let index = 0; index < waiting.length && inFlight < cap(); ) {
       const waiter = waiting[index] as Waiter;
       if (!hasRoom(waiter.kind)) {

@@ -1,14 +1,8 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import { ExpiringMap } from './expiring-map.js';
-import { redisKey, type StoreKeys, storeKeys } from './keys.js';
+import { redisKey, type StoreKeys } from './keys.js';
 import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
-
-/**
- * Once-only claims with a value that can be settled later (alert dedupe and cooldown marks). In
- * Redis each operation is one `SET NX PX` or one Lua script, so two replicas claiming at once
- * cannot both win, and a settle or release never touches a claim someone else took meanwhile.
- */
 
 /** KEYS[1] = the claim; ARGV = value, ttlMs. {1} when taken, else {0, value held}. */
 const CLAIM = `
@@ -28,11 +22,12 @@ export const DELETE_IF_HELD = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export function createRedisClaims(
-  client: RedisCommands,
-  prefix: string,
-  keys: StoreKeys = storeKeys,
-): ClaimStore {
+/**
+ * Once-only claims with a value that can be settled later (alert dedupe and cooldown marks), each
+ * write one Lua script: two replicas claiming at once cannot both win, and a settle or release
+ * never touches a claim someone else took meanwhile.
+ */
+export function createRedisClaims(client: RedisCommands, prefix: string, keys: StoreKeys): ClaimStore {
   const key = (name: string) => redisKey(prefix, keys.claim(name));
   return {
     async claim(name, value, ttlMs) {

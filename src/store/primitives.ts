@@ -3,11 +3,7 @@ import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js'
 import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
 import { assertTtl } from './ttls.js';
 
-/**
- * The operations keyv cannot do atomically: leases/dedupe marks, the in-flight turn set and
- * rolling-window allowances.
- * Each backend implements them natively (Lua in Redis, plain maps in memory).
- */
+/** What keyv cannot do atomically (locks, claims, the in-flight set, allowances): Lua in Redis, maps in memory. */
 export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
@@ -28,18 +24,18 @@ export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
   close(): Promise<void>;
 }
 
-/**
- * The two shapes App Home's records need, atomic in each backend: a ranked map that keeps only its
- * newest entries (a person's recent threads, the agents seen) and a set of distinct members (this
- * week's tallies, the bound channels). Each lives under one key, so Redis Cluster finds it in one
- * slot.
- */
+/** One entry of a ranked map: its `rank` orders it (epoch ms). */
 export interface RankedEntry {
   field: string;
   value: string;
   rank: number;
 }
 
+/**
+ * The two shapes App Home's records need, atomic in each backend: a ranked map that keeps only its
+ * newest entries (recent threads, agents seen) and a set of distinct members (weekly tallies, bound
+ * channels). Each lives under one key, so Redis Cluster finds it in one slot.
+ */
 export interface HomePrimitives {
   /**
    * Sets `field` of `name` to `value` at `rank`, then drops the lowest-ranked entries beyond

@@ -14,15 +14,8 @@ import {
   type RedisTopology,
   topologyVariable,
 } from './redis-topology.js';
-import {
-  CREDENTIALS_REFUSED,
-  type Diagnosis,
-  diagnoseCluster,
-  diagnoseSentinel,
-} from './topology-diagnosis.js';
+import { CREDENTIALS_REFUSED, diagnose } from './topology-diagnosis.js';
 
-/** The client type @keyv/redis builds on (re-exported by it, so we declare no extra dependency). */
-export type RedisClient = RedisClientType;
 type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
 
 /**
@@ -42,26 +35,8 @@ export interface RedisCommands {
 }
 
 /** Runs `script` on its one key (one slot in a cluster), with `args` as ARGV. */
-export function runScript(
-  client: RedisCommands,
-  script: string,
-  key: string,
-  args: string[],
-): Promise<unknown> {
-  return client.eval(script, { keys: [key], arguments: args });
-}
-
-/** A connected topology: what keyv is handed, the store's own commands, health and close. */
-export interface RedisConnection {
-  /** The node-redis object (client, Sentinel pool or cluster) for `createKeyv`. */
-  readonly handle: RedisHandle;
-  readonly commands: RedisCommands;
-  /** Resolves when every primary answers PING. */
-  ping(): Promise<void>;
-  onError(listener: (error: unknown) => void): void;
-  /** Closes gracefully, or forcibly after `graceMs`. */
-  close(graceMs?: number): Promise<void>;
-}
+export const runScript = (client: RedisCommands, script: string, key: string, args: string[]) =>
+  client.eval(script, { keys: [key], arguments: args });
 
 /** Reconnect backoff once connected: 100 ms doubling to 2 s, with jitter so replicas do not stampede. */
 function reconnectDelay(retries: number): number {
@@ -131,13 +106,6 @@ function destroyQuietly(handle: RedisHandle): void {
   }
 }
 
-/** Asks node by node why a Sentinel pool or a cluster refused (their clients hide the reason). */
-async function diagnose(topology: RedisTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
-  if (topology.kind === 'sentinel') return diagnoseSentinel(topology, timeoutMs);
-  if (topology.kind === 'cluster') return diagnoseCluster(topology, timeoutMs);
-  return undefined;
-}
-
 /** Every credential the topology carries, to be kept out of messages. */
 function secretsOf(topology: RedisTopology): string[] {
   if (topology.kind === 'single') {
@@ -165,8 +133,9 @@ function startupError(topology: RedisTopology, error: unknown, named?: string): 
  * when it refuses, rejects the credentials or does not answer within `timeoutMs` — at start-up the
  * process should exit with a clear message, not retry forever. Once connected, node-redis
  * reconnects on its own, follows Sentinel to a promoted primary and the cluster to moved slots.
+ * Resolves with the node-redis object for `createKeyv`, the store's own commands, health and close.
  */
-export async function connectTopology(topology: RedisTopology, timeoutMs: number): Promise<RedisConnection> {
+export async function connectTopology(topology: RedisTopology, timeoutMs: number) {
   let ready = false;
   const handle = build(topology, timeoutMs, () => ready);
   // node-redis emits 'error' on every failed (re)connect; an EventEmitter without a listener would crash.
@@ -189,13 +158,14 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
   return {
     handle,
     commands: handle as unknown as RedisCommands,
+    /** Resolves when every primary answers PING. */
     ping: () => pingAll(handle),
-    onError(listener) {
+    onError(listener: (error: unknown) => void) {
       handle.on('error', listener);
       // A cluster reports a node's broken connection apart from its own errors.
       if (isCluster(handle)) handle.on('node-error', listener);
     },
-    close: (graceMs) => disconnect(handle, graceMs),
+    close: () => disconnect(handle),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { AccountSlotLeases } from '../budget/account-share.js';
 import { createRedisClaims, DELETE_IF_HELD } from './claims.js';
-import { redisKey, type StoreKeys, storeKeys } from './keys.js';
+import { redisKey, type StoreKeys } from './keys.js';
 import {
   assertAllowanceUse,
   assertSlotRequest,
@@ -52,7 +52,7 @@ return {0, tonumber(freeing[2]) + window}`;
 export function createRedisPrimitives(
   client: RedisCommands,
   prefix: string,
-  keys: StoreKeys = storeKeys,
+  keys: StoreKeys,
 ): StorePrimitives {
   const key = (name: string) => redisKey(prefix, name);
   const lockKey = (name: string) => key(keys.lock(name));
@@ -96,12 +96,8 @@ export function createRedisPrimitives(
     async takeAllowance(name, use) {
       assertAllowanceUse(use);
       const args = [use.id, String(use.limit), String(use.windowMs), String(use.now)];
-      const [taken, retryAt] = (await runScript(
-        client,
-        TAKE_ALLOWANCE,
-        allowanceKey(name),
-        args,
-      )) as number[];
+      const verdict = await runScript(client, TAKE_ALLOWANCE, allowanceKey(name), args);
+      const [taken, retryAt] = verdict as number[];
       return taken === 1 ? { ok: true } : { ok: false, retryAt: Number(retryAt) };
     },
     async returnAllowance(name, id) {

@@ -1,8 +1,8 @@
-import { createKeyv } from '@keyv/redis';
+import { createKeyv, type RedisClientType } from '@keyv/redis';
 import type { Logger } from '../runtime/logger.js';
 import { clusterKeys, storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
-import { connectTopology, type RedisClient } from './redis-connection.js';
+import { connectTopology } from './redis-connection.js';
 import { createRedisHomePrimitives, createRedisPrimitives } from './redis-primitives.js';
 import type { RedisTopology } from './redis-topology.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
@@ -48,7 +48,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stat
   // Errors must reach callers: by default keyv turns a failed read into `undefined` ("no such thread").
   // createKeyv hands the object to KeyvRedis, which takes a client, a Sentinel pool or a cluster
   // (and spreads getMany over a cluster's slots); only createKeyv's declared type names the client alone.
-  const handle = connection.handle as RedisClient;
+  const handle = connection.handle as RedisClientType;
   const keyv = createKeyv(handle, { namespace: options.prefix, throwOnErrors: true });
   const primitives = createRedisPrimitives(connection.commands, options.prefix, keys);
   return createKeyvConversationStore(

@@ -5,7 +5,7 @@ type SentinelTopology = Extract<RedisTopology, { kind: 'sentinel' }>;
 type ClusterTopology = Extract<RedisTopology, { kind: 'cluster' }>;
 
 /** What a failed start-up found when it asked again, one node at a time. */
-export interface Diagnosis {
+interface Diagnosis {
   detail: string;
   /** The variable to fix, when the answer names one. */
   variable: string;
@@ -48,7 +48,7 @@ async function ask(
  * "no answer"; this turns that into "WRONGPASS" (REDIS_PASSWORD) or "no primary named …"
  * (REDIS_SENTINEL_NAME). Undefined when nothing more specific is found.
  */
-export async function diagnoseSentinel(
+async function diagnoseSentinel(
   topology: SentinelTopology,
   timeoutMs: number,
 ): Promise<Diagnosis | undefined> {
@@ -87,10 +87,7 @@ export async function diagnoseSentinel(
  * connection (REDIS_CLUSTER_NODES). A refused password decides at once; otherwise the first
  * node's reason is given. Undefined when every node answers alone.
  */
-export async function diagnoseCluster(
-  topology: ClusterTopology,
-  timeoutMs: number,
-): Promise<Diagnosis | undefined> {
+async function diagnoseCluster(topology: ClusterTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
   let unreachable: Diagnosis | undefined;
   for (const node of topology.nodes) {
     try {
@@ -103,4 +100,11 @@ export async function diagnoseCluster(
     }
   }
   return unreachable;
+}
+
+/** Asks node by node why a Sentinel pool or a cluster refused (their clients hide the reason). */
+export async function diagnose(topology: RedisTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
+  if (topology.kind === 'sentinel') return diagnoseSentinel(topology, timeoutMs);
+  if (topology.kind === 'cluster') return diagnoseCluster(topology, timeoutMs);
+  return undefined;
 }

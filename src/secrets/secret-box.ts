@@ -14,7 +14,7 @@ export interface SecretBox {
   readonly keyId: string;
   /** Seals `plain` for `place`, the record it is kept in (see `sealPlace`). */
   seal(plain: string, place: string): string;
-  /** Opens a value sealed for `place`; SecretBoxError if the key is unknown, or it was tampered with or moved. */
+  /** Opens a value sealed for `place`; SecretBoxError for an unknown key, or a value tampered or moved. */
   open(sealed: string, place: string): string;
   /** Whether `sealed` predates record binding (`v1`): re-seal it for its record. */
   isUnbound(sealed: string): boolean;

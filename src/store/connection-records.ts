@@ -9,10 +9,9 @@ export interface ChannelConnectionIndex {
 }
 
 /**
- * Service connections in the state store (DESIGN "Many accounts"): one record holding every
- * connection by alias, and one mapping each channel bound to an added connection to its alias, so
- * a removal can name the channels that still use it. Both change only on admin commands, so a
- * read-modify-write is enough; neither expires. Tokens arrive sealed (connections/).
+ * Service connections (DESIGN "Many accounts"; tokens arrive sealed): one record of every connection
+ * by alias, one of channel → alias so a removal names the channels still using it. Only admin
+ * commands change them, so a read-modify-write is enough; neither expires.
  */
 export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & ChannelConnectionIndex {
   const all = async () => (await keyv.get<Record<string, StoredConnection>>(storeKeys.connections)) ?? {};

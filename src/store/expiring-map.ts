@@ -7,9 +7,8 @@ interface Entry<V> {
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * A Map whose entries expire against an injected clock. It doubles as a keyv storage adapter
- * (keyv passes the TTL as the third argument of `set`), so tests can move time without fake timers.
- * Expiry is lazy; an occasional sweep keeps never-read entries (dedupe marks) from piling up.
+ * A Map whose entries expire against an injected clock, and a keyv storage adapter (keyv passes the
+ * TTL to `set`). Expiry is lazy; an occasional sweep keeps never-read entries from piling up.
  */
 export class ExpiringMap<V> {
   readonly #entries = new Map<string, Entry<V>>();

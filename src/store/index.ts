@@ -1,7 +1,4 @@
-/**
- * Conversation state: keyv records plus the atomic operations keyv lacks, in memory or in Redis.
- * The only folder that imports keyv.
- */
+/** Conversation state: keyv records plus the atomic operations keyv lacks, in memory or in Redis. */
 import type { Logger } from '../runtime/logger.js';
 import type { StateStore } from './keyv-conversation-store.js';
 import { createMemoryStore } from './memory-store.js';
@@ -22,7 +19,6 @@ export interface StoreConfig {
   /** Sentinel or Cluster (or one server); wins over `redisUrl`. */
   redis?: RedisTopology | undefined;
   redisPrefix: string;
-  redisConnectTimeoutMs?: number | undefined;
 }
 
 /** Picks the backend the configuration asks for: a Redis topology (or `REDIS_URL`) ⇒ Redis, else memory. */
@@ -33,7 +29,6 @@ export async function createStore(config: StoreConfig, logger?: Logger): Promise
   return createRedisStore({
     topology,
     prefix: config.redisPrefix,
-    ...(config.redisConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.redisConnectTimeoutMs }),
     ...(logger ? { logger } : {}),
   });
 }

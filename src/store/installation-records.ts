@@ -2,9 +2,8 @@ import type { Keyv } from 'keyv';
 import { storeKeys } from './keys.js';
 
 /**
- * Where Slack installations are kept (DESIGN "Many workspaces"): one record per installation id (a
- * workspace's `T…`, or an org-wide install's `E…`), holding only what the caller sealed — the store
- * never sees a token in plain text. No expiry: an installation lasts until Slack says it is gone.
+ * Slack installations (DESIGN "Many workspaces"), one record per id (`T…`, or an org's `E…`), only
+ * as the caller sealed them; no expiry: an installation lasts until Slack says it is gone.
  */
 export interface InstallationRecordStore {
   getInstallationRecord(installationId: string): Promise<SealedInstallation | undefined>;

@@ -1,7 +1,6 @@
 /**
- * Key names relative to the store's namespace, with each id passed through `tag`. In Redis every
- * key is `prefix::name`, the layout @keyv/redis uses for its namespace, so the raw keys (locks,
- * in-flight set) sit beside keyv's records and one `SCAN prefix::*` finds everything a deployment owns.
+ * Key names relative to the store's namespace (in Redis `prefix::name`, @keyv/redis's layout, so
+ * one `SCAN prefix::*` finds everything a deployment owns), each id passed through `tag`.
  */
 function keyNames(tag: (part: string) => string) {
   return {
@@ -42,12 +41,9 @@ export const storeKeys = keyNames((part) => part);
 export type StoreKeys = typeof storeKeys;
 
 /**
- * Key names for a Redis Cluster: each key carries a hash tag (`{part}`: only the part inside the
- * first braces picks the slot), so the keys of one thread (its record and busy lock: `{threadKey}`)
- * and of one turn (record, lease, delivery claim, delivered mark: `{turnId}`) sit in one slot, and
- * the cluster spreads threads and turns over its nodes. Every script names exactly one key, so each
- * runs in one slot. A single Redis and Sentinel keep the untagged names, so an upgraded deployment
- * still finds the records it wrote.
+ * Key names for a Redis Cluster: a hash tag (`{part}` picks the slot) puts one thread's keys
+ * (`{threadKey}`) and one turn's (`{turnId}`) in one slot, and spreads threads and turns over the
+ * nodes. Other topologies keep the untagged names, so an upgrade finds the records it wrote.
  */
 export const clusterKeys: StoreKeys = keyNames((part) => `{${part}}`);
 

@@ -42,10 +42,7 @@ export interface StateStore
   ping(): Promise<void>;
 }
 
-/**
- * The `ConversationStore` both backends share: records go through keyv (JSON, with TTLs), the
- * atomic parts through the backend's primitives.
- */
+/** The StateStore both backends share: records through keyv, the atomic parts through primitives. */
 export function createKeyvConversationStore(
   kind: StateStore['kind'],
   keyv: Keyv,
@@ -159,10 +156,7 @@ export function createKeyvConversationStore(
   };
 }
 
-/**
- * Every call of `calls`, refusing to run once the store is closed: after close, @keyv/redis would
- * silently reconnect a closed client on the next call (and keep the process alive).
- */
+/** `calls`, refusing to run once closed: @keyv/redis would silently reconnect a closed client. */
 function guardAll<T extends object>(ensureOpen: () => void, calls: T): T {
   const guarded = Object.entries(calls).map(([name, call]: [string, (...args: unknown[]) => unknown]) => [
     name,

@@ -2,9 +2,8 @@ import type { Keyv } from 'keyv';
 import type { HomePrimitives } from './primitives.js';
 
 /**
- * Records an admin sets and removes (channel bindings and watches, answer channels, schedules) on
- * either backend: one keyv record per id, no expiry, and the ids in a set of the home primitives,
- * for App Home and the schedule ticker's round. `listed(keyOf, set)` makes one kind's records.
+ * Records an admin sets and removes (bindings, watches, answer channels, schedules): one keyv
+ * record per id, no expiry, the ids listed in a set for App Home and the schedule ticker.
  */
 export function listedRecords(keyv: Keyv, sets: HomePrimitives) {
   return <T>(keyOf: (id: string) => string, set: string) => ({

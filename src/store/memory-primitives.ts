@@ -11,8 +11,7 @@ import {
 import { assertTtl } from './ttls.js';
 
 /**
- * In-process locks and in-flight set. Node runs each call to completion before the next, so plain
- * maps are atomic here; the methods are async only to match the Redis implementation.
+ * The primitives in this process: Node runs each call to completion, so plain maps are atomic.
  * `recordExists` lets pruning check the turn record without knowing how records are stored.
  */
 export function createMemoryPrimitives(
@@ -120,10 +119,7 @@ interface Grant {
   expiresAt: number;
 }
 
-/**
- * The account budgets of one process, with the Redis script's rules: expired holders drop out, a
- * holder gets what it wants within what the live others leave, a grant of 0 forgets the holder.
- */
+/** The account budgets of one process, with the Redis script's rules (LEASE_SLOTS). */
 function createMemoryAccountSlots(clock: () => number): AccountSlotLeases {
   const accounts = new Map<string, Map<string, Grant>>();
   return {

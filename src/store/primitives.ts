@@ -3,7 +3,7 @@ import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js'
 import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
 import { assertTtl } from './ttls.js';
 
-/** What keyv cannot do atomically (locks, claims, the in-flight set, allowances): Lua in Redis, maps in memory. */
+/** What keyv cannot do atomically: locks, claims, the in-flight set, allowances (Lua in Redis). */
 export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
@@ -37,10 +37,7 @@ export interface RankedEntry {
  * channels). Each lives under one key, so Redis Cluster finds it in one slot.
  */
 export interface HomePrimitives {
-  /**
-   * Sets `field` of `name` to `value` at `rank`, then drops the lowest-ranked entries beyond
-   * `keep`; with `ttlMs` the whole map expires that long after this write.
-   */
+  /** Sets the entry, drops the lowest-ranked beyond `keep`; with `ttlMs` the map expires after this write. */
   putRanked(name: string, entry: RankedEntry, keep: number, ttlMs?: number): Promise<void>;
   /** The entries of `name`, highest rank first. */
   ranked(name: string): Promise<RankedEntry[]>;
@@ -54,10 +51,7 @@ export interface HomePrimitives {
 /** Ranks are epoch ms: zero-padded, they sort as text in Redis' Lua as they do as numbers. */
 export const RANK_DIGITS = 16;
 
-/**
- * Both backends refuse the same bad uses: a limit of 0 or a fraction would make every use (or a
- * surprising share) fail, and the window becomes a `PEXPIRE`, which takes positive integers only.
- */
+/** Both backends refuse the same bad uses: a limit must be a positive integer, the window a `PEXPIRE`. */
 export function assertAllowanceUse(use: AllowanceUse): void {
   if (!Number.isSafeInteger(use.limit) || use.limit <= 0) {
     throw new RangeError(`limit must be a positive integer, got ${use.limit}`);

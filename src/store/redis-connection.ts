@@ -18,10 +18,7 @@ import { CREDENTIALS_REFUSED, diagnose } from './topology-diagnosis.js';
 
 type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
 
-/**
- * The commands the store sends beyond keyv's. A client, a Sentinel pool and a cluster all answer
- * them (the cluster routes each by its key: every script names its keys, one slot each).
- */
+/** The commands the store sends beyond keyv's; a client, a Sentinel pool and a cluster all answer them. */
 export interface RedisCommands {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   get(key: string): Promise<string | null>;
@@ -129,11 +126,9 @@ function startupError(topology: RedisTopology, error: unknown, named?: string): 
 }
 
 /**
- * Connects to the topology, failing with {@link StoreConnectError} (naming the variable to fix)
- * when it refuses, rejects the credentials or does not answer within `timeoutMs` — at start-up the
- * process should exit with a clear message, not retry forever. Once connected, node-redis
- * reconnects on its own, follows Sentinel to a promoted primary and the cluster to moved slots.
- * Resolves with the node-redis object for `createKeyv`, the store's own commands, health and close.
+ * Connects, or fails with {@link StoreConnectError} naming the variable to fix when the topology
+ * refuses or does not answer within `timeoutMs`: start-up should exit with a clear message, not
+ * retry forever. Once connected, node-redis reconnects, follows Sentinel and moved slots itself.
  */
 export async function connectTopology(topology: RedisTopology, timeoutMs: number) {
   let ready = false;
@@ -169,10 +164,7 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
   };
 }
 
-/**
- * Closes gracefully (waits for replies in flight), or forcibly after `graceMs` so a dead connection
- * cannot keep the process alive.
- */
+/** Closes gracefully, or forcibly after `graceMs` so a dead connection cannot keep the process alive. */
 async function disconnect(handle: RedisHandle, graceMs = 1000): Promise<void> {
   if (!handle.isOpen) return;
   let timer: NodeJS.Timeout | undefined;

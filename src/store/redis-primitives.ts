@@ -12,10 +12,7 @@ import {
 import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
-/**
- * Lua runs atomically in Redis: no other command interleaves between the GET and the write, which a
- * read-then-write from here (or through keyv) cannot promise.
- */
+/** Lua runs atomically: nothing interleaves between the GET and the write, as it could from here. */
 const TRY_LOCK = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
@@ -26,10 +23,9 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0`;
 
 /**
- * KEYS[1] = the allowance's sorted set (member: use id, score: its time);
- * ARGV = id, limit, windowMs, now. Returns {1} when the use is recorded, else {0, retryAt}:
- * the time the oldest use that keeps the set full leaves the window. One script, so two replicas
- * taking the last use at once cannot both get it; the key expires a window after its newest use.
+ * KEYS[1] = the allowance's sorted set (member: use id, score: its time); ARGV = id, limit,
+ * windowMs, now. {1} when recorded, else {0, retryAt}: when the oldest use keeping the set full
+ * leaves the window. The key expires a window after its newest use.
  */
 const TAKE_ALLOWANCE = `
 local limit = tonumber(ARGV[2])
@@ -45,10 +41,7 @@ end
 local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
 return {0, tonumber(freeing[2]) + window}`;
 
-/**
- * Locks, the in-flight set, allowances and account slots on a connected client, Sentinel pool or
- * cluster, every key under `prefix::`. Every script names exactly one key: one slot in a cluster.
- */
+/** Locks, the in-flight set, allowances, claims and account slots, every key under `prefix::`. */
 export function createRedisPrimitives(
   client: RedisCommands,
   prefix: string,
@@ -111,9 +104,8 @@ export function createRedisPrimitives(
 }
 
 /**
- * KEYS[1] = a hash whose values are `<rank, zero-padded><value>`; ARGV = field, ranked value,
- * keep, ttlMs ('' for none). Sets the field, then drops the lowest-ranked fields beyond `keep`
- * (few: one per write), all in one step, so two replicas writing at once keep the newest.
+ * KEYS[1] = a hash of `<rank, zero-padded><value>`; ARGV = field, ranked value, keep, ttlMs ('' for
+ * none). Sets the field and drops the lowest-ranked beyond `keep` in one step: racing writes keep the newest.
  */
 const PUT_RANKED = `
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -180,10 +172,9 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
 }
 
 /**
- * KEYS[1] = the account's hash (field: holder, value: "count:expiresAt"); ARGV = holder, want,
- * limit, ttlMs. Expired holders are dropped, the holder gets what it wants within what the live
- * others leave. Redis's own clock judges expiry, so replicas with skewed clocks agree; the key
- * expires a TTL after the last lease, so an account nobody uses leaves nothing behind.
+ * KEYS[1] = the account's hash (holder → "count:expiresAt"); ARGV = holder, want, limit, ttlMs.
+ * Drops expired holders, grants what the live others leave. Redis's own clock judges expiry, so
+ * skewed replicas agree; the key expires a TTL after the last lease.
  */
 const LEASE_SLOTS = `
 local time = redis.call('TIME')

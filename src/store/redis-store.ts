@@ -29,10 +29,7 @@ function topologyOf(options: RedisStoreOptions): RedisTopology {
   return { kind: 'single', url: options.url };
 }
 
-/**
- * State in Redis, shared by every replica on the same `prefix`. Connects before resolving and
- * rejects with `StoreConnectError` when Redis does not answer within `connectTimeoutMs`.
- */
+/** State in Redis, shared by every replica on `prefix`; rejects with `StoreConnectError` if unreachable. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);

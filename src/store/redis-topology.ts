@@ -1,9 +1,3 @@
-/**
- * Where the Redis state lives (DESIGN "Redis beyond one node"): one server (or a managed endpoint
- * that fails over behind one address) by URL, a primary found through Sentinel, or a Redis Cluster.
- * Plain data, no client: config.ts builds it, redis-connection.ts connects to it.
- */
-
 /** One `host:port` of REDIS_SENTINELS or REDIS_CLUSTER_NODES. */
 export interface RedisNodeAddress {
   host: string;
@@ -18,6 +12,10 @@ export interface RedisNodeAuth {
   tls: boolean;
 }
 
+/**
+ * Where the Redis state lives (DESIGN "Redis beyond one node"): one server (or managed endpoint)
+ * by URL, a primary through Sentinel, or a cluster. Plain data: redis-connection.ts connects to it.
+ */
 export type RedisTopology =
   | { kind: 'single'; url: string }
   | {

@@ -42,11 +42,9 @@ async function ask(
 }
 
 /**
- * Why a Sentinel pool could not connect, found by asking the way it would: a sentinel for the
- * primary's address, then the primary itself with the node credentials. node-redis's Sentinel pool
- * retries a refused password until its own give-up point, so start-up would otherwise only say
- * "no answer"; this turns that into "WRONGPASS" (REDIS_PASSWORD) or "no primary named …"
- * (REDIS_SENTINEL_NAME). Undefined when nothing more specific is found.
+ * Asks as a Sentinel pool would: a sentinel for the primary, then the primary with the node
+ * credentials. The pool retries a refused password until it gives up with "no answer"; this says
+ * "WRONGPASS" (REDIS_PASSWORD) or "no primary named …" (REDIS_SENTINEL_NAME) instead.
  */
 async function diagnoseSentinel(
   topology: SentinelTopology,
@@ -81,11 +79,9 @@ async function diagnoseSentinel(
 }
 
 /**
- * Why a cluster could not connect. node-redis's cluster client reports any failure of its root
- * nodes as "All the root nodes are unavailable", a refused password included; asking each root
- * node alone gives its own reason: WRONGPASS (REDIS_PASSWORD), an untrusted certificate, a refused
- * connection (REDIS_CLUSTER_NODES). A refused password decides at once; otherwise the first
- * node's reason is given. Undefined when every node answers alone.
+ * node-redis's cluster client says "All the root nodes are unavailable" whatever failed; each root
+ * node alone gives its reason: WRONGPASS (REDIS_PASSWORD, decides at once), an untrusted
+ * certificate or a refused connection (REDIS_CLUSTER_NODES, the first node's reason is given).
  */
 async function diagnoseCluster(topology: ClusterTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
   let unreachable: Diagnosis | undefined;

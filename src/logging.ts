@@ -2,10 +2,7 @@ import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import pino from 'pino';
 import type { Logger } from './runtime/logger.js';
 
-/**
- * JSON lines on stdout (pino). Token-shaped strings never reach a log line: the redaction
- * paths cover the fields that could carry one, and `scrubSecrets` is applied to free text.
- */
+/** JSON lines on stdout (pino); tokens are redacted from the fields that could hold one and from text. */
 export function createLogger(options: {
   level: string;
   name?: string;
@@ -45,14 +42,11 @@ export function createLogger(options: {
 const SECRET_PATTERNS = [/xox[abposr]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
 
 /** Replaces Slack-token-shaped substrings; used on free-text log messages. */
-export function scrubSecrets(text: string): string {
+function scrubSecrets(text: string): string {
   return SECRET_PATTERNS.reduce((out, pattern) => out.replace(pattern, '[redacted]'), text);
 }
 
-/**
- * Bolt and the Web client log through this adapter, so their lines are JSON too. Their free
- * text is scrubbed of token-shaped strings before it is written.
- */
+/** Bolt and the Web client log through this adapter, so their lines are JSON (and scrubbed) too. */
 export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
   const child = logger.child({ component: name });
   const text = (parts: unknown[]) =>

@@ -3,10 +3,7 @@ import { ConfigError, loadConfig } from './config/load-config.js';
 import { createLogger } from './logging.js';
 import { startBot } from './start-bot.js';
 
-/**
- * Entry point: `.env` (if any) → loadConfig → startBot; exit 1 with a clear message on any start-up
- * failure.
- */
+/** Entry point: `.env` (if any) → loadConfig → startBot; exit 1 with a clear message if start-up fails. */
 async function main(): Promise<void> {
   const envFile = loadEnvFile();
   let config: ReturnType<typeof loadConfig>;

@@ -33,10 +33,7 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/**
- * The composition root: config → adapters → conversation services → the Slack app. `npm start`,
- * the sandbox and the end-to-end tests all run the bot through this one function.
- */
+/** The composition root (config → adapters → services → Slack app): `npm start`, sandbox and e2e tests. */
 export async function startBot(
   config: Config,
   options: {

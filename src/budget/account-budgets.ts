@@ -2,17 +2,12 @@ import { type AccountShareOptions, createAccountShare, type LeasedAccountShare }
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 
 /**
- * One request budget per service account: the service allows 100 concurrent requests per account,
- * so every connection to one account shares its budget and accounts never hold up one another.
- * Each budget holds at most `processLimit` requests in flight in this process; with `leases`, also
- * at most `accountLimit` for its account across every replica on the store (DESIGN "Redis beyond
- * one node").
+ * One request budget per service account (the service allows 100 concurrent requests per account),
+ * so accounts never hold up one another: `processLimit` in this process and, with `leases`,
+ * `accountLimit` across every replica (DESIGN "Redis beyond one node").
  */
 export interface AccountBudgets {
-  /**
-   * The budget of `accountKey`, made on first use. The key names the account, never its token
-   * (`accountKeyOf` in connections/agent-api-factory.ts): it lands in the store.
-   */
+  /** The budget of `accountKey` (never a token: it lands in the store), made on first use. */
   budgetFor(accountKey: string): RequestBudget;
   /** Stops every budget's renewals and gives their slots back (shutdown). */
   stop(): Promise<void>;
@@ -30,6 +25,7 @@ export type AccountBudgetsOptions = Pick<AccountShareOptions, 'processLimit'> & 
       })
   );
 
+/** The budgets, none made yet. */
 export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {
   // A restarted process with the same INSTANCE_ID must not inherit (or overwrite) the old grant.
   const holder = options.leases && `${options.instanceId}:${process.pid}:${Date.now().toString(36)}`;

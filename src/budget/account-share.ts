@@ -13,7 +13,7 @@ export interface SlotRequest {
 
 /** The store's slot leases, in memory and in Redis: one record per account, holder → count and expiry. */
 export interface AccountSlotLeases {
-  /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
+  /** Sets `holder`'s slots to at most `want`, within what the live others leave; resolves with the grant. */
   leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
   /** Gives every slot of `holder` back (a clean shutdown). */
   releaseAccountSlots(account: string, holder: string): Promise<void>;

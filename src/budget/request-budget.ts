@@ -34,10 +34,7 @@ export interface BudgetSlot {
  * commands always find a free slot while many threads are being polled.
  */
 export interface RequestBudget {
-  /**
-   * Resolves with a slot of this kind once one is free, FIFO per kind; a waiter whose `signal`
-   * aborts leaves the queue and rejects with the signal's reason.
-   */
+  /** A slot of this kind once one is free, FIFO per kind; an aborted `signal` leaves the queue, rejecting. */
   acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot>;
   readonly limit: number;
   /** floor(limit × pollShare), at least 1. */
@@ -97,20 +94,16 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   };
   account?.onGrant(drain);
 
-  const release = (kind: RequestKind) => {
-    inFlight -= 1;
-    if (kind === 'poll') inFlightPolls -= 1;
-    drain();
-    tellDemand();
-  };
-
   const slotOf = (kind: RequestKind): BudgetSlot => {
     let held = true;
     return {
       release: () => {
         if (!held) return;
         held = false;
-        release(kind);
+        inFlight -= 1;
+        if (kind === 'poll') inFlightPolls -= 1;
+        drain();
+        tellDemand();
       },
     };
   };

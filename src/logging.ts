@@ -49,14 +49,9 @@ function scrubSecrets(text: string): string {
 /** Bolt and the Web client log through this adapter, so their lines are JSON (and scrubbed) too. */
 export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
   const child = logger.child({ component: name });
-  const text = (parts: unknown[]) =>
-    scrubSecrets(
-      parts
-        .map((part) =>
-          part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part),
-        )
-        .join(' '),
-    );
+  const textOf = (part: unknown) =>
+    part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part);
+  const text = (parts: unknown[]) => scrubSecrets(parts.map(textOf).join(' '));
   // The Web client writes several debug lines per call (bodies as JSON): with debug off, skip the
   // joining and scrubbing too, not only the write. pino tells; any other logger gets every line.
   const levels = child as Partial<{ isLevelEnabled(level: string): boolean }>;

@@ -32,10 +32,8 @@ export function createRedisClaims(client: RedisCommands, prefix: string, keys: S
   return {
     async claim(name, value, ttlMs) {
       assertTtl(ttlMs);
-      const [taken, held] = (await runScript(client, CLAIM, key(name), [value, String(ttlMs)])) as [
-        number,
-        string?,
-      ];
+      const answer = await runScript(client, CLAIM, key(name), [value, String(ttlMs)]);
+      const [taken, held] = answer as [number, string?];
       return taken === 1 ? { claimed: true } : { claimed: false, value: held ?? '' };
     },
     async readClaim(name) {

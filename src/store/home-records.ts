@@ -57,12 +57,11 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
       await primitives.addMember(homeKeys.tally(week, kind), id, ttlMs);
     },
     async weeklyTallies(week) {
-      const counts = await Promise.all(
-        TALLY_KINDS.map((kind) => primitives.memberCount(homeKeys.tally(week, kind))),
-      );
-      return Object.fromEntries(
-        TALLY_KINDS.map((kind, index) => [kind, counts[index] ?? 0]),
-      ) as WeeklyTallies;
+      const counts = TALLY_KINDS.map(async (kind) => [
+        kind,
+        await primitives.memberCount(homeKeys.tally(week, kind)),
+      ]);
+      return Object.fromEntries(await Promise.all(counts)) as WeeklyTallies;
     },
     async listBoundChannels() {
       return (await primitives.members(homeKeys.boundChannels)).sort();

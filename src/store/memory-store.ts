@@ -27,11 +27,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     deserialize: (text) => JSON.parse(text),
   });
   const primitives = createMemoryPrimitives(clock, (turnId) => records.has(storeKeys.turn(turnId)));
-  return createKeyvConversationStore(
-    'memory',
-    keyv,
-    primitives,
-    resolveTtls(options.ttl),
-    createMemoryHomePrimitives(clock),
-  );
+  const ttls = resolveTtls(options.ttl);
+  return createKeyvConversationStore('memory', keyv, primitives, ttls, createMemoryHomePrimitives(clock));
 }

@@ -6,7 +6,6 @@ import {
   assertSlotRequest,
   type HomePrimitives,
   RANK_DIGITS,
-  type RankedEntry,
   type StorePrimitives,
 } from './primitives.js';
 import { type RedisCommands, runScript } from './redis-connection.js';
@@ -46,7 +45,7 @@ export function createRedisPrimitives(
   client: RedisCommands,
   prefix: string,
   keys: StoreKeys,
-): StorePrimitives {
+): Omit<StorePrimitives, 'ping' | 'close'> {
   const key = (name: string) => redisKey(prefix, name);
   const lockKey = (name: string) => key(keys.lock(name));
   const inFlightKey = key(keys.inFlightTurns);
@@ -97,9 +96,6 @@ export function createRedisPrimitives(
       await client.zRem(allowanceKey(name), id);
     },
     ...createRedisAccountSlots(client, (account) => key(keys.accountSlots(account))),
-    // The connection answers for health and closing (redis-store.ts).
-    async ping() {},
-    async close() {},
   };
 }
 
@@ -128,6 +124,7 @@ local added = redis.call('SADD', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return added`;
 
+const ttlArg = (ttlMs: number | undefined) => (ttlMs ? String(ttlMs) : '');
 const padRank = (rank: number) => String(Math.max(0, Math.floor(rank))).padStart(RANK_DIGITS, '0');
 
 /** App Home's ranked maps and sets in Redis, every key under `prefix::` (see primitives.ts). */
@@ -136,28 +133,21 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
 
   return {
     async putRanked(name, entry, keep, ttlMs) {
-      const args = [
-        entry.field,
-        `${padRank(entry.rank)}${entry.value}`,
-        String(keep),
-        ttlMs ? String(ttlMs) : '',
-      ];
-      await runScript(client, PUT_RANKED, key(name), args);
+      const value = `${padRank(entry.rank)}${entry.value}`;
+      await runScript(client, PUT_RANKED, key(name), [entry.field, value, String(keep), ttlArg(ttlMs)]);
     },
     async ranked(name) {
       const all = await client.hGetAll(key(name));
       return Object.entries(all)
-        .map(
-          ([field, stored]): RankedEntry => ({
-            field,
-            rank: Number(stored.slice(0, RANK_DIGITS)),
-            value: stored.slice(RANK_DIGITS),
-          }),
-        )
+        .map(([field, stored]) => ({
+          field,
+          rank: Number(stored.slice(0, RANK_DIGITS)),
+          value: stored.slice(RANK_DIGITS),
+        }))
         .sort((a, b) => b.rank - a.rank);
     },
     async addMember(name, member, ttlMs) {
-      await runScript(client, ADD_MEMBER, key(name), [member, ttlMs ? String(ttlMs) : '']);
+      await runScript(client, ADD_MEMBER, key(name), [member, ttlArg(ttlMs)]);
     },
     async removeMember(name, member) {
       await client.sRem(key(name), member);

@@ -48,12 +48,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stat
   const handle = connection.handle as RedisClientType;
   const keyv = createKeyv(handle, { namespace: options.prefix, throwOnErrors: true });
   const primitives = createRedisPrimitives(connection.commands, options.prefix, keys);
-  return createKeyvConversationStore(
-    'redis',
-    keyv,
-    { ...primitives, ping: () => connection.ping(), close: () => connection.close() },
-    ttls,
-    createRedisHomePrimitives(connection.commands, options.prefix),
-    keys,
-  );
+  const health = { ping: () => connection.ping(), close: () => connection.close() };
+  const home = createRedisHomePrimitives(connection.commands, options.prefix);
+  return createKeyvConversationStore('redis', keyv, { ...primitives, ...health }, ttls, home, keys);
 }

@@ -52,8 +52,8 @@ export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
   const textOf = (part: unknown) =>
     part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part);
   const text = (parts: unknown[]) => scrubSecrets(parts.map(textOf).join(' '));
-  // The Web client writes several debug lines per call (bodies as JSON): with debug off, skip the
-  // joining and scrubbing too, not only the write. pino tells; any other logger gets every line.
+  // The Web client writes several debug lines per call: with debug off (pino tells), skip the
+  // joining and scrubbing too, not only the write.
   const levels = child as Partial<{ isLevelEnabled(level: string): boolean }>;
   const enabled = (name: string) => levels.isLevelEnabled?.(name) ?? true;
   let level = LogLevel.INFO;

@@ -81,7 +81,6 @@ export async function startBot(
     logger,
   });
   const now = () => clock.now();
-  // Channels where every person's top-level message is a question (DESIGN "Answer channels").
   const answerChannels = createAnswerChannels({ store, now });
   const scheduleClock = options.scheduleClock ?? clock;
   const scheduleBook = createScheduleBook(store, scheduleClock, config.schedules.perChannel);
@@ -118,8 +117,7 @@ export async function startBot(
     channelAgents,
     observer: homeActivity,
   });
-  // What an alert investigation and a scheduled question share with a mention: they start runs
-  // of their own (no Slack event) and hand them to the same runner, in their installation.
+  // Alert investigations and scheduled questions start runs of their own, in their installation.
   const ownRuns = {
     store,
     ledger,

@@ -83,9 +83,8 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAAD(additionalData(version, id, place));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
-          'utf8',
-        );
+        const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+        return plain.toString('utf8');
       } catch {
         throw new SecretBoxError(`sealed value under key ${id} failed its integrity check`);
       }

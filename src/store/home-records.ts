@@ -34,8 +34,7 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
   return {
     async noteRecentThread(userId, thread, limits) {
       const name = homeKeys.recentThreads(userId);
-      // A write without a title (an outcome) keeps the title its start wrote. One thread's writes
-      // never race: its turns run one at a time.
+      // An outcome (no title) keeps its start's title; one thread's turns, and writes, never race.
       const title =
         thread.title ??
         (await primitives.ranked(name))

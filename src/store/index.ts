@@ -26,9 +26,5 @@ export async function createStore(config: StoreConfig, logger?: Logger): Promise
   const topology: RedisTopology | undefined =
     config.redis ?? (config.redisUrl ? { kind: 'single', url: config.redisUrl } : undefined);
   if (!topology) return createMemoryStore();
-  return createRedisStore({
-    topology,
-    prefix: config.redisPrefix,
-    ...(logger ? { logger } : {}),
-  });
+  return createRedisStore({ topology, prefix: config.redisPrefix, ...(logger ? { logger } : {}) });
 }

@@ -59,7 +59,6 @@ export function createKeyvConversationStore(
   const { addInFlight, removeInFlight, inFlightIds, pruneInFlight, close, ...atomic } = primitives;
   const listed = listedRecords(keyv, homePrimitives);
   const bindings = listed<ChannelBinding>(keys.channelAgent, homeKeys.boundChannels);
-  // Watched channels (alert investigations) and answer channels (`/agent channel answer-all`).
   const watches = listed<ChannelWatch>(keys.channelWatch, homeKeys.watchedChannels);
   const answerChannels = listed<AnswerChannel>(keys.answerChannel, ANSWER_CHANNELS_LISTED);
   const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(ensureOpen, {
@@ -145,7 +144,6 @@ export function createKeyvConversationStore(
   });
   return {
     kind,
-    // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
     ...createHomeRecords(homePrimitives),
     ...calls,
     close() {

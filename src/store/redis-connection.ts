@@ -48,8 +48,7 @@ function nodeOptions(auth: RedisNodeAuth, timeoutMs: number, ready: () => boolea
   return {
     ...(auth.username === undefined ? {} : { username: auth.username }),
     ...(auth.password === undefined ? {} : { password: auth.password }),
-    // Commands fail at once while the connection is down rather than queueing without bound:
-    // callers (poll scheduler, lease renewals) already retry with backoff.
+    // Fail at once while disconnected rather than queue without bound: callers retry with backoff.
     disableOfflineQueue: true,
     socket: {
       connectTimeout: timeoutMs,

@@ -78,9 +78,8 @@ export function createRedisPrimitives(
       return client.sMembers(inFlightKey);
     },
     async pruneInFlight(turnId) {
-      // The set and the record sit in different slots of a cluster, so no one script sees both.
-      // Remove, then look again: a save racing us wrote its record before adding the id, so either
-      // the second look sees the record (and the id goes back) or its add comes after our remove.
+      // Set and record are in different cluster slots: remove, then look again. A racing save wrote
+      // its record before its id, so the second look sees it (the id goes back) or its add comes after.
       if ((await client.exists(turnKey(turnId))) !== 0) return;
       await client.sRem(inFlightKey, turnId);
       if ((await client.exists(turnKey(turnId))) !== 0) await client.sAdd(inFlightKey, turnId);

@@ -42,9 +42,8 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stat
     });
   }
   const keys = topology.kind === 'cluster' ? clusterKeys : storeKeys;
-  // Errors must reach callers: by default keyv turns a failed read into `undefined` ("no such thread").
-  // createKeyv hands the object to KeyvRedis, which takes a client, a Sentinel pool or a cluster
-  // (and spreads getMany over a cluster's slots); only createKeyv's declared type names the client alone.
+  // KeyvRedis takes a client, a Sentinel pool or a cluster; only createKeyv's type names the client.
+  // throwOnErrors: by default keyv turns a failed read into `undefined` ("no such thread").
   const handle = connection.handle as RedisClientType;
   const keyv = createKeyv(handle, { namespace: options.prefix, throwOnErrors: true });
   const primitives = createRedisPrimitives(connection.commands, options.prefix, keys);

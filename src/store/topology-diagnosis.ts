@@ -15,12 +15,7 @@ interface Diagnosis {
 export const CREDENTIALS_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username/i;
 
 /** One short-lived client of one node: `command`'s answer, or the node's own reason for refusing. */
-async function ask(
-  node: RedisNodeAddress,
-  auth: RedisNodeAuth,
-  command: string[],
-  timeoutMs: number,
-): Promise<unknown> {
+async function ask(node: RedisNodeAddress, auth: RedisNodeAuth, command: string[], timeoutMs: number) {
   const client = createClient({
     socket: {
       ...node,
@@ -46,10 +41,7 @@ async function ask(
  * credentials. The pool retries a refused password until it gives up with "no answer"; this says
  * "WRONGPASS" (REDIS_PASSWORD) or "no primary named …" (REDIS_SENTINEL_NAME) instead.
  */
-async function diagnoseSentinel(
-  topology: SentinelTopology,
-  timeoutMs: number,
-): Promise<Diagnosis | undefined> {
+async function diagnoseSentinel(topology: SentinelTopology, timeoutMs: number) {
   const sentinelAuth = { password: topology.sentinelPassword, tls: topology.auth.tls };
   for (const sentinel of topology.sentinels) {
     let primary: unknown;

@@ -9,10 +9,9 @@ import {
 import { StoreConnectError } from './errors.js';
 import {
   describeTopology,
-  passwordVariable,
   type RedisNodeAuth,
   type RedisTopology,
-  topologyVariable,
+  TOPOLOGY_VARIABLES,
 } from './redis-topology.js';
 import { CREDENTIALS_REFUSED, diagnose } from './topology-diagnosis.js';
 
@@ -104,22 +103,19 @@ function destroyQuietly(handle: RedisHandle): void {
 
 /** Every credential the topology carries, to be kept out of messages. */
 function secretsOf(topology: RedisTopology): string[] {
-  if (topology.kind === 'single') {
-    const password = URL.canParse(topology.url) ? decodeURIComponent(new URL(topology.url).password) : '';
-    return password ? [password] : [];
-  }
-  const secrets = [
-    topology.auth.password,
-    topology.kind === 'sentinel' ? topology.sentinelPassword : undefined,
-  ];
+  const secrets =
+    topology.kind === 'single'
+      ? [URL.canParse(topology.url) ? decodeURIComponent(new URL(topology.url).password) : '']
+      : [topology.auth.password, topology.kind === 'sentinel' ? topology.sentinelPassword : undefined];
   return secrets.filter((secret): secret is string => Boolean(secret));
 }
 
 /** The message of a start-up failure: the variable to fix, where, why — never a credential. */
 function startupError(topology: RedisTopology, error: unknown, named?: string): StoreConnectError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
-  const wrongCredentials = CREDENTIALS_REFUSED.test(detail);
-  const variable = named ?? (wrongCredentials ? passwordVariable(topology) : topologyVariable(topology));
+  // A URL carries its own password; the nodes behind Sentinel or in a cluster take REDIS_PASSWORD.
+  const passwordRefused = CREDENTIALS_REFUSED.test(detail) && topology.kind !== 'single';
+  const variable = named ?? (passwordRefused ? 'REDIS_PASSWORD' : TOPOLOGY_VARIABLES[topology.kind]);
   const safe = secretsOf(topology).reduce((text, secret) => text.split(secret).join('***'), detail);
   return new StoreConnectError(describeTopology(topology), safe, { cause: error, variable });
 }

@@ -29,16 +29,12 @@ export type RedisTopology =
     }
   | { kind: 'cluster'; nodes: RedisNodeAddress[]; auth: RedisNodeAuth };
 
-/** The variable an operator set to choose this topology, named in start-up errors. */
-export function topologyVariable(topology: RedisTopology): string {
-  if (topology.kind === 'single') return 'REDIS_URL';
-  return topology.kind === 'sentinel' ? 'REDIS_SENTINELS' : 'REDIS_CLUSTER_NODES';
-}
-
-/** The variable holding the data nodes' password: the URL itself, or REDIS_PASSWORD. */
-export function passwordVariable(topology: RedisTopology): string {
-  return topology.kind === 'single' ? 'REDIS_URL' : 'REDIS_PASSWORD';
-}
+/** The variable an operator set to choose each kind of topology, named in start-up errors. */
+export const TOPOLOGY_VARIABLES = {
+  single: 'REDIS_URL',
+  sentinel: 'REDIS_SENTINELS',
+  cluster: 'REDIS_CLUSTER_NODES',
+};
 
 /** Where the topology points, for logs and errors: addresses only, never a credential. */
 export function describeTopology(topology: RedisTopology): string {

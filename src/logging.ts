@@ -3,15 +3,11 @@ import pino from 'pino';
 import type { Logger } from './runtime/logger.js';
 
 /** JSON lines on stdout (pino); tokens are redacted from the fields that could hold one and from text. */
-export function createLogger(options: {
-  level: string;
-  name?: string;
-  destination?: NodeJS.WritableStream;
-}): Logger {
+export function createLogger(options: { level: string; destination?: NodeJS.WritableStream }): Logger {
   return pino(
     {
       level: options.level,
-      name: options.name ?? 'slack-agent-bridge',
+      name: 'slack-agent-bridge',
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },

@@ -140,7 +140,6 @@ function createAlertSeries(registry: Registry): AlertMetrics & Pick<Conversation
   };
 }
 
-/** A counter on `registry`. */
 function counterOn(registry: Registry) {
   return (name: string, help: string, labelNames: string[] = []) =>
     new Counter({ name, help, labelNames, registers: [registry] });

@@ -52,6 +52,8 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
   const { leases, account, holder, accountLimit, processLimit, ttlMs, logger } = options;
   // Headroom asked for above the demand, so a growing load needs few lease calls.
   const batch = Math.max(1, Math.ceil(processLimit / 10));
+  const renewMs = Math.max(100, Math.floor(ttlMs / 3));
+  const retryMs = Math.max(50, Math.floor(ttlMs / 10));
   let granted = 0;
   let current = 0;
   let peak = 0;
@@ -95,24 +97,18 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
           void lease();
           return;
         }
-        retry = setTimeout(
-          () => {
-            retry = undefined;
-            void lease();
-          },
-          Math.max(50, Math.floor(ttlMs / 10)),
-        );
+        retry = setTimeout(() => {
+          retry = undefined;
+          void lease();
+        }, retryMs);
         retry.unref();
       });
     return pending;
   }
 
-  const renewal = setInterval(
-    () => {
-      if (granted > 0 || peak > 0) void lease();
-    },
-    Math.max(100, Math.floor(ttlMs / 3)),
-  );
+  const renewal = setInterval(() => {
+    if (granted > 0 || peak > 0) void lease();
+  }, renewMs);
   renewal.unref();
 
   return {

@@ -26,13 +26,11 @@ export const systemClock: Clock = {
         clearTimeout(timer);
         reject(abortReason(signal as AbortSignal));
       };
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
+      const delay = Math.max(0, ms);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, delay);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

@@ -41,12 +41,8 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
           .map((entry) => parsed<RecentThread>(entry.value))
           .find((old) => old?.threadKey === thread.threadKey)?.title;
       const value = JSON.stringify({ ...thread, ...(title ? { title } : {}) });
-      await primitives.putRanked(
-        name,
-        { field: thread.threadKey, value, rank: thread.updatedAt },
-        limits.max,
-        limits.ttlMs,
-      );
+      const entry = { field: thread.threadKey, value, rank: thread.updatedAt };
+      await primitives.putRanked(name, entry, limits.max, limits.ttlMs);
     },
     async recentThreads(userId) {
       const entries = await primitives.ranked(homeKeys.recentThreads(userId));
@@ -69,11 +65,8 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
       return (await primitives.members(homeKeys.watchedChannels)).sort();
     },
     async noteAgentSeen(seen) {
-      await primitives.putRanked(
-        homeKeys.agentsSeen,
-        { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at },
-        AGENTS_SEEN_MAX,
-      );
+      const entry = { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at };
+      await primitives.putRanked(homeKeys.agentsSeen, entry, AGENTS_SEEN_MAX);
     },
     async agentsSeen() {
       const entries = await primitives.ranked(homeKeys.agentsSeen);

@@ -113,7 +113,6 @@ export function createMemoryHomePrimitives(clock: () => number): HomePrimitives 
   };
 }
 
-/** One holder's grant: how many slots, until when. */
 interface Grant {
   count: number;
   expiresAt: number;

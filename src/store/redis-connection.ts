@@ -148,7 +148,6 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
   return {
     handle,
     commands: handle as unknown as RedisCommands,
-    /** Resolves when every primary answers PING. */
     ping: () => pingAll(handle),
     onError(listener: (error: unknown) => void) {
       handle.on('error', listener);

@@ -23,9 +23,8 @@ export interface SealedInstallation {
 /** The installation records on the store's keyv. */
 export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
   return {
-    async getInstallationRecord(installationId) {
-      return keyv.get<SealedInstallation>(storeKeys.installation(installationId));
-    },
+    getInstallationRecord: (installationId) =>
+      keyv.get<SealedInstallation>(storeKeys.installation(installationId)),
     async saveInstallationRecord(installationId, record) {
       await keyv.set(storeKeys.installation(installationId), record);
     },
@@ -33,9 +32,8 @@ export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
       await keyv.delete(storeKeys.installation(installationId));
       await keyv.delete(storeKeys.alertToken(installationId));
     },
-    async getAlertTokenRecord(installationId) {
-      return keyv.get<SealedInstallation>(storeKeys.alertToken(installationId));
-    },
+    getAlertTokenRecord: (installationId) =>
+      keyv.get<SealedInstallation>(storeKeys.alertToken(installationId)),
     async saveAlertTokenRecord(installationId, record) {
       await keyv.set(storeKeys.alertToken(installationId), record);
     },

@@ -104,9 +104,7 @@ export function createKeyvConversationStore(
     async indexAnswer(channel, ts, ref) {
       await keyv.set(keys.answer(channel, ts), ref, ttls.answerMs);
     },
-    async lookupAnswer(channel, ts) {
-      return keyv.get<AnswerRef>(keys.answer(channel, ts));
-    },
+    lookupAnswer: (channel, ts) => keyv.get<AnswerRef>(keys.answer(channel, ts)),
 
     getChannelBinding: bindings.get,
     async saveChannelBinding(channel, binding) {
@@ -125,9 +123,7 @@ export function createKeyvConversationStore(
     deleteAnswerChannel: answerChannels.remove,
     listAnswerChannels: answerChannels.list,
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
-    async getAudience(channel) {
-      return keyv.get<Audience>(keys.audience(channel));
-    },
+    getAudience: (channel) => keyv.get<Audience>(keys.audience(channel)),
     async saveAudience(channel, audience, ttlMs) {
       await keyv.set(keys.audience(channel), audience, ttlMs);
     },

@@ -1,25 +1,18 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js';
-import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
+import type { AllowanceUse, ConversationStore } from '../conversation/ports.js';
 import { assertTtl } from './ttls.js';
 
-/** What keyv cannot do atomically: locks, claims, the in-flight set, allowances (Lua in Redis). */
-export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
-  tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  unlock(name: string, owner: string): Promise<void>;
-  lockOwner(name: string): Promise<string | undefined>;
+/** The locks and allowances of {@link ConversationStore}, as each backend does them atomically. */
+type AtomicCalls = 'tryLock' | 'renewLock' | 'unlock' | 'lockOwner' | 'takeAllowance' | 'returnAllowance';
 
+/** What keyv cannot do atomically: locks, claims, the in-flight set, allowances (Lua in Redis). */
+export interface StorePrimitives extends AccountSlotLeases, ClaimStore, Pick<ConversationStore, AtomicCalls> {
   addInFlight(turnId: string): Promise<void>;
   removeInFlight(turnId: string): Promise<void>;
   inFlightIds(): Promise<string[]>;
   /** Removes `turnId` from the set only if its record is (still) gone, checked atomically. */
   pruneInFlight(turnId: string): Promise<void>;
-
-  /** See `ConversationStore.takeAllowance`: a sorted set in Redis, a list in memory. */
-  takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
-  returnAllowance(name: string, id: string): Promise<void>;
-
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -74,9 +74,7 @@ export function createRedisPrimitives(
     async removeInFlight(turnId) {
       await client.sRem(inFlightKey, turnId);
     },
-    async inFlightIds() {
-      return client.sMembers(inFlightKey);
-    },
+    inFlightIds: () => client.sMembers(inFlightKey),
     async pruneInFlight(turnId) {
       // Set and record are in different cluster slots: remove, then look again. A racing save wrote
       // its record before its id, so the second look sees it (the id goes back) or its add comes after.
@@ -151,12 +149,8 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
     async removeMember(name, member) {
       await client.sRem(key(name), member);
     },
-    async members(name) {
-      return client.sMembers(key(name));
-    },
-    async memberCount(name) {
-      return client.sCard(key(name));
-    },
+    members: (name) => client.sMembers(key(name)),
+    memberCount: (name) => client.sCard(key(name)),
   };
 }
 

@@ -52,10 +52,8 @@ async function diagnoseSentinel(topology: SentinelTopology, timeoutMs: number) {
       continue; // This sentinel is down: ask the next.
     }
     if (!Array.isArray(primary) || primary.length < 2) {
-      return {
-        detail: `the sentinels know no primary named "${topology.name}"`,
-        variable: 'REDIS_SENTINEL_NAME',
-      };
+      const detail = `the sentinels know no primary named "${topology.name}"`;
+      return { detail, variable: 'REDIS_SENTINEL_NAME' };
     }
     const node = { host: String(primary[0]), port: Number(primary[1]) };
     try {

@@ -209,16 +209,12 @@ export async function startBot(
   const adopted = await recovery.adoptOrphans();
   const timers = startLeaseTimers(recovery, config.state.leaseTtlMs, logger);
   schedules.start();
+  const mode = config.slack.socketMode ? 'socket' : 'http';
+  const workspace = checkedIdentity
+    ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
+    : { oauth: true };
   logger.info(
-    {
-      port,
-      mode: config.slack.socketMode ? 'socket' : 'http',
-      store: store.kind,
-      resumed: adopted,
-      ...(checkedIdentity
-        ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
-        : { oauth: true }),
-    },
+    { port, mode, store: store.kind, resumed: adopted, ...workspace },
     'slack-agent-bridge started',
   );
 

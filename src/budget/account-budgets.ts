@@ -2,9 +2,8 @@ import { type AccountShareOptions, createAccountShare, type LeasedAccountShare }
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 
 /**
- * One request budget per service account (the service allows 100 concurrent requests per account),
- * so accounts never hold up one another: `processLimit` in this process and, with `leases`,
- * `accountLimit` across every replica (DESIGN "Redis beyond one node").
+ * One request budget per service account (the service allows 100 concurrent requests each), so
+ * accounts never hold up one another; with `leases`, shared across replicas (DESIGN "Redis beyond one node").
  */
 export interface AccountBudgets {
   /** The budget of `accountKey` (never a token: it lands in the store), made on first use. */

@@ -42,11 +42,9 @@ export interface LeasedAccountShare extends AccountShare {
 }
 
 /**
- * This process's part of an account's concurrent-request budget, shared by every replica (DESIGN
- * "Redis beyond one node"): slots leased from the store, renewed while used, given back when idle
- * or at shutdown, falling out of the store when a replica dies. The hot path only compares numbers:
- * the store is asked when demand outgrows the grant (one call at a time, with a batch of headroom)
- * and on a renewal timer (a third of the TTL) that also shrinks the grant to the recent peak.
+ * This process's slots of an account's budget, leased from the store, renewed while used, given
+ * back at shutdown, expiring when a replica dies. The hot path only compares numbers: the store is
+ * asked when demand outgrows the grant (with headroom) and on a renewal timer that also shrinks it.
  */
 export function createAccountShare(options: AccountShareOptions): LeasedAccountShare {
   const { leases, account, holder, accountLimit, processLimit, ttlMs, logger } = options;

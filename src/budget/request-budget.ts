@@ -28,10 +28,8 @@ export interface BudgetSlot {
 }
 
 /**
- * One cap on requests in flight to the agent service per process (the service allows 100 per
- * account), within the slots leased of the account's budget when there is an `account` share.
- * Status polls may hold only part of the cap, so run starts, follow-ups, feedback and admin
- * commands always find a free slot while many threads are being polled.
+ * A cap on requests in flight to the agent service in this process (within an `account` share's
+ * grant). Polls hold only part of it, so other requests find a slot while many threads are polled.
  */
 export interface RequestBudget {
   /** A slot of this kind once one is free, FIFO per kind; an aborted `signal` leaves the queue, rejecting. */

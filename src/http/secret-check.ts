@@ -1,9 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * A check of presented secrets against the one configured. Both sides are hashed, so
- * `timingSafeEqual` compares equal lengths, and every candidate is compared: the time a refusal
- * takes tells neither the secret, nor its length, nor which candidate was tried.
+ * A check of presented secrets against the one configured, each hashed and compared: the time a
+ * refusal takes tells neither the secret, nor its length, nor which candidate was tried.
  */
 export function secretCheck(expected: string): (presented: ReadonlyArray<string | undefined>) => boolean {
   const expectedDigest = sha256(expected);

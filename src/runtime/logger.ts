@@ -33,7 +33,5 @@ export const silentLogger: Logger = {
   info() {},
   warn() {},
   error() {},
-  child() {
-    return silentLogger;
-  },
+  child: () => silentLogger,
 };

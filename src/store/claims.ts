@@ -23,9 +23,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /**
- * Once-only claims with a value that can be settled later (alert dedupe and cooldown marks), each
- * write one Lua script: two replicas claiming at once cannot both win, and a settle or release
- * never touches a claim someone else took meanwhile.
+ * Once-only claims with a value settled later (alert dedupe and cooldown marks), each write one Lua
+ * script: two replicas cannot both win, and a settle or release never touches another's claim.
  */
 export function createRedisClaims(client: RedisCommands, prefix: string, keys: StoreKeys): ClaimStore {
   const key = (name: string) => redisKey(prefix, keys.claim(name));

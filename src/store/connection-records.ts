@@ -9,9 +9,8 @@ export interface ChannelConnectionIndex {
 }
 
 /**
- * Service connections (DESIGN "Many accounts"; tokens arrive sealed): one record of every connection
- * by alias, one of channel → alias so a removal names the channels still using it. Only admin
- * commands change them, so a read-modify-write is enough; neither expires.
+ * Service connections (DESIGN "Many accounts"; tokens sealed) by alias, and channel → alias so a
+ * removal names the channels using it. Only admins change them: a read-modify-write is enough.
  */
 export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & ChannelConnectionIndex {
   const all = async () => (await keyv.get<Record<string, StoredConnection>>(storeKeys.connections)) ?? {};
@@ -41,10 +40,8 @@ export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & Cha
       const current = await channels();
       if (current[channel] === alias) return;
       const { [channel]: _before, ...rest } = current;
-      await keyv.set(
-        storeKeys.connectionChannels,
-        alias === undefined ? rest : { ...rest, [channel]: alias },
-      );
+      const next = alias === undefined ? rest : { ...rest, [channel]: alias };
+      await keyv.set(storeKeys.connectionChannels, next);
     },
   };
 }

@@ -41,9 +41,8 @@ export const storeKeys = keyNames((part) => part);
 export type StoreKeys = typeof storeKeys;
 
 /**
- * Key names for a Redis Cluster: a hash tag (`{part}` picks the slot) puts one thread's keys
- * (`{threadKey}`) and one turn's (`{turnId}`) in one slot, and spreads threads and turns over the
- * nodes. Other topologies keep the untagged names, so an upgrade finds the records it wrote.
+ * Key names for a Redis Cluster: a hash tag (`{part}` picks the slot) puts one thread's or turn's
+ * keys in one slot. Other topologies keep the untagged names, so an upgrade finds its records.
  */
 export const clusterKeys: StoreKeys = keyNames((part) => `{${part}}`);
 

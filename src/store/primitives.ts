@@ -25,9 +25,8 @@ export interface RankedEntry {
 }
 
 /**
- * The two shapes App Home's records need, atomic in each backend: a ranked map that keeps only its
- * newest entries (recent threads, agents seen) and a set of distinct members (weekly tallies, bound
- * channels). Each lives under one key, so Redis Cluster finds it in one slot.
+ * App Home's two shapes, atomic in each backend: a ranked map keeping its newest entries and a set
+ * of distinct members. Each lives under one key, so Redis Cluster finds it in one slot.
  */
 export interface HomePrimitives {
   /** Sets the entry, drops the lowest-ranked beyond `keep`; with `ttlMs` the map expires after this write. */

@@ -60,9 +60,8 @@ function nodeOptions(auth: RedisNodeAuth, timeoutMs: number, ready: () => boolea
 
 function build(topology: RedisTopology, timeoutMs: number, ready: () => boolean): RedisHandle {
   if (topology.kind === 'single') {
-    const { socket, disableOfflineQueue } = nodeOptions({ tls: false }, timeoutMs, ready);
-    const tls = topology.url.toLowerCase().startsWith('rediss:') ? { tls: true as const } : {};
-    return createClient({ url: topology.url, disableOfflineQueue, socket: { ...socket, ...tls } });
+    const tls = topology.url.toLowerCase().startsWith('rediss:');
+    return createClient({ url: topology.url, ...nodeOptions({ tls }, timeoutMs, ready) });
   }
   if (topology.kind === 'sentinel') {
     const sentinelAuth = { tls: topology.auth.tls, password: topology.sentinelPassword };
@@ -83,7 +82,7 @@ function build(topology: RedisTopology, timeoutMs: number, ready: () => boolean)
 
 const isCluster = (handle: RedisHandle): handle is RedisClusterType => 'masters' in handle;
 
-/** PING on one node, or on every primary of a cluster (a cluster missing one serves only part of the keys). */
+/** PING on one node, or every primary of a cluster (a cluster missing one serves only part of the keys). */
 async function pingAll(handle: RedisHandle): Promise<void> {
   if (!isCluster(handle)) {
     await (handle as RedisClientType).ping();
@@ -121,9 +120,8 @@ function startupError(topology: RedisTopology, error: unknown, named?: string): 
 }
 
 /**
- * Connects, or fails with {@link StoreConnectError} naming the variable to fix when the topology
- * refuses or does not answer within `timeoutMs`: start-up should exit with a clear message, not
- * retry forever. Once connected, node-redis reconnects, follows Sentinel and moved slots itself.
+ * Connects, or fails within `timeoutMs` with {@link StoreConnectError} naming the variable to fix:
+ * start-up exits with a clear message, not retry forever. Once connected, node-redis reconnects.
  */
 export async function connectTopology(topology: RedisTopology, timeoutMs: number) {
   let ready = false;

@@ -22,9 +22,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[
 return 0`;
 
 /**
- * KEYS[1] = the allowance's sorted set (member: use id, score: its time); ARGV = id, limit,
- * windowMs, now. {1} when recorded, else {0, retryAt}: when the oldest use keeping the set full
- * leaves the window. The key expires a window after its newest use.
+ * KEYS[1] = the allowance's sorted set (use id → time); ARGV = id, limit, windowMs, now. {1} when
+ * recorded, else {0, retryAt}: when the oldest use keeping the set full leaves the window.
  */
 const TAKE_ALLOWANCE = `
 local limit = tonumber(ARGV[2])
@@ -156,8 +155,7 @@ export function createRedisHomePrimitives(client: RedisCommands, prefix: string)
 
 /**
  * KEYS[1] = the account's hash (holder → "count:expiresAt"); ARGV = holder, want, limit, ttlMs.
- * Drops expired holders, grants what the live others leave. Redis's own clock judges expiry, so
- * skewed replicas agree; the key expires a TTL after the last lease.
+ * Grants what the live others leave; Redis's own clock judges expiry, so skewed replicas agree.
  */
 const LEASE_SLOTS = `
 local time = redis.call('TIME')

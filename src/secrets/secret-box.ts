@@ -56,8 +56,7 @@ export function decodeKey(encoded: string): Buffer {
 
 /** Seals with `current`; opens with it or any of `previous`. */
 export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
-  const keys = new Map<string, Buffer>();
-  for (const key of [current, ...previous]) keys.set(keyIdOf(key), key);
+  const keys = new Map([current, ...previous].map((key) => [keyIdOf(key), key]));
   const keyId = keyIdOf(current);
   return {
     keyId,

@@ -31,23 +31,20 @@ function parsed<T>(value: string): T | undefined {
 
 /** The HomeStore on either backend's primitives; records are JSON. */
 export function createHomeRecords(primitives: HomePrimitives): HomeStore {
+  const records = async <T>(name: string) =>
+    (await primitives.ranked(name)).flatMap((entry) => parsed<T>(entry.value) ?? []);
   return {
     async noteRecentThread(userId, thread, limits) {
       const name = homeKeys.recentThreads(userId);
       // An outcome (no title) keeps its start's title; one thread's turns, and writes, never race.
       const title =
         thread.title ??
-        (await primitives.ranked(name))
-          .map((entry) => parsed<RecentThread>(entry.value))
-          .find((old) => old?.threadKey === thread.threadKey)?.title;
+        (await records<RecentThread>(name)).find((old) => old.threadKey === thread.threadKey)?.title;
       const value = JSON.stringify({ ...thread, ...(title ? { title } : {}) });
       const entry = { field: thread.threadKey, value, rank: thread.updatedAt };
       await primitives.putRanked(name, entry, limits.max, limits.ttlMs);
     },
-    async recentThreads(userId) {
-      const entries = await primitives.ranked(homeKeys.recentThreads(userId));
-      return entries.flatMap((entry) => parsed<RecentThread>(entry.value) ?? []);
-    },
+    recentThreads: (userId) => records<RecentThread>(homeKeys.recentThreads(userId)),
     async tally(week, kind, id, ttlMs) {
       await primitives.addMember(homeKeys.tally(week, kind), id, ttlMs);
     },
@@ -68,9 +65,6 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
       const entry = { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at };
       await primitives.putRanked(homeKeys.agentsSeen, entry, AGENTS_SEEN_MAX);
     },
-    async agentsSeen() {
-      const entries = await primitives.ranked(homeKeys.agentsSeen);
-      return entries.flatMap((entry) => parsed<AgentSeen>(entry.value) ?? []);
-    },
+    agentsSeen: () => records<AgentSeen>(homeKeys.agentsSeen),
   };
 }

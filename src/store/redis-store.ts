@@ -23,17 +23,13 @@ export interface RedisStoreOptions {
   logger?: Logger;
 }
 
-function topologyOf(options: RedisStoreOptions): RedisTopology {
-  if (options.topology) return options.topology;
-  if (!options.url) throw new Error('createRedisStore: url or topology is required');
-  return { kind: 'single', url: options.url };
-}
-
 /** State in Redis, shared by every replica on `prefix`; rejects with `StoreConnectError` if unreachable. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);
-  const topology = topologyOf(options);
+  const single: RedisTopology | undefined = options.url ? { kind: 'single', url: options.url } : undefined;
+  const topology = options.topology ?? single;
+  if (!topology) throw new Error('createRedisStore: url or topology is required');
   const connection = await connectTopology(topology, options.connectTimeoutMs ?? 5000);
   if (options.logger) {
     const logger = options.logger;

@@ -52,16 +52,13 @@ export function createKeyvConversationStore(
   keys: StoreKeys = storeKeys,
 ): StateStore {
   let closed: Promise<void> | undefined;
-  const ensureOpen = () => {
-    if (closed) throw new StoreClosedError();
-  };
   const { noteChannelConnection, ...connections } = createConnectionRecords(keyv);
   const { addInFlight, removeInFlight, inFlightIds, pruneInFlight, close, ...atomic } = primitives;
   const listed = listedRecords(keyv, homePrimitives);
   const bindings = listed<ChannelBinding>(keys.channelAgent, homeKeys.boundChannels);
   const watches = listed<ChannelWatch>(keys.channelWatch, homeKeys.watchedChannels);
   const answerChannels = listed<AnswerChannel>(keys.answerChannel, ANSWER_CHANNELS_LISTED);
-  const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(ensureOpen, {
+  const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(() => closed !== undefined, {
     ...connections,
     ...createInstallationRecords(keyv),
     ...createScheduleRecords(keyv, homePrimitives, keys),
@@ -151,11 +148,11 @@ export function createKeyvConversationStore(
 }
 
 /** `calls`, refusing to run once closed: @keyv/redis would silently reconnect a closed client. */
-function guardAll<T extends object>(ensureOpen: () => void, calls: T): T {
+function guardAll<T extends object>(isClosed: () => boolean, calls: T): T {
   const guarded = Object.entries(calls).map(([name, call]: [string, (...args: unknown[]) => unknown]) => [
     name,
     async (...args: unknown[]) => {
-      ensureOpen();
+      if (isClosed()) throw new StoreClosedError();
       return call(...args);
     },
   ]);

@@ -23,8 +23,7 @@ export interface StoreConfig {
 
 /** Picks the backend the configuration asks for: a Redis topology (or `REDIS_URL`) ⇒ Redis, else memory. */
 export async function createStore(config: StoreConfig, logger?: Logger): Promise<StateStore> {
-  const topology: RedisTopology | undefined =
-    config.redis ?? (config.redisUrl ? { kind: 'single', url: config.redisUrl } : undefined);
-  if (!topology) return createMemoryStore();
-  return createRedisStore({ topology, prefix: config.redisPrefix, ...(logger ? { logger } : {}) });
+  const { redisUrl: url, redis: topology, redisPrefix: prefix } = config;
+  if (!topology && !url) return createMemoryStore();
+  return createRedisStore({ url, topology, prefix, logger });
 }

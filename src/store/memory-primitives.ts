@@ -12,11 +12,11 @@ import { assertTtl } from './ttls.js';
 
 /**
  * The primitives in this process: Node runs each call to completion, so plain maps are atomic.
- * `recordExists` lets pruning check the turn record without knowing how records are stored.
+ * `hasTurn` lets pruning check the turn record without knowing how records are stored.
  */
 export function createMemoryPrimitives(
   clock: () => number,
-  recordExists: (turnId: string) => boolean,
+  hasTurn: (turnId: string) => boolean,
 ): StorePrimitives {
   const locks = new ExpiringMap<string>(clock);
   const inFlight = new Set<string>();
@@ -52,7 +52,7 @@ export function createMemoryPrimitives(
       return [...inFlight];
     },
     async pruneInFlight(turnId) {
-      if (!recordExists(turnId)) inFlight.delete(turnId);
+      if (!hasTurn(turnId)) inFlight.delete(turnId);
     },
     async takeAllowance(name, use) {
       assertAllowanceUse(use);

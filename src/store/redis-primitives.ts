@@ -91,7 +91,7 @@ export function createRedisPrimitives(
     async returnAllowance(name, id) {
       await client.zRem(allowanceKey(name), id);
     },
-    ...createRedisAccountSlots(client, (account) => key(keys.accountSlots(account))),
+    ...createRedisAccountSlots(client, prefix, keys),
   };
 }
 
@@ -184,19 +184,17 @@ return granted`;
 
 const RELEASE_SLOTS = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
 
-/** Account budgets in Redis, one hash per account at `keyOf(account)`. */
-function createRedisAccountSlots(
-  commands: RedisCommands,
-  keyOf: (account: string) => string,
-): AccountSlotLeases {
+/** Account budgets in Redis, one hash per account. */
+function createRedisAccountSlots(client: RedisCommands, prefix: string, keys: StoreKeys): AccountSlotLeases {
+  const keyOf = (account: string) => redisKey(prefix, keys.accountSlots(account));
   return {
     async leaseAccountSlots(account, holder, request) {
       assertSlotRequest(request);
       const args = [holder, String(request.want), String(request.limit), String(request.ttlMs)];
-      return Number(await runScript(commands, LEASE_SLOTS, keyOf(account), args));
+      return Number(await runScript(client, LEASE_SLOTS, keyOf(account), args));
     },
     async releaseAccountSlots(account, holder) {
-      await runScript(commands, RELEASE_SLOTS, keyOf(account), [holder]);
+      await runScript(client, RELEASE_SLOTS, keyOf(account), [holder]);
     },
   };
 }

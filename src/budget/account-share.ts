@@ -63,14 +63,11 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
   let full = false;
   const listeners: Array<() => void> = [];
 
-  const wanted = () => (peak === 0 ? 0 : Math.min(processLimit, peak + batch));
-
   function lease(): Promise<void> {
     if (pending || stopped) return pending ?? Promise.resolve();
-    const want = wanted();
-    const request = { want, limit: accountLimit, ttlMs };
+    const want = peak === 0 ? 0 : Math.min(processLimit, peak + batch);
     pending = leases
-      .leaseAccountSlots(account, holder, request)
+      .leaseAccountSlots(account, holder, { want, limit: accountLimit, ttlMs })
       .then((grant) => {
         failing = false;
         full = grant < want;

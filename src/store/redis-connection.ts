@@ -35,9 +35,8 @@ export const runScript = (client: RedisCommands, script: string, key: string, ar
   client.eval(script, { keys: [key], arguments: args });
 
 /** Reconnect backoff once connected: 100 ms doubling to 2 s, with jitter so replicas do not stampede. */
-function reconnectDelay(retries: number): number {
-  return Math.min(2 ** retries * 100, 2000) + Math.floor(Math.random() * 100);
-}
+const reconnectDelay = (retries: number) =>
+  Math.min(2 ** retries * 100, 2000) + Math.floor(Math.random() * 100);
 
 /** How often the Sentinel pool asks the sentinels for the primary besides their switch notices. */
 const SENTINEL_SCAN_MS = 2_000;

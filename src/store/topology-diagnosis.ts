@@ -1,9 +1,6 @@
 import { createClient } from '@keyv/redis';
 import type { RedisNodeAddress, RedisNodeAuth, RedisTopology } from './redis-topology.js';
 
-type SentinelTopology = Extract<RedisTopology, { kind: 'sentinel' }>;
-type ClusterTopology = Extract<RedisTopology, { kind: 'cluster' }>;
-
 /** What a failed start-up found when it asked again, one node at a time. */
 interface Diagnosis {
   detail: string;
@@ -41,7 +38,7 @@ async function ask(node: RedisNodeAddress, auth: RedisNodeAuth, command: string[
  * credentials. The pool retries a refused password until it gives up with "no answer"; this says
  * "WRONGPASS" (REDIS_PASSWORD) or "no primary named …" (REDIS_SENTINEL_NAME) instead.
  */
-async function diagnoseSentinel(topology: SentinelTopology, timeoutMs: number) {
+async function diagnoseSentinel(topology: Extract<RedisTopology, { kind: 'sentinel' }>, timeoutMs: number) {
   const sentinelAuth = { password: topology.sentinelPassword, tls: topology.auth.tls };
   for (const sentinel of topology.sentinels) {
     let primary: unknown;
@@ -73,7 +70,7 @@ async function diagnoseSentinel(topology: SentinelTopology, timeoutMs: number) {
  * node alone gives its reason: WRONGPASS (REDIS_PASSWORD, decides at once), an untrusted
  * certificate or a refused connection (REDIS_CLUSTER_NODES, the first node's reason is given).
  */
-async function diagnoseCluster(topology: ClusterTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
+async function diagnoseCluster(topology: Extract<RedisTopology, { kind: 'cluster' }>, timeoutMs: number) {
   let unreachable: Diagnosis | undefined;
   for (const node of topology.nodes) {
     try {

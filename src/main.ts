@@ -34,8 +34,7 @@ async function main(): Promise<void> {
         },
       );
     };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+    for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => shutdown(signal));
   } catch (error) {
     logger.error({ err: error }, 'start-up failed');
     process.stderr.write(`slack-agent-bridge: start-up failed: ${(error as Error).message}\n`);

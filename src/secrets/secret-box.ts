@@ -2,12 +2,10 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Secrets at rest (DESIGN "Many accounts"), sealed with AES-256-GCM under STATE_ENCRYPTION_KEY as
- * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url; the key id is 8 hex characters of the key's
- * SHA-256), so the key can be rotated: older keys stay in STATE_ENCRYPTION_PREVIOUS_KEYS.
- * The record a value belongs to is its additional data (DESIGN "Sealed values know their place"):
- * copied into another record, it fails its integrity check. `v1` values (key id only) still open,
- * once, and the caller re-seals them (`isUnbound`): refusing them would make every workspace
- * reinstall and every connection be added again.
+ * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url; key id: 8 hex of the key's SHA-256); older keys
+ * stay in STATE_ENCRYPTION_PREVIOUS_KEYS. The record a value belongs to is its additional data
+ * (DESIGN "Sealed values know their place"). `v1` values (key id only) still open, once, and the
+ * caller re-seals them (`isUnbound`): refusing them would make every workspace reinstall.
  */
 export interface SecretBox {
   /** The id of the key new values are sealed with. */

@@ -33,6 +33,7 @@ function parsed<T>(value: string): T | undefined {
 export function createHomeRecords(primitives: HomePrimitives): HomeStore {
   const records = async <T>(name: string) =>
     (await primitives.ranked(name)).flatMap((entry) => parsed<T>(entry.value) ?? []);
+  const sorted = async (name: string) => (await primitives.members(name)).sort();
   return {
     async noteRecentThread(userId, thread, limits) {
       const name = homeKeys.recentThreads(userId);
@@ -55,12 +56,8 @@ export function createHomeRecords(primitives: HomePrimitives): HomeStore {
       ]);
       return Object.fromEntries(await Promise.all(counts)) as WeeklyTallies;
     },
-    async listBoundChannels() {
-      return (await primitives.members(homeKeys.boundChannels)).sort();
-    },
-    async listWatchedChannels() {
-      return (await primitives.members(homeKeys.watchedChannels)).sort();
-    },
+    listBoundChannels: () => sorted(homeKeys.boundChannels),
+    listWatchedChannels: () => sorted(homeKeys.watchedChannels),
     async noteAgentSeen(seen) {
       const entry = { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at };
       await primitives.putRanked(homeKeys.agentsSeen, entry, AGENTS_SEEN_MAX);

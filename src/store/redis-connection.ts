@@ -18,17 +18,10 @@ import { CREDENTIALS_REFUSED, diagnose } from './topology-diagnosis.js';
 type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
 
 /** The commands the store sends beyond keyv's; a client, a Sentinel pool and a cluster all answer them. */
-export interface RedisCommands {
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  exists(key: string): Promise<number>;
-  sAdd(key: string, member: string): Promise<number>;
-  sRem(key: string, member: string): Promise<number>;
-  sMembers(key: string): Promise<string[]>;
-  sCard(key: string): Promise<number>;
-  hGetAll(key: string): Promise<Record<string, string>>;
-  zRem(key: string, member: string): Promise<number>;
-}
+export type RedisCommands = Pick<
+  RedisClientType,
+  'eval' | 'get' | 'exists' | 'sAdd' | 'sRem' | 'sMembers' | 'sCard' | 'hGetAll' | 'zRem'
+>;
 
 /** Runs `script` on its one key (one slot in a cluster), with `args` as ARGV. */
 export const runScript = (client: RedisCommands, script: string, key: string, args: string[]) =>

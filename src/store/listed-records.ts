@@ -1,10 +1,7 @@
 import type { Keyv } from 'keyv';
 import type { HomePrimitives } from './primitives.js';
 
-/**
- * Records an admin sets and removes (bindings, watches, answer channels, schedules): one keyv
- * record per id, no expiry, the ids listed in a set for App Home and the schedule ticker.
- */
+/** Records an admin sets (bindings, watches, answer channels, schedules): no expiry, ids listed in a set. */
 export function listedRecords(keyv: Keyv, sets: HomePrimitives) {
   return <T>(keyOf: (id: string) => string, set: string) => ({
     get: (id: string) => keyv.get<T>(keyOf(id)),

@@ -76,12 +76,10 @@ const isCluster = (handle: RedisHandle): handle is RedisClusterType => 'masters'
 
 /** PING on one node, or every primary of a cluster (a cluster missing one serves only part of the keys). */
 async function pingAll(handle: RedisHandle): Promise<void> {
-  if (!isCluster(handle)) {
-    await (handle as RedisClientType).ping();
-    return;
-  }
-  const primaries = await Promise.all(handle.masters.map((node) => handle.nodeClient(node)));
-  await Promise.all(primaries.map((client) => client.ping()));
+  const clients = isCluster(handle)
+    ? await Promise.all(handle.masters.map((node) => handle.nodeClient(node)))
+    : [handle as RedisClientType];
+  await Promise.all(clients.map((client) => client.ping()));
 }
 
 function destroyQuietly(handle: RedisHandle): void {

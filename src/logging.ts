@@ -2,19 +2,12 @@ import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import pino from 'pino';
 import type { Logger } from './runtime/logger.js';
 
-/**
- * JSON lines on stdout (pino). Token-shaped strings never reach a log line: the redaction
- * paths cover the fields that could carry one, and `scrubSecrets` is applied to free text.
- */
-export function createLogger(options: {
-  level: string;
-  name?: string;
-  destination?: NodeJS.WritableStream;
-}): Logger {
+/** JSON lines on stdout (pino); tokens are redacted from the fields that could hold one and from text. */
+export function createLogger(options: { level: string; destination?: NodeJS.WritableStream }): Logger {
   return pino(
     {
       level: options.level,
-      name: options.name ?? 'slack-agent-bridge',
+      name: 'slack-agent-bridge',
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
@@ -45,26 +38,18 @@ export function createLogger(options: {
 const SECRET_PATTERNS = [/xox[abposr]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
 
 /** Replaces Slack-token-shaped substrings; used on free-text log messages. */
-export function scrubSecrets(text: string): string {
+function scrubSecrets(text: string): string {
   return SECRET_PATTERNS.reduce((out, pattern) => out.replace(pattern, '[redacted]'), text);
 }
 
-/**
- * Bolt and the Web client log through this adapter, so their lines are JSON too. Their free
- * text is scrubbed of token-shaped strings before it is written.
- */
+/** Bolt and the Web client log through this adapter, so their lines are JSON (and scrubbed) too. */
 export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
   const child = logger.child({ component: name });
-  const text = (parts: unknown[]) =>
-    scrubSecrets(
-      parts
-        .map((part) =>
-          part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part),
-        )
-        .join(' '),
-    );
-  // The Web client writes several debug lines per call (bodies as JSON): with debug off, skip the
-  // joining and scrubbing too, not only the write. pino tells; any other logger gets every line.
+  const textOf = (part: unknown) =>
+    part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part);
+  const text = (parts: unknown[]) => scrubSecrets(parts.map(textOf).join(' '));
+  // The Web client writes several debug lines per call: with debug off (pino tells), skip the
+  // joining and scrubbing too, not only the write.
   const levels = child as Partial<{ isLevelEnabled(level: string): boolean }>;
   const enabled = (name: string) => levels.isLevelEnabled?.(name) ?? true;
   let level = LogLevel.INFO;

@@ -3,10 +3,7 @@ import { ConfigError, loadConfig } from './config/load-config.js';
 import { createLogger } from './logging.js';
 import { startBot } from './start-bot.js';
 
-/**
- * Entry point: `.env` (if any) → loadConfig → startBot; exit 1 with a clear message on any start-up
- * failure.
- */
+/** Entry point: `.env` (if any) → loadConfig → startBot; exit 1 with a clear message if start-up fails. */
 async function main(): Promise<void> {
   const envFile = loadEnvFile();
   let config: ReturnType<typeof loadConfig>;
@@ -37,8 +34,7 @@ async function main(): Promise<void> {
         },
       );
     };
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-    process.once('SIGINT', () => shutdown('SIGINT'));
+    for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => shutdown(signal));
   } catch (error) {
     logger.error({ err: error }, 'start-up failed');
     process.stderr.write(`slack-agent-bridge: start-up failed: ${(error as Error).message}\n`);

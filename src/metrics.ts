@@ -4,7 +4,6 @@ import type { ConversationMetrics } from './conversation/ports.js';
 import type { ScheduleMetrics } from './conversation/schedules/schedule-firing.js';
 import type { TurnOutcome } from './conversation/turn/turn-records.js';
 
-/** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
 const TURN_OUTCOMES: TurnOutcome[] = [
   'done',
   'error',
@@ -16,6 +15,7 @@ const TURN_OUTCOMES: TurnOutcome[] = [
   'stopped',
 ];
 
+/** Prometheus series served on GET /metrics. Names are part of the operator's dashboards. */
 export interface Metrics extends ConversationMetrics, AlertMetrics, ScheduleMetrics {
   registry: Registry;
   slackApiError(method: string, error: string): void;
@@ -140,7 +140,6 @@ function createAlertSeries(registry: Registry): AlertMetrics & Pick<Conversation
   };
 }
 
-/** A counter on `registry`. */
 function counterOn(registry: Registry) {
   return (name: string, help: string, labelNames: string[] = []) =>
     new Counter({ name, help, labelNames, registers: [registry] });

@@ -34,10 +34,7 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-/**
- * The composition root: config → adapters → conversation services → the Slack app. `npm start`,
- * the sandbox and the end-to-end tests all run the bot through this one function.
- */
+/** The composition root (config → adapters → services → Slack app): `npm start`, sandbox and e2e tests. */
 export async function startBot(
   config: Config,
   options: {
@@ -85,7 +82,6 @@ export async function startBot(
     logger,
   });
   const now = () => clock.now();
-  // Channels where every person's top-level message is a question (DESIGN "Answer channels").
   const answerChannels = createAnswerChannels({ store, now });
   const scheduleClock = options.scheduleClock ?? clock;
   const scheduleBook = createScheduleBook(store, scheduleClock, config.schedules.perChannel);
@@ -122,8 +118,7 @@ export async function startBot(
     channelAgents,
     observer: homeActivity,
   });
-  // What an alert investigation and a scheduled question share with a mention: they start runs
-  // of their own (no Slack event) and hand them to the same runner, in their installation.
+  // Alert investigations and scheduled questions start runs of their own, in their installation.
   const ownRuns = {
     store,
     ledger,
@@ -215,16 +210,12 @@ export async function startBot(
   const adopted = await recovery.adoptOrphans();
   const timers = startLeaseTimers(recovery, config.state.leaseTtlMs, logger);
   schedules.start();
+  const mode = config.slack.socketMode ? 'socket' : 'http';
+  const workspace = checkedIdentity
+    ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
+    : { oauth: true };
   logger.info(
-    {
-      port,
-      mode: config.slack.socketMode ? 'socket' : 'http',
-      store: store.kind,
-      resumed: adopted,
-      ...(checkedIdentity
-        ? { team: checkedIdentity.teamId, enterprise: checkedIdentity.enterpriseId }
-        : { oauth: true }),
-    },
+    { port, mode, store: store.kind, resumed: adopted, ...workspace },
     'slack-agent-bridge started',
   );
 

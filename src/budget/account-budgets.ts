@@ -1,44 +1,30 @@
-import type { Logger } from '../runtime/logger.js';
-import { type AccountSlotLeases, createAccountShare, type LeasedAccountShare } from './account-share.js';
+import { type AccountShareOptions, createAccountShare, type LeasedAccountShare } from './account-share.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 
 /**
- * One request budget per service account: the service allows 100 concurrent requests per account,
- * so every connection to one account shares its budget and accounts never hold up one another.
- * Each budget holds at most `processLimit` requests in flight in this process; with `leases`, also
- * at most `accountLimit` for its account across every replica on the store (DESIGN "Redis beyond
- * one node").
+ * One request budget per service account (the service allows 100 concurrent requests each), so
+ * accounts never hold up one another; with `leases`, shared across replicas (DESIGN "Redis beyond one node").
  */
 export interface AccountBudgets {
-  /**
-   * The budget of `accountKey`, made on first use. The key names the account, never its token
-   * (`accountKeyOf` in connections/agent-api-factory.ts): it lands in the store.
-   */
+  /** The budget of `accountKey` (never a token: it lands in the store), made on first use. */
   budgetFor(accountKey: string): RequestBudget;
   /** Stops every budget's renewals and gives their slots back (shutdown). */
   stop(): Promise<void>;
 }
 
-export type AccountBudgetsOptions = {
-  /** AGENT_MAX_IN_FLIGHT: the per-process cap. */
-  processLimit: number;
+/** The per-process cap, and with `leases` the account-wide one (fields as in AccountShareOptions). */
+export type AccountBudgetsOptions = Pick<AccountShareOptions, 'processLimit'> & {
   /** AGENT_POLL_SHARE. */
   pollShare: number;
 } & (
-  | { leases?: undefined }
-  | {
-      /** The store's slot leases; memory and Redis both implement them. */
-      leases: AccountSlotLeases;
-      /** This process's name among the holders (INSTANCE_ID); made unique per process here. */
-      instanceId: string;
-      /** AGENT_ACCOUNT_CONCURRENCY. */
-      accountLimit: number;
-      /** How long a replica's slots outlive its last renewal (LEASE_TTL_MS). */
-      ttlMs: number;
-      logger?: Logger | undefined;
-    }
-);
+    | { leases?: undefined }
+    | (Pick<AccountShareOptions, 'leases' | 'accountLimit' | 'ttlMs' | 'logger'> & {
+        /** This process's name among the holders (INSTANCE_ID); made unique per process here. */
+        instanceId: string;
+      })
+  );
 
+/** The budgets, none made yet. */
 export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {
   // A restarted process with the same INSTANCE_ID must not inherit (or overwrite) the old grant.
   const holder = options.leases && `${options.instanceId}:${process.pid}:${Date.now().toString(36)}`;
@@ -48,16 +34,7 @@ export function createAccountBudgets(options: AccountBudgetsOptions): AccountBud
       const known = budgets.get(accountKey);
       if (known) return known.budget;
       const share =
-        options.leases &&
-        createAccountShare({
-          leases: options.leases,
-          account: accountKey,
-          holder: holder as string,
-          accountLimit: options.accountLimit,
-          processLimit: options.processLimit,
-          ttlMs: options.ttlMs,
-          logger: options.logger,
-        });
+        options.leases && createAccountShare({ ...options, account: accountKey, holder: holder as string });
       const budget = createRequestBudget({
         limit: options.processLimit,
         pollShare: options.pollShare,

@@ -1,16 +1,6 @@
 import type { Logger } from '../runtime/logger.js';
 import type { AccountShare } from './request-budget.js';
 
-/**
- * This process's part of an account's concurrent-request budget, shared by every replica
- * (DESIGN "Redis beyond one node"): slots leased from the store, renewed while used, given back
- * when idle or at shutdown, and falling out of the store when a replica dies without renewing.
- *
- * The hot path (every request) only compares numbers: the store is asked in batches — when demand
- * outgrows the grant (one lease call at a time, for the demand plus a batch of headroom) and on a
- * renewal timer (a third of the TTL) that also shrinks the grant to the recent peak of use.
- */
-
 /** What a replica asks of an account's shared budget. */
 export interface SlotRequest {
   /** Slots wanted in all: replaces what the holder held (ask at least for what is in flight). */
@@ -21,17 +11,15 @@ export interface SlotRequest {
   ttlMs: number;
 }
 
-/**
- * The store's slot leases (the StateStore implements them, in memory and in Redis): one record per
- * account, holder → count and expiry, changed atomically.
- */
+/** The store's slot leases, in memory and in Redis: one record per account, holder → count and expiry. */
 export interface AccountSlotLeases {
-  /** Sets `holder`'s slots to at most `want`, within what the other live holders leave; resolves with the grant. */
+  /** Sets `holder`'s slots to at most `want`, within what the live others leave; resolves with the grant. */
   leaseAccountSlots(account: string, holder: string, request: SlotRequest): Promise<number>;
   /** Gives every slot of `holder` back (a clean shutdown). */
   releaseAccountSlots(account: string, holder: string): Promise<void>;
 }
 
+/** Options of {@link createAccountShare}. */
 export interface AccountShareOptions {
   leases: AccountSlotLeases;
   /** The account's key in the store (never a token: see accountKeyOf in connections/agent-api-factory.ts). */
@@ -47,16 +35,23 @@ export interface AccountShareOptions {
   logger?: Logger | undefined;
 }
 
+/** An account share that renews itself until stopped. */
 export interface LeasedAccountShare extends AccountShare {
   /** Stops renewing and gives the slots back. */
   stop(): Promise<void>;
 }
 
-/** Leases slots of `account` for this process; see the module comment. */
+/**
+ * This process's slots of an account's budget, leased from the store, renewed while used, given
+ * back at shutdown, expiring when a replica dies. The hot path only compares numbers: the store is
+ * asked when demand outgrows the grant (with headroom) and on a renewal timer that also shrinks it.
+ */
 export function createAccountShare(options: AccountShareOptions): LeasedAccountShare {
   const { leases, account, holder, accountLimit, processLimit, ttlMs, logger } = options;
   // Headroom asked for above the demand, so a growing load needs few lease calls.
   const batch = Math.max(1, Math.ceil(processLimit / 10));
+  const renewMs = Math.max(100, Math.floor(ttlMs / 3));
+  const retryMs = Math.max(50, Math.floor(ttlMs / 10));
   let granted = 0;
   let current = 0;
   let peak = 0;
@@ -68,14 +63,11 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
   let full = false;
   const listeners: Array<() => void> = [];
 
-  const wanted = () => (peak === 0 ? 0 : Math.min(processLimit, peak + batch));
-
   function lease(): Promise<void> {
     if (pending || stopped) return pending ?? Promise.resolve();
-    const want = wanted();
-    const request = { want, limit: accountLimit, ttlMs };
+    const want = peak === 0 ? 0 : Math.min(processLimit, peak + batch);
     pending = leases
-      .leaseAccountSlots(account, holder, request)
+      .leaseAccountSlots(account, holder, { want, limit: accountLimit, ttlMs })
       .then((grant) => {
         failing = false;
         full = grant < want;
@@ -100,24 +92,18 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
           void lease();
           return;
         }
-        retry = setTimeout(
-          () => {
-            retry = undefined;
-            void lease();
-          },
-          Math.max(50, Math.floor(ttlMs / 10)),
-        );
+        retry = setTimeout(() => {
+          retry = undefined;
+          void lease();
+        }, retryMs);
         retry.unref();
       });
     return pending;
   }
 
-  const renewal = setInterval(
-    () => {
-      if (granted > 0 || peak > 0) void lease();
-    },
-    Math.max(100, Math.floor(ttlMs / 3)),
-  );
+  const renewal = setInterval(() => {
+    if (granted > 0 || peak > 0) void lease();
+  }, renewMs);
   renewal.unref();
 
   return {

@@ -1,14 +1,7 @@
-/**
- * One cap on requests in flight to the agent service per process. The service allows 100
- * concurrent requests per account; with an `account` share the process also stays within the
- * slots it leased of the account's budget, shared by every replica (account-share.ts).
- * Status polls may hold only part of the cap so that run starts, follow-ups, feedback and admin
- * commands always find a free slot while many threads are being polled.
- */
-
 /** `poll` is a run-status request; everything else is `other`. */
 export type RequestKind = 'poll' | 'other';
 
+/** Options of {@link createRequestBudget}. */
 export interface RequestBudgetOptions {
   /** Requests in flight at most, all kinds together. Default 50. */
   limit?: number;
@@ -34,12 +27,12 @@ export interface BudgetSlot {
   release(): void;
 }
 
+/**
+ * A cap on requests in flight to the agent service in this process (within an `account` share's
+ * grant). Polls hold only part of it, so other requests find a slot while many threads are polled.
+ */
 export interface RequestBudget {
-  /**
-   * Resolves with a slot of this kind once one is free; the holder releases it when its request
-   * is over. Waiters start in FIFO order per kind; a waiter whose `signal` aborts leaves the queue
-   * and rejects with the signal's reason.
-   */
+  /** A slot of this kind once one is free, FIFO per kind; an aborted `signal` leaves the queue, rejecting. */
   acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot>;
   readonly limit: number;
   /** floor(limit × pollShare), at least 1. */
@@ -84,10 +77,8 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
     maxSeen = Math.max(maxSeen, inFlight);
   };
 
-  /** Starts the waiters that fit now. */
   const drain = () => {
-    // Scan in order rather than only the head: a poll blocked by its share must not hold back
-    // an `other` request queued behind it.
+    // Scan in order, not only the head: a poll blocked by its share must not hold back an `other`.
     for (let index = 0; index < waiting.length && inFlight < cap(); ) {
       const waiter = waiting[index] as Waiter;
       if (!hasRoom(waiter.kind)) {
@@ -101,20 +92,16 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
   };
   account?.onGrant(drain);
 
-  const release = (kind: RequestKind) => {
-    inFlight -= 1;
-    if (kind === 'poll') inFlightPolls -= 1;
-    drain();
-    tellDemand();
-  };
-
   const slotOf = (kind: RequestKind): BudgetSlot => {
     let held = true;
     return {
       release: () => {
         if (!held) return;
         held = false;
-        release(kind);
+        inFlight -= 1;
+        if (kind === 'poll') inFlightPolls -= 1;
+        drain();
+        tellDemand();
       },
     };
   };

@@ -1,10 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
- * A check of presented secrets against the one configured. Both sides are hashed first, so
- * `timingSafeEqual` compares equal-length digests: neither the secret's characters nor its length
- * leak through the time a refusal takes. Every candidate is compared, so the time does not tell
- * which of them was tried either.
+ * A check of presented secrets against the one configured, each hashed and compared: the time a
+ * refusal takes tells neither the secret, nor its length, nor which candidate was tried.
  */
 export function secretCheck(expected: string): (presented: ReadonlyArray<string | undefined>) => boolean {
   const expectedDigest = sha256(expected);

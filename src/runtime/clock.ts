@@ -5,10 +5,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/**
- * The reason to abort with when nobody reads it (a sleep or wait that is simply over). One shared
- * instance: `abort()` without a reason builds a new DOMException, stack trace and all, each time.
- */
+/** The reason to abort with when nobody reads it (`abort()` builds a DOMException and stack each time). */
 export const DONE_WAITING: DOMException = new DOMException('The operation was aborted', 'AbortError');
 
 /** The abort reason's stand-in when a signal carries none. */
@@ -29,13 +26,11 @@ export const systemClock: Clock = {
         clearTimeout(timer);
         reject(abortReason(signal as AbortSignal));
       };
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
+      const delay = Math.max(0, ms);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, delay);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

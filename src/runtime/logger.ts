@@ -1,7 +1,4 @@
-/**
- * The logger port: what the core sees of logging (logging.ts is its one adapter: pino, and Bolt's
- * logger interface over it). Never pass tokens; prompts only at debug.
- */
+/** The logger port (logging.ts is its pino adapter). Never pass tokens; prompts only at debug. */
 export interface Logger {
   debug(fields: object, message?: string): void;
   info(fields: object, message?: string): void;
@@ -13,10 +10,8 @@ export interface Logger {
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
- * A logger that adds `bindings` to every line it writes, without making a child logger up front.
- * pino's `child()` serialises and redacts its bindings as it is made: two per turn cost more than
- * all the lines a turn logs at the default level, which are usually none. A line at a level that
- * is off costs one small object here and nothing in pino.
+ * A logger that adds `bindings` to every line, without a child logger up front: pino's `child()`
+ * serialises and redacts as it is made, which costs more than the (usually no) lines a turn logs.
  */
 export function boundLogger(parent: Logger, bindings: object): Logger {
   const at =
@@ -38,7 +33,5 @@ export const silentLogger: Logger = {
   info() {},
   warn() {},
   error() {},
-  child() {
-    return silentLogger;
-  },
+  child: () => silentLogger,
 };

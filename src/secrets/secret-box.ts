@@ -1,33 +1,18 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Secrets at rest (DESIGN "Many accounts"): service tokens and Slack installations are kept in the
- * store sealed with AES-256-GCM under STATE_ENCRYPTION_KEY, node's own crypto. A sealed value names
- * the key that sealed it, so the key can be rotated: seal with the new key, keep the old one in
- * STATE_ENCRYPTION_PREVIOUS_KEYS until everything sealed under it is rewritten or gone.
- *
- * Format: `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts; the key id is the first 8 hex
- * characters of the key's SHA-256, which says which key without saying anything about it).
- *
- * A value knows its place (DESIGN "Sealed values know their place"): the record it belongs to (an
- * installation id; an installation and alias for a connection's token) is AES-GCM additional
- * data, so a sealed value copied into another record fails its integrity check there.
- *
- * Values sealed before that (`v1`, bound to their key id only) still open, once: the caller
- * re-seals them for the record they were found under (`isUnbound`), so an upgrade keeps every
- * connection and installation without a manual step. A `v1` value moved to another record before
- * its first read after the upgrade would open there once; refusing `v1` outright would instead
- * make every workspace reinstall and every connection be added again.
+ * Secrets at rest (DESIGN "Many accounts"), sealed with AES-256-GCM under STATE_ENCRYPTION_KEY as
+ * `v2.<keyId>.<iv>.<tag>.<ciphertext>` (base64url; key id: 8 hex of the key's SHA-256); older keys
+ * stay in STATE_ENCRYPTION_PREVIOUS_KEYS. The record a value belongs to is its additional data
+ * (DESIGN "Sealed values know their place"). `v1` values (key id only) still open, once, and the
+ * caller re-seals them (`isUnbound`): refusing them would make every workspace reinstall.
  */
 export interface SecretBox {
   /** The id of the key new values are sealed with. */
   readonly keyId: string;
   /** Seals `plain` for `place`, the record it is kept in (see `sealPlace`). */
   seal(plain: string, place: string): string;
-  /**
-   * Opens a value sealed for `place`. Throws SecretBoxError when it was not sealed by a known key,
-   * was tampered with, or was sealed for another place.
-   */
+  /** Opens a value sealed for `place`; SecretBoxError for an unknown key, or a value tampered or moved. */
   open(sealed: string, place: string): string;
   /** Whether `sealed` predates record binding (`v1`): re-seal it for its record. */
   isUnbound(sealed: string): boolean;
@@ -38,6 +23,7 @@ export function sealPlace(kind: 'installation' | 'connection', ...ids: Array<str
   return JSON.stringify([kind, ...ids.map((id) => id ?? null)]);
 }
 
+/** A value that cannot be opened, or a key that cannot be used. */
 export class SecretBoxError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,17 +52,16 @@ export function decodeKey(encoded: string): Buffer {
   return key;
 }
 
+/** Seals with `current`; opens with it or any of `previous`. */
 export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
-  const keys = new Map<string, Buffer>();
-  for (const key of [current, ...previous]) keys.set(keyIdOf(key), key);
+  const keys = new Map([current, ...previous].map((key) => [keyIdOf(key), key]));
   const keyId = keyIdOf(current);
   return {
     keyId,
     seal(plain, place) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
-      // The key id and the place are authenticated: a value cannot be re-labelled to another key
-      // nor moved to another record.
+      // Authenticated: a value cannot be re-labelled to another key nor moved to another record.
       cipher.setAAD(additionalData(VERSION, keyId, place));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url'));
@@ -95,9 +80,8 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAAD(additionalData(version, id, place));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
-          'utf8',
-        );
+        const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+        return plain.toString('utf8');
       } catch {
         throw new SecretBoxError(`sealed value under key ${id} failed its integrity check`);
       }

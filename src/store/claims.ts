@@ -1,14 +1,8 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import { ExpiringMap } from './expiring-map.js';
-import { redisKey, type StoreKeys, storeKeys } from './keys.js';
-import type { RedisCommands } from './redis-connection.js';
+import { redisKey, type StoreKeys } from './keys.js';
+import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
-
-/**
- * Once-only claims with a value that can be settled later (alert dedupe and cooldown marks). In
- * Redis each operation is one `SET NX PX` or one Lua script, so two replicas claiming at once
- * cannot both win, and a settle or release never touches a claim someone else took meanwhile.
- */
 
 /** KEYS[1] = the claim; ARGV = value, ttlMs. {1} when taken, else {0, value held}. */
 const CLAIM = `
@@ -23,35 +17,32 @@ if ttl <= 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
 return 1`;
 
-const RELEASE = `
+/** KEYS[1] = a claim or lock; ARGV[1] = its holder's value. Deletes it only while that holder's. */
+export const DELETE_IF_HELD = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-export function createRedisClaims(
-  client: RedisCommands,
-  prefix: string,
-  keys: StoreKeys = storeKeys,
-): ClaimStore {
+/**
+ * Once-only claims with a value settled later (alert dedupe and cooldown marks), each write one Lua
+ * script: two replicas cannot both win, and a settle or release never touches another's claim.
+ */
+export function createRedisClaims(client: RedisCommands, prefix: string, keys: StoreKeys): ClaimStore {
   const key = (name: string) => redisKey(prefix, keys.claim(name));
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
   return {
     async claim(name, value, ttlMs) {
       assertTtl(ttlMs);
-      const [taken, held] = (await evalScript(CLAIM, [key(name)], [value, String(ttlMs)])) as [
-        number,
-        string?,
-      ];
+      const answer = await runScript(client, CLAIM, key(name), [value, String(ttlMs)]);
+      const [taken, held] = answer as [number, string?];
       return taken === 1 ? { claimed: true } : { claimed: false, value: held ?? '' };
     },
     async readClaim(name) {
       return (await client.get(key(name))) ?? undefined;
     },
     async settleClaim(name, from, to) {
-      return (await evalScript(SETTLE, [key(name)], [from, to])) === 1;
+      return (await runScript(client, SETTLE, key(name), [from, to])) === 1;
     },
     async releaseClaim(name, value) {
-      await evalScript(RELEASE, [key(name)], [value]);
+      await runScript(client, DELETE_IF_HELD, key(name), [value]);
     },
   };
 }

@@ -9,10 +9,8 @@ export interface ChannelConnectionIndex {
 }
 
 /**
- * Service connections in the state store (DESIGN "Many accounts"): one record holding every
- * connection by alias, and one mapping each channel bound to an added connection to its alias, so
- * a removal can name the channels that still use it. Both change only on admin commands, so a
- * read-modify-write is enough; neither expires. Tokens arrive sealed (connections/).
+ * Service connections (DESIGN "Many accounts"; tokens sealed) by alias, and channel → alias so a
+ * removal names the channels using it. Only admins change them: a read-modify-write is enough.
  */
 export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & ChannelConnectionIndex {
   const all = async () => (await keyv.get<Record<string, StoredConnection>>(storeKeys.connections)) ?? {};
@@ -42,10 +40,8 @@ export function createConnectionRecords(keyv: Keyv): ConnectionRecordStore & Cha
       const current = await channels();
       if (current[channel] === alias) return;
       const { [channel]: _before, ...rest } = current;
-      await keyv.set(
-        storeKeys.connectionChannels,
-        alias === undefined ? rest : { ...rest, [channel]: alias },
-      );
+      const next = alias === undefined ? rest : { ...rest, [channel]: alias };
+      await keyv.set(storeKeys.connectionChannels, next);
     },
   };
 }

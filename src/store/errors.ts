@@ -9,7 +9,7 @@ export class StoreConnectError extends Error {
   readonly code = StoreErrorCode.ConnectFailed;
   /** `host:port` only: a Redis URL may carry a password. */
   readonly address: string;
-  /** The variable to look at (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES, REDIS_PASSWORD), when known. */
+  /** The variable to fix (REDIS_URL, REDIS_SENTINELS, REDIS_CLUSTER_NODES, REDIS_PASSWORD), if known. */
   readonly variable: string | undefined;
 
   constructor(address: string, detail: string, options?: { cause?: unknown; variable?: string }) {

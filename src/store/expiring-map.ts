@@ -7,9 +7,8 @@ interface Entry<V> {
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * A Map whose entries expire against an injected clock. It doubles as a keyv storage adapter
- * (keyv passes the TTL as the third argument of `set`), so tests can move time without fake timers.
- * Expiry is lazy; an occasional sweep keeps never-read entries (dedupe marks) from piling up.
+ * A Map whose entries expire against an injected clock, and a keyv storage adapter (keyv passes the
+ * TTL to `set`). Expiry is lazy; an occasional sweep keeps never-read entries from piling up.
  */
 export class ExpiringMap<V> {
   readonly #entries = new Map<string, Entry<V>>();
@@ -51,12 +50,6 @@ export class ExpiringMap<V> {
 
   clear(): void {
     this.#entries.clear();
-  }
-
-  /** Live entries only (after a sweep), for tests and diagnostics. */
-  get size(): number {
-    this.#sweep();
-    return this.#entries.size;
   }
 
   #live(key: string): Entry<V> | undefined {

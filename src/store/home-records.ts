@@ -31,55 +31,37 @@ function parsed<T>(value: string): T | undefined {
 
 /** The HomeStore on either backend's primitives; records are JSON. */
 export function createHomeRecords(primitives: HomePrimitives): HomeStore {
+  const records = async <T>(name: string) =>
+    (await primitives.ranked(name)).flatMap((entry) => parsed<T>(entry.value) ?? []);
+  const sorted = async (name: string) => (await primitives.members(name)).sort();
   return {
     async noteRecentThread(userId, thread, limits) {
       const name = homeKeys.recentThreads(userId);
-      // A write without a title (an outcome) keeps the title its start wrote. One thread's writes
-      // never race: its turns run one at a time.
+      // An outcome (no title) keeps its start's title; one thread's turns, and writes, never race.
       const title =
         thread.title ??
-        (await primitives.ranked(name))
-          .map((entry) => parsed<RecentThread>(entry.value))
-          .find((old) => old?.threadKey === thread.threadKey)?.title;
+        (await records<RecentThread>(name)).find((old) => old.threadKey === thread.threadKey)?.title;
       const value = JSON.stringify({ ...thread, ...(title ? { title } : {}) });
-      await primitives.putRanked(
-        name,
-        { field: thread.threadKey, value, rank: thread.updatedAt },
-        limits.max,
-        limits.ttlMs,
-      );
+      const entry = { field: thread.threadKey, value, rank: thread.updatedAt };
+      await primitives.putRanked(name, entry, limits.max, limits.ttlMs);
     },
-    async recentThreads(userId) {
-      const entries = await primitives.ranked(homeKeys.recentThreads(userId));
-      return entries.flatMap((entry) => parsed<RecentThread>(entry.value) ?? []);
-    },
+    recentThreads: (userId) => records<RecentThread>(homeKeys.recentThreads(userId)),
     async tally(week, kind, id, ttlMs) {
       await primitives.addMember(homeKeys.tally(week, kind), id, ttlMs);
     },
     async weeklyTallies(week) {
-      const counts = await Promise.all(
-        TALLY_KINDS.map((kind) => primitives.memberCount(homeKeys.tally(week, kind))),
-      );
-      return Object.fromEntries(
-        TALLY_KINDS.map((kind, index) => [kind, counts[index] ?? 0]),
-      ) as WeeklyTallies;
+      const counts = TALLY_KINDS.map(async (kind) => [
+        kind,
+        await primitives.memberCount(homeKeys.tally(week, kind)),
+      ]);
+      return Object.fromEntries(await Promise.all(counts)) as WeeklyTallies;
     },
-    async listBoundChannels() {
-      return (await primitives.members(homeKeys.boundChannels)).sort();
-    },
-    async listWatchedChannels() {
-      return (await primitives.members(homeKeys.watchedChannels)).sort();
-    },
+    listBoundChannels: () => sorted(homeKeys.boundChannels),
+    listWatchedChannels: () => sorted(homeKeys.watchedChannels),
     async noteAgentSeen(seen) {
-      await primitives.putRanked(
-        homeKeys.agentsSeen,
-        { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at },
-        AGENTS_SEEN_MAX,
-      );
+      const entry = { field: seen.agentId, value: JSON.stringify(seen), rank: seen.at };
+      await primitives.putRanked(homeKeys.agentsSeen, entry, AGENTS_SEEN_MAX);
     },
-    async agentsSeen() {
-      const entries = await primitives.ranked(homeKeys.agentsSeen);
-      return entries.flatMap((entry) => parsed<AgentSeen>(entry.value) ?? []);
-    },
+    agentsSeen: () => records<AgentSeen>(homeKeys.agentsSeen),
   };
 }

@@ -1,26 +1,16 @@
-/**
- * Conversation state: keyv records plus the atomic operations keyv lacks, in memory or in Redis.
- * The only folder that imports keyv.
- */
+/** Conversation state: keyv records plus the atomic operations keyv lacks, in memory or in Redis. */
 import type { Logger } from '../runtime/logger.js';
 import type { StateStore } from './keyv-conversation-store.js';
 import { createMemoryStore } from './memory-store.js';
 import { createRedisStore } from './redis-store.js';
 import type { RedisTopology } from './redis-topology.js';
 
-export { StoreClosedError, StoreConnectError, StoreErrorCode } from './errors.js';
-export type { InstallationRecordStore, SealedInstallation } from './installation-records.js';
+export { StoreClosedError, StoreConnectError } from './errors.js';
+export type { InstallationRecordStore } from './installation-records.js';
 export type { StateStore } from './keyv-conversation-store.js';
-export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export { createRedisStore, type RedisStoreOptions } from './redis-store.js';
-export {
-  describeTopology,
-  parseNodeAddress,
-  type RedisNodeAddress,
-  type RedisNodeAuth,
-  type RedisTopology,
-} from './redis-topology.js';
-export { DEFAULT_TTLS, type StoreTtls } from './ttls.js';
+export { createMemoryStore } from './memory-store.js';
+export { createRedisStore } from './redis-store.js';
+export type { StoreTtls } from './ttls.js';
 
 /** What {@link createStore} needs from the configuration. */
 export interface StoreConfig {
@@ -29,18 +19,11 @@ export interface StoreConfig {
   /** Sentinel or Cluster (or one server); wins over `redisUrl`. */
   redis?: RedisTopology | undefined;
   redisPrefix: string;
-  redisConnectTimeoutMs?: number | undefined;
 }
 
 /** Picks the backend the configuration asks for: a Redis topology (or `REDIS_URL`) ⇒ Redis, else memory. */
 export async function createStore(config: StoreConfig, logger?: Logger): Promise<StateStore> {
-  const topology: RedisTopology | undefined =
-    config.redis ?? (config.redisUrl ? { kind: 'single', url: config.redisUrl } : undefined);
-  if (!topology) return createMemoryStore();
-  return createRedisStore({
-    topology,
-    prefix: config.redisPrefix,
-    ...(config.redisConnectTimeoutMs === undefined ? {} : { connectTimeoutMs: config.redisConnectTimeoutMs }),
-    ...(logger ? { logger } : {}),
-  });
+  const { redisUrl: url, redis: topology, redisPrefix: prefix } = config;
+  if (!topology && !url) return createMemoryStore();
+  return createRedisStore({ url, topology, prefix, logger });
 }

@@ -2,9 +2,8 @@ import type { Keyv } from 'keyv';
 import { storeKeys } from './keys.js';
 
 /**
- * Where Slack installations are kept (DESIGN "Many workspaces"): one record per installation id (a
- * workspace's `T…`, or an org-wide install's `E…`), holding only what the caller sealed — the store
- * never sees a token in plain text. No expiry: an installation lasts until Slack says it is gone.
+ * Slack installations (DESIGN "Many workspaces"), one record per id (`T…`, or an org's `E…`), only
+ * as the caller sealed them; no expiry: an installation lasts until Slack says it is gone.
  */
 export interface InstallationRecordStore {
   getInstallationRecord(installationId: string): Promise<SealedInstallation | undefined>;
@@ -24,9 +23,8 @@ export interface SealedInstallation {
 /** The installation records on the store's keyv. */
 export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
   return {
-    async getInstallationRecord(installationId) {
-      return keyv.get<SealedInstallation>(storeKeys.installation(installationId));
-    },
+    getInstallationRecord: (installationId) =>
+      keyv.get<SealedInstallation>(storeKeys.installation(installationId)),
     async saveInstallationRecord(installationId, record) {
       await keyv.set(storeKeys.installation(installationId), record);
     },
@@ -34,9 +32,8 @@ export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
       await keyv.delete(storeKeys.installation(installationId));
       await keyv.delete(storeKeys.alertToken(installationId));
     },
-    async getAlertTokenRecord(installationId) {
-      return keyv.get<SealedInstallation>(storeKeys.alertToken(installationId));
-    },
+    getAlertTokenRecord: (installationId) =>
+      keyv.get<SealedInstallation>(storeKeys.alertToken(installationId)),
     async saveAlertTokenRecord(installationId, record) {
       await keyv.set(storeKeys.alertToken(installationId), record);
     },

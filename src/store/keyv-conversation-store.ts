@@ -3,22 +3,25 @@ import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/aler
 import type { AccountSlotLeases } from '../budget/account-share.js';
 import type { ConnectionRecordStore } from '../connections/connection-record.js';
 import type { Audience, AudienceCache } from '../conversation/access/audience.js';
-import type { AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
+import type { AnswerChannel, AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
 import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { ScheduleStore } from '../conversation/schedules/schedules.js';
 import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { HomeStore } from '../home/home-ports.js';
-import { createAnswerChannelRecords } from './answer-channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
 import { StoreClosedError } from './errors.js';
 import { createHomeRecords, homeKeys } from './home-records.js';
 import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { upgradeThread, upgradeTurn } from './legacy-records.js';
+import { listedRecords } from './listed-records.js';
 import type { HomePrimitives, StorePrimitives } from './primitives.js';
 import { createScheduleRecords } from './schedule-records.js';
 import type { StoreTtls } from './ttls.js';
+
+/** The set of answer channels' ids, for App Home (beside the bound and watched channels' sets). */
+const ANSWER_CHANNELS_LISTED = 'answer-channel:listed';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
 export interface StateStore
@@ -39,10 +42,7 @@ export interface StateStore
   ping(): Promise<void>;
 }
 
-/**
- * The `ConversationStore` both backends share: records go through keyv (JSON, with TTLs), the
- * atomic parts through the backend's primitives.
- */
+/** The StateStore both backends share: records through keyv, the atomic parts through primitives. */
 export function createKeyvConversationStore(
   kind: StateStore['kind'],
   keyv: Keyv,
@@ -52,17 +52,17 @@ export function createKeyvConversationStore(
   keys: StoreKeys = storeKeys,
 ): StateStore {
   let closed: Promise<void> | undefined;
-  const ensureOpen = () => {
-    if (closed) throw new StoreClosedError();
-  };
   const { noteChannelConnection, ...connections } = createConnectionRecords(keyv);
-  const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(ensureOpen, {
+  const { addInFlight, removeInFlight, inFlightIds, pruneInFlight, close, ...atomic } = primitives;
+  const listed = listedRecords(keyv, homePrimitives);
+  const bindings = listed<ChannelBinding>(keys.channelAgent, homeKeys.boundChannels);
+  const watches = listed<ChannelWatch>(keys.channelWatch, homeKeys.watchedChannels);
+  const answerChannels = listed<AnswerChannel>(keys.answerChannel, ANSWER_CHANNELS_LISTED);
+  const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(() => closed !== undefined, {
     ...connections,
     ...createInstallationRecords(keyv),
-    // Answer channels (`/agent channel answer-all`): never expire, like watched channels.
-    ...createAnswerChannelRecords(keyv, homePrimitives, keys),
-    // Scheduled questions (`/agent schedule`): never expire, an admin removes them.
     ...createScheduleRecords(keyv, homePrimitives, keys),
+    ...atomic,
 
     async getThread(threadKey) {
       return upgradeThread(await keyv.get<ThreadRecord>(keys.thread(threadKey)));
@@ -75,25 +75,25 @@ export function createKeyvConversationStore(
     async saveTurn(turn) {
       // Record first, then the set: a listed id then (nearly) always has a record to resume from.
       await keyv.set(keys.turn(turn.turnId), turn, ttls.turnMs);
-      await primitives.addInFlight(turn.turnId);
+      await addInFlight(turn.turnId);
     },
     async getTurn(turnId) {
       return upgradeTurn(await keyv.get<TurnRecord>(keys.turn(turnId)));
     },
     async deleteTurn(turnId) {
       // Set first: if we die in between, the orphan record just expires unlisted.
-      await primitives.removeInFlight(turnId);
+      await removeInFlight(turnId);
       await keyv.delete(keys.turn(turnId));
     },
     async listInFlightTurnIds() {
-      const ids = await primitives.inFlightIds();
+      const ids = await inFlightIds();
       if (ids.length === 0) return [];
       const records = await keyv.getMany<TurnRecord>(ids.map((id) => keys.turn(id)));
       const live: string[] = [];
       for (const [index, id] of ids.entries()) {
         if (records[index] !== undefined) live.push(id);
         // The record expired (turn TTL) without deleteTurn: drop the id so the set does not grow forever.
-        else await primitives.pruneInFlight(id);
+        else await pruneInFlight(id);
       }
       return live;
     },
@@ -101,42 +101,26 @@ export function createKeyvConversationStore(
     async indexAnswer(channel, ts, ref) {
       await keyv.set(keys.answer(channel, ts), ref, ttls.answerMs);
     },
-    async lookupAnswer(channel, ts) {
-      return keyv.get<AnswerRef>(keys.answer(channel, ts));
-    },
+    lookupAnswer: (channel, ts) => keyv.get<AnswerRef>(keys.answer(channel, ts)),
 
-    // Channel bindings never expire: an admin set them, an admin resets them.
-    async getChannelBinding(channel) {
-      return keyv.get<ChannelBinding>(keys.channelAgent(channel));
-    },
+    getChannelBinding: bindings.get,
     async saveChannelBinding(channel, binding) {
-      await keyv.set(keys.channelAgent(channel), binding);
-      // Listed on the admins' App Home.
-      await homePrimitives.addMember(homeKeys.boundChannels, channel);
+      await bindings.save(channel, binding);
       await noteChannelConnection(channel, binding.connection);
     },
     async deleteChannelBinding(channel) {
-      await keyv.delete(keys.channelAgent(channel));
-      await homePrimitives.removeMember(homeKeys.boundChannels, channel);
+      await bindings.remove(channel);
       await noteChannelConnection(channel, undefined);
     },
-    // Watched channels (alert investigations) never expire either.
-    async getChannelWatch(channel) {
-      return keyv.get<ChannelWatch>(keys.channelWatch(channel));
-    },
-    async saveChannelWatch(channel, watch) {
-      await keyv.set(keys.channelWatch(channel), watch);
-      // Listed on the admins' App Home.
-      await homePrimitives.addMember(homeKeys.watchedChannels, channel);
-    },
-    async deleteChannelWatch(channel) {
-      await keyv.delete(keys.channelWatch(channel));
-      await homePrimitives.removeMember(homeKeys.watchedChannels, channel);
-    },
+    getChannelWatch: watches.get,
+    saveChannelWatch: watches.save,
+    deleteChannelWatch: watches.remove,
+    getAnswerChannel: answerChannels.get,
+    saveAnswerChannel: answerChannels.save,
+    deleteAnswerChannel: answerChannels.remove,
+    listAnswerChannels: answerChannels.list,
     // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
-    async getAudience(channel) {
-      return keyv.get<Audience>(keys.audience(channel));
-    },
+    getAudience: (channel) => keyv.get<Audience>(keys.audience(channel)),
     async saveAudience(channel, audience, ttlMs) {
       await keyv.set(keys.audience(channel), audience, ttlMs);
     },
@@ -150,43 +134,25 @@ export function createKeyvConversationStore(
     async getRating(sessionId) {
       return (await keyv.get<{ score: boolean }>(keys.rating(sessionId)))?.score;
     },
-
-    tryLock: primitives.tryLock,
-    renewLock: primitives.renewLock,
-    unlock: primitives.unlock,
-    lockOwner: primitives.lockOwner,
-    takeAllowance: primitives.takeAllowance,
-    returnAllowance: primitives.returnAllowance,
-    claim: primitives.claim,
-    readClaim: primitives.readClaim,
-    settleClaim: primitives.settleClaim,
-    releaseClaim: primitives.releaseClaim,
-    leaseAccountSlots: primitives.leaseAccountSlots,
-    releaseAccountSlots: primitives.releaseAccountSlots,
-    ping: primitives.ping,
   });
   return {
     kind,
-    // App Home's records (home-records.ts): recent threads, weekly tallies, agents seen.
     ...createHomeRecords(homePrimitives),
     ...calls,
     close() {
       // Idempotent: shutdown paths may close twice (signal handler and test teardown).
-      closed ??= primitives.close();
+      closed ??= close();
       return closed;
     },
   };
 }
 
-/**
- * Every call of `calls`, refusing to run once the store is closed: after close, @keyv/redis would
- * silently reconnect a closed client on the next call (and keep the process alive).
- */
-function guardAll<T extends object>(ensureOpen: () => void, calls: T): T {
+/** `calls`, refusing to run once closed: @keyv/redis would silently reconnect a closed client. */
+function guardAll<T extends object>(isClosed: () => boolean, calls: T): T {
   const guarded = Object.entries(calls).map(([name, call]: [string, (...args: unknown[]) => unknown]) => [
     name,
     async (...args: unknown[]) => {
-      ensureOpen();
+      if (isClosed()) throw new StoreClosedError();
       return call(...args);
     },
   ]);

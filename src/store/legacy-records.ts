@@ -2,12 +2,9 @@ import { asReportDigest } from '../conversation/turn/report-digest.js';
 import type { ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 
 /**
- * Records as earlier versions wrote them, read as this version's. Until digests, a thread kept its
- * last final report whole (the answer's text, for 30 days) and a follow-up's turn its previous
- * one: read now, they become digests (`asReportDigest` tells the shapes apart), so the stale rule
- * still holds and the next save keeps no text.
+ * A thread record as earlier versions wrote it, read as this version's: a last final report kept
+ * whole (before digests) becomes a digest, so the stale rule holds and the next save keeps no text.
  */
-
 export function upgradeThread(record: ThreadRecord | undefined): ThreadRecord | undefined {
   if (record?.lastFinal === undefined) return record;
   return { ...record, lastFinal: asReportDigest(record.lastFinal) };
@@ -20,10 +17,7 @@ type LegacyTurnRecord = Omit<TurnRecord, 'phase'> & {
   late?: boolean | undefined;
 };
 
-/**
- * Besides the digest: turn records used to say `running` for a polled run, with a `late` flag
- * once past the deadline; the machine and the record now share one vocabulary (`polling`, `late`).
- */
+/** Likewise for a turn record: its previous report, and `running` (+ `late` flag) as `polling` or `late`. */
 export function upgradeTurn(stored: TurnRecord | undefined): TurnRecord | undefined {
   if (stored === undefined) return stored;
   const legacy = stored as LegacyTurnRecord;

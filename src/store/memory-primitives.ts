@@ -11,13 +11,12 @@ import {
 import { assertTtl } from './ttls.js';
 
 /**
- * In-process locks and in-flight set. Node runs each call to completion before the next, so plain
- * maps are atomic here; the methods are async only to match the Redis implementation.
- * `recordExists` lets pruning check the turn record without knowing how records are stored.
+ * The primitives in this process: Node runs each call to completion, so plain maps are atomic.
+ * `hasTurn` lets pruning check the turn record without knowing how records are stored.
  */
 export function createMemoryPrimitives(
   clock: () => number,
-  recordExists: (turnId: string) => boolean,
+  hasTurn: (turnId: string) => boolean,
 ): StorePrimitives {
   const locks = new ExpiringMap<string>(clock);
   const inFlight = new Set<string>();
@@ -53,7 +52,7 @@ export function createMemoryPrimitives(
       return [...inFlight];
     },
     async pruneInFlight(turnId) {
-      if (!recordExists(turnId)) inFlight.delete(turnId);
+      if (!hasTurn(turnId)) inFlight.delete(turnId);
     },
     async takeAllowance(name, use) {
       assertAllowanceUse(use);
@@ -114,16 +113,12 @@ export function createMemoryHomePrimitives(clock: () => number): HomePrimitives 
   };
 }
 
-/** One holder's grant: how many slots, until when. */
 interface Grant {
   count: number;
   expiresAt: number;
 }
 
-/**
- * The account budgets of one process, with the Redis script's rules: expired holders drop out, a
- * holder gets what it wants within what the live others leave, a grant of 0 forgets the holder.
- */
+/** The account budgets of one process, with the Redis script's rules (LEASE_SLOTS). */
 function createMemoryAccountSlots(clock: () => number): AccountSlotLeases {
   const accounts = new Map<string, Map<string, Grant>>();
   return {

@@ -13,17 +13,12 @@ export interface MemoryStoreOptions {
   ttl?: Partial<StoreTtls>;
 }
 
-/**
- * State in this process only: fine for one replica and for trying the bot out; lost on restart.
- * Records still go through keyv, over a map that expires entries against `clock`.
- */
+/** State in this process only (one replica, trying the bot out), through keyv over an ExpiringMap. */
 export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore {
   const clock = options.clock ?? Date.now;
   const records = new ExpiringMap<unknown>(clock);
-  // No key prefix: the map belongs to this store alone. Records are stored as JSON (a copy, as
-  // Redis would hold) written by the native JSON.stringify: keyv's default serializer builds the
-  // text by concatenation, which V8 keeps as a tree of string pieces — about 5 KB a tracked turn
-  // here, where nothing ever flattens it — and is several times slower.
+  // Records are JSON copies, as Redis holds them, by the native JSON.stringify: keyv's default
+  // serializer concatenates (a V8 string tree, ~5 KB a tracked turn, never flattened) and is slower.
   const keyv = new Keyv({
     store: records,
     useKeyPrefix: false,
@@ -32,11 +27,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     deserialize: (text) => JSON.parse(text),
   });
   const primitives = createMemoryPrimitives(clock, (turnId) => records.has(storeKeys.turn(turnId)));
-  return createKeyvConversationStore(
-    'memory',
-    keyv,
-    primitives,
-    resolveTtls(options.ttl),
-    createMemoryHomePrimitives(clock),
-  );
+  const ttls = resolveTtls(options.ttl);
+  return createKeyvConversationStore('memory', keyv, primitives, ttls, createMemoryHomePrimitives(clock));
 }

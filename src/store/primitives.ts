@@ -1,50 +1,35 @@
 import type { ClaimStore } from '../alerts/alert-ports.js';
 import type { AccountSlotLeases, SlotRequest } from '../budget/account-share.js';
-import type { AllowanceUse, AllowanceVerdict } from '../conversation/ports.js';
+import type { AllowanceUse, ConversationStore } from '../conversation/ports.js';
 import { assertTtl } from './ttls.js';
 
-/**
- * The operations keyv cannot do atomically: leases/dedupe marks, the in-flight turn set and
- * rolling-window allowances.
- * Each backend implements them natively (Lua in Redis, plain maps in memory).
- */
-export interface StorePrimitives extends AccountSlotLeases, ClaimStore {
-  tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  unlock(name: string, owner: string): Promise<void>;
-  lockOwner(name: string): Promise<string | undefined>;
+/** The locks and allowances of {@link ConversationStore}, as each backend does them atomically. */
+type AtomicCalls = 'tryLock' | 'renewLock' | 'unlock' | 'lockOwner' | 'takeAllowance' | 'returnAllowance';
 
+/** What keyv cannot do atomically: locks, claims, the in-flight set, allowances (Lua in Redis). */
+export interface StorePrimitives extends AccountSlotLeases, ClaimStore, Pick<ConversationStore, AtomicCalls> {
   addInFlight(turnId: string): Promise<void>;
   removeInFlight(turnId: string): Promise<void>;
   inFlightIds(): Promise<string[]>;
   /** Removes `turnId` from the set only if its record is (still) gone, checked atomically. */
   pruneInFlight(turnId: string): Promise<void>;
-
-  /** See `ConversationStore.takeAllowance`: a sorted set in Redis, a list in memory. */
-  takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
-  returnAllowance(name: string, id: string): Promise<void>;
-
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/**
- * The two shapes App Home's records need, atomic in each backend: a ranked map that keeps only its
- * newest entries (a person's recent threads, the agents seen) and a set of distinct members (this
- * week's tallies, the bound channels). Each lives under one key, so Redis Cluster finds it in one
- * slot.
- */
+/** One entry of a ranked map: its `rank` orders it (epoch ms). */
 export interface RankedEntry {
   field: string;
   value: string;
   rank: number;
 }
 
+/**
+ * App Home's two shapes, atomic in each backend: a ranked map keeping its newest entries and a set
+ * of distinct members. Each lives under one key, so Redis Cluster finds it in one slot.
+ */
 export interface HomePrimitives {
-  /**
-   * Sets `field` of `name` to `value` at `rank`, then drops the lowest-ranked entries beyond
-   * `keep`; with `ttlMs` the whole map expires that long after this write.
-   */
+  /** Sets the entry, drops the lowest-ranked beyond `keep`; with `ttlMs` the map expires after this write. */
   putRanked(name: string, entry: RankedEntry, keep: number, ttlMs?: number): Promise<void>;
   /** The entries of `name`, highest rank first. */
   ranked(name: string): Promise<RankedEntry[]>;
@@ -58,10 +43,7 @@ export interface HomePrimitives {
 /** Ranks are epoch ms: zero-padded, they sort as text in Redis' Lua as they do as numbers. */
 export const RANK_DIGITS = 16;
 
-/**
- * Both backends refuse the same bad uses: a limit of 0 or a fraction would make every use (or a
- * surprising share) fail, and the window becomes a `PEXPIRE`, which takes positive integers only.
- */
+/** Both backends refuse the same bad uses: a limit must be a positive integer, the window a `PEXPIRE`. */
 export function assertAllowanceUse(use: AllowanceUse): void {
   if (!Number.isSafeInteger(use.limit) || use.limit <= 0) {
     throw new RangeError(`limit must be a positive integer, got ${use.limit}`);

@@ -9,55 +9,27 @@ import {
 import { StoreConnectError } from './errors.js';
 import {
   describeTopology,
-  passwordVariable,
   type RedisNodeAuth,
   type RedisTopology,
-  topologyVariable,
+  TOPOLOGY_VARIABLES,
 } from './redis-topology.js';
-import {
-  CREDENTIALS_REFUSED,
-  type Diagnosis,
-  diagnoseCluster,
-  diagnoseSentinel,
-} from './topology-diagnosis.js';
+import { CREDENTIALS_REFUSED, diagnose } from './topology-diagnosis.js';
 
-/** The client type @keyv/redis builds on (re-exported by it, so we declare no extra dependency). */
-export type RedisClient = RedisClientType;
 type RedisHandle = RedisClientType | RedisClusterType | RedisSentinelType;
 
-/**
- * The commands the store sends beyond keyv's. A client, a Sentinel pool and a cluster all answer
- * them (the cluster routes each by its key: every script names its keys, one slot each).
- */
-export interface RedisCommands {
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  exists(key: string): Promise<number>;
-  sAdd(key: string, member: string): Promise<number>;
-  sRem(key: string, member: string): Promise<number>;
-  sMembers(key: string): Promise<string[]>;
-  sCard(key: string): Promise<number>;
-  hGetAll(key: string): Promise<Record<string, string>>;
-  zRem(key: string, member: string): Promise<number>;
-}
+/** The commands the store sends beyond keyv's; a client, a Sentinel pool and a cluster all answer them. */
+export type RedisCommands = Pick<
+  RedisClientType,
+  'eval' | 'get' | 'exists' | 'sAdd' | 'sRem' | 'sMembers' | 'sCard' | 'hGetAll' | 'zRem'
+>;
 
-/** A connected topology: what keyv is handed, the store's own commands, health and close. */
-export interface RedisConnection {
-  readonly topology: RedisTopology;
-  /** The node-redis object (client, Sentinel pool or cluster) for `createKeyv`. */
-  readonly handle: RedisHandle;
-  readonly commands: RedisCommands;
-  /** Resolves when every primary answers PING. */
-  ping(): Promise<void>;
-  onError(listener: (error: unknown) => void): void;
-  /** Closes gracefully, or forcibly after `graceMs`. */
-  close(graceMs?: number): Promise<void>;
-}
+/** Runs `script` on its one key (one slot in a cluster), with `args` as ARGV. */
+export const runScript = (client: RedisCommands, script: string, key: string, args: string[]) =>
+  client.eval(script, { keys: [key], arguments: args });
 
 /** Reconnect backoff once connected: 100 ms doubling to 2 s, with jitter so replicas do not stampede. */
-function reconnectDelay(retries: number): number {
-  return Math.min(2 ** retries * 100, 2000) + Math.floor(Math.random() * 100);
-}
+const reconnectDelay = (retries: number) =>
+  Math.min(2 ** retries * 100, 2000) + Math.floor(Math.random() * 100);
 
 /** How often the Sentinel pool asks the sentinels for the primary besides their switch notices. */
 const SENTINEL_SCAN_MS = 2_000;
@@ -67,8 +39,7 @@ function nodeOptions(auth: RedisNodeAuth, timeoutMs: number, ready: () => boolea
   return {
     ...(auth.username === undefined ? {} : { username: auth.username }),
     ...(auth.password === undefined ? {} : { password: auth.password }),
-    // Commands fail at once while the connection is down rather than queueing without bound:
-    // callers (poll scheduler, lease renewals) already retry with backoff.
+    // Fail at once while disconnected rather than queue without bound: callers retry with backoff.
     disableOfflineQueue: true,
     socket: {
       connectTimeout: timeoutMs,
@@ -81,9 +52,8 @@ function nodeOptions(auth: RedisNodeAuth, timeoutMs: number, ready: () => boolea
 
 function build(topology: RedisTopology, timeoutMs: number, ready: () => boolean): RedisHandle {
   if (topology.kind === 'single') {
-    const { socket, disableOfflineQueue } = nodeOptions({ tls: false }, timeoutMs, ready);
-    const tls = topology.url.toLowerCase().startsWith('rediss:') ? { tls: true as const } : {};
-    return createClient({ url: topology.url, disableOfflineQueue, socket: { ...socket, ...tls } });
+    const tls = topology.url.toLowerCase().startsWith('rediss:');
+    return createClient({ url: topology.url, ...nodeOptions({ tls }, timeoutMs, ready) });
   }
   if (topology.kind === 'sentinel') {
     const sentinelAuth = { tls: topology.auth.tls, password: topology.sentinelPassword };
@@ -104,14 +74,12 @@ function build(topology: RedisTopology, timeoutMs: number, ready: () => boolean)
 
 const isCluster = (handle: RedisHandle): handle is RedisClusterType => 'masters' in handle;
 
-/** PING on one node, or on every primary of a cluster (a cluster missing one serves only part of the keys). */
+/** PING on one node, or every primary of a cluster (a cluster missing one serves only part of the keys). */
 async function pingAll(handle: RedisHandle): Promise<void> {
-  if (!isCluster(handle)) {
-    await (handle as RedisClientType).ping();
-    return;
-  }
-  const primaries = await Promise.all(handle.masters.map((node) => handle.nodeClient(node)));
-  await Promise.all(primaries.map((client) => client.ping()));
+  const clients = isCluster(handle)
+    ? await Promise.all(handle.masters.map((node) => handle.nodeClient(node)))
+    : [handle as RedisClientType];
+  await Promise.all(clients.map((client) => client.ping()));
 }
 
 function destroyQuietly(handle: RedisHandle): void {
@@ -122,42 +90,30 @@ function destroyQuietly(handle: RedisHandle): void {
   }
 }
 
-/** Asks node by node why a Sentinel pool or a cluster refused (their clients hide the reason). */
-async function diagnose(topology: RedisTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
-  if (topology.kind === 'sentinel') return diagnoseSentinel(topology, timeoutMs);
-  if (topology.kind === 'cluster') return diagnoseCluster(topology, timeoutMs);
-  return undefined;
-}
-
 /** Every credential the topology carries, to be kept out of messages. */
 function secretsOf(topology: RedisTopology): string[] {
-  if (topology.kind === 'single') {
-    const password = URL.canParse(topology.url) ? decodeURIComponent(new URL(topology.url).password) : '';
-    return password ? [password] : [];
-  }
-  const secrets = [
-    topology.auth.password,
-    topology.kind === 'sentinel' ? topology.sentinelPassword : undefined,
-  ];
+  const secrets =
+    topology.kind === 'single'
+      ? [URL.canParse(topology.url) ? decodeURIComponent(new URL(topology.url).password) : '']
+      : [topology.auth.password, topology.kind === 'sentinel' ? topology.sentinelPassword : undefined];
   return secrets.filter((secret): secret is string => Boolean(secret));
 }
 
 /** The message of a start-up failure: the variable to fix, where, why — never a credential. */
 function startupError(topology: RedisTopology, error: unknown, named?: string): StoreConnectError {
   const detail = error instanceof Error ? error.message || error.name : String(error);
-  const wrongCredentials = CREDENTIALS_REFUSED.test(detail);
-  const variable = named ?? (wrongCredentials ? passwordVariable(topology) : topologyVariable(topology));
+  // A URL carries its own password; the nodes behind Sentinel or in a cluster take REDIS_PASSWORD.
+  const passwordRefused = CREDENTIALS_REFUSED.test(detail) && topology.kind !== 'single';
+  const variable = named ?? (passwordRefused ? 'REDIS_PASSWORD' : TOPOLOGY_VARIABLES[topology.kind]);
   const safe = secretsOf(topology).reduce((text, secret) => text.split(secret).join('***'), detail);
   return new StoreConnectError(describeTopology(topology), safe, { cause: error, variable });
 }
 
 /**
- * Connects to the topology, failing with {@link StoreConnectError} (naming the variable to fix)
- * when it refuses, rejects the credentials or does not answer within `timeoutMs` — at start-up the
- * process should exit with a clear message, not retry forever. Once connected, node-redis
- * reconnects on its own, follows Sentinel to a promoted primary and the cluster to moved slots.
+ * Connects, or fails within `timeoutMs` with {@link StoreConnectError} naming the variable to fix:
+ * start-up exits with a clear message, not retry forever. Once connected, node-redis reconnects.
  */
-export async function connectTopology(topology: RedisTopology, timeoutMs: number): Promise<RedisConnection> {
+export async function connectTopology(topology: RedisTopology, timeoutMs: number) {
   let ready = false;
   const handle = build(topology, timeoutMs, () => ready);
   // node-redis emits 'error' on every failed (re)connect; an EventEmitter without a listener would crash.
@@ -178,23 +134,19 @@ export async function connectTopology(topology: RedisTopology, timeoutMs: number
     clearTimeout(timer);
   }
   return {
-    topology,
     handle,
     commands: handle as unknown as RedisCommands,
     ping: () => pingAll(handle),
-    onError(listener) {
+    onError(listener: (error: unknown) => void) {
       handle.on('error', listener);
       // A cluster reports a node's broken connection apart from its own errors.
       if (isCluster(handle)) handle.on('node-error', listener);
     },
-    close: (graceMs) => disconnect(handle, graceMs),
+    close: () => disconnect(handle),
   };
 }
 
-/**
- * Closes gracefully (waits for replies in flight), or forcibly after `graceMs` so a dead connection
- * cannot keep the process alive.
- */
+/** Closes gracefully, or forcibly after `graceMs` so a dead connection cannot keep the process alive. */
 async function disconnect(handle: RedisHandle, graceMs = 1000): Promise<void> {
   if (!handle.isOpen) return;
   let timer: NodeJS.Timeout | undefined;

@@ -1,21 +1,17 @@
 import type { AccountSlotLeases } from '../budget/account-share.js';
-import { createRedisClaims } from './claims.js';
-import { redisKey, type StoreKeys, storeKeys } from './keys.js';
+import { createRedisClaims, DELETE_IF_HELD } from './claims.js';
+import { redisKey, type StoreKeys } from './keys.js';
 import {
   assertAllowanceUse,
   assertSlotRequest,
   type HomePrimitives,
   RANK_DIGITS,
-  type RankedEntry,
   type StorePrimitives,
 } from './primitives.js';
-import type { RedisCommands } from './redis-connection.js';
+import { type RedisCommands, runScript } from './redis-connection.js';
 import { assertTtl } from './ttls.js';
 
-/**
- * Lua runs atomically in Redis: no other command interleaves between the GET and the write, which a
- * read-then-write from here (or through keyv) cannot promise.
- */
+/** Lua runs atomically: nothing interleaves between the GET and the write, as it could from here. */
 const TRY_LOCK = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
@@ -25,15 +21,9 @@ const RENEW_LOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
-const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
 /**
- * KEYS[1] = the allowance's sorted set (member: use id, score: its time);
- * ARGV = id, limit, windowMs, now. Returns {1} when the use is recorded, else {0, retryAt}:
- * the time the oldest use that keeps the set full leaves the window. One script, so two replicas
- * taking the last use at once cannot both get it; the key expires a window after its newest use.
+ * KEYS[1] = the allowance's sorted set (use id → time); ARGV = id, limit, windowMs, now. {1} when
+ * recorded, else {0, retryAt}: when the oldest use keeping the set full leaves the window.
  */
 const TAKE_ALLOWANCE = `
 local limit = tonumber(ARGV[2])
@@ -49,36 +39,30 @@ end
 local freeing = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
 return {0, tonumber(freeing[2]) + window}`;
 
-/**
- * Locks, the in-flight set, allowances and account slots on a connected client, Sentinel pool or
- * cluster, every key under `prefix::`. Every script names exactly one key: one slot in a cluster.
- */
+/** Locks, the in-flight set, allowances, claims and account slots, every key under `prefix::`. */
 export function createRedisPrimitives(
   client: RedisCommands,
   prefix: string,
-  keys: StoreKeys = storeKeys,
-): StorePrimitives {
+  keys: StoreKeys,
+): Omit<StorePrimitives, 'ping' | 'close'> {
   const key = (name: string) => redisKey(prefix, name);
   const lockKey = (name: string) => key(keys.lock(name));
   const inFlightKey = key(keys.inFlightTurns);
   const allowanceKey = (name: string) => key(keys.allowance(name));
   const turnKey = (turnId: string) => key(keys.turn(turnId));
 
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
-
   return {
     ...createRedisClaims(client, prefix, keys),
     async tryLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
-      return (await evalScript(TRY_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;
+      return (await runScript(client, TRY_LOCK, lockKey(name), [owner, String(ttlMs)])) === 1;
     },
     async renewLock(name, owner, ttlMs) {
       assertTtl(ttlMs);
-      return (await evalScript(RENEW_LOCK, [lockKey(name)], [owner, String(ttlMs)])) === 1;
+      return (await runScript(client, RENEW_LOCK, lockKey(name), [owner, String(ttlMs)])) === 1;
     },
     async unlock(name, owner) {
-      await evalScript(UNLOCK, [lockKey(name)], [owner]);
+      await runScript(client, DELETE_IF_HELD, lockKey(name), [owner]);
     },
     async lockOwner(name) {
       return (await client.get(lockKey(name))) ?? undefined;
@@ -89,13 +73,10 @@ export function createRedisPrimitives(
     async removeInFlight(turnId) {
       await client.sRem(inFlightKey, turnId);
     },
-    async inFlightIds() {
-      return client.sMembers(inFlightKey);
-    },
+    inFlightIds: () => client.sMembers(inFlightKey),
     async pruneInFlight(turnId) {
-      // The set and the record sit in different slots of a cluster, so no one script sees both.
-      // Remove, then look again: a save racing us wrote its record before adding the id, so either
-      // the second look sees the record (and the id goes back) or its add comes after our remove.
+      // Set and record are in different cluster slots: remove, then look again. A racing save wrote
+      // its record before its id, so the second look sees it (the id goes back) or its add comes after.
       if ((await client.exists(turnKey(turnId))) !== 0) return;
       await client.sRem(inFlightKey, turnId);
       if ((await client.exists(turnKey(turnId))) !== 0) await client.sAdd(inFlightKey, turnId);
@@ -103,23 +84,20 @@ export function createRedisPrimitives(
     async takeAllowance(name, use) {
       assertAllowanceUse(use);
       const args = [use.id, String(use.limit), String(use.windowMs), String(use.now)];
-      const [taken, retryAt] = (await evalScript(TAKE_ALLOWANCE, [allowanceKey(name)], args)) as number[];
+      const verdict = await runScript(client, TAKE_ALLOWANCE, allowanceKey(name), args);
+      const [taken, retryAt] = verdict as number[];
       return taken === 1 ? { ok: true } : { ok: false, retryAt: Number(retryAt) };
     },
     async returnAllowance(name, id) {
       await client.zRem(allowanceKey(name), id);
     },
-    ...createRedisAccountSlots(client, (account) => key(keys.accountSlots(account))),
-    // The connection answers for health and closing (redis-store.ts).
-    async ping() {},
-    async close() {},
+    ...createRedisAccountSlots(client, prefix, keys),
   };
 }
 
 /**
- * KEYS[1] = a hash whose values are `<rank, zero-padded><value>`; ARGV = field, ranked value,
- * keep, ttlMs ('' for none). Sets the field, then drops the lowest-ranked fields beyond `keep`
- * (few: one per write), all in one step, so two replicas writing at once keep the newest.
+ * KEYS[1] = a hash of `<rank, zero-padded><value>`; ARGV = field, ranked value, keep, ttlMs ('' for
+ * none). Sets the field and drops the lowest-ranked beyond `keep` in one step: racing writes keep the newest.
  */
 const PUT_RANKED = `
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -142,56 +120,42 @@ local added = redis.call('SADD', KEYS[1], ARGV[1])
 if ARGV[2] ~= '' and redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return added`;
 
+const ttlArg = (ttlMs: number | undefined) => (ttlMs ? String(ttlMs) : '');
 const padRank = (rank: number) => String(Math.max(0, Math.floor(rank))).padStart(RANK_DIGITS, '0');
 
 /** App Home's ranked maps and sets in Redis, every key under `prefix::` (see primitives.ts). */
 export function createRedisHomePrimitives(client: RedisCommands, prefix: string): HomePrimitives {
   const key = (name: string) => redisKey(prefix, name);
-  const evalScript = (script: string, keys: string[], args: string[]) =>
-    client.eval(script, { keys, arguments: args });
 
   return {
     async putRanked(name, entry, keep, ttlMs) {
-      const args = [
-        entry.field,
-        `${padRank(entry.rank)}${entry.value}`,
-        String(keep),
-        ttlMs ? String(ttlMs) : '',
-      ];
-      await evalScript(PUT_RANKED, [key(name)], args);
+      const value = `${padRank(entry.rank)}${entry.value}`;
+      await runScript(client, PUT_RANKED, key(name), [entry.field, value, String(keep), ttlArg(ttlMs)]);
     },
     async ranked(name) {
       const all = await client.hGetAll(key(name));
       return Object.entries(all)
-        .map(
-          ([field, stored]): RankedEntry => ({
-            field,
-            rank: Number(stored.slice(0, RANK_DIGITS)),
-            value: stored.slice(RANK_DIGITS),
-          }),
-        )
+        .map(([field, stored]) => ({
+          field,
+          rank: Number(stored.slice(0, RANK_DIGITS)),
+          value: stored.slice(RANK_DIGITS),
+        }))
         .sort((a, b) => b.rank - a.rank);
     },
     async addMember(name, member, ttlMs) {
-      await evalScript(ADD_MEMBER, [key(name)], [member, ttlMs ? String(ttlMs) : '']);
+      await runScript(client, ADD_MEMBER, key(name), [member, ttlArg(ttlMs)]);
     },
     async removeMember(name, member) {
       await client.sRem(key(name), member);
     },
-    async members(name) {
-      return client.sMembers(key(name));
-    },
-    async memberCount(name) {
-      return client.sCard(key(name));
-    },
+    members: (name) => client.sMembers(key(name)),
+    memberCount: (name) => client.sCard(key(name)),
   };
 }
 
 /**
- * KEYS[1] = the account's hash (field: holder, value: "count:expiresAt"); ARGV = holder, want,
- * limit, ttlMs. Expired holders are dropped, the holder gets what it wants within what the live
- * others leave. Redis's own clock judges expiry, so replicas with skewed clocks agree; the key
- * expires a TTL after the last lease, so an account nobody uses leaves nothing behind.
+ * KEYS[1] = the account's hash (holder → "count:expiresAt"); ARGV = holder, want, limit, ttlMs.
+ * Grants what the live others leave; Redis's own clock judges expiry, so skewed replicas agree.
  */
 const LEASE_SLOTS = `
 local time = redis.call('TIME')
@@ -220,19 +184,17 @@ return granted`;
 
 const RELEASE_SLOTS = `return redis.call('HDEL', KEYS[1], ARGV[1])`;
 
-/** Account budgets in Redis, one hash per account at `keyOf(account)`. */
-function createRedisAccountSlots(
-  commands: RedisCommands,
-  keyOf: (account: string) => string,
-): AccountSlotLeases {
+/** Account budgets in Redis, one hash per account. */
+function createRedisAccountSlots(client: RedisCommands, prefix: string, keys: StoreKeys): AccountSlotLeases {
+  const keyOf = (account: string) => redisKey(prefix, keys.accountSlots(account));
   return {
     async leaseAccountSlots(account, holder, request) {
       assertSlotRequest(request);
       const args = [holder, String(request.want), String(request.limit), String(request.ttlMs)];
-      return Number(await commands.eval(LEASE_SLOTS, { keys: [keyOf(account)], arguments: args }));
+      return Number(await runScript(client, LEASE_SLOTS, keyOf(account), args));
     },
     async releaseAccountSlots(account, holder) {
-      await commands.eval(RELEASE_SLOTS, { keys: [keyOf(account)], arguments: [holder] });
+      await runScript(client, RELEASE_SLOTS, keyOf(account), [holder]);
     },
   };
 }

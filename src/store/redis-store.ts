@@ -1,8 +1,8 @@
-import { createKeyv } from '@keyv/redis';
+import { createKeyv, type RedisClientType } from '@keyv/redis';
 import type { Logger } from '../runtime/logger.js';
 import { clusterKeys, storeKeys } from './keys.js';
 import { createKeyvConversationStore, type StateStore } from './keyv-conversation-store.js';
-import { connectTopology, type RedisClient } from './redis-connection.js';
+import { connectTopology } from './redis-connection.js';
 import { createRedisHomePrimitives, createRedisPrimitives } from './redis-primitives.js';
 import type { RedisTopology } from './redis-topology.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
@@ -23,20 +23,13 @@ export interface RedisStoreOptions {
   logger?: Logger;
 }
 
-function topologyOf(options: RedisStoreOptions): RedisTopology {
-  if (options.topology) return options.topology;
-  if (!options.url) throw new Error('createRedisStore: url or topology is required');
-  return { kind: 'single', url: options.url };
-}
-
-/**
- * State in Redis, shared by every replica on the same `prefix`. Connects before resolving and
- * rejects with `StoreConnectError` when Redis does not answer within `connectTimeoutMs`.
- */
+/** State in Redis, shared by every replica on `prefix`; rejects with `StoreConnectError` if unreachable. */
 export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);
-  const topology = topologyOf(options);
+  const single: RedisTopology | undefined = options.url ? { kind: 'single', url: options.url } : undefined;
+  const topology = options.topology ?? single;
+  if (!topology) throw new Error('createRedisStore: url or topology is required');
   const connection = await connectTopology(topology, options.connectTimeoutMs ?? 5000);
   if (options.logger) {
     const logger = options.logger;
@@ -45,18 +38,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stat
     });
   }
   const keys = topology.kind === 'cluster' ? clusterKeys : storeKeys;
-  // Errors must reach callers: by default keyv turns a failed read into `undefined` ("no such thread").
-  // createKeyv hands the object to KeyvRedis, which takes a client, a Sentinel pool or a cluster
-  // (and spreads getMany over a cluster's slots); only createKeyv's declared type names the client alone.
-  const handle = connection.handle as RedisClient;
+  // KeyvRedis takes a client, a Sentinel pool or a cluster; only createKeyv's type names the client.
+  // throwOnErrors: by default keyv turns a failed read into `undefined` ("no such thread").
+  const handle = connection.handle as RedisClientType;
   const keyv = createKeyv(handle, { namespace: options.prefix, throwOnErrors: true });
   const primitives = createRedisPrimitives(connection.commands, options.prefix, keys);
-  return createKeyvConversationStore(
-    'redis',
-    keyv,
-    { ...primitives, ping: () => connection.ping(), close: () => connection.close() },
-    ttls,
-    createRedisHomePrimitives(connection.commands, options.prefix),
-    keys,
-  );
+  const health = { ping: () => connection.ping(), close: () => connection.close() };
+  const home = createRedisHomePrimitives(connection.commands, options.prefix);
+  return createKeyvConversationStore('redis', keyv, { ...primitives, ...health }, ttls, home, keys);
 }

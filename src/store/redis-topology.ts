@@ -1,9 +1,3 @@
-/**
- * Where the Redis state lives (DESIGN "Redis beyond one node"): one server (or a managed endpoint
- * that fails over behind one address) by URL, a primary found through Sentinel, or a Redis Cluster.
- * Plain data, no client: config.ts builds it, redis-connection.ts connects to it.
- */
-
 /** One `host:port` of REDIS_SENTINELS or REDIS_CLUSTER_NODES. */
 export interface RedisNodeAddress {
   host: string;
@@ -18,6 +12,10 @@ export interface RedisNodeAuth {
   tls: boolean;
 }
 
+/**
+ * Where the Redis state lives (DESIGN "Redis beyond one node"): one server (or managed endpoint)
+ * by URL, a primary through Sentinel, or a cluster. Plain data: redis-connection.ts connects to it.
+ */
 export type RedisTopology =
   | { kind: 'single'; url: string }
   | {
@@ -31,31 +29,21 @@ export type RedisTopology =
     }
   | { kind: 'cluster'; nodes: RedisNodeAddress[]; auth: RedisNodeAuth };
 
-/** The variable an operator set to choose this topology, named in start-up errors. */
-export function topologyVariable(topology: RedisTopology): string {
-  if (topology.kind === 'single') return 'REDIS_URL';
-  return topology.kind === 'sentinel' ? 'REDIS_SENTINELS' : 'REDIS_CLUSTER_NODES';
-}
-
-/** The variable holding the data nodes' password: the URL itself, or REDIS_PASSWORD. */
-export function passwordVariable(topology: RedisTopology): string {
-  return topology.kind === 'single' ? 'REDIS_URL' : 'REDIS_PASSWORD';
-}
-
-/** `host:port` of a Redis URL, never its credentials. */
-export function redisAddress(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || '6379'}`;
-  } catch {
-    return '(unparseable REDIS_URL)';
-  }
-}
+/** The variable an operator set to choose each kind of topology, named in start-up errors. */
+export const TOPOLOGY_VARIABLES = {
+  single: 'REDIS_URL',
+  sentinel: 'REDIS_SENTINELS',
+  cluster: 'REDIS_CLUSTER_NODES',
+};
 
 /** Where the topology points, for logs and errors: addresses only, never a credential. */
 export function describeTopology(topology: RedisTopology): string {
   const list = (nodes: RedisNodeAddress[]) => nodes.map((node) => `${node.host}:${node.port}`).join(',');
-  if (topology.kind === 'single') return redisAddress(topology.url);
+  if (topology.kind === 'single') {
+    if (!URL.canParse(topology.url)) return '(unparseable REDIS_URL)';
+    const url = new URL(topology.url);
+    return `${url.hostname}:${url.port || '6379'}`;
+  }
   if (topology.kind === 'sentinel') return `sentinel ${topology.name} via ${list(topology.sentinels)}`;
   return `cluster ${list(topology.nodes)}`;
 }

@@ -1,11 +1,8 @@
 import { createClient } from '@keyv/redis';
 import type { RedisNodeAddress, RedisNodeAuth, RedisTopology } from './redis-topology.js';
 
-type SentinelTopology = Extract<RedisTopology, { kind: 'sentinel' }>;
-type ClusterTopology = Extract<RedisTopology, { kind: 'cluster' }>;
-
 /** What a failed start-up found when it asked again, one node at a time. */
-export interface Diagnosis {
+interface Diagnosis {
   detail: string;
   /** The variable to fix, when the answer names one. */
   variable: string;
@@ -15,12 +12,7 @@ export interface Diagnosis {
 export const CREDENTIALS_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username/i;
 
 /** One short-lived client of one node: `command`'s answer, or the node's own reason for refusing. */
-async function ask(
-  node: RedisNodeAddress,
-  auth: Pick<RedisNodeAuth, 'username' | 'password' | 'tls'>,
-  command: string[],
-  timeoutMs: number,
-): Promise<unknown> {
+async function ask(node: RedisNodeAddress, auth: RedisNodeAuth, command: string[], timeoutMs: number) {
   const client = createClient({
     socket: {
       ...node,
@@ -42,16 +34,11 @@ async function ask(
 }
 
 /**
- * Why a Sentinel pool could not connect, found by asking the way it would: a sentinel for the
- * primary's address, then the primary itself with the node credentials. node-redis's Sentinel pool
- * retries a refused password until its own give-up point, so start-up would otherwise only say
- * "no answer"; this turns that into "WRONGPASS" (REDIS_PASSWORD) or "no primary named …"
- * (REDIS_SENTINEL_NAME). Undefined when nothing more specific is found.
+ * Asks as a Sentinel pool would: a sentinel for the primary, then the primary with the node
+ * credentials. The pool retries a refused password until it gives up with "no answer"; this says
+ * "WRONGPASS" (REDIS_PASSWORD) or "no primary named …" (REDIS_SENTINEL_NAME) instead.
  */
-export async function diagnoseSentinel(
-  topology: SentinelTopology,
-  timeoutMs: number,
-): Promise<Diagnosis | undefined> {
+async function diagnoseSentinel(topology: Extract<RedisTopology, { kind: 'sentinel' }>, timeoutMs: number) {
   const sentinelAuth = { password: topology.sentinelPassword, tls: topology.auth.tls };
   for (const sentinel of topology.sentinels) {
     let primary: unknown;
@@ -62,10 +49,8 @@ export async function diagnoseSentinel(
       continue; // This sentinel is down: ask the next.
     }
     if (!Array.isArray(primary) || primary.length < 2) {
-      return {
-        detail: `the sentinels know no primary named "${topology.name}"`,
-        variable: 'REDIS_SENTINEL_NAME',
-      };
+      const detail = `the sentinels know no primary named "${topology.name}"`;
+      return { detail, variable: 'REDIS_SENTINEL_NAME' };
     }
     const node = { host: String(primary[0]), port: Number(primary[1]) };
     try {
@@ -81,16 +66,11 @@ export async function diagnoseSentinel(
 }
 
 /**
- * Why a cluster could not connect. node-redis's cluster client reports any failure of its root
- * nodes as "All the root nodes are unavailable", a refused password included; asking each root
- * node alone gives its own reason: WRONGPASS (REDIS_PASSWORD), an untrusted certificate, a refused
- * connection (REDIS_CLUSTER_NODES). A refused password decides at once; otherwise the first
- * node's reason is given. Undefined when every node answers alone.
+ * node-redis's cluster client says "All the root nodes are unavailable" whatever failed; each root
+ * node alone gives its reason: WRONGPASS (REDIS_PASSWORD, decides at once), an untrusted
+ * certificate or a refused connection (REDIS_CLUSTER_NODES, the first node's reason is given).
  */
-export async function diagnoseCluster(
-  topology: ClusterTopology,
-  timeoutMs: number,
-): Promise<Diagnosis | undefined> {
+async function diagnoseCluster(topology: Extract<RedisTopology, { kind: 'cluster' }>, timeoutMs: number) {
   let unreachable: Diagnosis | undefined;
   for (const node of topology.nodes) {
     try {
@@ -103,4 +83,11 @@ export async function diagnoseCluster(
     }
   }
   return unreachable;
+}
+
+/** Asks node by node why a Sentinel pool or a cluster refused (their clients hide the reason). */
+export async function diagnose(topology: RedisTopology, timeoutMs: number): Promise<Diagnosis | undefined> {
+  if (topology.kind === 'sentinel') return diagnoseSentinel(topology, timeoutMs);
+  if (topology.kind === 'cluster') return diagnoseCluster(topology, timeoutMs);
+  return undefined;
 }

@@ -20,13 +20,11 @@ export const DEFAULT_TTLS: Readonly<StoreTtls> = Object.freeze({
 /** Fills missing TTLs with defaults and rejects values Redis' `PX` would refuse. */
 export function resolveTtls(ttl: Partial<StoreTtls> | undefined): StoreTtls {
   const resolved = { ...DEFAULT_TTLS, ...ttl };
-  for (const [name, value] of Object.entries(resolved)) {
-    assertTtl(value, `ttl.${name}`);
-  }
+  for (const [name, value] of Object.entries(resolved)) assertTtl(value, `ttl.${name}`);
   return resolved;
 }
 
-/** `PX` takes a positive integer; a fractional or zero TTL is a caller bug, not something to round away silently. */
+/** `PX` takes a positive integer; a fractional or zero TTL is a caller bug, not to be rounded away. */
 export function assertTtl(ttlMs: number, what = 'ttlMs'): void {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
     throw new RangeError(`${what} must be a positive integer number of milliseconds, got ${ttlMs}`);

@@ -1,8 +1,6 @@
 /**
- * One alert's claims in the store (its dedupe mark, its cooldown mark) as a handle that carries
- * its own token: taken atomically, settled on the card's ts once it is posted, given back when
- * nothing reached Slack. A repeat finds what the first holder settled on — waiting briefly when
- * the first is still posting its card.
+ * One alert's claims (dedupe, cooldown) as a handle carrying its own token: taken atomically, settled
+ * on the card's ts, given back when nothing reached Slack. A repeat waits briefly for the first's ts.
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
@@ -71,10 +69,7 @@ function tsOf(value: string | undefined): string | undefined {
   }
 }
 
-/**
- * The store names of an alert's claims. Parts come from the vendor (titles can be long and hold
- * anything), so they are hashed into fixed-length names.
- */
+/** Vendor text (long, holding anything) hashed into a fixed-length claim name part. */
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
 
 /** Titles that differ only in case or spacing are the same alert firing again. */

@@ -1,15 +1,9 @@
 /**
- * One alert → at most one investigation (DESIGN "Alert investigations"), whether it came from the
- * webhook or as an integration's post in a watched channel:
- * 1. dedupe — an atomic claim per alert event (kept 25 h), so retries and replicas start it once;
- * 2. cooldown — a claim per title per channel (ALERT_COOLDOWN_MINUTES): a repeat goes into the
- *    earlier alert's thread as "fired again";
- * 3. who reads — a channel outsiders can read is not investigated unless OUTSIDER_AUDIENCE=thread;
- * 4. the limit — ALERT_RUNS_PER_HOUR investigations per channel per rolling hour, across replicas;
- * 5. the card (or, for an integration's post, the post itself), then the run in its thread,
- *    through the same run start as a mention: answers, follow-ups and ratings work as anywhere.
- * The asker of an investigation is the bot itself: no person's RUNS_PER_PERSON_PER_HOUR is spent,
- * and nothing goes to anyone's DM. A card Slack refuses gives every claim back, so a retry works.
+ * One alert (webhook or watched-channel post) → at most one investigation (DESIGN "Alert
+ * investigations"): dedupe claim (25 h) → cooldown claim per title ("fired again" in the earlier
+ * thread) → outsiders (unless OUTSIDER_AUDIENCE=thread) → ALERT_RUNS_PER_HOUR → the card, then the
+ * run in its thread as a mention's. The bot is the asker: no person's allowance, no DM. A card Slack
+ * refuses gives every claim back, so a retry works.
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
@@ -43,10 +37,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Where an alert goes and how it is known. */
 export interface AlertTarget {
-  /**
-   * The installation the alert is for (the webhook's token and `?team=`, or the watched channel's
-   * event): its channel binding, claims, cooldowns and hourly limit are its own.
-   */
+  /** The installation the alert is for: its binding, claims, cooldowns and hourly limit are its own. */
   tenant: Tenant;
   channel: string;
   /** `?agent=`: else the channel's agent, else AGENT_ID. */

@@ -1,8 +1,6 @@
 /**
- * The body of POST /alerts: the vendor's custom notification endpoint, filled from the JSON
- * template docs/alerts.md gives (DESIGN "Alert investigations"). Members are named after the template
- * variables. Only a title is required; everything else is used when it makes sense and otherwise
- * left out (a vendor fills what it has, and an alert is never refused for a malformed extra). Pure.
+ * The body of POST /alerts, filled from docs/alerts.md's template (DESIGN "Alert investigations").
+ * Only a title is required; a malformed extra is left out, never a reason to refuse. Pure.
  */
 import { normaliseTitle } from './alert-claims.js';
 
@@ -23,9 +21,7 @@ export interface Alert {
   tags: string[];
 }
 
-export type ParsedAlert =
-  | { ok: true; alert: Alert; token?: string | undefined }
-  | { ok: false; problem: string };
+export type ParsedAlert = { ok: true; alert: Alert } | { ok: false; problem: string };
 
 /** The longest title kept (Slack's header block takes 150 characters; the agent needs no more). */
 const MAX_TITLE = 300;
@@ -42,9 +38,8 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * An instant as epoch ms: ISO 8601 (a zone is required, else it would read as local time), or
- * epoch seconds or milliseconds (as a number or digits; below 10^11 reads as seconds — 10^11 ms
- * is 1973, 10^11 s is the year 5138).
+ * An instant as epoch ms: ISO 8601 with a zone (else it would read as local time), or epoch s/ms
+ * (below 10^11 reads as seconds: 10^11 ms is 1973, 10^11 s the year 5138).
  */
 export function parseInstant(value: unknown): number | undefined {
   const raw = typeof value === 'number' ? String(value) : text(value);
@@ -110,15 +105,13 @@ function httpUrl(value: unknown): string | undefined {
 
 /** The parsed JSON body → an alert, or the 400's problem. */
 export function parseAlertBody(body: unknown): ParsedAlert {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { ok: false, problem: 'the body must be a JSON object' };
-  }
   const json = body as Json;
   const title = text(json.alert_title);
   if (!title) return { ok: false, problem: 'alert_title is missing' };
   return {
     ok: true,
-    token: typeof json.token === 'string' ? json.token : undefined,
     alert: {
       title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
       description: text(json.alert_description),
@@ -142,10 +135,7 @@ export function alertEventKey(alert: Alert): string {
   return `title:${normaliseTitle(alert.title)}:${alert.windowStart ?? ''}:${alert.windowEnd ?? ''}`;
 }
 
-/**
- * The vendor's View in Explore link: `<alert_app_url>#/view-in-explore?&triggeredId=…&switchToAccountId=…`
- * (the recipe of its own notifications), when all three are known.
- */
+/** The vendor's View in Explore link (the recipe of its own notifications), when all three are known. */
 export function exploreUrl(alert: Pick<Alert, 'appUrl' | 'triggeredId' | 'accountId'>): string | undefined {
   if (!alert.appUrl || !alert.triggeredId || !alert.accountId) return undefined;
   const triggered = encodeURIComponent(alert.triggeredId);

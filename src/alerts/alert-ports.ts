@@ -1,17 +1,11 @@
-/**
- * The ports alert investigations talk through (DESIGN "Alert investigations"). Implementations
- * live at the edges: the claims and watched channels in src/store/, the card in src/slack/.
- */
+/** The ports alert investigations talk through; implemented in src/store/ and src/slack/. */
 import type { Tenant } from '../conversation/tenancy.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
 
 /** What a claim holds when someone else took it first. */
 export type ClaimResult = { claimed: true } | { claimed: false; value: string };
 
-/**
- * Atomic once-only marks with an expiry (`SET NX PX` in Redis), shared by every replica on the
- * store, holding a value that can be settled later (the alert card's ts, once it is posted).
- */
+/** Atomic once-only marks with an expiry (`SET NX PX`), shared by replicas, settled later (the card's ts). */
 export interface ClaimStore {
   /** Takes `name` with `value` unless it is held; otherwise says what it holds. */
   claim(name: string, value: string, ttlMs: number): Promise<ClaimResult>;
@@ -45,10 +39,7 @@ export type NotInvestigatedReason =
   | { kind: 'hourly-limit'; limit: number }
   /** People outside the organisation can read the channel, and OUTSIDER_AUDIENCE is not `thread`. */
   | { kind: 'outsiders'; policy: 'dm' | 'refuse' }
-  /**
-   * Not a home installation and the channel is bound to none of its connections (DESIGN "The home
-   * workspaces"): the card is posted, nothing reaches any service.
-   */
+  /** Not a home installation and the channel is bound to no connection: the card only. */
   | { kind: 'unbound' };
 
 /** The alert card, as src/slack/views/alert-card.ts renders it. */
@@ -88,10 +79,8 @@ export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited
 export type AlertSource = 'webhook' | 'channel';
 
 /**
- * The installation an alert is for (DESIGN "Alert tokens per installation"): named by the webhook's
- * `?team=` (a workspace `T…`, or an org `E…` for an org-wide install), else by its own token, else
- * (one workspace) the only one. Its card, run and answer go out with that installation's token and
- * identity, and its bindings, claims and cooldowns are its own.
+ * The installation an alert is for (DESIGN "Alert tokens per installation"): `?team=` (`T…`/`E…`),
+ * else its own token's, else the only one; its card, run and answer go out as that installation.
  */
 export interface AlertInstallations {
   /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */

@@ -1,9 +1,7 @@
 /**
- * Each installation's own alert webhook token (DESIGN "Alert tokens per installation"): made on
- * first use by an admin's `/agent alerts webhook`, replaced by `… rotate`, kept sealed with the
- * secret box (never in plain text in the store, never logged). A token names its installation
- * (`<installation>.<random>`), so a call carrying it is known to be that installation's before
- * anything else is read, and a `?team=` naming another can be refused (403).
+ * Each installation's own alert webhook token (DESIGN "Alert tokens per installation"): made on first
+ * `/agent alerts webhook`, replaced by `… rotate`, kept sealed, never logged. `<installation>.<random>`
+ * names its installation before anything is read, so a `?team=` naming another is refused.
  */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
@@ -22,10 +20,7 @@ export interface Sealer {
   open(sealed: string, place: string): string;
 }
 
-/**
- * The record an installation's alert token is sealed for (DESIGN "Sealed values know their place"),
- * written as secret-box.ts's `sealPlace` writes its kinds, which this layer may not import.
- */
+/** The token's sealed place (DESIGN "Sealed values know their place"), as secret-box.ts's `sealPlace` writes it. */
 const placeOf = (installationId: string) => JSON.stringify(['alert-token', installationId]);
 
 export interface AlertTokens {

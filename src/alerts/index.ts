@@ -1,7 +1,6 @@
 /**
- * Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root:
- * the intake that decides what an alert starts, its POST /alerts route, the watched channels, and
- * a run start of their own over the same ledger, delivery and progress as mentions.
+ * Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root: the
+ * intake, POST /alerts, the watched channels, and a run start of their own over the mentions' ledger.
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
@@ -23,16 +22,8 @@ import type { AlertTokens } from './alert-tokens.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
 
-export { AlertCardError, type AlertIntake, type AlertReceipt } from './alert-intake.js';
-export { type Alert, parseAlertBody } from './alert-payload.js';
-export type {
-  AlertInstallations,
-  AlertMetrics,
-  AlertOutput,
-  ChannelWatchStore,
-  ClaimStore,
-} from './alert-ports.js';
-export { type AlertTokenRecords, type AlertTokens, createAlertTokens } from './alert-tokens.js';
+export type { AlertInstallations } from './alert-ports.js';
+export { type AlertTokens, createAlertTokens } from './alert-tokens.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
 

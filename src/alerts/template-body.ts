@@ -1,11 +1,8 @@
 /**
- * The vendor's custom endpoint fills the template in docs/alerts.md by plain text substitution: an alert
- * whose description holds a double quote, a backslash or a line break arrives as a body that is
- * not JSON. Refusing it would lose the alert, so a body that is not JSON is read once more by the
- * template's own shape, one member a line as docs/alerts.md writes it: each known member name at the
- * start of a line, its value running to the next known member or the closing brace.
+ * The vendor fills docs/alerts.md's template by plain substitution, so a description holding a quote,
+ * backslash or line break arrives as a body that is not JSON. Rather than lose the alert, such a body
+ * is read by the template's shape: a known member at a line's start, its value running to the next.
  */
-
 /** The members of the template (docs/alerts.md), and the older `_json` spellings the parser accepts. */
 const TEMPLATE_MEMBERS = [
   'alert_title',
@@ -24,23 +21,15 @@ const TEMPLATE_MEMBERS = [
   'token',
 ] as const;
 
-/**
- * Members a body must show to be read as a filled-in template (docs/alerts.md's has 12): a short
- * malformed body is refused as not JSON, as before.
- */
+/** Members a body must show to be read as a template (it has 12): a short malformed body stays refused. */
 const TEMPLATE_LIKE = 3;
 
-/**
- * A member where the template puts one: at the start of a line, after the `{` or `,` that ends the
- * line before. Names inside a value (a sample's `"token":` field, say) stay part of the value.
- */
+/** A member at a line's start, after a `{` or `,`: names inside a value (a sample's `"token":`) stay in it. */
 const MEMBER = new RegExp(`[{,][ \\t]*\\r?\\n[ \\t]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
 
 /**
- * The members of a filled-in template that is not valid JSON, or undefined when `raw` does not
- * look like one (not `{…}`, fewer than three known members, or no `alert_title`). A quoted value
- * is the text between its quotes, as substituted; an unquoted one (samples, tags) is parsed as
- * JSON when it is, and kept as text otherwise.
+ * The members of a filled-in template that is not JSON, or undefined when `raw` is not one. A quoted
+ * value is the text between its quotes; an unquoted one is parsed as JSON when it is, else text.
  */
 export function readTemplateBody(raw: string): Record<string, unknown> | undefined {
   const body = raw.trim();

@@ -1,9 +1,6 @@
 /**
- * Watched channels (`/agent channel investigate on|off`, DESIGN "Alert investigations"): a new
- * top-level post by another bot or integration in a watched channel is an alert. Kept in the
- * store, so every replica sees it and it survives restarts (with Redis), under the installation
- * that turned it on (tenancy.ts): in a channel shared by two installations each has its own watch,
- * and neither turns the other's off.
+ * Watched channels (`/agent channel investigate on|off`): kept in the store per installation
+ * (tenancy.ts), so a channel shared by two has a watch for each, and neither turns the other's off.
  */
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';

@@ -1,9 +1,6 @@
 /**
- * Which posts in a watched channel are alerts (DESIGN "Alert investigations"): a new top-level
- * message by another bot or integration (`bot_id`, or `subtype: bot_message`), with its words
- * wherever they are (text, attachments, blocks). Replies, edits, deletions, people's messages and
- * the bot's own posts are not; nor are recoveries ("resolved", "recovered", "[OK]", "back to
- * normal" near the top). Its first line is its title (the cooldown compares it). Pure.
+ * Which posts in a watched channel are alerts (DESIGN "Alert investigations"): a new top-level post
+ * by another bot or integration, not a recovery; its first line is its title. Pure.
  */
 import type { ThreadMessage } from '../conversation/context/context-ports.js';
 import { messageMarkup } from '../conversation/context/message-content.js';

@@ -1,15 +1,10 @@
 /**
- * POST /alerts (DESIGN "Alert investigations"): the vendor's custom notification endpoint. The
- * token comes as `Authorization: Bearer …`, `X-Alert-Token`, or the body's `token`, compared in
- * constant time; `?channel=` (else ALERT_CHANNEL_ID) and optional `?agent=`. Answers:
- * 202 `{"outcome", "channel", "ts"}`; 400 a body that is not a JSON object, without
- * `alert_title`, or no channel; 401 a missing or wrong token; 413 a body over 256 KB; 404 when
- * ALERT_WEBHOOK_TOKEN is unset; 502 when Slack refused the card (nothing started, the vendor may
- * retry). The token is ALERT_WEBHOOK_TOKEN (the home installations only: a `?team=` naming
- * another is 403) or an installation's own (alert-tokens.ts: that installation only; a `?team=`
- * naming another is 403). With OAuth `?team=` names the installation (400 without it, unless the
- * installation's own token names it; 400 for one not installed). `?channel=` is a channel or group
- * (`C…`/`G…`), never a DM. Nothing is posted or started on a bad request.
+ * POST /alerts (DESIGN "Alert investigations"): the vendor's custom notification endpoint. Token as
+ * `Authorization: Bearer …`, `X-Alert-Token` or the body's `token`, compared in constant time:
+ * ALERT_WEBHOOK_TOKEN (home installations only) or an installation's own (alert-tokens.ts).
+ * `?channel=` (else ALERT_CHANNEL_ID), `?agent=`, `?team=` (required with OAuth unless the token
+ * names it). 202 receipt; 400 bad request; 401 token; 403 another installation; 404 disabled;
+ * 413 over 256 KB; 502 Slack refused the card. Nothing is posted or started on a bad request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
@@ -23,8 +18,8 @@ import type { AlertInstallations } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { parseJson, readTemplateBody } from './template-body.js';
 
-/** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
-export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
+/** Alert samples are bounded by the vendor, but a body is never read unbounded. */
+const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Channels and private channels (groups): a DM is never an alert channel (nobody checks who reads it). */
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;

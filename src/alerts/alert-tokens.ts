@@ -20,7 +20,7 @@ export interface Sealer {
   open(sealed: string, place: string): string;
 }
 
-/** The token's sealed place (DESIGN "Sealed values know their place"), as secret-box.ts's `sealPlace` writes it. */
+/** The token's sealed place (DESIGN "Sealed values know their place"), as secret-box.ts's `sealPlace`. */
 const placeOf = (installationId: string) => JSON.stringify(['alert-token', installationId]);
 
 export interface AlertTokens {

@@ -1,14 +1,8 @@
 /**
- * Each turn's thread is a Slack agent session (DESIGN "Agent sessions and Stop"): `processing`
- * while a run works — which is what shows Slack's own Stop button — and `active` once the turn's
- * outcome is posted. A turn that starts a new run names the session after its question (on
- * creation; a channel thread's session is renamed too: it may exist already, e.g. after a stop,
- * and a title is only taken on creation). The step words stay on the thread's text status
- * (turn-progress.ts).
- *
- * Where Slack refuses the sessions methods for the app or workspace (an older workspace, a token
- * without the feature), the bot goes on as before there: decided once per workspace and process,
- * logged once. A passing failure (rate limit, 5xx) changes nothing: the next turn tries again.
+ * Each turn's thread is a Slack agent session (DESIGN "Agent sessions and Stop"): `processing` while
+ * a run works (which shows Slack's Stop button), `active` once the outcome is posted; a new run names
+ * it after its question. Where Slack refuses the methods, the workspace is left alone until restart
+ * (logged once); a passing failure (rate limit, 5xx) changes nothing.
  */
 import type { Logger } from '../runtime/logger.js';
 import type { ThreadLocation } from './thread-output-port.js';
@@ -34,7 +28,7 @@ export interface AgentSessionsDeps {
 export interface SessionBegin {
   /** The turn starts a new run: the session is named after this question. */
   question?: string | undefined;
-  /** Also rename the session (a channel thread's first question: its session may exist already). */
+  /** Also rename: a channel thread's session may exist already (a title is only set on creation). */
   rename?: boolean | undefined;
 }
 
@@ -75,6 +69,3 @@ export function createAgentSessions(deps: AgentSessionsDeps) {
 }
 
 export type AgentSessions = ReturnType<typeof createAgentSessions>;
-
-/** No sessions at all (tests of other features, and callers that have none). */
-export const noAgentSessions: AgentSessions = { begin: async () => {}, end: async () => {} };

@@ -1,8 +1,6 @@
 /**
- * Several service connections (DESIGN "Many accounts"): each thread keeps the connection it
- * started on, so its runs, polls, follow-ups and feedback go to that connection's service with
- * that connection's token. A record without a connection (older records, and the default) uses
- * the default connection, `AGENT_API_*`.
+ * Several service connections (DESIGN "Many accounts"): a thread's runs, polls and feedback go to the
+ * connection it started on; a record without one uses the default, `AGENT_API_*`.
  */
 import type { AgentRunsPort } from './ports.js';
 

@@ -1,9 +1,7 @@
 /**
- * The installation a request is for (DESIGN "One installation, one tenant"): one value, made where
- * the request enters (an event's or command's Bolt context, the alert route, a poll result's turn
- * record) and handed along with it. Everything an installation owns is kept under its key, and the
- * operator's own things (the default service connection, ADMIN_USER_IDS, ALERT_WEBHOOK_TOKEN)
- * serve only the home installations (HOME_TEAM_IDS).
+ * The installation a request is for (DESIGN "One installation, one tenant"): made where the request
+ * enters and handed along. What it owns is kept under its key; the operator's own things serve only
+ * the home installations (HOME_TEAM_IDS).
  */
 
 export interface Tenant {
@@ -13,10 +11,7 @@ export interface Tenant {
   enterpriseId?: string | undefined;
   /** Served by the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN. */
   home: boolean;
-  /**
-   * What store keys carry for the installation: its id with OAuth; undefined with one workspace,
-   * so the keys (and the data kept under them) stay what they were before installations.
-   */
+  /** Its id in store keys with OAuth; undefined with one workspace, so keys stay as before installations. */
   key: string | undefined;
 }
 

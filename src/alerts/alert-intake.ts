@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
+import { HOUR_MS } from '../conversation/access/spending.js';
 import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
@@ -33,7 +34,6 @@ import { alertRunInput } from './alert-run-input.js';
 
 /** Kept past a day: vendors retry for hours, and the same event must not start twice. */
 const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
 
 /** Where an alert goes and how it is known. */
 export interface AlertTarget {

@@ -3,15 +3,9 @@ import type { BotUser } from '../context/context-ports.js';
 import type { InsideCheck } from './who-is-inside.js';
 
 /**
- * Who can read a conversation (DESIGN "Who reads the answer"). Asking is not reading: an answer
- * exposes log data to everyone who can read where it is posted. A conversation that people outside
- * the organisation (or guests, unless ALLOW_GUESTS) can read is *outsider-readable*; when Slack
- * cannot say, it counts as outsider-readable (fail closed).
- *
- * The facts come from Slack through {@link AudienceSource} (`conversations.info` and, for small
- * conversations, `conversations.members`); every member is judged by the one inside check. Verdicts
- * are kept in the shared store, so every replica sees one, and any replica that hears a sharing or
- * membership event drops it for all.
+ * Who can read a conversation (DESIGN "Who reads the answer"): an answer exposes log data to all its
+ * readers. One outsiders (or guests, unless ALLOW_GUESTS) can read is *outsider-readable*, and so is
+ * one Slack cannot describe (fail closed). Verdicts are shared by the replicas in the store.
  */
 
 /** What Slack says about a conversation, as far as who reads it. */
@@ -42,10 +36,7 @@ export type OutsiderReason =
 
 export type Audience = { outsiders: false } | { outsiders: true; reason: OutsiderReason };
 
-/**
- * Port: cached verdicts, shared by the replicas (the state store). `verdict` names a channel's
- * verdict: its id, prefixed by the installation's with OAuth (see `partition`).
- */
+/** Port: cached verdicts in the state store, named by channel (prefixed with OAuth: see `partition`). */
 export interface AudienceCache {
   getAudience(verdict: string): Promise<Audience | undefined>;
   saveAudience(verdict: string, audience: Audience, ttlMs: number): Promise<void>;
@@ -71,11 +62,7 @@ export interface ConversationAudienceDeps {
   ttlMs?: number | undefined;
   /** Members judged at once (users.info is cached, but a first look at a big channel is not). Default 8. */
   concurrency?: number | undefined;
-  /**
-   * Whose verdict: with OAuth, the installation under way. A channel shared between two installed
-   * organisations has one id, but who is an outsider depends on which organisation asks.
-   * Undefined (one workspace): verdicts by channel alone.
-   */
+  /** With OAuth, the installation under way: who is an outsider in a shared channel depends on who asks. */
   partition?: (() => string | undefined) | undefined;
 }
 

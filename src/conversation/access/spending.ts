@@ -1,9 +1,7 @@
 /**
- * Spending (DESIGN "Spending"): each person may start `RUNS_PER_PERSON_PER_HOUR` turns in any
- * rolling hour, counted in the store so every replica sees the same count. Every turn that would
- * reach the service counts, a new session or a follow-up alike: both are agent runs the account
- * pays for. A message refused before that (a duplicate, an outsider, a bad time phrase) costs
- * nothing, and a turn that then cannot start (its thread is busy) gives its use back.
+ * Spending (DESIGN "Spending"): each person may start `RUNS_PER_PERSON_PER_HOUR` turns (new or
+ * follow-up: both are paid runs) in any rolling hour, counted in the store. A message refused before
+ * costs nothing; a turn that then cannot start gives its use back.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../runtime/clock.js';
@@ -13,11 +11,6 @@ import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { RefusalDetail } from '../thread-output-port.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
-
-/** The store's allowance name for one person. Slack user ids are unique across workspaces. */
-export function personAllowance(userId: string): string {
-  return `person:${userId}`;
-}
 
 /** One use taken: give it back when its turn does not start after all. Never throws. */
 export interface SpentRun {
@@ -59,7 +52,8 @@ export function createSpending(deps: SpendingDeps): Spending {
   const newId = deps.newId ?? randomUUID;
 
   async function take(userId: string): Promise<SpendingVerdict> {
-    const name = personAllowance(userId);
+    // Slack user ids are unique across workspaces.
+    const name = `person:${userId}`;
     const id = newId();
     const verdict = await store.takeAllowance(name, {
       id,

@@ -2,16 +2,10 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Refusal } from '../refusal.js';
 
 /**
- * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"). Answers
- * expose log data, so only people of the app's own organisation are answered, rated or served by
- * `/agent` — and not its guests (`is_restricted` / `is_ultra_restricted`) unless ALLOW_GUESTS. The
- * app's workspace and enterprise come from `auth.test`, never from an event's envelope: in a Slack
- * Connect channel the envelope's `team_id` is the workspace that created the channel. No payload
- * says whether a person is a guest, so unless guests are allowed everyone is looked up (the user
- * directory caches the answer).
- *
- * Every entry path (messages, reactions, buttons, modals, slash commands) asks the same check:
- * `await inside.check(person)`, with the person as its payload names them.
+ * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"): answers expose
+ * log data, so only its people, not its guests unless ALLOW_GUESTS, are served. The organisation comes
+ * from `auth.test`, never an envelope (in Slack Connect its `team_id` is the channel creator's); no
+ * payload tells a guest, so everyone is looked up unless guests are allowed. Every entry path asks.
  */
 
 /** The app's own organisation, from `auth.test`. */
@@ -24,10 +18,7 @@ export interface AppOrganisation {
 /** A person as a payload names them. */
 export interface PersonRef {
   userId: string;
-  /**
-   * The workspace the payload gives for the person (for a message: `user_team`, else `team`,
-   * else `source_team`); undefined when it names none, and then the directory is asked.
-   */
+  /** The workspace the payload gives for the person; undefined: the directory is asked. */
   workspaceId?: string | undefined;
 }
 
@@ -44,10 +35,7 @@ export interface PersonOrganisation {
 /** Port: the person's organisation, undefined when Slack does not know them; throws when it cannot answer. */
 export type LookupOrganisation = (userId: string) => Promise<PersonOrganisation | undefined>;
 
-/**
- * Why a person is outside. `lookup-failed`: Slack could not answer, so the person is refused (fail
- * closed) and may try again; `guest`: of the organisation, but a guest (and ALLOW_GUESTS is off).
- */
+/** Why a person is outside; `lookup-failed`: Slack could not answer (fail closed; they may try again). */
 export type OutsideReason = 'other-organisation' | 'unknown-user' | 'lookup-failed' | 'guest';
 
 /** What the person is told for each reason (the words live in slack/views/notices.ts). */
@@ -85,10 +73,7 @@ export function judgeByWorkspace(
   return app.enterpriseId ? 'ask' : 'outside';
 }
 
-/**
- * Whether the directory's person belongs to the app's organisation: the app's workspace, or (in
- * Grid) the app's enterprise — never a Slack Connect stranger. Guests are not asked about here.
- */
+/** Whether the directory's person is of the app's workspace or Grid enterprise (never a stranger). */
 export function ofTheOrganisation(app: AppOrganisation, person: PersonOrganisation): boolean {
   if (person.isStranger) return false;
   if (person.teamId !== undefined && person.teamId === app.teamId) return true;
@@ -102,9 +87,8 @@ export interface AudienceRules {
 }
 
 /**
- * The pure judgement once the directory has answered. `workspaceIsApps`: the payload already named
- * the app's workspace, so the directory is asked only for the guest and stranger flags (a Grid
- * member's `users.info` team may be another workspace of the org).
+ * The pure judgement once the directory has answered. `workspaceIsApps`: the payload named the app's
+ * workspace, so only the guest and stranger flags count (a Grid member's team may be a sibling).
  */
 export function judgeByDirectory(
   app: AppOrganisation,
@@ -140,11 +124,7 @@ export interface InsideCheckDeps extends AudienceRules {
 /** The one check every entry path calls. */
 export interface InsideCheck {
   check(person: PersonRef): Promise<InsideVerdict>;
-  /**
-   * What a workspace id alone says, for authors with no person to look up (an integration's post
-   * in a Slack Connect channel): `ask` when only a directory could tell (none named, or a sibling
-   * workspace of a Grid org).
-   */
+  /** What a workspace id alone says, for authors with no person to look up (an integration's post). */
   judgeWorkspace(workspaceId: string | undefined): 'inside' | 'outside' | 'ask';
 }
 

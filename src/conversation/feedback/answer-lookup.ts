@@ -3,19 +3,10 @@ import type { ConversationStore } from '../ports.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 
 /**
- * Finds the run behind a rated answer message, including in the moment after Slack showed a part
- * and before delivery wrote that part's index entry (answer-post.ts indexes each part as soon
- * as Slack accepts it, but the person can be faster than the store write).
- *
- * Why these three ways, and why none can pick the wrong run:
- * - the index (message ts → run) answers whenever it has the entry;
- * - a click carries the answer's turn id (in the button value, which Slack signs and we wrote), so
- *   a miss falls back to that turn's record, accepted only when it is in the clicked channel and
- *   its run has started. The record lives until the answer is indexed (delivery indexes, then
- *   deletes the record), so after a miss on both the index is read once more: a message that is
- *   in neither is genuinely unknown;
- * - a reaction carries only channel and ts, so for a message the bot wrote the index is read again
- *   a few times over a short, bounded wait; a reaction on anyone else's message is not waited for.
+ * Finds the run behind a rated answer message, even before delivery indexed the part (a person can
+ * be faster than the store write). The index answers when it can; a click carries its turn id, so a
+ * miss falls back to that turn's record (same channel, run started), then the index once more (the
+ * record is deleted only after indexing); a reaction on the bot's message waits a bounded while.
  */
 export interface AnswerLookupDeps {
   store: ConversationStore;
@@ -67,5 +58,3 @@ export function createAnswerLookup(deps: AnswerLookupDeps) {
 
   return { byMessage, byClick, byReaction };
 }
-
-export type AnswerLookup = ReturnType<typeof createAnswerLookup>;

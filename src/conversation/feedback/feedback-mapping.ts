@@ -22,10 +22,7 @@ export function normaliseReaction(name: string): string {
   return ALIASES[bare] ?? bare;
 }
 
-/**
- * `true` for a positive reaction, `false` for a negative one, undefined for any other (and for
- * one configured in both sets: a misconfiguration should not guess a score).
- */
+/** The reaction's score; undefined for any other, or one in both sets (a misconfiguration: no guess). */
 export function reactionToScore(
   reaction: string,
   sets: { positive: readonly string[]; negative: readonly string[] },

@@ -68,21 +68,16 @@ export interface Rating {
 }
 
 /**
- * 👍/👎 on an answer — as a reaction or as its native feedback buttons — become boolean feedback
- * on that run's session (DESIGN "Native feedback"). The service keeps one record per session, so
- * the latest rating wins; the bot remembers it too, so a comment written later is sent with it.
- * Removing a reaction changes nothing: the service has no way to delete a record, and guessing a
- * replacement score would misreport.
+ * 👍/👎 on an answer (reaction or button) become boolean feedback on its session (DESIGN "Native
+ * feedback"): the latest wins, and is kept to go with a later comment. Removing a reaction changes
+ * nothing: the service cannot delete a record.
  */
 export function createRatings(deps: RatingsDeps) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
   const answers = createAnswerLookup({ store, clock: deps.clock });
 
-  /**
-   * Sends one rating, after checking that the person is inside the organisation: every way of
-   * rating goes through here, so none can skip the check.
-   */
+  /** Sends one rating; every way of rating goes through here, so none skips the inside check. */
   async function rate(
     rating: Rating,
   ): Promise<Exclude<ReactionResult, 'not-feedback-emoji' | 'not-an-answer'>> {

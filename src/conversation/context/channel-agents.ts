@@ -1,17 +1,14 @@
 /**
  * Which agent a channel's new threads talk to (DESIGN "Channel agents"): the one bound with
- * `/agent channel use <agent-id>`, else AGENT_ID. Bindings live in the state store, so every
- * replica sees them and they survive restarts (with Redis). Existing threads keep the agent they
- * started with: their ThreadRecord carries it. Binding checks nothing on the service (it has no
- * endpoint to read an agent); the first run tells if the id is wrong.
+ * `/agent channel use <agent-id>` (kept in the store, unchecked: the service cannot read an agent),
+ * else AGENT_ID. Existing threads keep theirs.
  */
 import { type Tenant, tenantName } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 
 /**
- * The agent a channel uses, and whether it comes from a binding, the default (home installations
- * only: DESIGN "The home workspaces"), or nothing: a channel of another installation that no admin
- * bound yet, where nothing may reach any service.
+ * The agent a channel uses: a binding's, the default (home installations only: DESIGN "The home
+ * workspaces"), or none (`unbound`: nothing may reach any service).
  */
 export type ChannelAgent =
   | {
@@ -30,11 +27,7 @@ export function createChannelAgents(deps: {
 }) {
   const { store, defaultAgentId } = deps;
 
-  /**
-   * A channel's binding in `tenant`'s installation: kept under the installation's name, so another
-   * installation seeing the same (shared) channel has a binding of its own. A binding kept before
-   * installations had names counts only for the installation that made it.
-   */
+  /** `tenant`'s own binding of a (maybe shared) channel; an unnamed older one counts for its maker only. */
   async function bindingOf(tenant: Tenant, channel: string): Promise<ChannelBinding | undefined> {
     const own = await store.getChannelBinding(tenantName(tenant.key, channel));
     if (own || tenant.key === undefined) return own;

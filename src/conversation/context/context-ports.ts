@@ -1,7 +1,4 @@
-/**
- * The ports the context features talk through: reading a thread, knowing people, and the
- * channel → agent bindings. Implementations live in src/slack/ and src/store/.
- */
+/** The ports the context features talk through (threads, people, bindings): src/slack/, src/store/. */
 
 /** A Slack attachment (legacy "secondary" content), the fields thread context reads. */
 export interface SlackAttachment {
@@ -89,10 +86,7 @@ export interface ChannelBindingStore {
   deleteChannelBinding(channel: string): Promise<void>;
 }
 
-/**
- * The bot as Slack knows it. Read per use, never copied at start: with OAuth it is the bot of the
- * installation whose event or turn is under way.
- */
+/** The bot as Slack knows it; read per use, never copied: with OAuth it is the installation's in scope. */
 export interface BotUser {
   readonly botUserId: string;
   readonly botId?: string | undefined;

@@ -1,9 +1,7 @@
 /**
- * Files as context (DESIGN "Files are context"), the pure part: which shared files can be read as
- * text, and how the read ones are quoted to the agent within FILE_CONTEXT_MAX_CHARS. The download
- * itself is a port (file-gathering.ts); the Slack adapter fetches only from Slack's file host.
+ * Files as context (DESIGN "Files are context"), the pure part: which shared files read as text, and
+ * how they are quoted within FILE_CONTEXT_MAX_CHARS. The download is file-gathering.ts's port.
  */
-
 /** A file shared in Slack, as context reads it (an event's or `conversations.replies`' `files`). */
 export interface SharedFile {
   id: string;
@@ -48,10 +46,7 @@ const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
   'xml',
 ]);
 
-/**
- * Files larger than this are not downloaded at all (too big): a bigger file would be cut to a
- * sliver of FILE_CONTEXT_MAX_CHARS anyway, and the download is held in memory.
- */
+/** Not downloaded past this (`too-big`): it would be cut to a sliver anyway, and downloads sit in memory. */
 export const FILE_DOWNLOAD_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Below this many characters of room, a file is not sent at all (no room) rather than as a stub. */
@@ -90,10 +85,7 @@ export function fileVerdict(file: SharedFile): { kind: 'read' } | { kind: 'skip'
   return { kind: 'read' };
 }
 
-/**
- * Text, or undefined when the bytes are not text after all: a NUL byte, or bytes that are not
- * UTF-8 (a renamed archive, a UTF-16 export).
- */
+/** Text, or undefined when the bytes are not (a NUL, or not UTF-8: a renamed archive, a UTF-16 export). */
 export function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return undefined;
   try {
@@ -140,11 +132,9 @@ function fenceFor(text: string): string {
 }
 
 /**
- * Quotes the read files within `maxChars` (everything counts: the heading, names, fences and cut
- * marks). The room is shared fairly: the smaller files are given theirs first, the rest is split
- * among the bigger ones, each cut at its middle and marked; a share is never below a useful
- * minimum, so once the room is spent the remaining files are not sent (`no-room`). The files keep
- * their order in the text.
+ * Quotes the read files, in order, within `maxChars` (framing included): the smaller files get theirs
+ * first, the rest is split among the bigger, each cut at its middle; a share is never below a useful
+ * minimum, so once the room is spent the remaining files are `no-room`.
  */
 export function buildFileContext(
   files: readonly ReadFile[],

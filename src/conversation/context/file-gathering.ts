@@ -1,10 +1,8 @@
 /**
- * Files as context (DESIGN "Files are context"): the files shared with a question, and those people
- * inside shared earlier in its thread (the messages thread context already judged), are read through
- * the FileReader port and quoted in `additionalContext` within FILE_CONTEXT_MAX_CHARS. Nothing here
- * fails a turn: a file that cannot be read is named in the report, with the reason.
+ * Files as context (DESIGN "Files are context"): the question's files and those people inside shared
+ * earlier in the thread, read through the FileReader port. Nothing fails a turn: an unread file is
+ * named in the report, with the reason.
  */
-
 import type { Logger } from '../../runtime/logger.js';
 import type { ThreadMessage } from './context-ports.js';
 import {
@@ -22,10 +20,7 @@ import {
 /** What a download gave: the bytes, or why there are none. */
 export type FileRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-big' | 'download-failed' };
 
-/**
- * Downloads a shared file with the bot token (files:read). The adapter fetches only from Slack's
- * file host and stops past `maxBytes` (too big); every other failure is `download-failed`.
- */
+/** Downloads a shared file with the bot token, from Slack's file host only, stopping past `maxBytes`. */
 export interface FileReader {
   read(file: SharedFile & { downloadUrl: string }, maxBytes: number): Promise<FileRead>;
 }
@@ -54,10 +49,7 @@ function byPerson(message: ThreadMessage): boolean {
 export function createFileGathering(deps: FileGatheringDeps) {
   const { reader, logger, settings } = deps;
 
-  /**
-   * `quoted`: the earlier messages thread context may quote (people inside, bots, integrations),
-   * oldest first. The question's files come first, then the thread's, newest first.
-   */
+  /** `quoted`: the earlier messages thread context may quote, oldest first; the question's files go first. */
   async function gather(
     request: { channel: string; sourceTs: string; files?: SharedFile[] | undefined },
     quoted: readonly ThreadMessage[],

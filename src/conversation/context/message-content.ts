@@ -1,8 +1,6 @@
 /**
- * The words of a Slack message, wherever they are: `text`, attachments (`pretext`, `title`,
- * `text`, `fields`, `fallback`) and blocks (section, context, rich_text, header, markdown).
- * Monitoring integrations often put an alert's text only in attachments or blocks. Pure.
- * https://docs.slack.dev/reference/block-kit/blocks · https://docs.slack.dev/messaging/formatting-message-text
+ * The words of a Slack message wherever they are (`text`, attachments, blocks): integrations often
+ * put an alert's text only in the latter. Pure. https://docs.slack.dev/reference/block-kit/blocks
  */
 import type { SlackAttachment, ThreadMessage } from './context-ports.js';
 
@@ -83,9 +81,8 @@ function attachmentText(attachment: SlackAttachment): string | undefined {
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * Every piece of text of a message, in Slack markup (still escaped, sequences unresolved), in
- * the order `text`, blocks, attachments. A piece already contained in what came before is left
- * out: a composed message's `text` and its rich_text block say the same thing.
+ * Every piece of a message's text in Slack markup: `text`, blocks, attachments, each left out when
+ * what came before holds it (a composed message's `text` and rich_text block say the same).
  */
 export function messageMarkup(message: ThreadMessage): string {
   const pieces = [

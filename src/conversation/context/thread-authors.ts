@@ -1,8 +1,6 @@
 /**
- * Whose thread messages may be quoted to the agent (DESIGN "Thread context is quoted data"):
- * messages by people outside the organisation are left out and counted. The judgement is the
- * inside check's alone (who-is-inside.ts, the one every entry path asks); this module only asks
- * it, once per author, and fails closed: an author it cannot judge is left out too.
+ * Whose thread messages may be quoted to the agent (DESIGN "Thread context is quoted data"): the
+ * inside check judges each author once; outsiders' and unjudged authors' messages are left out, counted.
  */
 
 import { type InsideCheck, type PersonRef, senderWorkspace } from '../access/who-is-inside.js';
@@ -25,14 +23,9 @@ export interface QuotableMessages {
 type Verdict = 'quote' | 'outside' | 'unchecked';
 
 /**
- * Every message that names a user (a person, or an app's bot user posting as itself) is judged
- * with the workspace the message gives (`user_team`, else `team`, else `source_team`); an
- * integration's post names no one to judge: it is judged by its workspace alone (`user_team`,
- * `team`, `source_team`, else its app's `bot_profile.team_id`) — another organisation's
- * integration in a Slack Connect channel is left out like that organisation's people (DESIGN
- * "Alert text is data"), one naming no workspace is kept (thread-context.ts marks it as an
- * integration), a Grid sibling's left out as unchecked. Slackbot's posts are kept. The newest authors are judged first, up to MAX_AUTHOR_CHECKS; the messages of
- * authors past that are left out, as unchecked.
+ * A message naming a user is judged with the workspace it gives; an integration's post by its
+ * workspace alone (else its app's `bot_profile.team_id`; none named: kept; DESIGN "Alert text is
+ * data"). Slackbot's posts are kept. The newest MAX_AUTHOR_CHECKS authors are judged; the rest unchecked.
  */
 export async function quotableMessages(
   messages: readonly ThreadMessage[],

@@ -1,13 +1,9 @@
 /**
- * Everything a turn sends besides the person's words, prepared in one call before the turn is
- * taken: the agent (the thread's, else the channel's), the thread context (DESIGN "Thread
- * context") and the time range (DESIGN "Time range"), or the refusal of a time phrase that
- * cannot be a range. A thread that cannot be read never blocks the turn: it runs without context
- * and the log says why. Messages by people outside the organisation never reach the agent (DESIGN
- * "Thread context is quoted data"): each author is judged by the one inside check, and one it
- * cannot judge is left out too. Prompt and context text stay out of `info` logs.
+ * Everything a turn sends besides the person's words, prepared before the turn is taken: the agent,
+ * the thread context (DESIGN "Thread context", "Thread context is quoted data": outsiders' messages
+ * never reach the agent) and the time range (DESIGN "Time range"), or a refusal. An unreadable thread
+ * never blocks the turn. Prompt and context text stay out of `info` logs.
  */
-
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
@@ -23,9 +19,8 @@ import { quotableMessages } from './thread-authors.js';
 import { buildThreadContext } from './thread-context.js';
 import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
 
-/** The part of a turn request context depends on. */
+/** The part of a turn request context depends on; `tenant`'s channel bindings decide the agent. */
 export interface ContextRequest {
-  /** The installation the question was asked in: its channel bindings decide the agent. */
   tenant: Tenant;
   channel: string;
   threadTs: string;
@@ -58,7 +53,6 @@ export type PreparedTurn =
 export interface TurnContextDeps {
   threads: ThreadReader;
   people: PeopleDirectory;
-  /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
   inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   /** Files as context (file-gathering.ts); unset: files are not read. */

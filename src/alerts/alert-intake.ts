@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
-import { HOUR_MS } from '../conversation/access/spending.js';
-import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
+import { HOUR_MS, NOTHING_TO_GIVE_BACK } from '../conversation/access/spending.js';
+import { type ChannelAgent, type ChannelAgents, readyOn } from '../conversation/context/channel-agents.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { RunStart } from '../conversation/turn/run-start.js';
@@ -91,8 +91,6 @@ export interface AlertIntakeDeps {
   };
   newId?: () => string;
 }
-
-const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
 
 export function createAlertIntake(deps: AlertIntakeDeps) {
   const { store, output, clock, logger, settings, metrics } = deps;
@@ -220,13 +218,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       mentioned: true,
       alertAt: arrivedAt,
     };
-    const { connection } = channelAgent;
-    const prepared = {
-      kind: 'ready',
-      agentId,
-      ...(connection !== undefined ? { connection } : {}),
-      context,
-    } as const;
+    const prepared = readyOn(channelAgent, agentId, context);
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     if (result === 'started') metrics.investigationStarted(source);
     logger.info({ channel, ts, agentId, source, result }, 'alert investigation');

@@ -39,7 +39,8 @@ export interface SpendingDeps {
   newId?: () => string;
 }
 
-const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
+/** A use that costs nothing (the bot's own runs: alerts, schedules). */
+export const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
 
 /** No limit: every turn may start, and nothing touches the store. */
 export const unlimitedSpending: Spending = {

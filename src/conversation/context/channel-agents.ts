@@ -83,6 +83,12 @@ export function createChannelAgents(deps: {
 
 export type ChannelAgents = ReturnType<typeof createChannelAgents>;
 
+/** A turn ready to run `agentId` on the channel agent's connection (alerts, schedules: no thread read). */
+export function readyOn<C>(channelAgent: ChannelAgent, agentId: string, context: C) {
+  const { connection } = channelAgent;
+  return { kind: 'ready', agentId, ...(connection !== undefined ? { connection } : {}), context } as const;
+}
+
 /** A plausible agent id: what the service puts in a path segment (letters, digits, `-`, `_`, `.`). */
 export function isAgentId(value: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(value);

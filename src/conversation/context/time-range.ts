@@ -19,8 +19,9 @@ export type TimeRangeResult =
   | { kind: 'range'; range: TimeRange; phrase: string }
   | { kind: 'refused'; reason: TimeRangeRefusal; phrase: string };
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+/** A minute and a day in ms (the schedules and alerts count in them too). */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 24 * 60 * MINUTE_MS;
 /** The longest range a message may ask for. */
 export const MAX_RANGE_MS = 31 * DAY_MS;
 

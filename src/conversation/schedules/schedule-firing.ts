@@ -1,22 +1,14 @@
 /**
- * Firing scheduled questions (DESIGN "Scheduled questions"). Each round (the ticker's, every ~20 s
- * on every replica) looks at every schedule's latest due time and takes a claim for that schedule
- * and occurrence in the store (set-if-absent with an expiry, atomic on memory and Redis): only its
- * holder handles the occurrence, so it runs exactly once across replicas and restarts. The holder
- * then, in the schedule's installation (its token, its tenant):
- * 1. late past SCHEDULE_GRACE_MINUTES (no replica ran at the time) — skipped, counted;
- * 2. the channel's binding or its connection gone — paused, its adder told once;
- * 3. a channel outsiders can read (unless OUTSIDER_AUDIENCE=thread) — skipped, its adder told;
- * 4. the question posted as a new message ("Scheduled question, added by @person: …"); Slack
- *    saying the bot is not in the channel — paused, its adder told once;
- * 5. the run in that message's thread through the same run start as a mention: the channel's
- *    agent and connection, no thread context, the time range from the question's words.
+ * Firing scheduled questions (DESIGN "Scheduled questions"). Each round (~20 s, every replica) claims
+ * each schedule's latest due occurrence in the store, so it runs once across replicas. The holder, as
+ * the schedule's installation: too late → skipped; binding gone → paused; outsiders read → skipped;
+ * the question posted (bot not in the channel → paused); then the run in its thread, as a mention's.
  */
-
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationAudience } from '../access/audience.js';
-import type { ChannelAgent, ChannelAgents } from '../context/channel-agents.js';
+import { NOTHING_TO_GIVE_BACK } from '../access/spending.js';
+import { type ChannelAgent, type ChannelAgents, readyOn } from '../context/channel-agents.js';
 import { parseTimeRange } from '../context/time-range.js';
 import type { Tenant } from '../tenancy.js';
 import type { RunStart } from '../turn/run-start.js';
@@ -24,13 +16,10 @@ import type { TurnRequest } from '../turn/turn-request.js';
 import { previousOccurrence } from './schedule-times.js';
 import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
 
-/**
- * Kept past a week: a weekly schedule's last occurrence stays "the latest due" for seven days, and
- * its claim must outlive that so no round takes it twice.
- */
+/** Past a week: a weekly occurrence stays "the latest due" seven days, and no round may take it twice. */
 const OCCURRENCE_CLAIM_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 /** Late by this much is still on time: a round's interval and a slow round (not a missed one). */
-export const ON_TIME_MS = 2 * 60 * 1000;
+const ON_TIME_MS = 2 * 60 * 1000;
 
 export type OccurrenceResult = 'run' | 'skipped' | 'failed';
 
@@ -80,8 +69,6 @@ export interface ScheduleFiringDeps {
   graceMs: number;
   newId: () => string;
 }
-
-const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
 
 export function createScheduleFiring(deps: ScheduleFiringDeps) {
   const { clock, logger, metrics } = deps;
@@ -148,13 +135,7 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
       prompt: message,
       mentioned: true,
     };
-    const { connection } = channelAgent;
-    const prepared = {
-      kind: 'ready',
-      agentId: channelAgent.agentId ?? '',
-      ...(connection !== undefined ? { connection } : {}),
-      context,
-    } as const;
+    const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', context);
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
   }

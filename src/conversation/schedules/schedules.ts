@@ -1,9 +1,6 @@
 /**
- * Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep. A
- * schedule belongs to the installation whose admin added it and to its channel (DESIGN "One
- * installation, one tenant"): in a channel shared by two installations each sees, counts and
- * removes only its own. Kept in the store without expiry, so every replica fires it and it survives
- * restarts (with Redis). When it fires is schedule-times.ts; firing is schedule-firing.ts.
+ * Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep, in the
+ * store without expiry. A schedule is its installation's: in a shared channel each sees only its own.
  */
 import { type Tenant, tenantName } from '../tenancy.js';
 import { nextOccurrence, type ScheduleTiming } from './schedule-times.js';
@@ -31,10 +28,7 @@ export interface Schedule extends ScheduleTiming {
   paused?: { reason: PauseReason; at: number } | undefined;
 }
 
-/**
- * The records, on memory or Redis (src/store/schedule-records.ts), each under its installation's
- * name for it ({@link scheduleName}).
- */
+/** The records (src/store/schedule-records.ts), each under {@link scheduleName}. */
 export interface ScheduleStore {
   getSchedule(name: string): Promise<Schedule | undefined>;
   saveSchedule(name: string, schedule: Schedule): Promise<void>;
@@ -103,9 +97,8 @@ export function createSchedules(deps: SchedulesDeps) {
 
   async function add(tenant: Tenant, wanted: NewSchedule): Promise<AddResult> {
     const existing = await inChannel(tenant, wanted.channel);
-    if (existing.length >= deps.perChannel) {
+    if (existing.length >= deps.perChannel)
       return { added: false, reason: 'channel-full', limit: deps.perChannel };
-    }
     const schedule: Schedule = {
       ...wanted,
       days: [...wanted.days],
@@ -127,10 +120,7 @@ export function createSchedules(deps: SchedulesDeps) {
     }
   }
 
-  /**
-   * Removes the installation's schedule `id`. Looked up under the installation's own name, so
-   * another installation's schedule is "not found", as a missing one.
-   */
+  /** Removes the installation's schedule `id` (another installation's is "not found", as a missing one). */
   async function remove(tenant: Tenant, id: string): Promise<Schedule | undefined> {
     const name = scheduleName({ installation: tenant.key, id });
     const schedule = await store.getSchedule(name);

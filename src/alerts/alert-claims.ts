@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
 import type { ClaimStore } from './alert-ports.js';
+import { parseJson } from './template-body.js';
 
 /** How long a repeat waits for the first alert's card ts (a concurrent first is still posting). */
 const PENDING_WAIT_MS = 3_000;
@@ -60,13 +61,8 @@ export function createAlertClaims(deps: { store: ClaimStore; clock: Clock; newId
 }
 
 function tsOf(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const ts = (JSON.parse(value) as { ts?: unknown }).ts;
-    return typeof ts === 'string' ? ts : undefined;
-  } catch {
-    return undefined;
-  }
+  const ts = (value ? (parseJson(value) as { ts?: unknown } | null | undefined) : undefined)?.ts;
+  return typeof ts === 'string' ? ts : undefined;
 }
 
 /** Vendor text (long, holding anything) hashed into a fixed-length claim name part. */

@@ -47,7 +47,6 @@ export interface AlertTarget {
   postedTs?: string | undefined;
   /** Dedupe key (default: the alert's event id, trigger id, or title and window). */
   eventKey: string;
-  /** What the cooldown compares (default: the title). */
   cooldownText?: string | undefined;
 }
 
@@ -57,7 +56,6 @@ export interface AlertReceipt {
   channel: string;
   /** The card (or the earlier alert's card, for a duplicate or a repeat), when known. */
   ts?: string | undefined;
-  /** For `limited`: why. */
   reason?: NotInvestigatedReason['kind'] | undefined;
 }
 
@@ -81,7 +79,6 @@ export interface AlertIntakeDeps {
   clock: Clock;
   logger: Logger;
   settings: {
-    /** The asker of every investigation. */
     botUserId: string;
     cooldownMs: number;
     /** 0: no limit. */
@@ -139,7 +136,6 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     arrivedAt: number,
   ): Promise<AlertReceipt> {
     const allowanceId = newId();
-    // The channel's binding in the alert's installation: its agent and connection, as a mention's.
     const channelAgent = await deps.channelAgents.agentFor(target.tenant, target.channel);
     const reason =
       channelAgent.source === 'unbound' ? ({ kind: 'unbound' } as const) : await whyNot(target, allowanceId);
@@ -248,5 +244,4 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
 
 export type AlertIntake = ReturnType<typeof createAlertIntake>;
 
-/** The hourly limit of a channel, in the alert's installation. */
 const allowanceName = (target: AlertTarget) => `alerts:${tenantName(target.tenant.key, target.channel)}`;

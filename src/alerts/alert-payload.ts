@@ -3,6 +3,7 @@
  * Only a title is required; a malformed extra is left out, never a reason to refuse. Pure.
  */
 import { normaliseTitle } from './alert-claims.js';
+import { parseJson } from './template-body.js';
 
 /** An alert, from the webhook or from an integration's post in a watched channel. */
 export interface Alert {
@@ -58,12 +59,7 @@ export function parseInstant(value: unknown): number | undefined {
 function jsonOrText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
-  if (!/^[[{"]/.test(trimmed)) return trimmed;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return trimmed;
-  }
+  return /^[[{"]/.test(trimmed) ? (parseJson(trimmed) ?? trimmed) : trimmed;
 }
 
 /** Tags: an array (of strings, or `{key, value}` / `{name, value}` objects), an object, or JSON text of either. */

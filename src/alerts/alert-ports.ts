@@ -1,5 +1,5 @@
 /** The ports alert investigations talk through; implemented in src/store/ and src/slack/. */
-import type { Tenant } from '../conversation/tenancy.js';
+import type { ScheduleInstallations } from '../conversation/schedules/schedule-firing.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
 
 /** What a claim holds when someone else took it first. */
@@ -9,7 +9,6 @@ export type ClaimResult = { claimed: true } | { claimed: false; value: string };
 export interface ClaimStore {
   /** Takes `name` with `value` unless it is held; otherwise says what it holds. */
   claim(name: string, value: string, ttlMs: number): Promise<ClaimResult>;
-  /** The value held, if any. */
   readClaim(name: string): Promise<string | undefined>;
   /** Replaces the value when it is still `from`, keeping the expiry; false when it is not. */
   settleClaim(name: string, from: string, to: string): Promise<boolean>;
@@ -47,7 +46,6 @@ export interface AlertCard {
   title: string;
   severity?: string | undefined;
   description?: string | undefined;
-  /** Epoch ms; either may be unknown. */
   windowStart?: number | undefined;
   windowEnd?: number | undefined;
   tags: string[];
@@ -59,7 +57,6 @@ export interface AlertCard {
 
 /** The Slack side: the card, and the bot's short replies in alert threads. Errors are Slack's. */
 export interface AlertOutput {
-  /** Posts the card as a new message in `channel`; returns its ts. */
   postCard(channel: string, card: AlertCard): Promise<string>;
   /** "Fired again at HH:MM UTC" in the earlier alert's thread. */
   postFiredAgain(where: ThreadLocation, title: string, at: number): Promise<void>;
@@ -82,12 +79,7 @@ export type AlertSource = 'webhook' | 'channel';
  * The installation an alert is for (DESIGN "Alert tokens per installation"): `?team=` (`T…`/`E…`),
  * else its own token's, else the only one; its card, run and answer go out as that installation.
  */
-export interface AlertInstallations {
+export interface AlertInstallations extends ScheduleInstallations {
   /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */
   only?: string | undefined;
-  /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
-  runAs<T>(
-    team: string,
-    work: (tenant: Tenant) => Promise<T>,
-  ): Promise<{ found: true; value: T } | { found: false }>;
 }

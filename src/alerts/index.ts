@@ -64,14 +64,10 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
       log.info({ channel: request.channel, ts: request.threadTs }, 'alert thread busy: not investigated'),
   });
   const intake = createAlertIntake({
-    store: deps.store,
+    ...deps,
     output: deps.alertOutput,
-    audience: deps.audience,
     policy: config.outsiderPolicy,
-    channelAgents: deps.channelAgents,
     runStart,
-    metrics: deps.metrics,
-    clock,
     logger: log,
     // The identity is read per alert, not copied: with OAuth it is the installation's in scope.
     settings: {

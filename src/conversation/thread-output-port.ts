@@ -75,9 +75,7 @@ export interface ThreadOutput {
 export interface TurnMessages {
   /** The ts of every answer part; empty unless the answer is complete (a partial one is posted again). */
   answer: string[];
-  /** The kinds of the turn's notices. */
   notices: Array<TurnNotice['kind']>;
-  /** The ts of the turn's progress messages (normally one). */
   progress: string[];
 }
 
@@ -90,11 +88,9 @@ export interface AnswerToPost {
   style?: OutputStyle | undefined;
   /** Set when the answer came after the turn deadline: how long the agent took. */
   lateAfterMs?: number | undefined;
-  /** Footer notes, e.g. that shared files were not sent to the agent. */
   notes?: AnswerNote[] | undefined;
   /** The files the turn saw, named in the footer: sent, or not and why. */
   files?: FileReport | undefined;
-  /** The time range the run looked at, stated in the footer. */
   timerange?: TimeRange | undefined;
   /** The steps, time taken and window, shown first as the answer's receipt (a task card). */
   receipt?: TurnReceipt | undefined;

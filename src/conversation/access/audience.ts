@@ -10,7 +10,6 @@ import type { InsideCheck } from './who-is-inside.js';
 
 /** What Slack says about a conversation, as far as who reads it. */
 export interface ConversationFacts {
-  /** A DM between one person and the bot. */
   isIm: boolean;
   /** Shared with another organisation, or an invitation to share is pending. */
   externallyShared: boolean;
@@ -27,11 +26,9 @@ export interface AudienceSource {
 export type OutsiderReason =
   /** Slack Connect: another organisation is in it (or invited). */
   | 'shared'
-  /** A guest of the workspace is a member. */
   | 'guest'
   /** A member from outside the organisation (e.g. a group DM with an outside person). */
   | 'outsider'
-  /** Slack could not say who reads it. */
   | 'unknown';
 
 export type Audience = { outsiders: false } | { outsiders: true; reason: OutsiderReason };
@@ -43,7 +40,7 @@ export interface AudienceCache {
   forgetAudience(verdict: string): Promise<void>;
 }
 
-/** The one question the turn starter (and, later, alert investigations) ask. */
+/** The one question the turn starter and alert investigations ask. */
 export interface ConversationAudience {
   of(channel: string): Promise<Audience>;
   /** A sharing or membership event: the next question asks Slack again. */
@@ -101,7 +98,6 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
     return reason ? { outsiders: true, reason } : INSIDE;
   }
 
-  /** The cache's name for this channel's verdict, as the installation under way sees it. */
   function verdictKey(channel: string): string {
     const view = deps.partition?.();
     return view === undefined ? channel : `${view}/${channel}`;

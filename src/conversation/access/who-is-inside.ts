@@ -1,5 +1,6 @@
 import type { Logger } from '../../runtime/logger.js';
 import type { Refusal } from '../refusal.js';
+import type { InstallationRef } from '../tenancy.js';
 
 /**
  * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"): answers expose
@@ -8,12 +9,8 @@ import type { Refusal } from '../refusal.js';
  * payload tells a guest, so everyone is looked up unless guests are allowed. Every entry path asks.
  */
 
-/** The app's own organisation, from `auth.test`. */
-export interface AppOrganisation {
-  teamId: string;
-  /** Set when the app's workspace belongs to an Enterprise Grid org. */
-  enterpriseId?: string | undefined;
-}
+/** The app's own organisation (workspace, and Grid org if any), from `auth.test`. */
+export type AppOrganisation = InstallationRef;
 
 /** A person as a payload names them. */
 export interface PersonRef {
@@ -57,7 +54,6 @@ export type InsideVerdict =
 
 const INSIDE: InsideVerdict = { inside: true };
 
-/** The verdict for a person outside, with what they are told. */
 export function outside(reason: OutsideReason): InsideVerdict {
   return { inside: false, reason, refusal: REFUSAL_OF[reason] };
 }
@@ -80,7 +76,6 @@ export function ofTheOrganisation(app: AppOrganisation, person: PersonOrganisati
   return app.enterpriseId !== undefined && person.enterpriseId === app.enterpriseId;
 }
 
-/** What the rules allow besides the organisation's own members. */
 export interface AudienceRules {
   /** ALLOW_GUESTS: guests of the app's organisation count as inside (other organisations' do not). */
   allowGuests: boolean;

@@ -12,23 +12,19 @@ export interface ThreadContextInput {
   messages: readonly ThreadMessage[];
   /** Display names by user id (authors and mentions); an unknown id is shown as is. */
   names: ReadonlyMap<string, string>;
-  /** Characters the whole text may use (THREAD_CONTEXT_MAX_CHARS). */
   maxChars: number;
   /** What the lines are, e.g. "Earlier messages in this Slack thread". */
   heading: string;
-  /** Messages that existed but were not read (a thread longer than the reader's cap). */
+  /** Messages not read (a thread longer than the reader's cap). */
   unread?: number | undefined;
-  /** Messages left out because their authors are outside the organisation. */
   outsiders?: number | undefined;
-  /** Messages left out because nobody could tell whether their authors are inside (fail closed). */
+  /** Left out: authors outside the organisation, or who could not be checked (fail closed). */
   unchecked?: number | undefined;
 }
 
 export interface ThreadContext {
   text: string;
-  /** Messages shown (whole or cut). */
   included: number;
-  /** Messages left out to fit, plus those never read. */
   omitted: number;
 }
 
@@ -70,7 +66,6 @@ export function authorKind(message: ThreadMessage): AuthorKind | undefined {
   return message.user ? 'person' : undefined;
 }
 
-/** A name on one line, without control characters, at most MAX_NAME_CHARS long. */
 function cleanName(name: string): string {
   const flat = name.replace(CONTROL_CHARACTERS, '').replace(/\s+/g, ' ').trim();
   return flat.length > MAX_NAME_CHARS ? `${flat.slice(0, MAX_NAME_CHARS - 1)}…` : flat;
@@ -122,7 +117,6 @@ export function buildThreadContext(input: ThreadContextInput): ThreadContext | u
   return fitted(lines, heading, total, maxChars);
 }
 
-/** The framing line, then what the lines are and what was left out. */
 function headingLines(input: ThreadContextInput, omitted: number, total: number): string {
   const { outsiders = 0, unchecked = 0 } = input;
   const notes = [

@@ -43,8 +43,9 @@ export interface OccurrenceClaims {
   releaseClaim(name: string, value: string): Promise<void>;
 }
 
-/** Runs work as a schedule's installation (alert-installations.ts `runAs`). */
+/** Runs work as a schedule's (or alert's) installation (alert-installations.ts `runAs`). */
 export interface ScheduleInstallations {
+  /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
   runAs<T>(
     team: string,
     work: (tenant: Tenant) => Promise<T>,

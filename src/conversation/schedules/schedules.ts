@@ -82,12 +82,7 @@ export function createSchedules(deps: SchedulesDeps) {
 
   /** The installation's schedules in `channel`, soonest first. */
   async function inChannel(tenant: Tenant, channel: string): Promise<ListedSchedule[]> {
-    const all = await store.listSchedules();
-    return all
-      .filter(owned(tenant))
-      .filter((schedule) => schedule.channel === channel)
-      .map(withNext)
-      .sort(byNextRun);
+    return (await ofInstallation(tenant)).filter((listed) => listed.schedule.channel === channel);
   }
 
   /** Every schedule of the installation (App Home), soonest first. */

@@ -1,7 +1,4 @@
-/**
- * One alert's claims (dedupe, cooldown) as a handle carrying its own token: taken atomically, settled
- * on the card's ts, given back when nothing reached Slack. A repeat waits briefly for the first's ts.
- */
+/** One alert's claims (dedupe, cooldown) as a handle carrying its own token; a repeat waits for the ts. */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
 import type { ClaimStore } from './alert-ports.js';

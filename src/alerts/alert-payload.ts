@@ -1,7 +1,4 @@
-/**
- * The body of POST /alerts, filled from docs/alerts.md's template (DESIGN "Alert investigations").
- * Only a title is required; a malformed extra is left out, never a reason to refuse. Pure.
- */
+/** The body of POST /alerts (docs/alerts.md's template): only a title is required; bad extras left out. */
 import { normaliseTitle } from './alert-claims.js';
 import { parseJson } from './template-body.js';
 
@@ -38,10 +35,7 @@ function text(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-/**
- * An instant as epoch ms: ISO 8601 with a zone (else it would read as local time), or epoch s/ms
- * (below 10^11 reads as seconds: 10^11 ms is 1973, 10^11 s the year 5138).
- */
+/** An instant as epoch ms: ISO 8601 with a zone, or epoch s/ms (below 10^11: seconds, else 1973 as ms). */
 export function parseInstant(value: unknown): number | undefined {
   const raw = typeof value === 'number' ? String(value) : text(value);
   if (raw === undefined) return undefined;

@@ -1,8 +1,4 @@
-/**
- * What an investigation sends (DESIGN "Alert text is data"): the bot's fixed request as `message`,
- * never the alert's words; the alert quoted as data in `additionalContext`; its window widened by
- * ALERT_LOOKBACK_MINUTES as `timerange`. Pure.
- */
+/** What an investigation sends (DESIGN "Alert text is data"): a fixed request, the alert as quoted data. */
 import { isoUtc, MAX_RANGE_MS, MINUTE_MS } from '../conversation/context/time-range.js';
 import type { RunInput, TimeRange } from '../conversation/ports.js';
 import type { Alert } from './alert-payload.js';

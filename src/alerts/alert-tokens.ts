@@ -1,8 +1,4 @@
-/**
- * Each installation's own alert webhook token (DESIGN "Alert tokens per installation"): made on first
- * `/agent alerts webhook`, replaced by `… rotate`, kept sealed, never logged. `<installation>.<random>`
- * names its installation before anything is read, so a `?team=` naming another is refused.
- */
+/** Each installation's own alert webhook token, kept sealed (DESIGN "Alert tokens per installation"). */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
 

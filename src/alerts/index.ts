@@ -1,7 +1,4 @@
-/**
- * Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root: the
- * intake, POST /alerts, the watched channels, and a run start of their own over the mentions' ledger.
- */
+/** Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root. */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
 import type { ChannelAgents } from '../conversation/context/channel-agents.js';

@@ -24,7 +24,7 @@ const TEMPLATE_MEMBERS = [
 /** Members a body must show to be read as a template (it has 12): a short malformed body stays refused. */
 const TEMPLATE_LIKE = 3;
 
-/** A member at a line's start, after a `{` or `,`: names inside a value (a sample's `"token":`) stay in it. */
+/** A member at a line's start, after `{` or `,`: names inside a value (a sample's `"token":`) stay in it. */
 const MEMBER = new RegExp(`[{,][ \\t]*\\r?\\n[ \\t]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
 
 /**

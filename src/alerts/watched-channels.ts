@@ -1,7 +1,4 @@
-/**
- * Watched channels (`/agent channel investigate on|off`): kept in the store per installation
- * (tenancy.ts), so a channel shared by two has a watch for each, and neither turns the other's off.
- */
+/** Watched channels (`/agent channel investigate on|off`), kept per installation (tenancy.ts). */
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';
 

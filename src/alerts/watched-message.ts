@@ -1,7 +1,4 @@
-/**
- * Which posts in a watched channel are alerts (DESIGN "Alert investigations"): a new top-level post
- * by another bot or integration, not a recovery; its first line is its title. Pure.
- */
+/** Which posts in a watched channel are alerts: another bot's or integration's new post, not a recovery. */
 import type { ThreadMessage } from '../conversation/context/context-ports.js';
 import { messageMarkup } from '../conversation/context/message-content.js';
 import { readableSlackText } from '../conversation/context/message-text.js';

@@ -1,9 +1,4 @@
-/**
- * Each turn's thread is a Slack agent session (DESIGN "Agent sessions and Stop"): `processing` while
- * a run works (which shows Slack's Stop button), `active` once the outcome is posted; a new run names
- * it after its question. Where Slack refuses the methods, the workspace is left alone until restart
- * (logged once); a passing failure (rate limit, 5xx) changes nothing.
- */
+/** Each turn's thread as a Slack agent session (DESIGN "Agent sessions and Stop"). */
 import type { Logger } from '../runtime/logger.js';
 import type { ThreadLocation } from './thread-output-port.js';
 import type { StatusResult } from './turn/turn-progress.js';

@@ -1,7 +1,4 @@
-/**
- * Several service connections (DESIGN "Many accounts"): a thread's runs, polls and feedback go to the
- * connection it started on; a record without one uses the default, `AGENT_API_*`.
- */
+/** Several service connections (DESIGN "Many accounts"): a thread stays on the one it started on. */
 import type { AgentRunsPort } from './ports.js';
 
 /** The agent service of each connection, by alias (undefined: the default connection). */

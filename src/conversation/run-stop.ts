@@ -1,8 +1,4 @@
-/**
- * Slack's Stop button (`agent_session_stopped`; DESIGN "Agent sessions and Stop"). The service has no
- * cancel, so a stop stops following the run. It is a mark on the turn in the store (turn-ledger.ts):
- * the replica holding the turn ends it at once or at its next poll. An outsider's stop is ignored.
- */
+/** Slack's Stop button (DESIGN "Agent sessions and Stop"): a mark on the turn its holder acts on. */
 import type { Logger } from '../runtime/logger.js';
 import type { InsideCheck } from './access/who-is-inside.js';
 import type { AgentSessions } from './agent-session.js';

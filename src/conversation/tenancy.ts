@@ -1,8 +1,4 @@
-/**
- * The installation a request is for (DESIGN "One installation, one tenant"): made where the request
- * enters and handed along. What it owns is kept under its key; the operator's own things serve only
- * the home installations (HOME_TEAM_IDS).
- */
+/** The installation a request is for (DESIGN "One installation, one tenant"), made where it enters. */
 
 export interface Tenant {
   /** The installation's id, the thread keys' team: `T…`, or `E…` for an org-wide install. */

@@ -1,9 +1,4 @@
-/**
- * What the person is looking at (DESIGN "What the person is looking at"): a DM question's
- * `app_context`. A place the bot can read, no outsider can, and the asker is a member of (no one reads
- * a channel through the agent they are not in) prepares the new session as if asked there; the
- * answer stays in the DM. Otherwise the question is answered as any DM.
- */
+/** What the person is looking at (DESIGN "What the person is looking at"): a DM question's `app_context`. */
 import type { Logger } from '../runtime/logger.js';
 import { type ConversationAudience, isDirectMessage } from './access/audience.js';
 import type { ContextRequest, PreparedTurn, TurnContext } from './context/turn-context.js';

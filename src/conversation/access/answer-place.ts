@@ -3,11 +3,7 @@ import type { ConversationMetrics } from '../ports.js';
 import type { ThreadLocation } from '../thread-output-port.js';
 import type { ConversationAudience, OutsiderReason } from './audience.js';
 
-/**
- * Where the answer goes in an outsider-readable conversation (DESIGN "Who reads the answer",
- * `OUTSIDER_AUDIENCE`): `dm` (default) a new DM thread quoting the question, one note in the original;
- * `refuse` nothing starts; `thread` in the thread as before.
- */
+/** Where the answer goes where outsiders read (DESIGN "Who reads the answer", `OUTSIDER_AUDIENCE`). */
 export type OutsiderPolicy = 'dm' | 'thread' | 'refuse';
 
 /** Port: the asker's private thread, and the note left where they asked (src/slack/private-replies.ts). */

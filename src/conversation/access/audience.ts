@@ -2,11 +2,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { BotUser } from '../context/context-ports.js';
 import type { InsideCheck } from './who-is-inside.js';
 
-/**
- * Who can read a conversation (DESIGN "Who reads the answer"): an answer exposes log data to all its
- * readers. One outsiders (or guests, unless ALLOW_GUESTS) can read is *outsider-readable*, and so is
- * one Slack cannot describe (fail closed). Verdicts are shared by the replicas in the store.
- */
+/** Who can read a conversation (DESIGN "Who reads the answer"): unknown counts as outsiders (fail closed). */
 
 /** What Slack says about a conversation, as far as who reads it. */
 export interface ConversationFacts {

@@ -1,8 +1,4 @@
-/**
- * Spending (DESIGN "Spending"): each person may start `RUNS_PER_PERSON_PER_HOUR` turns (new or
- * follow-up: both are paid runs) in any rolling hour, counted in the store. A message refused before
- * costs nothing; a turn that then cannot start gives its use back.
- */
+/** Spending (DESIGN "Spending"): `RUNS_PER_PERSON_PER_HOUR` runs a person per rolling hour, in the store. */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';

@@ -3,10 +3,8 @@ import type { Refusal } from '../refusal.js';
 import type { InstallationRef } from '../tenancy.js';
 
 /**
- * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"): answers expose
- * log data, so only its people, not its guests unless ALLOW_GUESTS, are served. The organisation comes
- * from `auth.test`, never an envelope (in Slack Connect its `team_id` is the channel creator's); no
- * payload tells a guest, so everyone is looked up unless guests are allowed. Every entry path asks.
+ * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"), known from
+ * `auth.test`, never an envelope (in Slack Connect its `team_id` is the channel creator's).
  */
 
 /** The app's own organisation (workspace, and Grid org if any), from `auth.test`. */

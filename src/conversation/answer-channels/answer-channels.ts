@@ -1,7 +1,4 @@
-/**
- * Answer channels (`/agent channel answer-all on|off`, DESIGN "Answer channels"): every new top-level
- * message by a person inside starts a run, no mention needed. This keeps the switch, in the store.
- */
+/** Answer channels (DESIGN "Answer channels"): the `/agent channel answer-all on|off` switch (store). */
 import { channelOfName, type Tenant, tenantName } from '../tenancy.js';
 import type { Classification } from '../turn/message-classifier.js';
 

@@ -1,8 +1,4 @@
-/**
- * Which agent a channel's new threads talk to (DESIGN "Channel agents"): the one bound with
- * `/agent channel use <agent-id>` (kept in the store, unchecked: the service cannot read an agent),
- * else AGENT_ID. Existing threads keep theirs.
- */
+/** Which agent a channel's new threads talk to (DESIGN "Channel agents"): its binding, else AGENT_ID. */
 import { type Tenant, tenantName } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 

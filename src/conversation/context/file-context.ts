@@ -1,7 +1,4 @@
-/**
- * Files as context (DESIGN "Files are context"), the pure part: which shared files read as text, and
- * how they are quoted within FILE_CONTEXT_MAX_CHARS. The download is file-gathering.ts's port.
- */
+/** Files as context (DESIGN "Files are context"), the pure part: what reads as text, and how it is quoted. */
 /** A file shared in Slack, as context reads it (an event's or `conversations.replies`' `files`). */
 export interface SharedFile {
   id: string;

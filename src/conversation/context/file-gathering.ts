@@ -1,8 +1,4 @@
-/**
- * Files as context (DESIGN "Files are context"): the question's files and those people inside shared
- * earlier in the thread, read through the FileReader port. Nothing fails a turn: an unread file is
- * named in the report, with the reason.
- */
+/** Files as context (DESIGN "Files are context"): read through the port; an unread one is reported, why. */
 import type { Logger } from '../../runtime/logger.js';
 import type { ThreadMessage } from './context-ports.js';
 import {

@@ -1,7 +1,4 @@
-/**
- * The words of a Slack message wherever they are (`text`, attachments, blocks): integrations often
- * put an alert's text only in the latter. Pure. https://docs.slack.dev/reference/block-kit/blocks
- */
+/** A Slack message's words wherever they are (`text`, attachments, blocks). Pure. */
 import type { SlackAttachment, ThreadMessage } from './context-ports.js';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,4 @@
-/**
- * Whose thread messages may be quoted to the agent (DESIGN "Thread context is quoted data"): the
- * inside check judges each author once; outsiders' and unjudged authors' messages are left out, counted.
- */
+/** Whose thread messages may be quoted (DESIGN "Thread context is quoted data"): the inside check's call. */
 
 import { type InsideCheck, type PersonRef, senderWorkspace } from '../access/who-is-inside.js';
 import type { ThreadMessage } from './context-ports.js';

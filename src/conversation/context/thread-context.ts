@@ -1,8 +1,4 @@
-/**
- * A thread's messages as the agent's `additionalContext` (DESIGN "Thread context is quoted data"): a
- * line saying it is data, then one line per message (time, author kind and name, readable text)
- * within a budget counting everything; past it the root and the newest are kept. Pure.
- */
+/** A thread's messages as the agent's `additionalContext` (DESIGN "Thread context is quoted data"). Pure. */
 import type { ThreadMessage } from './context-ports.js';
 import { messageMarkup } from './message-content.js';
 import { readableSlackText } from './message-text.js';

@@ -1,8 +1,4 @@
-/**
- * A time phrase as the run's `context.timerange` (DESIGN "Time range"), read with chrono in the
- * asker's zone: an end in the future is cut to now; a range wholly in the future, reversed, or over
- * 31 days is refused. Pure.
- */
+/** A time phrase as the run's `context.timerange` (DESIGN "Time range"), read with chrono. Pure. */
 // English only: the package's root entry loads every locale (3.7 MB of heap against 0.9 MB), and
 // its `parse` is this one. Types come from the root; a type-only import loads nothing.
 import type * as chrono from 'chrono-node';

@@ -1,9 +1,4 @@
-/**
- * Everything a turn sends besides the person's words, prepared before the turn is taken: the agent,
- * the thread context (DESIGN "Thread context", "Thread context is quoted data": outsiders' messages
- * never reach the agent) and the time range (DESIGN "Time range"), or a refusal. An unreadable thread
- * never blocks the turn. Prompt and context text stay out of `info` logs.
- */
+/** Everything a turn sends besides the person's words (DESIGN "Thread context", "Time range"). */
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';

@@ -1,8 +1,4 @@
-/**
- * Reactions on an answer as boolean feedback (DESIGN "React to answers"). Slack names a reaction
- * without colons and appends the skin tone (`+1::skin-tone-2`):
- * https://docs.slack.dev/reference/events/reaction_added
- */
+/** Reaction feedback (DESIGN "React to answers"): https://docs.slack.dev/reference/events/reaction_added */
 
 /** Slack reports the canonical name; settings may use a well-known alias. */
 const ALIASES: Readonly<Record<string, string>> = {

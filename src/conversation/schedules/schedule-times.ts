@@ -1,8 +1,4 @@
-/**
- * When a scheduled question is due (DESIGN "Scheduled questions"): weekdays and a wall-clock time in
- * the adder's IANA zone, every instant found through the zone (never a fixed offset), so daylight
- * saving moves the UTC instant, not the local time. Pure.
- */
+/** When a scheduled question is due, through its adder's zone (never a fixed offset: DST). Pure. */
 import { DAY_MS, MINUTE_MS, zoneOffsetMinutes } from '../context/time-range.js';
 
 /** 0 = Sunday … 6 = Saturday, as `Date#getUTCDay`. */

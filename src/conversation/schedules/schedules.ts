@@ -1,7 +1,4 @@
-/**
- * Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep, in the
- * store without expiry. A schedule is its installation's: in a shared channel each sees only its own.
- */
+/** Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep. */
 import { type Tenant, tenantName } from '../tenancy.js';
 import { nextOccurrence, type ScheduleTiming } from './schedule-times.js';
 

@@ -1,9 +1,6 @@
 /**
- * One alert (webhook or watched-channel post) → at most one investigation (DESIGN "Alert
- * investigations"): dedupe claim (25 h) → cooldown claim per title ("fired again" in the earlier
- * thread) → outsiders (unless OUTSIDER_AUDIENCE=thread) → ALERT_RUNS_PER_HOUR → the card, then the
- * run in its thread as a mention's. The bot is the asker: no person's allowance, no DM. A card Slack
- * refuses gives every claim back, so a retry works.
+ * One alert (webhook or watched-channel post) → at most one investigation (DESIGN "Alert investigations"):
+ * dedupe, cooldown, outsiders, the hourly limit, the card, then the run with the bot as the asker.
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';

@@ -75,10 +75,7 @@ export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited
 /** Where an alert came from: the webhook, or an integration's post in a watched channel. */
 export type AlertSource = 'webhook' | 'channel';
 
-/**
- * The installation an alert is for (DESIGN "Alert tokens per installation"): `?team=` (`T…`/`E…`),
- * else its own token's, else the only one; its card, run and answer go out as that installation.
- */
+/** An alert's installation (DESIGN "Alert tokens per installation"): `?team=`, its token's, the only one. */
 export interface AlertInstallations extends ScheduleInstallations {
   /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */
   only?: string | undefined;

@@ -44,10 +44,7 @@ export function alertTimeRange(
   return { startTime: isoUtc(start), endTime: isoUtc(end) };
 }
 
-/**
- * The alert as quoted data within `maxChars` (samples cut first, then the description); with 0
- * (thread context off) its head still goes, else the request would name no alert.
- */
+/** The alert as quoted data within `maxChars`, samples cut first; with 0 its head still goes (names it). */
 export function alertContext(alert: Alert, maxChars: number): string {
   const window = describeWindow(alert.windowStart, alert.windowEnd);
   const head = [

@@ -27,10 +27,7 @@ const TEMPLATE_LIKE = 3;
 /** A member at a line's start, after `{` or `,`: names inside a value (a sample's `"token":`) stay in it. */
 const MEMBER = new RegExp(`[{,][ \\t]*\\r?\\n[ \\t]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
 
-/**
- * The members of a filled-in template that is not JSON, or undefined when `raw` is not one. A quoted
- * value is the text between its quotes; an unquoted one is parsed as JSON when it is, else text.
- */
+/** A filled-in template that is not JSON, by its members (quoted: as substituted; else JSON or text). */
 export function readTemplateBody(raw: string): Record<string, unknown> | undefined {
   const body = raw.trim();
   if (!body.startsWith('{') || !body.endsWith('}')) return undefined;

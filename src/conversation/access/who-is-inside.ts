@@ -79,10 +79,7 @@ export interface AudienceRules {
   allowGuests: boolean;
 }
 
-/**
- * The pure judgement once the directory has answered. `workspaceIsApps`: the payload named the app's
- * workspace, so only the guest and stranger flags count (a Grid member's team may be a sibling).
- */
+/** The judgement once the directory answered; `workspaceIsApps`: only the guest and stranger flags count. */
 export function judgeByDirectory(
   app: AppOrganisation,
   rules: AudienceRules,

@@ -56,10 +56,7 @@ export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () 
 
 export type AnswerChannels = ReturnType<typeof createAnswerChannels>;
 
-/**
- * Whether a message the classifier left alone (`not-addressed`: a person's top-level post without a
- * mention, which the mention path takes) could be a question in an allowed answer channel.
- */
+/** Whether a `not-addressed` message (a mention's path is another) is a question in an allowed channel. */
 export function isAnswerAllCandidate(
   verdict: Classification,
   channel: string,

@@ -2,10 +2,7 @@
 import { type Tenant, tenantName } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 
-/**
- * The agent a channel uses: a binding's, the default (home installations only: DESIGN "The home
- * workspaces"), or none (`unbound`: nothing may reach any service).
- */
+/** A channel's agent: a binding's, the default (home installations only), or `unbound` (no service). */
 export type ChannelAgent =
   | {
       agentId: string;

@@ -128,11 +128,7 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/**
- * Quotes the read files, in order, within `maxChars` (framing included): the smaller files get theirs
- * first, the rest is split among the bigger, each cut at its middle; a share is never below a useful
- * minimum, so once the room is spent the remaining files are `no-room`.
- */
+/** Quotes the read files within `maxChars`: smaller whole first, bigger cut; no useful room: `no-room`. */
 export function buildFileContext(
   files: readonly ReadFile[],
   maxChars: number,

@@ -77,10 +77,7 @@ function attachmentText(attachment: SlackAttachment): string | undefined {
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/**
- * Every piece of a message's text in Slack markup: `text`, blocks, attachments, each left out when
- * what came before holds it (a composed message's `text` and rich_text block say the same).
- */
+/** A message's text pieces in Slack markup, each left out when an earlier piece already holds it. */
 export function messageMarkup(message: ThreadMessage): string {
   const pieces = [
     asString(message.text),

@@ -1,7 +1,4 @@
-/**
- * Slack's text format (`<…>` sequences, `&<>` escaped) as what the person saw, for the agent:
- * https://docs.slack.dev/messaging/formatting-message-text#retrieving-messages
- */
+/** Slack's text format as what the person saw: https://docs.slack.dev/messaging/formatting-message-text */
 
 export interface NameLookups {
   /** A user's display name, if known (without "@"). */
@@ -75,10 +72,7 @@ export function toAgentPrompt(text: string, botUserId: string, lookups: NameLook
   return readableSlackText(stripBotMentions(text, botUserId), lookups).trim();
 }
 
-/**
- * Slack's markup as the text a person saw: `<@U1>` → `@name`, `<url|label>` → `label (url)`, `<!here>`
- * → `@here`; entities decoded after the sequences (an escaped `&lt;b&gt;` stays text). Nothing trimmed.
- */
+/** Slack's markup as the text a person saw (entities decoded after the sequences); nothing trimmed. */
 export function readableSlackText(text: string, lookups: NameLookups = {}): string {
   const readable = text.replace(SEQUENCE, (_match, inner: string) => sequence(inner, lookups));
   return decodeEntities(readable);

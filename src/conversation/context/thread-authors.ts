@@ -20,9 +20,8 @@ export interface QuotableMessages {
 type Verdict = 'quote' | 'outside' | 'unchecked';
 
 /**
- * A message naming a user is judged with the workspace it gives; an integration's post by its
- * workspace alone (else its app's `bot_profile.team_id`; none named: kept; DESIGN "Alert text is
- * data"). Slackbot's posts are kept. The newest MAX_AUTHOR_CHECKS authors are judged; the rest unchecked.
+ * Messages are judged by their author's check, an integration's by its workspace (none named: kept; DESIGN
+ * "Alert text is data"); Slackbot's are kept; past MAX_AUTHOR_CHECKS newest authors, unchecked.
  */
 export async function quotableMessages(
   messages: readonly ThreadMessage[],

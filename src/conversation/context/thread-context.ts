@@ -51,10 +51,8 @@ export function utcMinute(ts: string): string {
 export type AuthorKind = 'person' | 'bot' | 'integration';
 
 /**
- * The kind of a message's author. `subtype: bot_message` marks a sender named per post (webhooks,
- * legacy integrations, a custom `username`): an integration, its name proves nothing. Another
- * `bot_id` is an app's bot user posting as itself, as is Slackbot; else a `user` is a person.
- * https://docs.slack.dev/reference/events/message/bot_message
+ * A message's author kind: `subtype: bot_message`, named per post, is an integration (the name proves
+ * nothing); a `bot_id` or Slackbot a bot. https://docs.slack.dev/reference/events/message/bot_message
  */
 export function authorKind(message: ThreadMessage): AuthorKind | undefined {
   if (message.subtype === 'bot_message') return 'integration';

@@ -3,10 +3,8 @@ import type { ConversationStore } from '../ports.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 
 /**
- * Finds the run behind a rated answer message, even before delivery indexed the part (a person can
- * be faster than the store write). The index answers when it can; a click carries its turn id, so a
- * miss falls back to that turn's record (same channel, run started), then the index once more (the
- * record is deleted only after indexing); a reaction on the bot's message waits a bounded while.
+ * Finds the run behind a rated answer, even before delivery indexed it: a click falls back to its turn's
+ * record, then the index once more; a reaction on the bot's message waits a bounded while.
  */
 export interface AnswerLookupDeps {
   store: ConversationStore;

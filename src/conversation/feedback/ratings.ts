@@ -67,11 +67,7 @@ export interface Rating {
   comment?: string | undefined;
 }
 
-/**
- * 👍/👎 on an answer (reaction or button) become boolean feedback on its session (DESIGN "Native
- * feedback"): the latest wins, and is kept to go with a later comment. Removing a reaction changes
- * nothing: the service cannot delete a record.
- */
+/** 👍/👎 on an answer as feedback on its session (DESIGN "Native feedback"); an unreaction cannot delete it. */
 export function createRatings(deps: RatingsDeps) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };

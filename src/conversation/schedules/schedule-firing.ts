@@ -1,8 +1,6 @@
 /**
- * Firing scheduled questions (DESIGN "Scheduled questions"). Each round (~20 s, every replica) claims
- * each schedule's latest due occurrence in the store, so it runs once across replicas. The holder, as
- * the schedule's installation: too late → skipped; binding gone → paused; outsiders read → skipped;
- * the question posted (bot not in the channel → paused); then the run in its thread, as a mention's.
+ * Firing scheduled questions (DESIGN "Scheduled questions"): each round (~20 s, every replica) claims each
+ * schedule's latest due occurrence in the store, so it runs once; the holder asks as a mention would.
  */
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';

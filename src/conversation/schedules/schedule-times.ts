@@ -55,10 +55,7 @@ export function isKnownZone(timeZone: string): boolean {
   }
 }
 
-/**
- * The instant `wall` (local time as UTC epoch ms) names in `timeZone`: a repeated time is its first;
- * a skipped one takes the offset before the change (02:30 on the spring day runs at 03:30).
- */
+/** The instant local `wall` names in `timeZone`: a repeated time's first; a skipped one the offset before. */
 function wallClockInstant(wall: number, timeZone: string): number {
   const before = zoneOffsetMinutes(timeZone, wall - DAY_MS);
   const after = zoneOffsetMinutes(timeZone, wall + DAY_MS);

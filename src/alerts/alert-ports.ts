@@ -1,4 +1,5 @@
 /** The ports alert investigations talk through; implemented in src/store/ and src/slack/. */
+
 import type { ScheduleInstallations } from '../conversation/schedules/schedule-firing.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
 

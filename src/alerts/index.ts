@@ -7,7 +7,7 @@ import { createRunStart, type RunStartDeps } from '../conversation/turn/run-star
 import type { HttpRoute } from '../http/http-route.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { createAlertIntake } from './alert-intake.js';
+import { type AlertIntakeDeps, createAlertIntake } from './alert-intake.js';
 import type {
   AlertInstallations,
   AlertMetrics,
@@ -33,14 +33,10 @@ export interface AlertInvestigationsDeps
   metrics: AlertMetrics & RunStartDeps['metrics'];
   clock: Clock;
   logger: Logger;
-  config: {
+  config: Omit<AlertIntakeDeps['settings'], 'botUserId'> & {
     webhookToken: string | undefined;
     defaultChannelId: string | undefined;
-    cooldownMs: number;
-    runsPerHour: number;
     outsiderPolicy: 'dm' | 'thread' | 'refuse';
-    maxChars: number;
-    lookbackMinutes: number;
   };
   identity: { botUserId: string };
   /** Which installation a webhook alert is for (`?team=`, its own token, or the only one). */

@@ -10,7 +10,6 @@ export type SessionStatus = 'processing' | 'active';
 export interface AgentSessionPort {
   /** Sets the thread's session status; `question` names a session this call creates. */
   setStatus(where: ThreadLocation, status: SessionStatus, question?: string): Promise<StatusResult>;
-  /** Renames the thread's session after `question`. */
   rename(where: ThreadLocation, question: string): Promise<StatusResult>;
 }
 

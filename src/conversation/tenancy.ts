@@ -18,7 +18,6 @@ export interface InstallationRef {
 }
 
 export interface Tenancy {
-  /** The tenant of an installation. */
   of(installation: InstallationRef): Tenant;
   /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
   keyOf(teamId: string): string | undefined;

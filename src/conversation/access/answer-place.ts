@@ -21,7 +21,6 @@ export interface PrivateReplies {
 
 /** Where a question was asked. */
 export interface QuestionOrigin extends ThreadLocation {
-  /** The asker's message. */
   sourceTs: string;
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../../runtime/logger.js';
+import type { ThreadMessage } from '../context/context-ports.js';
 import type { Refusal } from '../refusal.js';
 import type { InstallationRef } from '../tenancy.js';
 
@@ -95,11 +96,9 @@ export function judgeByDirectory(
 }
 
 /** The workspace a message event names for its sender; file shares and broadcasts may name none. */
-export function senderWorkspace(event: {
-  user_team?: string | undefined;
-  team?: string | undefined;
-  source_team?: string | undefined;
-}): string | undefined {
+export function senderWorkspace(
+  event: Pick<ThreadMessage, 'user_team' | 'team' | 'source_team'>,
+): string | undefined {
   return event.user_team || event.team || event.source_team || undefined;
 }
 

@@ -19,7 +19,6 @@ export interface ThreadMessage {
   team?: string | undefined;
   source_team?: string | undefined;
   bot_id?: string | undefined;
-  /** The app that posted it, on messages by apps. */
   app_id?: string | undefined;
   /** A bot's or integration's display name, chosen per message (incoming webhooks, legacy integrations). */
   username?: string | undefined;
@@ -38,7 +37,6 @@ export interface ThreadMessage {
   blocks?: Array<{ type?: string; [key: string]: unknown }> | undefined;
   /** Files shared with the message, in Slack's shape (file-context.ts reads them). */
   files?: unknown[] | undefined;
-  /** On the root: how many replies the thread has. */
   reply_count?: number | undefined;
 }
 

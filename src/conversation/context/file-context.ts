@@ -5,7 +5,6 @@ export interface SharedFile {
   name: string;
   mimetype?: string | undefined;
   filetype?: string | undefined;
-  /** Bytes, as Slack states it. */
   size?: number | undefined;
   /** Slack's `url_private_download`; absent when Slack hides the file (`check_file_info`, tombstone). */
   downloadUrl?: string | undefined;
@@ -94,7 +93,6 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 
 /** A file read as text, ready to be quoted. */
 export interface ReadFile {
-  /** Slack's file id. */
   id: string;
   name: string;
   text: string;

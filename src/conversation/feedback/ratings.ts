@@ -25,7 +25,6 @@ export interface RatingsDeps {
 
 export interface Reaction {
   channel: string;
-  /** The reacted-to message. */
   ts: string;
   reaction: string;
   userId: string;
@@ -38,7 +37,6 @@ export interface Reaction {
 /** A click on an answer's 👍 / 👎 button. */
 export interface ButtonRating {
   channel: string;
-  /** The answer message the buttons are on. */
   ts: string;
   score: boolean;
   person: PersonRef;
@@ -49,7 +47,6 @@ export interface ButtonRating {
 /** A comment written in the feedback form opened from the thanks after a click. */
 export interface RatingComment {
   channel: string;
-  /** The rated answer message. */
   ts: string;
   comment: string;
   person: PersonRef;

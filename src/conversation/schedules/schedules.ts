@@ -35,11 +35,7 @@ export interface ScheduleStore {
 }
 
 /** What adding asks for: the parsed command plus who added it, in which zone. */
-export interface NewSchedule extends ScheduleTiming {
-  channel: string;
-  question: string;
-  addedBy: string;
-}
+export type NewSchedule = Omit<Schedule, 'id' | 'installation' | 'teamId' | 'addedAt' | 'paused'>;
 
 export type AddResult =
   | { added: true; schedule: Schedule; nextRun: number | undefined }
@@ -103,7 +99,6 @@ export function createSchedules(deps: SchedulesDeps) {
     return { added: true, schedule, nextRun: nextOccurrence(schedule, deps.now()) };
   }
 
-  /** An id no schedule of the installation has. */
   async function freeId(tenant: Tenant): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
       const id = deps.newId();

@@ -1,25 +1,13 @@
 /**
- * The vendor fills docs/alerts.md's template by plain substitution, so a description holding a quote,
- * backslash or line break arrives as a body that is not JSON. Rather than lose the alert, such a body
- * is read by the template's shape: a known member at a line's start, its value running to the next.
+ * The vendor fills docs/alerts.md's template by plain substitution: a quote, backslash or line break in
+ * a description makes a body that is not JSON, so it is read by the template's shape (a member a line).
  */
+
 /** The members of the template (docs/alerts.md), and the older `_json` spellings the parser accepts. */
-const TEMPLATE_MEMBERS = [
-  'alert_title',
-  'alert_description',
-  'alert_severity',
-  'alert_event_id',
-  'triggered_id',
-  'account_id',
-  'alert_timeframe_start',
-  'alert_timeframe_end',
-  'alert_app_url',
-  'alert_samples',
-  'alert_samples_json',
-  'alert_tags',
-  'alert_tags_json',
-  'token',
-] as const;
+const TEMPLATE_MEMBERS = (
+  'alert_title alert_description alert_severity alert_event_id triggered_id account_id alert_timeframe_start ' +
+  'alert_timeframe_end alert_app_url alert_samples alert_samples_json alert_tags alert_tags_json token'
+).split(' ');
 
 /** Members a body must show to be read as a template (it has 12): a short malformed body stays refused. */
 const TEMPLATE_LIKE = 3;

@@ -29,18 +29,9 @@ export interface FileReport {
 }
 
 /** Extensions read as text whatever their mimetype (Slack often says application/octet-stream). */
-const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  'txt',
-  'log',
-  'json',
-  'ndjson',
-  'csv',
-  'tsv',
-  'md',
-  'yaml',
-  'yml',
-  'xml',
-]);
+const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
+  'txt log json ndjson csv tsv md yaml yml xml'.split(' '),
+);
 
 /** Not downloaded past this (`too-big`): it would be cut to a sliver anyway, and downloads sit in memory. */
 export const FILE_DOWNLOAD_MAX_BYTES = 2 * 1024 * 1024;

@@ -6,8 +6,6 @@ import { parse as parseDates } from 'chrono-node/en';
 
 import type { TimeRange } from '../ports.js';
 
-export type { TimeRange };
-
 export type TimeRangeRefusal = 'future' | 'reversed' | 'too-long';
 
 export type TimeRangeResult =

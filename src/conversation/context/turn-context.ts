@@ -2,6 +2,7 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { TimeRange } from '../run-types.js';
 import type { Tenant } from '../tenancy.js';
 import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
@@ -12,7 +13,7 @@ import type { FileGathering } from './file-gathering.js';
 import { mentionedUserIds, messageMarkup } from './message-content.js';
 import { quotableMessages } from './thread-authors.js';
 import { buildThreadContext } from './thread-context.js';
-import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
+import { alertWindow, parseTimeRange } from './time-range.js';
 
 /** The part of a turn request context depends on; `tenant`'s channel bindings decide the agent. */
 export interface ContextRequest {

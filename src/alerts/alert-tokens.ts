@@ -19,23 +19,10 @@ export interface Sealer {
 /** The token's sealed place (DESIGN "Sealed values know their place"), as secret-box.ts's `sealPlace`. */
 const placeOf = (installationId: string) => JSON.stringify(['alert-token', installationId]);
 
-export interface AlertTokens {
-  /** The installation's token: the kept one, or a new one on first use. */
-  tokenOf(installationId: string): Promise<string>;
-  /** A new token for the installation; the old one stops working at once. */
-  rotate(installationId: string): Promise<string>;
-  /** The installation one of the presented tokens belongs to; undefined when none does. */
-  installationOf(presented: readonly string[]): Promise<string | undefined>;
-}
-
 /** `T…`/`E…`, a dot, then the random part: the installation is readable without a store read. */
 const TOKEN = /^([TE][A-Z0-9]{2,})\.([A-Za-z0-9_-]{20,})$/;
 
-export function createAlertTokens(deps: {
-  records: AlertTokenRecords;
-  box: Sealer;
-  now: () => number;
-}): AlertTokens {
+export function createAlertTokens(deps: { records: AlertTokenRecords; box: Sealer; now: () => number }) {
   const { records, box } = deps;
 
   async function make(installationId: string): Promise<string> {
@@ -53,11 +40,14 @@ export function createAlertTokens(deps: {
   }
 
   return {
-    async tokenOf(installationId) {
+    /** The installation's token: the kept one, or a new one on first use. */
+    async tokenOf(installationId: string): Promise<string> {
       return (await kept(installationId)) ?? make(installationId);
     },
+    /** A new token for the installation; the old one stops working at once. */
     rotate: make,
-    async installationOf(presented) {
+    /** The installation one of the presented tokens belongs to; undefined when none does. */
+    async installationOf(presented: readonly string[]): Promise<string | undefined> {
       for (const candidate of presented) {
         const installationId = TOKEN.exec(candidate)?.[1];
         if (!installationId) continue;
@@ -69,3 +59,6 @@ export function createAlertTokens(deps: {
     },
   };
 }
+
+/** Each installation's own alert webhook token. */
+export type AlertTokens = ReturnType<typeof createAlertTokens>;

@@ -17,22 +17,17 @@ export interface InstallationRef {
   enterpriseId?: string | undefined;
 }
 
-export interface Tenancy {
-  of(installation: InstallationRef): Tenant;
-  /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
-  keyOf(teamId: string): string | undefined;
-}
-
 export function createTenancy(options: {
   /** HOME_TEAM_IDS, or with one workspace its default (that workspace and its org). */
   homeTeamIds: readonly string[];
   /** OAuth: installations are told apart in store keys. */
   many: boolean;
-}): Tenancy {
+}) {
   const home = new Set(options.homeTeamIds);
+  /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
   const keyOf = (teamId: string) => (options.many ? teamId : undefined);
   return {
-    of: (installation) => ({
+    of: (installation: InstallationRef): Tenant => ({
       teamId: installation.teamId,
       ...(installation.enterpriseId ? { enterpriseId: installation.enterpriseId } : {}),
       home:
@@ -43,6 +38,9 @@ export function createTenancy(options: {
     keyOf,
   };
 }
+
+/** Tenants of installations, and their store keys. */
+export type Tenancy = ReturnType<typeof createTenancy>;
 
 /** The home installations when HOME_TEAM_IDS is unset: one workspace's own, none with OAuth. */
 export function defaultHomeTeamIds(

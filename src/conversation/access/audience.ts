@@ -36,13 +36,6 @@ export interface AudienceCache {
   forgetAudience(verdict: string): Promise<void>;
 }
 
-/** The one question the turn starter and alert investigations ask. */
-export interface ConversationAudience {
-  of(channel: string): Promise<Audience>;
-  /** A sharing or membership event: the next question asks Slack again. */
-  forget(channel: string): Promise<void>;
-}
-
 export interface ConversationAudienceDeps {
   source: AudienceSource;
   cache: AudienceCache;
@@ -64,7 +57,7 @@ const INSIDE: Audience = { outsiders: false };
 /** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
 export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
 
-export function createConversationAudience(deps: ConversationAudienceDeps): ConversationAudience {
+export function createConversationAudience(deps: ConversationAudienceDeps) {
   const ttlMs = deps.ttlMs ?? 15 * 60_000;
   const concurrency = Math.max(1, deps.concurrency ?? 8);
   const { logger } = deps;
@@ -100,7 +93,7 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
   }
 
   return {
-    async of(channel) {
+    async of(channel: string): Promise<Audience> {
       if (isDirectMessage(channel)) return INSIDE;
       const key = verdictKey(channel);
       const cached = await deps.cache.getAudience(key);
@@ -119,11 +112,15 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
       await deps.cache.saveAudience(key, audience, ttlMs);
       return audience;
     },
-    async forget(channel) {
+    /** A sharing or membership event: the next question asks Slack again. */
+    async forget(channel: string): Promise<void> {
       await deps.cache.forgetAudience(verdictKey(channel));
     },
   };
 }
+
+/** The one question the turn starter and alert investigations ask. */
+export type ConversationAudience = ReturnType<typeof createConversationAudience>;
 
 /** A member the inside check refused: a guest, someone of another organisation, or unknown. */
 function verdictReason(reason: string): OutsiderReason {

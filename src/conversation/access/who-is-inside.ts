@@ -110,19 +110,13 @@ export interface InsideCheckDeps extends AudienceRules {
   logger: Logger;
 }
 
-/** The one check every entry path calls. */
-export interface InsideCheck {
-  check(person: PersonRef): Promise<InsideVerdict>;
-  /** What a workspace id alone says, for authors with no person to look up (an integration's post). */
-  judgeWorkspace(workspaceId: string | undefined): 'inside' | 'outside' | 'ask';
-}
-
-export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
+export function createInsideCheck(deps: InsideCheckDeps) {
   const { app, logger } = deps;
   return {
-    judgeWorkspace: (workspaceId) =>
-      deps.allowExternalUsers ? 'inside' : judgeByWorkspace(app, workspaceId),
-    async check(person) {
+    /** What a workspace id alone says, for authors with no person to look up (an integration's post). */
+    judgeWorkspace: (workspaceId: string | undefined) =>
+      deps.allowExternalUsers ? ('inside' as const) : judgeByWorkspace(app, workspaceId),
+    async check(person: PersonRef): Promise<InsideVerdict> {
       if (deps.allowExternalUsers) return INSIDE;
       const byWorkspace = judgeByWorkspace(app, person.workspaceId);
       if (byWorkspace === 'outside') return outside('other-organisation');
@@ -139,3 +133,6 @@ export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
     },
   };
 }
+
+/** The one check every entry path calls. */
+export type InsideCheck = ReturnType<typeof createInsideCheck>;

@@ -31,12 +31,6 @@ export interface FileGatheringDeps {
   settings: { maxChars: number };
 }
 
-/** The file part of a turn's context: quoted text (if any file was read) and what became of each file. */
-export interface GatheredFiles {
-  text: string | undefined;
-  report: FileReport;
-}
-
 /** Messages written by people (not bots, apps or integrations): only their files count. */
 function byPerson(message: ThreadMessage): boolean {
   return Boolean(message.user) && !message.bot_id && message.subtype !== 'bot_message';
@@ -45,11 +39,14 @@ function byPerson(message: ThreadMessage): boolean {
 export function createFileGathering(deps: FileGatheringDeps) {
   const { reader, logger, settings } = deps;
 
-  /** `quoted`: the earlier messages thread context may quote, oldest first; the question's files go first. */
+  /**
+   * The file part of a turn's context: quoted text (if any file was read) and what became of each file.
+   * `quoted`: the earlier messages thread context may quote, oldest first; the question's files go first.
+   */
   async function gather(
     request: { channel: string; sourceTs: string; files?: SharedFile[] | undefined },
     quoted: readonly ThreadMessage[],
-  ): Promise<GatheredFiles | undefined> {
+  ): Promise<{ text: string | undefined; report: FileReport } | undefined> {
     const earlier = [...quoted].reverse().filter(byPerson).flatMap(sharedFilesOf);
     const seen = new Set<string>();
     const files = [...(request.files ?? []), ...earlier].filter((file) => {

@@ -8,7 +8,6 @@ import { authorKind } from './thread-context.js';
 export const MAX_AUTHOR_CHECKS = 50;
 
 export interface QuotableMessages {
-  /** The messages that may be quoted, in their order. */
   shown: ThreadMessage[];
   /** Left out: the check says their authors are outside the organisation. */
   outsiders: number;

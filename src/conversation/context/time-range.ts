@@ -82,7 +82,6 @@ function instantOf(components: chrono.ParsedComponents, timeZone: string | undef
 /** Words that make a single point the start of a range up to now ("since 9:00", "last 2 hours"). */
 const SINCE_BEFORE = /\b(since|after|from)\s*$/i;
 const SINCE_PHRASE = /^(the\s+)?(last|past)\b|\bago$/i;
-/** "now" alone is not a range. */
 const NOT_A_RANGE = /^(right\s+)?now$/i;
 
 const minuteOfDay = (components: chrono.ParsedComponents) =>

@@ -2,7 +2,7 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
-import type { TimeRange } from '../run-types.js';
+import type { RunInput } from '../run-types.js';
 import type { Tenant } from '../tenancy.js';
 import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
@@ -28,10 +28,7 @@ export interface ContextRequest {
 }
 
 /** The run's `context` besides `message`. */
-export interface RunContext {
-  additionalContext?: string | undefined;
-  timerange?: TimeRange | undefined;
-}
+export type RunContext = Omit<RunInput, 'message'>;
 
 export type PreparedTurn =
   /** `unreadable`: the thread could not be read (the turn runs without its context). */

@@ -93,27 +93,29 @@ function httpUrl(value: unknown): string | undefined {
   return /^https?:$/.test(new URL(raw).protocol) ? raw : undefined;
 }
 
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The parsed JSON body → an alert, or the 400's problem. */
 export function parseAlertBody(body: unknown): ParsedAlert {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return { ok: false, problem: 'the body must be a JSON object' };
-  const json = body as Json;
-  const title = text(json.alert_title);
+  if (!isObject(body)) return { ok: false, problem: 'the body must be a JSON object' };
+  const title = text(body.alert_title);
   if (!title) return { ok: false, problem: 'alert_title is missing' };
   return {
     ok: true,
     alert: {
       title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
-      description: text(json.alert_description),
-      severity: text(json.alert_severity),
-      eventId: text(json.alert_event_id),
-      triggeredId: text(json.triggered_id),
-      accountId: text(json.account_id),
-      windowStart: parseInstant(json.alert_timeframe_start),
-      windowEnd: parseInstant(json.alert_timeframe_end),
-      appUrl: httpUrl(json.alert_app_url),
-      samples: parseSamples(json.alert_samples ?? json.alert_samples_json),
-      tags: parseTags(json.alert_tags ?? json.alert_tags_json),
+      description: text(body.alert_description),
+      severity: text(body.alert_severity),
+      eventId: text(body.alert_event_id),
+      triggeredId: text(body.triggered_id),
+      accountId: text(body.account_id),
+      windowStart: parseInstant(body.alert_timeframe_start),
+      windowEnd: parseInstant(body.alert_timeframe_end),
+      appUrl: httpUrl(body.alert_app_url),
+      samples: parseSamples(body.alert_samples ?? body.alert_samples_json),
+      tags: parseTags(body.alert_tags ?? body.alert_tags_json),
     },
   };
 }

@@ -13,7 +13,7 @@ import type { HttpRoute } from '../http/http-route.js';
 import { secretCheck } from '../http/secret-check.js';
 import type { Logger } from '../runtime/logger.js';
 import { AlertCardError, type AlertIntake } from './alert-intake.js';
-import { alertEventKey, parseAlertBody } from './alert-payload.js';
+import { alertEventKey, isObject, parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { parseJson, readTemplateBody } from './template-body.js';
@@ -151,6 +151,3 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
 
   return { path: '/alerts', method: 'POST', handler };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -8,11 +8,9 @@ import { parseJson } from './template-body.js';
 const PENDING_WAIT_MS = 3_000;
 const PENDING_STEP_MS = 100;
 
-export type ClaimTaken = { taken: true } | { taken: false; ts: string | undefined };
-
 export interface AlertClaimHandle {
   /** Takes `name` for this alert, or tells the ts of the alert that holds it. */
-  take(name: string, ttlMs: number): Promise<ClaimTaken>;
+  take(name: string, ttlMs: number): Promise<{ taken: true } | { taken: false; ts: string | undefined }>;
   /** Records the ts this alert settled on in `names` (default: every claim it holds). */
   settle(ts: string | undefined, names?: string[]): Promise<void>;
   /** Gives one claim back (default: all of them), so a retry or a repeat may take it. */

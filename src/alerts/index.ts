@@ -72,11 +72,10 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
   });
   const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
   const route: HttpRoute = alertWebhookRoute({
+    ...deps,
     token: config.webhookToken,
-    tokens: deps.tokens,
     defaultChannelId: config.defaultChannelId,
     intake,
-    installations: deps.installations,
     logger: log,
   });
   return { intake, watched, route, tokens: deps.tokens };

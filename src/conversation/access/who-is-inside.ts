@@ -28,9 +28,6 @@ export interface PersonOrganisation {
   isStranger: boolean;
 }
 
-/** Port: the person's organisation, undefined when Slack does not know them; throws when it cannot answer. */
-export type LookupOrganisation = (userId: string) => Promise<PersonOrganisation | undefined>;
-
 /** Why a person is outside; `lookup-failed`: Slack could not answer (fail closed; they may try again). */
 export type OutsideReason = 'other-organisation' | 'unknown-user' | 'lookup-failed' | 'guest';
 
@@ -106,7 +103,8 @@ export interface InsideCheckDeps extends AudienceRules {
   app: AppOrganisation;
   /** ALLOW_EXTERNAL_USERS: everyone is answered (guests too), nobody is looked up. */
   allowExternalUsers: boolean;
-  lookup: LookupOrganisation;
+  /** Port: the person's organisation (undefined: unknown to Slack); throws when Slack cannot answer. */
+  lookup: (userId: string) => Promise<PersonOrganisation | undefined>;
   logger: Logger;
 }
 

@@ -39,9 +39,7 @@ export interface AlertInvestigationsDeps
     outsiderPolicy: 'dm' | 'thread' | 'refuse';
   };
   identity: { botUserId: string };
-  /** Which installation a webhook alert is for (`?team=`, its own token, or the only one). */
   installations: AlertInstallations;
-  /** The installations' own webhook tokens; unset without STATE_ENCRYPTION_KEY. */
   tokens?: AlertTokens | undefined;
 }
 

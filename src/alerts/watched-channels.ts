@@ -24,14 +24,9 @@ export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () 
     const before = await watchOf(tenant, channel);
     const name = tenantName(tenant.key, channel);
     const watch = { by: before?.by ?? userId, at: before?.at ?? deps.now() };
-    if (on) {
-      await store.saveChannelWatch(name, {
-        ...watch,
-        ...(tenant.key ? { installation: tenant.teamId } : {}),
-      });
-    } else {
-      await store.deleteChannelWatch(name);
-    }
+    const installation = tenant.key ? { installation: tenant.teamId } : {};
+    if (on) await store.saveChannelWatch(name, { ...watch, ...installation });
+    else await store.deleteChannelWatch(name);
     // The watch kept under the channel alone (before installations had names) moves to the new name.
     if (tenant.key !== undefined && before?.installation === tenant.teamId)
       await store.deleteChannelWatch(channel);

@@ -35,7 +35,6 @@ export interface AlertWebhookDeps {
   /** ALERT_CHANNEL_ID. */
   defaultChannelId: string | undefined;
   intake: Pick<AlertIntake, 'receive'>;
-  /** Which installation a call is for, and running as it. */
   installations: AlertInstallations;
   logger: Logger;
 }

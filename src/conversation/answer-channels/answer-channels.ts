@@ -36,12 +36,9 @@ export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () 
   ): Promise<{ wasOn: boolean }> {
     const name = tenantName(tenant.key, channel);
     const before = await store.getAnswerChannel(name);
-    if (!on) {
-      if (before) await store.deleteAnswerChannel(name);
-      return { wasOn: before !== undefined };
-    }
     // Switching on twice keeps who turned it on first (the audit line still names both).
-    await store.saveAnswerChannel(name, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    if (on) await store.saveAnswerChannel(name, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    else if (before) await store.deleteAnswerChannel(name);
     return { wasOn: before !== undefined };
   }
 

@@ -14,7 +14,6 @@ export interface RatingsDeps {
   /** The other service connections: a rating goes to the service its answer came from. */
   connections?: ConnectionRuns | undefined;
   logger: Logger;
-  /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
   inside: InsideCheck;
   settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
   /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */

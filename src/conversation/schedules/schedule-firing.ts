@@ -122,7 +122,6 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
       throw error;
     });
     if ('gone' in posted) return pauseAndTell(schedule, due, 'left-channel');
-    const { message, context } = runInput(schedule);
     const request: TurnRequest = {
       tenant,
       teamId: tenant.teamId,
@@ -131,10 +130,10 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
       sourceTs: posted.ts,
       // The adder asks: a channel turned outsider-readable before the answer sends it to their DM.
       userId: schedule.addedBy,
-      prompt: message,
+      prompt: schedule.question,
       mentioned: true,
     };
-    const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', context);
+    const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', contextOf(schedule));
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
   }
@@ -146,11 +145,10 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
     return alias !== undefined && !(await deps.connectionExists(alias, tenant));
   }
 
-  /** The question, and the time range its own words name (in its adder's zone), as a mention's. */
-  function runInput(schedule: Schedule) {
+  /** The time range the question's own words name (in its adder's zone), as a mention's. */
+  function contextOf(schedule: Schedule) {
     const phrase = parseTimeRange(schedule.question, clock.now(), schedule.timeZone);
-    const context = phrase.kind === 'range' ? { timerange: phrase.range } : {};
-    return { message: schedule.question, context };
+    return phrase.kind === 'range' ? { timerange: phrase.range } : {};
   }
 
   async function pauseAndTell(schedule: Schedule, due: number, reason: PauseReason): Promise<void> {

@@ -39,14 +39,8 @@ const REFUSAL_OF: Record<OutsideReason, Refusal> = {
   guest: 'guest',
 };
 
-export type InsideVerdict =
-  | { inside: true }
-  | {
-      inside: false;
-      reason: OutsideReason;
-      /** The refusal the person sees when they addressed the bot (ephemeral). */
-      refusal: Refusal;
-    };
+/** The check's answer; `refusal`: what the person sees when they addressed the bot (ephemeral). */
+export type InsideVerdict = { inside: true } | { inside: false; reason: OutsideReason; refusal: Refusal };
 
 const INSIDE: InsideVerdict = { inside: true };
 

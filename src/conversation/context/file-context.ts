@@ -140,8 +140,7 @@ export function buildFileContext(
   for (const [position, { entry, index }] of bySize.entries()) {
     const share = Math.floor(room / (bySize.length - position));
     const wanted = entry.file.text.length + entry.overhead;
-    // A share too small to be useful is raised to the useful minimum while room lasts: the earlier
-    // (and smaller) files then go whole or cut, and the last ones find no room.
+    // A share too small to be useful is raised to the minimum while room lasts: the last files find none.
     const given = Math.min(wanted, Math.max(share, entry.overhead + MIN_USEFUL_CHARS));
     if (given > room) continue;
     allotted.set(index, given);

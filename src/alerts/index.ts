@@ -1,20 +1,9 @@
 /** Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root. */
 import { randomUUID } from 'node:crypto';
-import type { ConversationAudience } from '../conversation/access/audience.js';
-import type { ChannelAgents } from '../conversation/context/channel-agents.js';
-import type { ConversationStore } from '../conversation/ports.js';
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
 import type { HttpRoute } from '../http/http-route.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
 import { type AlertIntakeDeps, createAlertIntake } from './alert-intake.js';
-import type {
-  AlertInstallations,
-  AlertMetrics,
-  AlertOutput,
-  ChannelWatchStore,
-  ClaimStore,
-} from './alert-ports.js';
+import type { AlertInstallations, AlertMetrics, AlertOutput, ChannelWatchStore } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
@@ -24,15 +13,13 @@ export { type AlertTokens, createAlertTokens } from './alert-tokens.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
 
+/** What the composition root hands alert investigations: the run start's, the intake's, and the route's. */
 export interface AlertInvestigationsDeps
-  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
-  store: ClaimStore & ChannelWatchStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
+  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'>,
+    Pick<AlertIntakeDeps, 'audience' | 'channelAgents' | 'clock' | 'logger'> {
+  store: AlertIntakeDeps['store'] & ChannelWatchStore;
   alertOutput: AlertOutput;
-  audience: Pick<ConversationAudience, 'of'>;
-  channelAgents: Pick<ChannelAgents, 'agentFor'>;
   metrics: AlertMetrics & RunStartDeps['metrics'];
-  clock: Clock;
-  logger: Logger;
   config: Omit<AlertIntakeDeps['settings'], 'botUserId'> & {
     webhookToken: string | undefined;
     defaultChannelId: string | undefined;

@@ -1,10 +1,7 @@
 /**
- * POST /alerts (DESIGN "Alert investigations"): the vendor's custom notification endpoint. Token as
- * `Authorization: Bearer …`, `X-Alert-Token` or the body's `token`, compared in constant time:
- * ALERT_WEBHOOK_TOKEN (home installations only) or an installation's own (alert-tokens.ts).
- * `?channel=` (else ALERT_CHANNEL_ID), `?agent=`, `?team=` (required with OAuth unless the token
- * names it). 202 receipt; 400 bad request; 401 token; 403 another installation; 404 disabled;
- * 413 over 256 KB; 502 Slack refused the card. Nothing is posted or started on a bad request.
+ * POST /alerts (DESIGN "Alert investigations"): token as Bearer, `X-Alert-Token` or the body's `token`
+ * (ALERT_WEBHOOK_TOKEN: home installations; or an installation's own); `?channel=`, `?agent=`, `?team=`.
+ * 202 receipt; 400/401/403/404/413 and nothing done; 502 when Slack refused the card.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';

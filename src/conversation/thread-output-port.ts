@@ -102,10 +102,8 @@ export interface RefusalDetail {
   workingForMs?: number | undefined;
   /** For `outsider-audience` and `private-thread-failed`: why the conversation is outsider-readable. */
   audience?: OutsiderReason | undefined;
-  /** For `over-limit`: when the sender can ask again (epoch ms), … */
+  /** For `over-limit`: when the sender can ask again (epoch ms), the hourly limit, their zone (else UTC). */
   retryAt?: number | undefined;
-  /** … the runs one person may start in an hour, … */
   limit?: number | undefined;
-  /** … and the sender's IANA time zone (`users.info` `tz`), when known; else the time is in UTC. */
   timeZone?: string | undefined;
 }

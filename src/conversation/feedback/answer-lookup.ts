@@ -21,11 +21,6 @@ export function createAnswerLookup(deps: AnswerLookupDeps) {
   const { store, clock } = deps;
   const reactionWaitMs = deps.reactionWaitMs ?? 2_000;
 
-  /** By the index alone (the comment form, long after the click). */
-  function byMessage(channel: string, ts: string): Promise<AnswerRef | undefined> {
-    return store.lookupAnswer(channel, ts);
-  }
-
   /** A click on an answer's buttons; `turnId` from the button value or the message metadata. */
   async function byClick(channel: string, ts: string, turnId?: string): Promise<AnswerRef | undefined> {
     const indexed = await store.lookupAnswer(channel, ts);
@@ -54,5 +49,5 @@ export function createAnswerLookup(deps: AnswerLookupDeps) {
     return undefined;
   }
 
-  return { byMessage, byClick, byReaction };
+  return { byClick, byReaction };
 }

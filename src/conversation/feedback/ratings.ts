@@ -132,7 +132,8 @@ export function createRatings(deps: RatingsDeps) {
 
   /** Sends the comment with the session's current rating (the service keeps one record per session). */
   async function onComment(comment: RatingComment): Promise<CommentResult> {
-    const answer = await answers.byMessage(comment.channel, comment.ts);
+    // By the index alone: the comment form comes long after the click.
+    const answer = await store.lookupAnswer(comment.channel, comment.ts);
     if (!answer) return 'not-an-answer';
     const score = await store.getRating(answer.sessionId);
     if (score === undefined) return 'no-rating';

@@ -24,7 +24,13 @@ const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 /** A workspace (`T…`) or an Enterprise Grid org (`E…`). */
 const TEAM_ID = /^[TE][A-Z0-9]{2,}$/;
 
-export interface AlertWebhookDeps {
+/** Who a call's token speaks for: the operator (home installations), or one installation. */
+type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
+
+type Answer = { status: number; body: Record<string, unknown> };
+const refused = (status: number, error: string): Answer => ({ status, body: { error } });
+
+export function alertWebhookRoute(deps: {
   /** ALERT_WEBHOOK_TOKEN (home installations only); with neither it nor `tokens` ⇒ 404. */
   token: string | undefined;
   /** The installations' own tokens; unset without STATE_ENCRYPTION_KEY (nothing can be kept sealed). */
@@ -34,15 +40,7 @@ export interface AlertWebhookDeps {
   intake: Pick<AlertIntake, 'receive'>;
   installations: AlertInstallations;
   logger: Logger;
-}
-
-/** Who a call's token speaks for: the operator (home installations), or one installation. */
-type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
-
-type Answer = { status: number; body: Record<string, unknown> };
-const refused = (status: number, error: string): Answer => ({ status, body: { error } });
-
-export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
+}): HttpRoute {
   const tokenMatches = deps.token ? secretCheck(deps.token) : undefined;
 
   async function answer(req: IncomingMessage): Promise<Answer> {

@@ -13,11 +13,6 @@ export interface AgentSessionPort {
   rename(where: ThreadLocation, question: string): Promise<StatusResult>;
 }
 
-export interface AgentSessionsDeps {
-  port: AgentSessionPort;
-  logger: Logger;
-}
-
 /** What a turn tells the session when its run starts. */
 export interface SessionBegin {
   /** The turn starts a new run: the session is named after this question. */
@@ -26,7 +21,7 @@ export interface SessionBegin {
   rename?: boolean | undefined;
 }
 
-export function createAgentSessions(deps: AgentSessionsDeps) {
+export function createAgentSessions(deps: { port: AgentSessionPort; logger: Logger }) {
   const { port, logger } = deps;
   /** Workspaces where Slack refused the sessions methods: left alone until the process restarts. */
   const refused = new Set<string>();

@@ -17,16 +17,14 @@ export interface StopRequest extends ThreadLocation {
 
 export type StopResult = 'stopped' | 'idle' | 'outsider';
 
-export interface RunStopDeps {
+export function createRunStop(deps: {
   ledger: Pick<TurnLedger, 'turnHolding' | 'markStopped'>;
   runner: Pick<TurnRunner, 'stopTurn'>;
   inside: Pick<InsideCheck, 'check'>;
   sessions: Pick<AgentSessions, 'end'>;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'stopPressed'>;
-}
-
-export function createRunStop(deps: RunStopDeps) {
+}) {
   const { ledger, runner, inside, sessions, logger, metrics } = deps;
 
   async function onStop(request: StopRequest): Promise<StopResult> {

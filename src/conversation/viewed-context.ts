@@ -15,16 +15,14 @@ export interface ChannelMembership {
   isMember(channel: string, userId: string): Promise<boolean>;
 }
 
-export interface ViewedContextDeps {
+/** A turn context that honours `viewing` on a DM question that starts a new session. */
+export function createViewedContext(deps: {
   /** The ordinary preparation (turn-context.ts), asked about the viewed place instead of the DM. */
   context: Pick<TurnContext, 'prepare'>;
   audience: Pick<ConversationAudience, 'of'>;
   membership: ChannelMembership;
   logger: Logger;
-}
-
-/** A turn context that honours `viewing` on a DM question that starts a new session. */
-export function createViewedContext(deps: ViewedContextDeps): Pick<TurnContext, 'prepare'> {
+}): Pick<TurnContext, 'prepare'> {
   const { context, audience, membership, logger } = deps;
 
   async function prepare(

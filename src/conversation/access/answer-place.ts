@@ -33,15 +33,13 @@ export type Placement =
 /** The private thread a question moved to. */
 export type PrivateThread = { moved: true; where: ThreadLocation } | { moved: false };
 
-export interface AnswerPlacementDeps {
+export function createAnswerPlacement(deps: {
   audience: Pick<ConversationAudience, 'of'>;
   policy: OutsiderPolicy;
   replies: PrivateReplies;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'outsiderReadable'>;
-}
-
-export function createAnswerPlacement(deps: AnswerPlacementDeps) {
+}) {
   const { logger } = deps;
 
   /** Asks who reads the conversation (no Slack call for a DM with the bot, none with `thread`). */

@@ -36,7 +36,12 @@ export interface AudienceCache {
   forgetAudience(verdict: string): Promise<void>;
 }
 
-export interface ConversationAudienceDeps {
+const INSIDE: Audience = { outsiders: false };
+
+/** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
+export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
+
+export function createConversationAudience(deps: {
   source: AudienceSource;
   cache: AudienceCache;
   /** Judges each member, guests included (see who-is-inside.ts). */
@@ -50,14 +55,7 @@ export interface ConversationAudienceDeps {
   concurrency?: number | undefined;
   /** With OAuth, the installation under way: who is an outsider in a shared channel depends on who asks. */
   partition?: (() => string | undefined) | undefined;
-}
-
-const INSIDE: Audience = { outsiders: false };
-
-/** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
-export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
-
-export function createConversationAudience(deps: ConversationAudienceDeps) {
+}) {
   const ttlMs = deps.ttlMs ?? 15 * 60_000;
   const concurrency = Math.max(1, deps.concurrency ?? 8);
   const { logger } = deps;

@@ -23,7 +23,15 @@ export interface Spending {
   take(userId: string): Promise<SpendingVerdict>;
 }
 
-export interface SpendingDeps {
+/** A use that costs nothing (the bot's own runs: alerts, schedules). */
+export const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
+
+/** No limit: every turn may start, and nothing touches the store. */
+export const unlimitedSpending: Spending = {
+  take: async () => ({ ok: true, ...NOTHING_TO_GIVE_BACK }),
+};
+
+export function createSpending(deps: {
   store: Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
   /** `RUNS_PER_PERSON_PER_HOUR`; 0: no limit (nothing is counted). */
   runsPerHour: number;
@@ -33,17 +41,7 @@ export interface SpendingDeps {
   /** For the refusal's time zone; without it (or when the look-up fails) the time is in UTC. */
   people?: PeopleDirectory | undefined;
   newId?: () => string;
-}
-
-/** A use that costs nothing (the bot's own runs: alerts, schedules). */
-export const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
-
-/** No limit: every turn may start, and nothing touches the store. */
-export const unlimitedSpending: Spending = {
-  take: async () => ({ ok: true, ...NOTHING_TO_GIVE_BACK }),
-};
-
-export function createSpending(deps: SpendingDeps): Spending {
+}): Spending {
   const { store, runsPerHour, clock, logger, metrics } = deps;
   if (runsPerHour <= 0) return unlimitedSpending;
   const newId = deps.newId ?? randomUUID;

@@ -24,19 +24,17 @@ export interface FileReader {
 /** Most files one turn reads; more are named as not sent (no room). */
 export const MAX_FILES_PER_TURN = 10;
 
-export interface FileGatheringDeps {
-  reader: FileReader;
-  logger: Logger;
-  /** FILE_CONTEXT_MAX_CHARS; 0 reads no file. */
-  settings: { maxChars: number };
-}
-
 /** Messages written by people (not bots, apps or integrations): only their files count. */
 function byPerson(message: ThreadMessage): boolean {
   return Boolean(message.user) && !message.bot_id && message.subtype !== 'bot_message';
 }
 
-export function createFileGathering(deps: FileGatheringDeps) {
+export function createFileGathering(deps: {
+  reader: FileReader;
+  logger: Logger;
+  /** FILE_CONTEXT_MAX_CHARS; 0 reads no file. */
+  settings: { maxChars: number };
+}) {
   const { reader, logger, settings } = deps;
 
   /**

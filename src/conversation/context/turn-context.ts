@@ -43,7 +43,17 @@ export type PreparedTurn =
     }
   | { kind: 'refused'; refusal: Refusal };
 
-export interface TurnContextDeps {
+/** Most distinct people whose names one context looks up (users.info is cached, but bounded). */
+const MAX_NAME_LOOKUPS = 50;
+
+/** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
+export function compareTs(a: string, b: string): number {
+  const [as = '0', af = '0'] = a.split('.');
+  const [bs = '0', bf = '0'] = b.split('.');
+  return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
+}
+
+export function createTurnContext(deps: {
   threads: ThreadReader;
   people: PeopleDirectory;
   inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
@@ -60,19 +70,7 @@ export interface TurnContextDeps {
     /** ALERT_LOOKBACK_MINUTES. */
     alertLookbackMinutes: number;
   };
-}
-
-/** Most distinct people whose names one context looks up (users.info is cached, but bounded). */
-const MAX_NAME_LOOKUPS = 50;
-
-/** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
-export function compareTs(a: string, b: string): number {
-  const [as = '0', af = '0'] = a.split('.');
-  const [bs = '0', bf = '0'] = b.split('.');
-  return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
-}
-
-export function createTurnContext(deps: TurnContextDeps) {
+}) {
   const { threads, people, inside, clock, logger, settings } = deps;
 
   async function prepare(request: ContextRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {

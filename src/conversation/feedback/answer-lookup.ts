@@ -2,22 +2,20 @@ import type { Clock } from '../../runtime/clock.js';
 import type { ConversationStore } from '../ports.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 
+/** Between two reads of the index while a reaction waits. */
+const REACTION_RETRY_MS = 250;
+
 /**
  * Finds the run behind a rated answer, even before delivery indexed it: a click falls back to its turn's
  * record, then the index once more; a reaction on the bot's message waits a bounded while.
  */
-export interface AnswerLookupDeps {
+export function createAnswerLookup(deps: {
   store: ConversationStore;
   /** Without a clock a reaction is not waited for. */
   clock?: Clock | undefined;
   /** How long a reaction on a bot message waits for its index entry. Default 2,000 ms. */
   reactionWaitMs?: number | undefined;
-}
-
-/** Between two reads of the index while a reaction waits. */
-const REACTION_RETRY_MS = 250;
-
-export function createAnswerLookup(deps: AnswerLookupDeps) {
+}) {
   const { store, clock } = deps;
   const reactionWaitMs = deps.reactionWaitMs ?? 2_000;
 

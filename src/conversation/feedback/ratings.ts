@@ -8,20 +8,6 @@ import type { AnswerRef } from '../turn/turn-records.js';
 import { createAnswerLookup } from './answer-lookup.js';
 import { reactionToScore } from './feedback-mapping.js';
 
-export interface RatingsDeps {
-  store: ConversationStore;
-  agent: AgentRunsPort;
-  /** The other service connections: a rating goes to the service its answer came from. */
-  connections?: ConnectionRuns | undefined;
-  logger: Logger;
-  inside: InsideCheck;
-  settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
-  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
-  clock?: Clock | undefined;
-  /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
-  onRated?: ((answer: AnswerRef) => void) | undefined;
-}
-
 export interface Reaction {
   channel: string;
   ts: string;
@@ -64,7 +50,19 @@ export interface Rating {
 }
 
 /** 👍/👎 on an answer as feedback on its session (DESIGN "Native feedback"); an unreaction cannot delete it. */
-export function createRatings(deps: RatingsDeps) {
+export function createRatings(deps: {
+  store: ConversationStore;
+  agent: AgentRunsPort;
+  /** The other service connections: a rating goes to the service its answer came from. */
+  connections?: ConnectionRuns | undefined;
+  logger: Logger;
+  inside: InsideCheck;
+  settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
+  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
+  clock?: Clock | undefined;
+  /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
+  onRated?: ((answer: AnswerRef) => void) | undefined;
+}) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
   const answers = createAnswerLookup({ store, clock: deps.clock });

@@ -50,7 +50,7 @@ export interface ScheduleInstallations {
   ): Promise<{ found: true; value: T } | { found: false }>;
 }
 
-export interface ScheduleFiringDeps {
+export function createScheduleFiring(deps: {
   schedules: Pick<Schedules, 'list' | 'pause'>;
   claims: OccurrenceClaims;
   installations: ScheduleInstallations;
@@ -67,9 +67,7 @@ export interface ScheduleFiringDeps {
   /** SCHEDULE_GRACE_MINUTES as ms. */
   graceMs: number;
   newId: () => string;
-}
-
-export function createScheduleFiring(deps: ScheduleFiringDeps) {
+}) {
   const { clock, logger, metrics } = deps;
 
   /** One round: every schedule's latest due occurrence, handled by whoever claims it. */

@@ -48,21 +48,19 @@ export const scheduleName = (schedule: Pick<Schedule, 'installation' | 'id'>) =>
 /** Fresh ids tried before giving up: six hex digits rarely collide within one installation. */
 const ID_ATTEMPTS = 5;
 
-export interface SchedulesDeps {
-  store: ScheduleStore;
-  now: () => number;
-  newId: () => string;
-  /** SCHEDULES_PER_CHANNEL. */
-  perChannel: number;
-}
-
 /** A schedule with its next run, as the list shows it. */
 export interface ListedSchedule {
   schedule: Schedule;
   nextRun: number | undefined;
 }
 
-export function createSchedules(deps: SchedulesDeps) {
+export function createSchedules(deps: {
+  store: ScheduleStore;
+  now: () => number;
+  newId: () => string;
+  /** SCHEDULES_PER_CHANNEL. */
+  perChannel: number;
+}) {
   const { store } = deps;
   const owned = (tenant: Tenant) => (schedule: Schedule) => schedule.installation === tenant.key;
   const withNext = (schedule: Schedule): ListedSchedule => ({

@@ -35,7 +35,7 @@ function text(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-/** An instant as epoch ms: ISO 8601 with a zone, or epoch s/ms (below 10^11: seconds, else 1973 as ms). */
+/** An instant as epoch ms: ISO 8601 with a zone, or epoch s/ms (below 10^11 is seconds; 10^11 ms: 1973). */
 export function parseInstant(value: unknown): number | undefined {
   const raw = typeof value === 'number' ? String(value) : text(value);
   if (raw === undefined) return undefined;

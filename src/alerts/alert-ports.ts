@@ -76,7 +76,7 @@ export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited
 /** Where an alert came from: the webhook, or an integration's post in a watched channel. */
 export type AlertSource = 'webhook' | 'channel';
 
-/** An alert's installation (DESIGN "Alert tokens per installation"): by `?team=`, its token, or the sole one. */
+/** Which installation: `?team=`, its token's, or the only one (DESIGN "Alert tokens per installation"). */
 export interface AlertInstallations extends ScheduleInstallations {
   /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */
   only?: string | undefined;

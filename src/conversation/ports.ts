@@ -2,7 +2,7 @@ import type { OutsiderReason } from './access/audience.js';
 import type { RunInput, RunStatusReport } from './run-types.js';
 import type { AnswerRef, ThreadRecord, TurnOutcome, TurnRecord } from './turn/turn-records.js';
 
-/** The ports the conversation layer talks through, implemented at the edges (agent-api/, store/, slack/). */
+/** The conversation layer's ports, implemented at the edges: this folder never imports Bolt, ky or keyv. */
 
 // The run's vocabulary lives in the leaf run-types.ts, re-exported for the edges that know the ports.
 export type { ReportDigest, RunInput, RunStatus, RunStatusReport, TimeRange } from './run-types.js';

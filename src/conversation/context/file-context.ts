@@ -1,4 +1,5 @@
 /** Files as context (DESIGN "Files are context"), the pure part: what reads as text, and how it is quoted. */
+
 /** A file shared in Slack, as context reads it (an event's or `conversations.replies`' `files`). */
 export interface SharedFile {
   id: string;

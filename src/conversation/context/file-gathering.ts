@@ -1,4 +1,4 @@
-/** Files as context (DESIGN "Files are context"): read through the port; an unread one is reported, why. */
+/** Files as context (DESIGN "Files are context"): read through a port; each unread one reported with why. */
 import type { Logger } from '../../runtime/logger.js';
 import type { ThreadMessage } from './context-ports.js';
 import {

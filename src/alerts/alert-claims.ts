@@ -1,22 +1,16 @@
-/**
- * One alert's claims in the store (its dedupe mark, its cooldown mark) as a handle that carries
- * its own token: taken atomically, settled on the card's ts once it is posted, given back when
- * nothing reached Slack. A repeat finds what the first holder settled on — waiting briefly when
- * the first is still posting its card.
- */
+/** One alert's claims (dedupe, cooldown) as a handle carrying its own token; a repeat waits for the ts. */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
 import type { ClaimStore } from './alert-ports.js';
+import { parseJson } from './template-body.js';
 
 /** How long a repeat waits for the first alert's card ts (a concurrent first is still posting). */
 const PENDING_WAIT_MS = 3_000;
 const PENDING_STEP_MS = 100;
 
-export type ClaimTaken = { taken: true } | { taken: false; ts: string | undefined };
-
 export interface AlertClaimHandle {
   /** Takes `name` for this alert, or tells the ts of the alert that holds it. */
-  take(name: string, ttlMs: number): Promise<ClaimTaken>;
+  take(name: string, ttlMs: number): Promise<{ taken: true } | { taken: false; ts: string | undefined }>;
   /** Records the ts this alert settled on in `names` (default: every claim it holds). */
   settle(ts: string | undefined, names?: string[]): Promise<void>;
   /** Gives one claim back (default: all of them), so a retry or a repeat may take it. */
@@ -62,19 +56,11 @@ export function createAlertClaims(deps: { store: ClaimStore; clock: Clock; newId
 }
 
 function tsOf(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const ts = (JSON.parse(value) as { ts?: unknown }).ts;
-    return typeof ts === 'string' ? ts : undefined;
-  } catch {
-    return undefined;
-  }
+  const ts = (value ? (parseJson(value) as { ts?: unknown } | null | undefined) : undefined)?.ts;
+  return typeof ts === 'string' ? ts : undefined;
 }
 
-/**
- * The store names of an alert's claims. Parts come from the vendor (titles can be long and hold
- * anything), so they are hashed into fixed-length names.
- */
+/** Vendor text (long, holding anything) hashed into a fixed-length claim name part. */
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
 
 /** Titles that differ only in case or spacing are the same alert firing again. */

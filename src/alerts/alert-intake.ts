@@ -1,19 +1,11 @@
 /**
- * One alert → at most one investigation (DESIGN "Alert investigations"), whether it came from the
- * webhook or as an integration's post in a watched channel:
- * 1. dedupe — an atomic claim per alert event (kept 25 h), so retries and replicas start it once;
- * 2. cooldown — a claim per title per channel (ALERT_COOLDOWN_MINUTES): a repeat goes into the
- *    earlier alert's thread as "fired again";
- * 3. who reads — a channel outsiders can read is not investigated unless OUTSIDER_AUDIENCE=thread;
- * 4. the limit — ALERT_RUNS_PER_HOUR investigations per channel per rolling hour, across replicas;
- * 5. the card (or, for an integration's post, the post itself), then the run in its thread,
- *    through the same run start as a mention: answers, follow-ups and ratings work as anywhere.
- * The asker of an investigation is the bot itself: no person's RUNS_PER_PERSON_PER_HOUR is spent,
- * and nothing goes to anyone's DM. A card Slack refuses gives every claim back, so a retry works.
+ * One alert (webhook or watched-channel post) → at most one investigation (DESIGN "Alert investigations"):
+ * dedupe, cooldown, outsiders, the hourly limit, the card, then the run with the bot as the asker.
  */
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
-import type { ChannelAgent, ChannelAgents } from '../conversation/context/channel-agents.js';
+import { HOUR_MS, NOTHING_TO_GIVE_BACK } from '../conversation/access/spending.js';
+import { type ChannelAgent, type ChannelAgents, readyOn } from '../conversation/context/channel-agents.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { RunStart } from '../conversation/turn/run-start.js';
@@ -39,14 +31,10 @@ import { alertRunInput } from './alert-run-input.js';
 
 /** Kept past a day: vendors retry for hours, and the same event must not start twice. */
 const DEDUPE_TTL_MS = 25 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
 
 /** Where an alert goes and how it is known. */
 export interface AlertTarget {
-  /**
-   * The installation the alert is for (the webhook's token and `?team=`, or the watched channel's
-   * event): its channel binding, claims, cooldowns and hourly limit are its own.
-   */
+  /** The installation the alert is for: its binding, claims, cooldowns and hourly limit are its own. */
   tenant: Tenant;
   channel: string;
   /** `?agent=`: else the channel's agent, else AGENT_ID. */
@@ -56,7 +44,6 @@ export interface AlertTarget {
   postedTs?: string | undefined;
   /** Dedupe key (default: the alert's event id, trigger id, or title and window). */
   eventKey: string;
-  /** What the cooldown compares (default: the title). */
   cooldownText?: string | undefined;
 }
 
@@ -66,7 +53,6 @@ export interface AlertReceipt {
   channel: string;
   /** The card (or the earlier alert's card, for a duplicate or a repeat), when known. */
   ts?: string | undefined;
-  /** For `limited`: why. */
   reason?: NotInvestigatedReason['kind'] | undefined;
 }
 
@@ -90,7 +76,6 @@ export interface AlertIntakeDeps {
   clock: Clock;
   logger: Logger;
   settings: {
-    /** The asker of every investigation. */
     botUserId: string;
     cooldownMs: number;
     /** 0: no limit. */
@@ -100,8 +85,6 @@ export interface AlertIntakeDeps {
   };
   newId?: () => string;
 }
-
-const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
 
 export function createAlertIntake(deps: AlertIntakeDeps) {
   const { store, output, clock, logger, settings, metrics } = deps;
@@ -150,7 +133,6 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     arrivedAt: number,
   ): Promise<AlertReceipt> {
     const allowanceId = newId();
-    // The channel's binding in the alert's installation: its agent and connection, as a mention's.
     const channelAgent = await deps.channelAgents.agentFor(target.tenant, target.channel);
     const reason =
       channelAgent.source === 'unbound' ? ({ kind: 'unbound' } as const) : await whyNot(target, allowanceId);
@@ -229,13 +211,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       mentioned: true,
       alertAt: arrivedAt,
     };
-    const { connection } = channelAgent;
-    const prepared = {
-      kind: 'ready',
-      agentId,
-      ...(connection !== undefined ? { connection } : {}),
-      context,
-    } as const;
+    const prepared = readyOn(channelAgent, agentId, context);
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     if (result === 'started') metrics.investigationStarted(source);
     logger.info({ channel, ts, agentId, source, result }, 'alert investigation');
@@ -265,5 +241,4 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
 
 export type AlertIntake = ReturnType<typeof createAlertIntake>;
 
-/** The hourly limit of a channel, in the alert's installation. */
 const allowanceName = (target: AlertTarget) => `alerts:${tenantName(target.tenant.key, target.channel)}`;

@@ -1,10 +1,6 @@
-/**
- * The body of POST /alerts: the vendor's custom notification endpoint, filled from the JSON
- * template docs/alerts.md gives (DESIGN "Alert investigations"). Members are named after the template
- * variables. Only a title is required; everything else is used when it makes sense and otherwise
- * left out (a vendor fills what it has, and an alert is never refused for a malformed extra). Pure.
- */
+/** The body of POST /alerts (docs/alerts.md's template): only a title is required; bad extras left out. */
 import { normaliseTitle } from './alert-claims.js';
+import { parseJson } from './template-body.js';
 
 /** An alert, from the webhook or from an integration's post in a watched channel. */
 export interface Alert {
@@ -23,9 +19,7 @@ export interface Alert {
   tags: string[];
 }
 
-export type ParsedAlert =
-  | { ok: true; alert: Alert; token?: string | undefined }
-  | { ok: false; problem: string };
+export type ParsedAlert = { ok: true; alert: Alert } | { ok: false; problem: string };
 
 /** The longest title kept (Slack's header block takes 150 characters; the agent needs no more). */
 const MAX_TITLE = 300;
@@ -41,11 +35,7 @@ function text(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-/**
- * An instant as epoch ms: ISO 8601 (a zone is required, else it would read as local time), or
- * epoch seconds or milliseconds (as a number or digits; below 10^11 reads as seconds — 10^11 ms
- * is 1973, 10^11 s is the year 5138).
- */
+/** An instant as epoch ms: ISO 8601 with a zone, or epoch s/ms (below 10^11 is seconds; 10^11 ms: 1973). */
 export function parseInstant(value: unknown): number | undefined {
   const raw = typeof value === 'number' ? String(value) : text(value);
   if (raw === undefined) return undefined;
@@ -63,12 +53,7 @@ export function parseInstant(value: unknown): number | undefined {
 function jsonOrText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
-  if (!/^[[{"]/.test(trimmed)) return trimmed;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return trimmed;
-  }
+  return /^[[{"]/.test(trimmed) ? (parseJson(trimmed) ?? trimmed) : trimmed;
 }
 
 /** Tags: an array (of strings, or `{key, value}` / `{name, value}` objects), an object, or JSON text of either. */
@@ -108,29 +93,29 @@ function httpUrl(value: unknown): string | undefined {
   return /^https?:$/.test(new URL(raw).protocol) ? raw : undefined;
 }
 
+/** A JSON object (not null, not an array). */
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** The parsed JSON body → an alert, or the 400's problem. */
 export function parseAlertBody(body: unknown): ParsedAlert {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, problem: 'the body must be a JSON object' };
-  }
-  const json = body as Json;
-  const title = text(json.alert_title);
+  if (!isObject(body)) return { ok: false, problem: 'the body must be a JSON object' };
+  const title = text(body.alert_title);
   if (!title) return { ok: false, problem: 'alert_title is missing' };
   return {
     ok: true,
-    token: typeof json.token === 'string' ? json.token : undefined,
     alert: {
       title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
-      description: text(json.alert_description),
-      severity: text(json.alert_severity),
-      eventId: text(json.alert_event_id),
-      triggeredId: text(json.triggered_id),
-      accountId: text(json.account_id),
-      windowStart: parseInstant(json.alert_timeframe_start),
-      windowEnd: parseInstant(json.alert_timeframe_end),
-      appUrl: httpUrl(json.alert_app_url),
-      samples: parseSamples(json.alert_samples ?? json.alert_samples_json),
-      tags: parseTags(json.alert_tags ?? json.alert_tags_json),
+      description: text(body.alert_description),
+      severity: text(body.alert_severity),
+      eventId: text(body.alert_event_id),
+      triggeredId: text(body.triggered_id),
+      accountId: text(body.account_id),
+      windowStart: parseInstant(body.alert_timeframe_start),
+      windowEnd: parseInstant(body.alert_timeframe_end),
+      appUrl: httpUrl(body.alert_app_url),
+      samples: parseSamples(body.alert_samples ?? body.alert_samples_json),
+      tags: parseTags(body.alert_tags ?? body.alert_tags_json),
     },
   };
 }
@@ -142,10 +127,7 @@ export function alertEventKey(alert: Alert): string {
   return `title:${normaliseTitle(alert.title)}:${alert.windowStart ?? ''}:${alert.windowEnd ?? ''}`;
 }
 
-/**
- * The vendor's View in Explore link: `<alert_app_url>#/view-in-explore?&triggeredId=…&switchToAccountId=…`
- * (the recipe of its own notifications), when all three are known.
- */
+/** The vendor's View in Explore link (the recipe of its own notifications), when all three are known. */
 export function exploreUrl(alert: Pick<Alert, 'appUrl' | 'triggeredId' | 'accountId'>): string | undefined {
   if (!alert.appUrl || !alert.triggeredId || !alert.accountId) return undefined;
   const triggered = encodeURIComponent(alert.triggeredId);

@@ -1,21 +1,15 @@
-/**
- * The ports alert investigations talk through (DESIGN "Alert investigations"). Implementations
- * live at the edges: the claims and watched channels in src/store/, the card in src/slack/.
- */
-import type { Tenant } from '../conversation/tenancy.js';
+/** The ports alert investigations talk through; implemented in src/store/ and src/slack/. */
+
+import type { ScheduleInstallations } from '../conversation/schedules/schedule-firing.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
 
 /** What a claim holds when someone else took it first. */
 export type ClaimResult = { claimed: true } | { claimed: false; value: string };
 
-/**
- * Atomic once-only marks with an expiry (`SET NX PX` in Redis), shared by every replica on the
- * store, holding a value that can be settled later (the alert card's ts, once it is posted).
- */
+/** Atomic once-only marks with an expiry (`SET NX PX`), shared by replicas, settled later (the card's ts). */
 export interface ClaimStore {
   /** Takes `name` with `value` unless it is held; otherwise says what it holds. */
   claim(name: string, value: string, ttlMs: number): Promise<ClaimResult>;
-  /** The value held, if any. */
   readClaim(name: string): Promise<string | undefined>;
   /** Replaces the value when it is still `from`, keeping the expiry; false when it is not. */
   settleClaim(name: string, from: string, to: string): Promise<boolean>;
@@ -45,10 +39,7 @@ export type NotInvestigatedReason =
   | { kind: 'hourly-limit'; limit: number }
   /** People outside the organisation can read the channel, and OUTSIDER_AUDIENCE is not `thread`. */
   | { kind: 'outsiders'; policy: 'dm' | 'refuse' }
-  /**
-   * Not a home installation and the channel is bound to none of its connections (DESIGN "The home
-   * workspaces"): the card is posted, nothing reaches any service.
-   */
+  /** Not a home installation and the channel is bound to no connection: the card only. */
   | { kind: 'unbound' };
 
 /** The alert card, as src/slack/views/alert-card.ts renders it. */
@@ -56,7 +47,6 @@ export interface AlertCard {
   title: string;
   severity?: string | undefined;
   description?: string | undefined;
-  /** Epoch ms; either may be unknown. */
   windowStart?: number | undefined;
   windowEnd?: number | undefined;
   tags: string[];
@@ -68,7 +58,6 @@ export interface AlertCard {
 
 /** The Slack side: the card, and the bot's short replies in alert threads. Errors are Slack's. */
 export interface AlertOutput {
-  /** Posts the card as a new message in `channel`; returns its ts. */
   postCard(channel: string, card: AlertCard): Promise<string>;
   /** "Fired again at HH:MM UTC" in the earlier alert's thread. */
   postFiredAgain(where: ThreadLocation, title: string, at: number): Promise<void>;
@@ -87,18 +76,8 @@ export type AlertOutcome = 'investigating' | 'duplicate' | 'cooldown' | 'limited
 /** Where an alert came from: the webhook, or an integration's post in a watched channel. */
 export type AlertSource = 'webhook' | 'channel';
 
-/**
- * The installation an alert is for (DESIGN "Alert tokens per installation"): named by the webhook's
- * `?team=` (a workspace `T…`, or an org `E…` for an org-wide install), else by its own token, else
- * (one workspace) the only one. Its card, run and answer go out with that installation's token and
- * identity, and its bindings, claims and cooldowns are its own.
- */
-export interface AlertInstallations {
+/** Which installation: `?team=`, its token's, or the only one (DESIGN "Alert tokens per installation"). */
+export interface AlertInstallations extends ScheduleInstallations {
   /** With one workspace: the installation a call without `?team=` is for. Unset with OAuth. */
   only?: string | undefined;
-  /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
-  runAs<T>(
-    team: string,
-    work: (tenant: Tenant) => Promise<T>,
-  ): Promise<{ found: true; value: T } | { found: false }>;
 }

@@ -1,10 +1,4 @@
-/**
- * Each installation's own alert webhook token (DESIGN "Alert tokens per installation"): made on
- * first use by an admin's `/agent alerts webhook`, replaced by `… rotate`, kept sealed with the
- * secret box (never in plain text in the store, never logged). A token names its installation
- * (`<installation>.<random>`), so a call carrying it is known to be that installation's before
- * anything else is read, and a `?team=` naming another can be refused (403).
- */
+/** Each installation's own alert webhook token, kept sealed (DESIGN "Alert tokens per installation"). */
 import { randomBytes } from 'node:crypto';
 import { secretCheck } from '../http/secret-check.js';
 
@@ -22,29 +16,13 @@ export interface Sealer {
   open(sealed: string, place: string): string;
 }
 
-/**
- * The record an installation's alert token is sealed for (DESIGN "Sealed values know their place"),
- * written as secret-box.ts's `sealPlace` writes its kinds, which this layer may not import.
- */
+/** The token's sealed place (DESIGN "Sealed values know their place"), as secret-box.ts's `sealPlace`. */
 const placeOf = (installationId: string) => JSON.stringify(['alert-token', installationId]);
-
-export interface AlertTokens {
-  /** The installation's token: the kept one, or a new one on first use. */
-  tokenOf(installationId: string): Promise<string>;
-  /** A new token for the installation; the old one stops working at once. */
-  rotate(installationId: string): Promise<string>;
-  /** The installation one of the presented tokens belongs to; undefined when none does. */
-  installationOf(presented: readonly string[]): Promise<string | undefined>;
-}
 
 /** `T…`/`E…`, a dot, then the random part: the installation is readable without a store read. */
 const TOKEN = /^([TE][A-Z0-9]{2,})\.([A-Za-z0-9_-]{20,})$/;
 
-export function createAlertTokens(deps: {
-  records: AlertTokenRecords;
-  box: Sealer;
-  now: () => number;
-}): AlertTokens {
+export function createAlertTokens(deps: { records: AlertTokenRecords; box: Sealer; now: () => number }) {
   const { records, box } = deps;
 
   async function make(installationId: string): Promise<string> {
@@ -62,11 +40,14 @@ export function createAlertTokens(deps: {
   }
 
   return {
-    async tokenOf(installationId) {
+    /** The installation's token: the kept one, or a new one on first use. */
+    async tokenOf(installationId: string): Promise<string> {
       return (await kept(installationId)) ?? make(installationId);
     },
+    /** A new token for the installation; the old one stops working at once. */
     rotate: make,
-    async installationOf(presented) {
+    /** The installation one of the presented tokens belongs to; undefined when none does. */
+    async installationOf(presented: readonly string[]): Promise<string | undefined> {
       for (const candidate of presented) {
         const installationId = TOKEN.exec(candidate)?.[1];
         if (!installationId) continue;
@@ -78,3 +59,6 @@ export function createAlertTokens(deps: {
     },
   };
 }
+
+/** Each installation's own alert webhook token. */
+export type AlertTokens = ReturnType<typeof createAlertTokens>;

@@ -1,63 +1,32 @@
-/**
- * Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root:
- * the intake that decides what an alert starts, its POST /alerts route, the watched channels, and
- * a run start of their own over the same ledger, delivery and progress as mentions.
- */
+/** Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root. */
 import { randomUUID } from 'node:crypto';
-import type { ConversationAudience } from '../conversation/access/audience.js';
-import type { ChannelAgents } from '../conversation/context/channel-agents.js';
-import type { ConversationStore } from '../conversation/ports.js';
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
 import type { HttpRoute } from '../http/http-route.js';
-import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
-import { createAlertIntake } from './alert-intake.js';
-import type {
-  AlertInstallations,
-  AlertMetrics,
-  AlertOutput,
-  ChannelWatchStore,
-  ClaimStore,
-} from './alert-ports.js';
+import { type AlertIntakeDeps, createAlertIntake } from './alert-intake.js';
+import type { AlertInstallations, AlertMetrics, AlertOutput, ChannelWatchStore } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { createWatchedChannels } from './watched-channels.js';
 import { alertWebhookRoute } from './webhook-route.js';
 
-export { AlertCardError, type AlertIntake, type AlertReceipt } from './alert-intake.js';
-export { type Alert, parseAlertBody } from './alert-payload.js';
-export type {
-  AlertInstallations,
-  AlertMetrics,
-  AlertOutput,
-  ChannelWatchStore,
-  ClaimStore,
-} from './alert-ports.js';
-export { type AlertTokenRecords, type AlertTokens, createAlertTokens } from './alert-tokens.js';
+export type { AlertInstallations } from './alert-ports.js';
+export { type AlertTokens, createAlertTokens } from './alert-tokens.js';
 export type { WatchedChannels } from './watched-channels.js';
 export { type WatchedMessage, watchedAlert } from './watched-message.js';
 
+/** What the composition root hands alert investigations: the run start's, the intake's, and the route's. */
 export interface AlertInvestigationsDeps
-  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
-  store: ClaimStore & ChannelWatchStore & Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
+  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'>,
+    Pick<AlertIntakeDeps, 'audience' | 'channelAgents' | 'clock' | 'logger'> {
+  store: AlertIntakeDeps['store'] & ChannelWatchStore;
   alertOutput: AlertOutput;
-  audience: Pick<ConversationAudience, 'of'>;
-  channelAgents: Pick<ChannelAgents, 'agentFor'>;
   metrics: AlertMetrics & RunStartDeps['metrics'];
-  clock: Clock;
-  logger: Logger;
-  config: {
+  config: Omit<AlertIntakeDeps['settings'], 'botUserId'> & {
     webhookToken: string | undefined;
     defaultChannelId: string | undefined;
-    cooldownMs: number;
-    runsPerHour: number;
     outsiderPolicy: 'dm' | 'thread' | 'refuse';
-    maxChars: number;
-    lookbackMinutes: number;
   };
   identity: { botUserId: string };
-  /** Which installation a webhook alert is for (`?team=`, its own token, or the only one). */
   installations: AlertInstallations;
-  /** The installations' own webhook tokens; unset without STATE_ENCRYPTION_KEY. */
   tokens?: AlertTokens | undefined;
 }
 
@@ -73,14 +42,10 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
       log.info({ channel: request.channel, ts: request.threadTs }, 'alert thread busy: not investigated'),
   });
   const intake = createAlertIntake({
-    store: deps.store,
+    ...deps,
     output: deps.alertOutput,
-    audience: deps.audience,
     policy: config.outsiderPolicy,
-    channelAgents: deps.channelAgents,
     runStart,
-    metrics: deps.metrics,
-    clock,
     logger: log,
     // The identity is read per alert, not copied: with OAuth it is the installation's in scope.
     settings: {
@@ -92,11 +57,10 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
   });
   const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
   const route: HttpRoute = alertWebhookRoute({
+    ...deps,
     token: config.webhookToken,
-    tokens: deps.tokens,
     defaultChannelId: config.defaultChannelId,
     intake,
-    installations: deps.installations,
     logger: log,
   });
   return { intake, watched, route, tokens: deps.tokens };

@@ -1,47 +1,21 @@
 /**
- * The vendor's custom endpoint fills the template in docs/alerts.md by plain text substitution: an alert
- * whose description holds a double quote, a backslash or a line break arrives as a body that is
- * not JSON. Refusing it would lose the alert, so a body that is not JSON is read once more by the
- * template's own shape, one member a line as docs/alerts.md writes it: each known member name at the
- * start of a line, its value running to the next known member or the closing brace.
+ * The vendor fills docs/alerts.md's template by plain substitution: a quote, backslash or line break in
+ * a description makes a body that is not JSON, so it is read by the template's shape (a member a line).
  */
 
 /** The members of the template (docs/alerts.md), and the older `_json` spellings the parser accepts. */
-const TEMPLATE_MEMBERS = [
-  'alert_title',
-  'alert_description',
-  'alert_severity',
-  'alert_event_id',
-  'triggered_id',
-  'account_id',
-  'alert_timeframe_start',
-  'alert_timeframe_end',
-  'alert_app_url',
-  'alert_samples',
-  'alert_samples_json',
-  'alert_tags',
-  'alert_tags_json',
-  'token',
-] as const;
+const TEMPLATE_MEMBERS = (
+  'alert_title alert_description alert_severity alert_event_id triggered_id account_id alert_timeframe_start ' +
+  'alert_timeframe_end alert_app_url alert_samples alert_samples_json alert_tags alert_tags_json token'
+).split(' ');
 
-/**
- * Members a body must show to be read as a filled-in template (docs/alerts.md's has 12): a short
- * malformed body is refused as not JSON, as before.
- */
+/** Members a body must show to be read as a template (it has 12): a short malformed body stays refused. */
 const TEMPLATE_LIKE = 3;
 
-/**
- * A member where the template puts one: at the start of a line, after the `{` or `,` that ends the
- * line before. Names inside a value (a sample's `"token":` field, say) stay part of the value.
- */
+/** A member at a line's start, after `{` or `,`: names inside a value (a sample's `"token":`) stay in it. */
 const MEMBER = new RegExp(`[{,][ \\t]*\\r?\\n[ \\t]*"(${TEMPLATE_MEMBERS.join('|')})"[ \\t]*:`, 'g');
 
-/**
- * The members of a filled-in template that is not valid JSON, or undefined when `raw` does not
- * look like one (not `{…}`, fewer than three known members, or no `alert_title`). A quoted value
- * is the text between its quotes, as substituted; an unquoted one (samples, tags) is parsed as
- * JSON when it is, and kept as text otherwise.
- */
+/** A filled-in template that is not JSON, by its members (quoted: as substituted; else JSON or text). */
 export function readTemplateBody(raw: string): Record<string, unknown> | undefined {
   const body = raw.trim();
   if (!body.startsWith('{') || !body.endsWith('}')) return undefined;

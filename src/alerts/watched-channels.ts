@@ -1,10 +1,4 @@
-/**
- * Watched channels (`/agent channel investigate on|off`, DESIGN "Alert investigations"): a new
- * top-level post by another bot or integration in a watched channel is an alert. Kept in the
- * store, so every replica sees it and it survives restarts (with Redis), under the installation
- * that turned it on (tenancy.ts): in a channel shared by two installations each has its own watch,
- * and neither turns the other's off.
- */
+/** Watched channels (`/agent channel investigate on|off`), kept per installation (tenancy.ts). */
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';
 
@@ -30,14 +24,9 @@ export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () 
     const before = await watchOf(tenant, channel);
     const name = tenantName(tenant.key, channel);
     const watch = { by: before?.by ?? userId, at: before?.at ?? deps.now() };
-    if (on) {
-      await store.saveChannelWatch(name, {
-        ...watch,
-        ...(tenant.key ? { installation: tenant.teamId } : {}),
-      });
-    } else {
-      await store.deleteChannelWatch(name);
-    }
+    const installation = tenant.key ? { installation: tenant.teamId } : {};
+    if (on) await store.saveChannelWatch(name, { ...watch, ...installation });
+    else await store.deleteChannelWatch(name);
     // The watch kept under the channel alone (before installations had names) moves to the new name.
     if (tenant.key !== undefined && before?.installation === tenant.teamId)
       await store.deleteChannelWatch(channel);

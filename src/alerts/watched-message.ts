@@ -1,11 +1,5 @@
-/**
- * Which posts in a watched channel are alerts (DESIGN "Alert investigations"): a new top-level
- * message by another bot or integration (`bot_id`, or `subtype: bot_message`), with its words
- * wherever they are (text, attachments, blocks). Replies, edits, deletions, people's messages and
- * the bot's own posts are not; nor are recoveries ("resolved", "recovered", "[OK]", "back to
- * normal" near the top). Its first line is its title (the cooldown compares it). Pure.
- */
-import type { ThreadMessage } from '../conversation/context/context-ports.js';
+/** Which posts in a watched channel are alerts: another bot's or integration's new post, not a recovery. */
+import type { BotUser, ThreadMessage } from '../conversation/context/context-ports.js';
 import { messageMarkup } from '../conversation/context/message-content.js';
 import { readableSlackText } from '../conversation/context/message-text.js';
 import { authorKind, authorName } from '../conversation/context/thread-context.js';
@@ -27,19 +21,14 @@ const RECOVERY = /\b(resolved|recovered)\b|\[ok\]|\bback to normal\b/i;
 const MAX_TITLE = 300;
 
 /** The bot's own post (its card, its answers) is never an alert. */
-function isIntegrationPost(
-  message: WatchedMessage,
-  own: { botId?: string | undefined; botUserId: string },
-): boolean {
+function isIntegrationPost(message: WatchedMessage, own: BotUser): boolean {
   if (message.subtype !== undefined && message.subtype !== 'bot_message') return false;
   if (message.bot_id === undefined && message.subtype !== 'bot_message') return false;
   return message.bot_id !== own.botId && message.user !== own.botUserId;
 }
 
-export function watchedAlert(
-  message: WatchedMessage,
-  own: { botId?: string | undefined; botUserId: string },
-): WatchedVerdict {
+/** A post in a watched channel as an alert, or why it is not one. */
+export function watchedAlert(message: WatchedMessage, own: BotUser): WatchedVerdict {
   if (!isIntegrationPost(message, own)) return { kind: 'skip', reason: 'not-an-integration-post' };
   if (message.thread_ts !== undefined && message.thread_ts !== message.ts)
     return { kind: 'skip', reason: 'reply' };

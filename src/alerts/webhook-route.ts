@@ -1,15 +1,7 @@
 /**
- * POST /alerts (DESIGN "Alert investigations"): the vendor's custom notification endpoint. The
- * token comes as `Authorization: Bearer …`, `X-Alert-Token`, or the body's `token`, compared in
- * constant time; `?channel=` (else ALERT_CHANNEL_ID) and optional `?agent=`. Answers:
- * 202 `{"outcome", "channel", "ts"}`; 400 a body that is not a JSON object, without
- * `alert_title`, or no channel; 401 a missing or wrong token; 413 a body over 256 KB; 404 when
- * ALERT_WEBHOOK_TOKEN is unset; 502 when Slack refused the card (nothing started, the vendor may
- * retry). The token is ALERT_WEBHOOK_TOKEN (the home installations only: a `?team=` naming
- * another is 403) or an installation's own (alert-tokens.ts: that installation only; a `?team=`
- * naming another is 403). With OAuth `?team=` names the installation (400 without it, unless the
- * installation's own token names it; 400 for one not installed). `?channel=` is a channel or group
- * (`C…`/`G…`), never a DM. Nothing is posted or started on a bad request.
+ * POST /alerts (DESIGN "Alert investigations"): token as Bearer, `X-Alert-Token` or the body's `token`
+ * (ALERT_WEBHOOK_TOKEN: home installations; or an installation's own); `?channel=`, `?agent=`, `?team=`.
+ * 202 receipt; 400/401/403/404/413 and nothing done; 502 when Slack refused the card.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
@@ -18,13 +10,13 @@ import type { HttpRoute } from '../http/http-route.js';
 import { secretCheck } from '../http/secret-check.js';
 import type { Logger } from '../runtime/logger.js';
 import { AlertCardError, type AlertIntake } from './alert-intake.js';
-import { alertEventKey, parseAlertBody } from './alert-payload.js';
+import { alertEventKey, isObject, parseAlertBody } from './alert-payload.js';
 import type { AlertInstallations } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
 import { parseJson, readTemplateBody } from './template-body.js';
 
-/** The body limit: alert samples are bounded by the vendor, but a body is never read unbounded. */
-export const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
+/** Alert samples are bounded by the vendor, but a body is never read unbounded. */
+const ALERT_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Channels and private channels (groups): a DM is never an alert channel (nobody checks who reads it). */
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
@@ -32,7 +24,13 @@ const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 /** A workspace (`T…`) or an Enterprise Grid org (`E…`). */
 const TEAM_ID = /^[TE][A-Z0-9]{2,}$/;
 
-export interface AlertWebhookDeps {
+/** Who a call's token speaks for: the operator (home installations), or one installation. */
+type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
+
+type Answer = { status: number; body: Record<string, unknown> };
+const refused = (status: number, error: string): Answer => ({ status, body: { error } });
+
+export function alertWebhookRoute(deps: {
   /** ALERT_WEBHOOK_TOKEN (home installations only); with neither it nor `tokens` ⇒ 404. */
   token: string | undefined;
   /** The installations' own tokens; unset without STATE_ENCRYPTION_KEY (nothing can be kept sealed). */
@@ -40,18 +38,9 @@ export interface AlertWebhookDeps {
   /** ALERT_CHANNEL_ID. */
   defaultChannelId: string | undefined;
   intake: Pick<AlertIntake, 'receive'>;
-  /** Which installation a call is for, and running as it. */
   installations: AlertInstallations;
   logger: Logger;
-}
-
-/** Who a call's token speaks for: the operator (home installations), or one installation. */
-type Caller = { kind: 'operator' } | { kind: 'installation'; installationId: string };
-
-type Answer = { status: number; body: Record<string, unknown> };
-const refused = (status: number, error: string): Answer => ({ status, body: { error } });
-
-export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
+}): HttpRoute {
   const tokenMatches = deps.token ? secretCheck(deps.token) : undefined;
 
   async function answer(req: IncomingMessage): Promise<Answer> {
@@ -156,6 +145,3 @@ export function alertWebhookRoute(deps: AlertWebhookDeps): HttpRoute {
 
   return { path: '/alerts', method: 'POST', handler };
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

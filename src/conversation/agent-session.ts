@@ -1,15 +1,4 @@
-/**
- * Each turn's thread is a Slack agent session (DESIGN "Agent sessions and Stop"): `processing`
- * while a run works — which is what shows Slack's own Stop button — and `active` once the turn's
- * outcome is posted. A turn that starts a new run names the session after its question (on
- * creation; a channel thread's session is renamed too: it may exist already, e.g. after a stop,
- * and a title is only taken on creation). The step words stay on the thread's text status
- * (turn-progress.ts).
- *
- * Where Slack refuses the sessions methods for the app or workspace (an older workspace, a token
- * without the feature), the bot goes on as before there: decided once per workspace and process,
- * logged once. A passing failure (rate limit, 5xx) changes nothing: the next turn tries again.
- */
+/** Each turn's thread as a Slack agent session (DESIGN "Agent sessions and Stop"). */
 import type { Logger } from '../runtime/logger.js';
 import type { ThreadLocation } from './thread-output-port.js';
 import type { StatusResult } from './turn/turn-progress.js';
@@ -21,24 +10,18 @@ export type SessionStatus = 'processing' | 'active';
 export interface AgentSessionPort {
   /** Sets the thread's session status; `question` names a session this call creates. */
   setStatus(where: ThreadLocation, status: SessionStatus, question?: string): Promise<StatusResult>;
-  /** Renames the thread's session after `question`. */
   rename(where: ThreadLocation, question: string): Promise<StatusResult>;
-}
-
-export interface AgentSessionsDeps {
-  port: AgentSessionPort;
-  logger: Logger;
 }
 
 /** What a turn tells the session when its run starts. */
 export interface SessionBegin {
   /** The turn starts a new run: the session is named after this question. */
   question?: string | undefined;
-  /** Also rename the session (a channel thread's first question: its session may exist already). */
+  /** Also rename: a channel thread's session may exist already (a title is only set on creation). */
   rename?: boolean | undefined;
 }
 
-export function createAgentSessions(deps: AgentSessionsDeps) {
+export function createAgentSessions(deps: { port: AgentSessionPort; logger: Logger }) {
   const { port, logger } = deps;
   /** Workspaces where Slack refused the sessions methods: left alone until the process restarts. */
   const refused = new Set<string>();
@@ -75,6 +58,3 @@ export function createAgentSessions(deps: AgentSessionsDeps) {
 }
 
 export type AgentSessions = ReturnType<typeof createAgentSessions>;
-
-/** No sessions at all (tests of other features, and callers that have none). */
-export const noAgentSessions: AgentSessions = { begin: async () => {}, end: async () => {} };

@@ -1,9 +1,4 @@
-/**
- * Several service connections (DESIGN "Many accounts"): each thread keeps the connection it
- * started on, so its runs, polls, follow-ups and feedback go to that connection's service with
- * that connection's token. A record without a connection (older records, and the default) uses
- * the default connection, `AGENT_API_*`.
- */
+/** Several service connections (DESIGN "Many accounts"): a thread stays on the one it started on. */
 import type { AgentRunsPort } from './ports.js';
 
 /** The agent service of each connection, by alias (undefined: the default connection). */

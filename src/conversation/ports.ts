@@ -2,13 +2,9 @@ import type { OutsiderReason } from './access/audience.js';
 import type { RunInput, RunStatusReport } from './run-types.js';
 import type { AnswerRef, ThreadRecord, TurnOutcome, TurnRecord } from './turn/turn-records.js';
 
-/**
- * The ports the conversation layer talks through. Implementations live at the edges
- * (agent-api/, store/, slack/); this folder never imports Bolt, ky or keyv.
- */
+/** The conversation layer's ports, implemented at the edges: this folder never imports Bolt, ky or keyv. */
 
-// The run's vocabulary lives in run-types.ts (a leaf: the turn records use it, and this file
-// uses them); it is re-exported here for the edges that know the ports.
+// The run's vocabulary lives in the leaf run-types.ts, re-exported for the edges that know the ports.
 export type { ReportDigest, RunInput, RunStatus, RunStatusReport, TimeRange } from './run-types.js';
 export { TERMINAL_STATUSES } from './run-types.js';
 
@@ -37,10 +33,7 @@ export interface AgentRunsPort {
   getRunStatus(agentId: string, sessionId: string, options?: CallOptions): Promise<RunStatusReport>;
   submitFeedback(agentId: string, items: FeedbackInput[], options?: CallOptions): Promise<unknown>;
 }
-/**
- * Conversation state: records with TTLs plus the atomic operations keyv lacks.
- * Memory and Redis implementations live in src/store/.
- */
+/** Conversation state: records with TTLs plus the atomic operations keyv lacks (src/store/). */
 export interface ConversationStore {
   getThread(threadKey: string): Promise<ThreadRecord | undefined>;
   saveThread(thread: ThreadRecord): Promise<void>;
@@ -59,10 +52,7 @@ export interface ConversationStore {
   saveRating(sessionId: string, score: boolean): Promise<void>;
   getRating(sessionId: string): Promise<boolean | undefined>;
 
-  /**
-   * Atomic set-if-absent with expiry (`SET key owner NX PX ttl`). True when this call took it
-   * or the caller already owned it (then the expiry is renewed).
-   */
+  /** Atomic `SET key owner NX PX ttl`; true when taken or already the caller's (expiry renewed). */
   tryLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends a lock the caller owns; false when it is gone or owned by someone else. */
   renewLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
@@ -70,11 +60,7 @@ export interface ConversationStore {
   unlock(name: string, owner: string): Promise<void>;
   lockOwner(name: string): Promise<string | undefined>;
 
-  /**
-   * Atomically counts one use of `name` in a rolling window (DESIGN "Spending"): drops the uses
-   * older than `windowMs` before `now`, and records `use.id` at `now` if fewer than `limit`
-   * remain; a refused use is not recorded. Shared by every replica on the store.
-   */
+  /** Atomically records `use.id` at `now` if under `limit` in the rolling window (DESIGN "Spending"). */
   takeAllowance(name: string, use: AllowanceUse): Promise<AllowanceVerdict>;
   /** Forgets one recorded use (its turn did not start after all); nothing if it is gone. */
   returnAllowance(name: string, id: string): Promise<void>;
@@ -104,10 +90,7 @@ export interface ConversationMetrics {
   serviceError(code: string): void;
   /** Terminal status seen → answer accepted by Slack. */
   deliveryLatency(ms: number): void;
-  /**
-   * An alert investigation's answer posted, from the alert's arrival (DESIGN "Alert
-   * investigations"): measured by the replica that posts it, whichever started the run.
-   */
+  /** Alert arrival → investigation's answer posted, measured by the replica that posts it. */
   timeToVerdict(ms: number): void;
   /** A turn's outcome given up on because Slack refused it for good, by Slack's error code. */
   deliveryDropped(code: string): void;
@@ -117,9 +100,6 @@ export interface ConversationMetrics {
   outsiderReadable(action: 'private' | 'refused', reason: OutsiderReason): void;
   /** A message not taken because its sender used up their runs for the hour (DESIGN "Spending"). */
   turnOverLimit(): void;
-  /**
-   * A Stop on a thread's agent session: `stopped` (a turn was running), `idle` (nothing ran), or
-   * `outsider` (pressed by someone outside the organisation: ignored).
-   */
+  /** A Stop on a thread's agent session; an `outsider`'s is ignored. */
   stopPressed(result: 'stopped' | 'idle' | 'outsider'): void;
 }

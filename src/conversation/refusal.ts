@@ -1,7 +1,4 @@
-/*
- * A leaf of its own: the thread output port (thread-output-port.ts, which re-exports it) tells
- * refusals, and the inside check (access/who-is-inside.ts) names them, without importing the port.
- */
+// A leaf, so access/who-is-inside.ts names refusals without importing thread-output-port.ts.
 
 /** Why a message did not become a turn, shown to its sender only. */
 export type Refusal =
@@ -24,8 +21,5 @@ export type Refusal =
   | 'private-thread-failed'
   /** The sender used up `RUNS_PER_PERSON_PER_HOUR`; the detail says when they can ask again. */
   | 'over-limit'
-  /**
-   * Not a home installation (HOME_TEAM_IDS) and the channel is bound to none of its own
-   * connections: the default connection is the operator's (DESIGN "The home workspaces").
-   */
+  /** Not a home installation, and the channel is bound to none of its connections. */
   | 'unbound-channel';

@@ -1,16 +1,4 @@
-/**
- * Slack's Stop button on a thread's agent session (`agent_session_stopped`; DESIGN "Agent sessions
- * and Stop"). The service has no cancel, so a stop means: stop following the run at once — no more
- * polls, the status cleared and the session `active`, one note that the agent may still finish on
- * its side and its answer will not be posted — and the thread's next question starts a new session.
- *
- * Whichever replica hears the stop, the one holding the turn ends it: the stop is a mark in the
- * store on the turn holding the thread (turn-ledger.ts); this replica ends the turn at once if it
- * holds it, another one at its next poll or lease renewal. The turn machine decides the rest
- * (`stop-requested`). Only people inside the organisation may stop a run; an outsider's stop is
- * logged and ignored (Slack does not change the session's status by itself).
- */
-
+/** Slack's Stop button (DESIGN "Agent sessions and Stop"): a mark on the turn its holder acts on. */
 import type { Logger } from '../runtime/logger.js';
 import type { InsideCheck } from './access/who-is-inside.js';
 import type { AgentSessions } from './agent-session.js';
@@ -29,16 +17,14 @@ export interface StopRequest extends ThreadLocation {
 
 export type StopResult = 'stopped' | 'idle' | 'outsider';
 
-export interface RunStopDeps {
+export function createRunStop(deps: {
   ledger: Pick<TurnLedger, 'turnHolding' | 'markStopped'>;
   runner: Pick<TurnRunner, 'stopTurn'>;
   inside: Pick<InsideCheck, 'check'>;
   sessions: Pick<AgentSessions, 'end'>;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'stopPressed'>;
-}
-
-export function createRunStop(deps: RunStopDeps) {
+}) {
   const { ledger, runner, inside, sessions, logger, metrics } = deps;
 
   async function onStop(request: StopRequest): Promise<StopResult> {

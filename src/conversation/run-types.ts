@@ -1,8 +1,4 @@
-/*
- * What a run is to the service — its statuses, reports, input and time range — and what the stale
- * rule keeps of a report. A leaf of its own: the turn records (turn/turn-records.ts) and the ports
- * (ports.ts, which re-exports these) both use it, and the ports use the turn records.
- */
+// What a run is to the service; a leaf, as both turn/turn-records.ts and ports.ts (which uses them) need it.
 
 /** Statuses the service reports for a run. `loading` and `timeout` mean "poll again". */
 export type RunStatus = 'loading' | 'done' | 'error' | 'canceled' | 'timeout';
@@ -14,9 +10,7 @@ export interface RunStatusReport {
   totalSteps?: number | undefined;
 }
 
-/**
- * What the stale rule remembers of a final report (see report-digest.ts): never the answer's text.
- */
+/** What the stale rule remembers of a final report (see report-digest.ts): never the answer's text. */
 export interface ReportDigest {
   status: RunStatus;
   /** `totalSteps`, 0 when the report had none. */

@@ -1,10 +1,4 @@
-/**
- * The installation a request is for (DESIGN "One installation, one tenant"): one value, made where
- * the request enters (an event's or command's Bolt context, the alert route, a poll result's turn
- * record) and handed along with it. Everything an installation owns is kept under its key, and the
- * operator's own things (the default service connection, ADMIN_USER_IDS, ALERT_WEBHOOK_TOKEN)
- * serve only the home installations (HOME_TEAM_IDS).
- */
+/** The installation a request is for (DESIGN "One installation, one tenant"), made where it enters. */
 
 export interface Tenant {
   /** The installation's id, the thread keys' team: `T…`, or `E…` for an org-wide install. */
@@ -13,10 +7,7 @@ export interface Tenant {
   enterpriseId?: string | undefined;
   /** Served by the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN. */
   home: boolean;
-  /**
-   * What store keys carry for the installation: its id with OAuth; undefined with one workspace,
-   * so the keys (and the data kept under them) stay what they were before installations.
-   */
+  /** Its id in store keys with OAuth; undefined with one workspace, so keys stay as before installations. */
   key: string | undefined;
 }
 
@@ -26,23 +17,17 @@ export interface InstallationRef {
   enterpriseId?: string | undefined;
 }
 
-export interface Tenancy {
-  /** The tenant of an installation. */
-  of(installation: InstallationRef): Tenant;
-  /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
-  keyOf(teamId: string): string | undefined;
-}
-
 export function createTenancy(options: {
   /** HOME_TEAM_IDS, or with one workspace its default (that workspace and its org). */
   homeTeamIds: readonly string[];
   /** OAuth: installations are told apart in store keys. */
   many: boolean;
-}): Tenancy {
+}) {
   const home = new Set(options.homeTeamIds);
+  /** The store-key part of the installation `teamId` (a turn record's team): see {@link Tenant.key}. */
   const keyOf = (teamId: string) => (options.many ? teamId : undefined);
   return {
-    of: (installation) => ({
+    of: (installation: InstallationRef): Tenant => ({
       teamId: installation.teamId,
       ...(installation.enterpriseId ? { enterpriseId: installation.enterpriseId } : {}),
       home:
@@ -53,6 +38,9 @@ export function createTenancy(options: {
     keyOf,
   };
 }
+
+/** Tenants of installations, and their store keys. */
+export type Tenancy = ReturnType<typeof createTenancy>;
 
 /** The home installations when HOME_TEAM_IDS is unset: one workspace's own, none with OAuth. */
 export function defaultHomeTeamIds(

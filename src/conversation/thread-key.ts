@@ -1,7 +1,4 @@
-/**
- * The key of a conversation: one Slack thread, one agent session (DESIGN "Thread key").
- * Team and channel ids never contain ":", and `ts` is digits and a dot, so the key splits back.
- */
+/** The key of a conversation (DESIGN "Thread key"): ids hold no ":", and `ts` is digits and a dot. */
 
 /** `team:channel:thread_ts`, where `threadTs` is the top-level message's `ts` for a new thread. */
 export function threadKey(teamId: string, channel: string, threadTs: string): string {

@@ -4,11 +4,6 @@ import type { Refusal } from './refusal.js';
 import type { TimeRange } from './run-types.js';
 import type { TurnReceipt } from './turn/turn-receipt.js';
 
-/**
- * The thread as the conversation layer sees it: the port src/slack/ implements with the Web API
- * and the views.
- */
-
 /** Where in Slack a turn's output goes. */
 export interface ThreadLocation {
   teamId: string;
@@ -33,10 +28,7 @@ export type TurnNotice =
   | { kind: 'lost-turn' }
   /** Someone stopped the run: the agent may still finish on its side; its answer is not posted. */
   | { kind: 'stopped' }
-  /**
-   * The conversation became outsider-readable while the agent worked and the answer could not go
-   * to a DM (an alert investigation, or Slack would not open one): not posted here, and why.
-   */
+  /** The conversation became outsider-readable meanwhile and the answer could not go to a DM. */
   | { kind: 'withheld'; reason: OutsiderReason };
 
 /** What the answer's footer tells besides the answer itself. */
@@ -44,23 +36,15 @@ export type AnswerNote = 'files-not-sent';
 
 export type { Refusal } from './refusal.js';
 
-/**
- * The thread as the conversation layer sees it. src/slack/ implements it with the Web API
- * and the views; rendering decisions (split, neutralise, files) live there.
- */
+/** The thread as the conversation layer sees it; src/slack/ implements it and decides the rendering. */
 export interface ThreadOutput {
-  /**
-   * Posts the turn's progress message, tagged with the turn id (as answers and notices are), so a
-   * successor can find it when the turn record does not name it; returns its ts (undefined when
-   * Slack refused it).
-   */
+  /** Posts the progress message tagged with the turn id (a successor finds it); undefined when refused. */
   postProgress(where: ThreadLocation, progress: Progress, turnId: string): Promise<string | undefined>;
   updateProgress(where: ThreadLocation, ts: string, progress: Progress): Promise<void>;
   removeProgress(where: ThreadLocation, ts: string): Promise<void>;
   /**
-   * Posts the whole answer (split, and as a file when long); returns the ts of every part.
-   * `onPart` is awaited after each part Slack accepted, before the next one is posted.
-   * Failures are {@link ThreadOutputError}s (src/conversation/output-error.ts), as for every method.
+   * Posts the whole answer; returns every part's ts. `onPart` is awaited after each accepted part.
+   * Failures are {@link ThreadOutputError}s (turn/output-error.ts), as for every method.
    */
   postAnswer(
     where: ThreadLocation,
@@ -83,10 +67,7 @@ export interface ThreadOutput {
     refusal: Refusal,
     detail?: RefusalDetail,
   ): Promise<void>;
-  /**
-   * After a takeover or a failed post: what of this turn is already in the thread, found by the
-   * turn id in the messages' metadata. One thread read (`conversations.replies`) per call.
-   */
+  /** What of this turn is already in the thread (by metadata), after a takeover or failed post: one read. */
   findTurnMessages(where: ThreadLocation, turnId: string): Promise<TurnMessages>;
 }
 
@@ -94,9 +75,7 @@ export interface ThreadOutput {
 export interface TurnMessages {
   /** The ts of every answer part; empty unless the answer is complete (a partial one is posted again). */
   answer: string[];
-  /** The kinds of the turn's notices. */
   notices: Array<TurnNotice['kind']>;
-  /** The ts of the turn's progress messages (normally one). */
   progress: string[];
 }
 
@@ -109,11 +88,9 @@ export interface AnswerToPost {
   style?: OutputStyle | undefined;
   /** Set when the answer came after the turn deadline: how long the agent took. */
   lateAfterMs?: number | undefined;
-  /** Footer notes, e.g. that shared files were not sent to the agent. */
   notes?: AnswerNote[] | undefined;
   /** The files the turn saw, named in the footer: sent, or not and why. */
   files?: FileReport | undefined;
-  /** The time range the run looked at, stated in the footer. */
   timerange?: TimeRange | undefined;
   /** The steps, time taken and window, shown first as the answer's receipt (a task card). */
   receipt?: TurnReceipt | undefined;
@@ -125,10 +102,8 @@ export interface RefusalDetail {
   workingForMs?: number | undefined;
   /** For `outsider-audience` and `private-thread-failed`: why the conversation is outsider-readable. */
   audience?: OutsiderReason | undefined;
-  /** For `over-limit`: when the sender can ask again (epoch ms), … */
+  /** For `over-limit`: when the sender can ask again (epoch ms), the hourly limit, their zone (else UTC). */
   retryAt?: number | undefined;
-  /** … the runs one person may start in an hour, … */
   limit?: number | undefined;
-  /** … and the sender's IANA time zone (`users.info` `tz`), when known; else the time is in UTC. */
   timeZone?: string | undefined;
 }

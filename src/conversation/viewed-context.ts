@@ -1,14 +1,4 @@
-/**
- * What the person is looking at (DESIGN "What the person is looking at"). A question in the
- * agent's DM may carry `app_context`: the channel or thread the person was viewing when they asked.
- * When that place is one the bot can read, that no one outside the organisation can read
- * (audience.ts) and whose members include the asker (DESIGN "Alert text is data": `app_context`
- * counts only for the asker's channels — a person must not read, through the agent, a channel
- * they are not in), the new session is prepared as if asked there — that thread as context, that
- * channel's agent, the alert lookback from the thread's root — while the answer stays in the DM.
- * Otherwise (outsider-readable, unreadable, a DM) the question is answered plainly, as any DM.
- */
-
+/** What the person is looking at (DESIGN "What the person is looking at"): a DM question's `app_context`. */
 import type { Logger } from '../runtime/logger.js';
 import { type ConversationAudience, isDirectMessage } from './access/audience.js';
 import type { ContextRequest, PreparedTurn, TurnContext } from './context/turn-context.js';
@@ -25,16 +15,14 @@ export interface ChannelMembership {
   isMember(channel: string, userId: string): Promise<boolean>;
 }
 
-export interface ViewedContextDeps {
+/** A turn context that honours `viewing` on a DM question that starts a new session. */
+export function createViewedContext(deps: {
   /** The ordinary preparation (turn-context.ts), asked about the viewed place instead of the DM. */
   context: Pick<TurnContext, 'prepare'>;
   audience: Pick<ConversationAudience, 'of'>;
   membership: ChannelMembership;
   logger: Logger;
-}
-
-/** A turn context that honours `viewing` on a DM question that starts a new session. */
-export function createViewedContext(deps: ViewedContextDeps): Pick<TurnContext, 'prepare'> {
+}): Pick<TurnContext, 'prepare'> {
   const { context, audience, membership, logger } = deps;
 
   async function prepare(

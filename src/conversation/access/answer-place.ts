@@ -3,22 +3,12 @@ import type { ConversationMetrics } from '../ports.js';
 import type { ThreadLocation } from '../thread-output-port.js';
 import type { ConversationAudience, OutsiderReason } from './audience.js';
 
-/**
- * Where a turn's answer goes (DESIGN "Who reads the answer", `OUTSIDER_AUDIENCE`). In a conversation
- * people outside the organisation can read:
- * - `dm` (default): the question is run, and the answer, its buttons and its file go to the asker
- *   in a new DM thread that quotes the question; the original thread gets one note without log data;
- * - `refuse`: nothing starts, and the asker is told why (ephemeral);
- * - `thread`: the answer goes in the thread as before (an organisation that accepts it).
- */
+/** Where the answer goes where outsiders read (DESIGN "Who reads the answer", `OUTSIDER_AUDIENCE`). */
 export type OutsiderPolicy = 'dm' | 'thread' | 'refuse';
 
 /** Port: the asker's private thread, and the note left where they asked (src/slack/private-replies.ts). */
 export interface PrivateReplies {
-  /**
-   * Opens (or finds) the DM with `asker` and posts a message quoting their question with a link to
-   * it; that message is the root of the private thread.
-   */
+  /** Opens the DM with `asker` and posts the private thread's root, quoting and linking the question. */
   openThread(
     asker: string,
     origin: QuestionOrigin,
@@ -31,7 +21,6 @@ export interface PrivateReplies {
 
 /** Where a question was asked. */
 export interface QuestionOrigin extends ThreadLocation {
-  /** The asker's message. */
   sourceTs: string;
 }
 
@@ -44,15 +33,13 @@ export type Placement =
 /** The private thread a question moved to. */
 export type PrivateThread = { moved: true; where: ThreadLocation } | { moved: false };
 
-export interface AnswerPlacementDeps {
+export function createAnswerPlacement(deps: {
   audience: Pick<ConversationAudience, 'of'>;
   policy: OutsiderPolicy;
   replies: PrivateReplies;
   logger: Logger;
   metrics: Pick<ConversationMetrics, 'outsiderReadable'>;
-}
-
-export function createAnswerPlacement(deps: AnswerPlacementDeps) {
+}) {
   const { logger } = deps;
 
   /** Asks who reads the conversation (no Slack call for a DM with the bot, none with `thread`). */
@@ -65,11 +52,7 @@ export function createAnswerPlacement(deps: AnswerPlacementDeps) {
     return { kind, reason: audience.reason };
   }
 
-  /**
-   * Opens the private thread and leaves the note. A DM that cannot be opened is `moved: false`
-   * (the caller tells the asker); a note that cannot be posted is only logged: the answer still
-   * goes where only the asker reads it.
-   */
+  /** Opens the private thread (else `moved: false`) and leaves the note (a failed one is only logged). */
   async function moveToPrivate(
     origin: QuestionOrigin,
     asker: string,

@@ -2,21 +2,10 @@ import type { Logger } from '../../runtime/logger.js';
 import type { BotUser } from '../context/context-ports.js';
 import type { InsideCheck } from './who-is-inside.js';
 
-/**
- * Who can read a conversation (DESIGN "Who reads the answer"). Asking is not reading: an answer
- * exposes log data to everyone who can read where it is posted. A conversation that people outside
- * the organisation (or guests, unless ALLOW_GUESTS) can read is *outsider-readable*; when Slack
- * cannot say, it counts as outsider-readable (fail closed).
- *
- * The facts come from Slack through {@link AudienceSource} (`conversations.info` and, for small
- * conversations, `conversations.members`); every member is judged by the one inside check. Verdicts
- * are kept in the shared store, so every replica sees one, and any replica that hears a sharing or
- * membership event drops it for all.
- */
+/** Who can read a conversation (DESIGN "Who reads the answer"): unknown counts as outsiders (fail closed). */
 
 /** What Slack says about a conversation, as far as who reads it. */
 export interface ConversationFacts {
-  /** A DM between one person and the bot. */
   isIm: boolean;
   /** Shared with another organisation, or an invitation to share is pending. */
   externallyShared: boolean;
@@ -33,33 +22,26 @@ export interface AudienceSource {
 export type OutsiderReason =
   /** Slack Connect: another organisation is in it (or invited). */
   | 'shared'
-  /** A guest of the workspace is a member. */
   | 'guest'
   /** A member from outside the organisation (e.g. a group DM with an outside person). */
   | 'outsider'
-  /** Slack could not say who reads it. */
   | 'unknown';
 
 export type Audience = { outsiders: false } | { outsiders: true; reason: OutsiderReason };
 
-/**
- * Port: cached verdicts, shared by the replicas (the state store). `verdict` names a channel's
- * verdict: its id, prefixed by the installation's with OAuth (see `partition`).
- */
+/** Port: cached verdicts in the state store, named by channel (prefixed with OAuth: see `partition`). */
 export interface AudienceCache {
   getAudience(verdict: string): Promise<Audience | undefined>;
   saveAudience(verdict: string, audience: Audience, ttlMs: number): Promise<void>;
   forgetAudience(verdict: string): Promise<void>;
 }
 
-/** The one question the turn starter (and, later, alert investigations) ask. */
-export interface ConversationAudience {
-  of(channel: string): Promise<Audience>;
-  /** A sharing or membership event: the next question asks Slack again. */
-  forget(channel: string): Promise<void>;
-}
+const INSIDE: Audience = { outsiders: false };
 
-export interface ConversationAudienceDeps {
+/** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
+export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
+
+export function createConversationAudience(deps: {
   source: AudienceSource;
   cache: AudienceCache;
   /** Judges each member, guests included (see who-is-inside.ts). */
@@ -71,20 +53,9 @@ export interface ConversationAudienceDeps {
   ttlMs?: number | undefined;
   /** Members judged at once (users.info is cached, but a first look at a big channel is not). Default 8. */
   concurrency?: number | undefined;
-  /**
-   * Whose verdict: with OAuth, the installation under way. A channel shared between two installed
-   * organisations has one id, but who is an outsider depends on which organisation asks.
-   * Undefined (one workspace): verdicts by channel alone.
-   */
+  /** With OAuth, the installation under way: who is an outsider in a shared channel depends on who asks. */
   partition?: (() => string | undefined) | undefined;
-}
-
-const INSIDE: Audience = { outsiders: false };
-
-/** DM channel ids start with `D`: a DM with the bot is never read by anyone else. */
-export const isDirectMessage = (channel: string): boolean => channel.startsWith('D');
-
-export function createConversationAudience(deps: ConversationAudienceDeps): ConversationAudience {
+}) {
   const ttlMs = deps.ttlMs ?? 15 * 60_000;
   const concurrency = Math.max(1, deps.concurrency ?? 8);
   const { logger } = deps;
@@ -114,14 +85,13 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
     return reason ? { outsiders: true, reason } : INSIDE;
   }
 
-  /** The cache's name for this channel's verdict, as the installation under way sees it. */
   function verdictKey(channel: string): string {
     const view = deps.partition?.();
     return view === undefined ? channel : `${view}/${channel}`;
   }
 
   return {
-    async of(channel) {
+    async of(channel: string): Promise<Audience> {
       if (isDirectMessage(channel)) return INSIDE;
       const key = verdictKey(channel);
       const cached = await deps.cache.getAudience(key);
@@ -140,11 +110,15 @@ export function createConversationAudience(deps: ConversationAudienceDeps): Conv
       await deps.cache.saveAudience(key, audience, ttlMs);
       return audience;
     },
-    async forget(channel) {
+    /** A sharing or membership event: the next question asks Slack again. */
+    async forget(channel: string): Promise<void> {
       await deps.cache.forgetAudience(verdictKey(channel));
     },
   };
 }
+
+/** The one question the turn starter and alert investigations ask. */
+export type ConversationAudience = ReturnType<typeof createConversationAudience>;
 
 /** A member the inside check refused: a guest, someone of another organisation, or unknown. */
 function verdictReason(reason: string): OutsiderReason {

@@ -1,10 +1,4 @@
-/**
- * Spending (DESIGN "Spending"): each person may start `RUNS_PER_PERSON_PER_HOUR` turns in any
- * rolling hour, counted in the store so every replica sees the same count. Every turn that would
- * reach the service counts, a new session or a follow-up alike: both are agent runs the account
- * pays for. A message refused before that (a duplicate, an outsider, a bad time phrase) costs
- * nothing, and a turn that then cannot start (its thread is busy) gives its use back.
- */
+/** Spending (DESIGN "Spending"): `RUNS_PER_PERSON_PER_HOUR` runs a person per rolling hour, in the store. */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -13,11 +7,6 @@ import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { RefusalDetail } from '../thread-output-port.js';
 
 export const HOUR_MS = 60 * 60 * 1000;
-
-/** The store's allowance name for one person. Slack user ids are unique across workspaces. */
-export function personAllowance(userId: string): string {
-  return `person:${userId}`;
-}
 
 /** One use taken: give it back when its turn does not start after all. Never throws. */
 export interface SpentRun {
@@ -34,7 +23,15 @@ export interface Spending {
   take(userId: string): Promise<SpendingVerdict>;
 }
 
-export interface SpendingDeps {
+/** A use that costs nothing (the bot's own runs: alerts, schedules). */
+export const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
+
+/** No limit: every turn may start, and nothing touches the store. */
+export const unlimitedSpending: Spending = {
+  take: async () => ({ ok: true, ...NOTHING_TO_GIVE_BACK }),
+};
+
+export function createSpending(deps: {
   store: Pick<ConversationStore, 'takeAllowance' | 'returnAllowance'>;
   /** `RUNS_PER_PERSON_PER_HOUR`; 0: no limit (nothing is counted). */
   runsPerHour: number;
@@ -44,22 +41,14 @@ export interface SpendingDeps {
   /** For the refusal's time zone; without it (or when the look-up fails) the time is in UTC. */
   people?: PeopleDirectory | undefined;
   newId?: () => string;
-}
-
-const NOTHING_TO_GIVE_BACK: SpentRun = { giveBack: async () => {} };
-
-/** No limit: every turn may start, and nothing touches the store. */
-export const unlimitedSpending: Spending = {
-  take: async () => ({ ok: true, ...NOTHING_TO_GIVE_BACK }),
-};
-
-export function createSpending(deps: SpendingDeps): Spending {
+}): Spending {
   const { store, runsPerHour, clock, logger, metrics } = deps;
   if (runsPerHour <= 0) return unlimitedSpending;
   const newId = deps.newId ?? randomUUID;
 
   async function take(userId: string): Promise<SpendingVerdict> {
-    const name = personAllowance(userId);
+    // Slack user ids are unique across workspaces.
+    const name = `person:${userId}`;
     const id = newId();
     const verdict = await store.takeAllowance(name, {
       id,

@@ -1,33 +1,20 @@
 import type { Logger } from '../../runtime/logger.js';
+import type { ThreadMessage } from '../context/context-ports.js';
 import type { Refusal } from '../refusal.js';
+import type { InstallationRef } from '../tenancy.js';
 
 /**
- * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"). Answers
- * expose log data, so only people of the app's own organisation are answered, rated or served by
- * `/agent` — and not its guests (`is_restricted` / `is_ultra_restricted`) unless ALLOW_GUESTS. The
- * app's workspace and enterprise come from `auth.test`, never from an event's envelope: in a Slack
- * Connect channel the envelope's `team_id` is the workspace that created the channel. No payload
- * says whether a person is a guest, so unless guests are allowed everyone is looked up (the user
- * directory caches the answer).
- *
- * Every entry path (messages, reactions, buttons, modals, slash commands) asks the same check:
- * `await inside.check(person)`, with the person as its payload names them.
+ * Who is inside the app's organisation (DESIGN "Who is inside", "Guests are outside"), known from
+ * `auth.test`, never an envelope (in Slack Connect its `team_id` is the channel creator's).
  */
 
-/** The app's own organisation, from `auth.test`. */
-export interface AppOrganisation {
-  teamId: string;
-  /** Set when the app's workspace belongs to an Enterprise Grid org. */
-  enterpriseId?: string | undefined;
-}
+/** The app's own organisation (workspace, and Grid org if any), from `auth.test`. */
+export type AppOrganisation = InstallationRef;
 
 /** A person as a payload names them. */
 export interface PersonRef {
   userId: string;
-  /**
-   * The workspace the payload gives for the person (for a message: `user_team`, else `team`,
-   * else `source_team`); undefined when it names none, and then the directory is asked.
-   */
+  /** The workspace the payload gives for the person; undefined: the directory is asked. */
   workspaceId?: string | undefined;
 }
 
@@ -41,13 +28,7 @@ export interface PersonOrganisation {
   isStranger: boolean;
 }
 
-/** Port: the person's organisation, undefined when Slack does not know them; throws when it cannot answer. */
-export type LookupOrganisation = (userId: string) => Promise<PersonOrganisation | undefined>;
-
-/**
- * Why a person is outside. `lookup-failed`: Slack could not answer, so the person is refused (fail
- * closed) and may try again; `guest`: of the organisation, but a guest (and ALLOW_GUESTS is off).
- */
+/** Why a person is outside; `lookup-failed`: Slack could not answer (fail closed; they may try again). */
 export type OutsideReason = 'other-organisation' | 'unknown-user' | 'lookup-failed' | 'guest';
 
 /** What the person is told for each reason (the words live in slack/views/notices.ts). */
@@ -58,18 +39,11 @@ const REFUSAL_OF: Record<OutsideReason, Refusal> = {
   guest: 'guest',
 };
 
-export type InsideVerdict =
-  | { inside: true }
-  | {
-      inside: false;
-      reason: OutsideReason;
-      /** The refusal the person sees when they addressed the bot (ephemeral). */
-      refusal: Refusal;
-    };
+/** The check's answer; `refusal`: what the person sees when they addressed the bot (ephemeral). */
+export type InsideVerdict = { inside: true } | { inside: false; reason: OutsideReason; refusal: Refusal };
 
 const INSIDE: InsideVerdict = { inside: true };
 
-/** The verdict for a person outside, with what they are told. */
 export function outside(reason: OutsideReason): InsideVerdict {
   return { inside: false, reason, refusal: REFUSAL_OF[reason] };
 }
@@ -85,27 +59,19 @@ export function judgeByWorkspace(
   return app.enterpriseId ? 'ask' : 'outside';
 }
 
-/**
- * Whether the directory's person belongs to the app's organisation: the app's workspace, or (in
- * Grid) the app's enterprise — never a Slack Connect stranger. Guests are not asked about here.
- */
+/** Whether the directory's person is of the app's workspace or Grid enterprise (never a stranger). */
 export function ofTheOrganisation(app: AppOrganisation, person: PersonOrganisation): boolean {
   if (person.isStranger) return false;
   if (person.teamId !== undefined && person.teamId === app.teamId) return true;
   return app.enterpriseId !== undefined && person.enterpriseId === app.enterpriseId;
 }
 
-/** What the rules allow besides the organisation's own members. */
 export interface AudienceRules {
   /** ALLOW_GUESTS: guests of the app's organisation count as inside (other organisations' do not). */
   allowGuests: boolean;
 }
 
-/**
- * The pure judgement once the directory has answered. `workspaceIsApps`: the payload already named
- * the app's workspace, so the directory is asked only for the guest and stranger flags (a Grid
- * member's `users.info` team may be another workspace of the org).
- */
+/** The judgement once the directory answered; `workspaceIsApps`: only the guest and stranger flags count. */
 export function judgeByDirectory(
   app: AppOrganisation,
   rules: AudienceRules,
@@ -121,11 +87,9 @@ export function judgeByDirectory(
 }
 
 /** The workspace a message event names for its sender; file shares and broadcasts may name none. */
-export function senderWorkspace(event: {
-  user_team?: string | undefined;
-  team?: string | undefined;
-  source_team?: string | undefined;
-}): string | undefined {
+export function senderWorkspace(
+  event: Pick<ThreadMessage, 'user_team' | 'team' | 'source_team'>,
+): string | undefined {
   return event.user_team || event.team || event.source_team || undefined;
 }
 
@@ -133,27 +97,18 @@ export interface InsideCheckDeps extends AudienceRules {
   app: AppOrganisation;
   /** ALLOW_EXTERNAL_USERS: everyone is answered (guests too), nobody is looked up. */
   allowExternalUsers: boolean;
-  lookup: LookupOrganisation;
+  /** Port: the person's organisation (undefined: unknown to Slack); throws when Slack cannot answer. */
+  lookup: (userId: string) => Promise<PersonOrganisation | undefined>;
   logger: Logger;
 }
 
-/** The one check every entry path calls. */
-export interface InsideCheck {
-  check(person: PersonRef): Promise<InsideVerdict>;
-  /**
-   * What a workspace id alone says, for authors with no person to look up (an integration's post
-   * in a Slack Connect channel): `ask` when only a directory could tell (none named, or a sibling
-   * workspace of a Grid org).
-   */
-  judgeWorkspace(workspaceId: string | undefined): 'inside' | 'outside' | 'ask';
-}
-
-export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
+export function createInsideCheck(deps: InsideCheckDeps) {
   const { app, logger } = deps;
   return {
-    judgeWorkspace: (workspaceId) =>
-      deps.allowExternalUsers ? 'inside' : judgeByWorkspace(app, workspaceId),
-    async check(person) {
+    /** What a workspace id alone says, for authors with no person to look up (an integration's post). */
+    judgeWorkspace: (workspaceId: string | undefined) =>
+      deps.allowExternalUsers ? ('inside' as const) : judgeByWorkspace(app, workspaceId),
+    async check(person: PersonRef): Promise<InsideVerdict> {
       if (deps.allowExternalUsers) return INSIDE;
       const byWorkspace = judgeByWorkspace(app, person.workspaceId);
       if (byWorkspace === 'outside') return outside('other-organisation');
@@ -170,3 +125,6 @@ export function createInsideCheck(deps: InsideCheckDeps): InsideCheck {
     },
   };
 }
+
+/** The one check every entry path calls. */
+export type InsideCheck = ReturnType<typeof createInsideCheck>;

@@ -1,11 +1,4 @@
-/**
- * Answer channels (`/agent channel answer-all on|off`, DESIGN "Answer channels"): in such a channel
- * every new top-level message by a person inside starts a run in its thread, no mention needed.
- * Kept in the store like watched channels, so every replica sees the switch and it survives
- * restarts (with Redis). Which messages count is the listener's and the classifier's business;
- * this only keeps the switch.
- */
-
+/** Answer channels (DESIGN "Answer channels"): the `/agent channel answer-all on|off` switch (store). */
 import { channelOfName, type Tenant, tenantName } from '../tenancy.js';
 import type { Classification } from '../turn/message-classifier.js';
 
@@ -16,10 +9,7 @@ export interface AnswerChannel {
   at: number;
 }
 
-/**
- * Answer channels, kept in the store (no expiry: an admin turns them off), each under its
- * installation's name for the channel (tenancy.ts `tenantName`).
- */
+/** Answer channels in the store (no expiry), each under its installation's `tenantName`. */
 export interface AnswerChannelStore {
   getAnswerChannel(name: string): Promise<AnswerChannel | undefined>;
   saveAnswerChannel(name: string, setting: AnswerChannel): Promise<void>;
@@ -28,10 +18,7 @@ export interface AnswerChannelStore {
   listAnswerChannels(): Promise<string[]>;
 }
 
-/**
- * The switch belongs to the installation whose admin turned it on (DESIGN "One installation, one
- * tenant"): in a channel shared by two installations each has its own, and neither sees the other's.
- */
+/** The switch is the installation's that turned it on: a shared channel has one per installation. */
 export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () => number }) {
   const { store } = deps;
 
@@ -49,12 +36,9 @@ export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () 
   ): Promise<{ wasOn: boolean }> {
     const name = tenantName(tenant.key, channel);
     const before = await store.getAnswerChannel(name);
-    if (!on) {
-      if (before) await store.deleteAnswerChannel(name);
-      return { wasOn: before !== undefined };
-    }
     // Switching on twice keeps who turned it on first (the audit line still names both).
-    await store.saveAnswerChannel(name, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    if (on) await store.saveAnswerChannel(name, { by: before?.by ?? userId, at: before?.at ?? deps.now() });
+    else if (before) await store.deleteAnswerChannel(name);
     return { wasOn: before !== undefined };
   }
 
@@ -69,12 +53,7 @@ export function createAnswerChannels(deps: { store: AnswerChannelStore; now: () 
 
 export type AnswerChannels = ReturnType<typeof createAnswerChannels>;
 
-/**
- * Whether a message the classifier left alone could be a question in an answer channel: a person's
- * new top-level message that does not mention the bot (the mention path takes those, so a mention
- * starts exactly one run) in a channel the allowlist lets the bot answer in. Bots, integrations,
- * edits, system subtypes, replies and DMs never get here: the classifier names them otherwise.
- */
+/** Whether a `not-addressed` message (a mention's path is another) is a question in an allowed channel. */
 export function isAnswerAllCandidate(
   verdict: Classification,
   channel: string,

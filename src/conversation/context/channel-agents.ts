@@ -1,18 +1,8 @@
-/**
- * Which agent a channel's new threads talk to (DESIGN "Channel agents"): the one bound with
- * `/agent channel use <agent-id>`, else AGENT_ID. Bindings live in the state store, so every
- * replica sees them and they survive restarts (with Redis). Existing threads keep the agent they
- * started with: their ThreadRecord carries it. Binding checks nothing on the service (it has no
- * endpoint to read an agent); the first run tells if the id is wrong.
- */
+/** Which agent a channel's new threads talk to (DESIGN "Channel agents"): its binding, else AGENT_ID. */
 import { type Tenant, tenantName } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 
-/**
- * The agent a channel uses, and whether it comes from a binding, the default (home installations
- * only: DESIGN "The home workspaces"), or nothing: a channel of another installation that no admin
- * bound yet, where nothing may reach any service.
- */
+/** A channel's agent: a binding's, the default (home installations only), or `unbound` (no service). */
 export type ChannelAgent =
   | {
       agentId: string;
@@ -30,11 +20,7 @@ export function createChannelAgents(deps: {
 }) {
   const { store, defaultAgentId } = deps;
 
-  /**
-   * A channel's binding in `tenant`'s installation: kept under the installation's name, so another
-   * installation seeing the same (shared) channel has a binding of its own. A binding kept before
-   * installations had names counts only for the installation that made it.
-   */
+  /** `tenant`'s own binding of a (maybe shared) channel; an unnamed older one counts for its maker only. */
   async function bindingOf(tenant: Tenant, channel: string): Promise<ChannelBinding | undefined> {
     const own = await store.getChannelBinding(tenantName(tenant.key, channel));
     if (own || tenant.key === undefined) return own;
@@ -89,6 +75,12 @@ export function createChannelAgents(deps: {
 }
 
 export type ChannelAgents = ReturnType<typeof createChannelAgents>;
+
+/** A turn ready to run `agentId` on the channel agent's connection (alerts, schedules: no thread read). */
+export function readyOn<C>(channelAgent: ChannelAgent, agentId: string, context: C) {
+  const { connection } = channelAgent;
+  return { kind: 'ready', agentId, ...(connection !== undefined ? { connection } : {}), context } as const;
+}
 
 /** A plausible agent id: what the service puts in a path segment (letters, digits, `-`, `_`, `.`). */
 export function isAgentId(value: string): boolean {

@@ -1,7 +1,4 @@
-/**
- * The ports the context features talk through: reading a thread, knowing people, and the
- * channel → agent bindings. Implementations live in src/slack/ and src/store/.
- */
+/** The ports the context features talk through (threads, people, bindings): src/slack/, src/store/. */
 
 /** A Slack attachment (legacy "secondary" content), the fields thread context reads. */
 export interface SlackAttachment {
@@ -22,7 +19,6 @@ export interface ThreadMessage {
   team?: string | undefined;
   source_team?: string | undefined;
   bot_id?: string | undefined;
-  /** The app that posted it, on messages by apps. */
   app_id?: string | undefined;
   /** A bot's or integration's display name, chosen per message (incoming webhooks, legacy integrations). */
   username?: string | undefined;
@@ -41,7 +37,6 @@ export interface ThreadMessage {
   blocks?: Array<{ type?: string; [key: string]: unknown }> | undefined;
   /** Files shared with the message, in Slack's shape (file-context.ts reads them). */
   files?: unknown[] | undefined;
-  /** On the root: how many replies the thread has. */
   reply_count?: number | undefined;
 }
 
@@ -89,10 +84,7 @@ export interface ChannelBindingStore {
   deleteChannelBinding(channel: string): Promise<void>;
 }
 
-/**
- * The bot as Slack knows it. Read per use, never copied at start: with OAuth it is the bot of the
- * installation whose event or turn is under way.
- */
+/** The bot as Slack knows it; read per use, never copied: with OAuth it is the installation's in scope. */
 export interface BotUser {
   readonly botUserId: string;
   readonly botId?: string | undefined;

@@ -1,8 +1,4 @@
-/**
- * Files as context (DESIGN "Files are context"), the pure part: which shared files can be read as
- * text, and how the read ones are quoted to the agent within FILE_CONTEXT_MAX_CHARS. The download
- * itself is a port (file-gathering.ts); the Slack adapter fetches only from Slack's file host.
- */
+/** Files as context (DESIGN "Files are context"), the pure part: what reads as text, and how it is quoted. */
 
 /** A file shared in Slack, as context reads it (an event's or `conversations.replies`' `files`). */
 export interface SharedFile {
@@ -10,7 +6,6 @@ export interface SharedFile {
   name: string;
   mimetype?: string | undefined;
   filetype?: string | undefined;
-  /** Bytes, as Slack states it. */
   size?: number | undefined;
   /** Slack's `url_private_download`; absent when Slack hides the file (`check_file_info`, tombstone). */
   downloadUrl?: string | undefined;
@@ -35,23 +30,11 @@ export interface FileReport {
 }
 
 /** Extensions read as text whatever their mimetype (Slack often says application/octet-stream). */
-const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  'txt',
-  'log',
-  'json',
-  'ndjson',
-  'csv',
-  'tsv',
-  'md',
-  'yaml',
-  'yml',
-  'xml',
-]);
+const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
+  'txt log json ndjson csv tsv md yaml yml xml'.split(' '),
+);
 
-/**
- * Files larger than this are not downloaded at all (too big): a bigger file would be cut to a
- * sliver of FILE_CONTEXT_MAX_CHARS anyway, and the download is held in memory.
- */
+/** Not downloaded past this (`too-big`): it would be cut to a sliver anyway, and downloads sit in memory. */
 export const FILE_DOWNLOAD_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Below this many characters of room, a file is not sent at all (no room) rather than as a stub. */
@@ -90,10 +73,7 @@ export function fileVerdict(file: SharedFile): { kind: 'read' } | { kind: 'skip'
   return { kind: 'read' };
 }
 
-/**
- * Text, or undefined when the bytes are not text after all: a NUL byte, or bytes that are not
- * UTF-8 (a renamed archive, a UTF-16 export).
- */
+/** Text, or undefined when the bytes are not (a NUL, or not UTF-8: a renamed archive, a UTF-16 export). */
 export function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return undefined;
   try {
@@ -105,7 +85,6 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 
 /** A file read as text, ready to be quoted. */
 export interface ReadFile {
-  /** Slack's file id. */
   id: string;
   name: string;
   text: string;
@@ -139,13 +118,7 @@ function fenceFor(text: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/**
- * Quotes the read files within `maxChars` (everything counts: the heading, names, fences and cut
- * marks). The room is shared fairly: the smaller files are given theirs first, the rest is split
- * among the bigger ones, each cut at its middle and marked; a share is never below a useful
- * minimum, so once the room is spent the remaining files are not sent (`no-room`). The files keep
- * their order in the text.
- */
+/** Quotes the read files within `maxChars`: smaller whole first, bigger cut; no useful room: `no-room`. */
 export function buildFileContext(
   files: readonly ReadFile[],
   maxChars: number,
@@ -168,8 +141,7 @@ export function buildFileContext(
   for (const [position, { entry, index }] of bySize.entries()) {
     const share = Math.floor(room / (bySize.length - position));
     const wanted = entry.file.text.length + entry.overhead;
-    // A share too small to be useful is raised to the useful minimum while room lasts: the earlier
-    // (and smaller) files then go whole or cut, and the last ones find no room.
+    // A share too small to be useful is raised to the minimum while room lasts: the last files find none.
     const given = Math.min(wanted, Math.max(share, entry.overhead + MIN_USEFUL_CHARS));
     if (given > room) continue;
     allotted.set(index, given);

@@ -1,10 +1,4 @@
-/**
- * Files as context (DESIGN "Files are context"): the files shared with a question, and those people
- * inside shared earlier in its thread (the messages thread context already judged), are read through
- * the FileReader port and quoted in `additionalContext` within FILE_CONTEXT_MAX_CHARS. Nothing here
- * fails a turn: a file that cannot be read is named in the report, with the reason.
- */
-
+/** Files as context (DESIGN "Files are context"): read through a port; each unread one reported with why. */
 import type { Logger } from '../../runtime/logger.js';
 import type { ThreadMessage } from './context-ports.js';
 import {
@@ -22,10 +16,7 @@ import {
 /** What a download gave: the bytes, or why there are none. */
 export type FileRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-big' | 'download-failed' };
 
-/**
- * Downloads a shared file with the bot token (files:read). The adapter fetches only from Slack's
- * file host and stops past `maxBytes` (too big); every other failure is `download-failed`.
- */
+/** Downloads a shared file with the bot token, from Slack's file host only, stopping past `maxBytes`. */
 export interface FileReader {
   read(file: SharedFile & { downloadUrl: string }, maxBytes: number): Promise<FileRead>;
 }
@@ -33,35 +24,27 @@ export interface FileReader {
 /** Most files one turn reads; more are named as not sent (no room). */
 export const MAX_FILES_PER_TURN = 10;
 
-export interface FileGatheringDeps {
-  reader: FileReader;
-  logger: Logger;
-  /** FILE_CONTEXT_MAX_CHARS; 0 reads no file. */
-  settings: { maxChars: number };
-}
-
-/** The file part of a turn's context: quoted text (if any file was read) and what became of each file. */
-export interface GatheredFiles {
-  text: string | undefined;
-  report: FileReport;
-}
-
 /** Messages written by people (not bots, apps or integrations): only their files count. */
 function byPerson(message: ThreadMessage): boolean {
   return Boolean(message.user) && !message.bot_id && message.subtype !== 'bot_message';
 }
 
-export function createFileGathering(deps: FileGatheringDeps) {
+export function createFileGathering(deps: {
+  reader: FileReader;
+  logger: Logger;
+  /** FILE_CONTEXT_MAX_CHARS; 0 reads no file. */
+  settings: { maxChars: number };
+}) {
   const { reader, logger, settings } = deps;
 
   /**
-   * `quoted`: the earlier messages thread context may quote (people inside, bots, integrations),
-   * oldest first. The question's files come first, then the thread's, newest first.
+   * The file part of a turn's context: quoted text (if any file was read) and what became of each file.
+   * `quoted`: the earlier messages thread context may quote, oldest first; the question's files go first.
    */
   async function gather(
     request: { channel: string; sourceTs: string; files?: SharedFile[] | undefined },
     quoted: readonly ThreadMessage[],
-  ): Promise<GatheredFiles | undefined> {
+  ): Promise<{ text: string | undefined; report: FileReport } | undefined> {
     const earlier = [...quoted].reverse().filter(byPerson).flatMap(sharedFilesOf);
     const seen = new Set<string>();
     const files = [...(request.files ?? []), ...earlier].filter((file) => {

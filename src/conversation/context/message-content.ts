@@ -1,9 +1,4 @@
-/**
- * The words of a Slack message, wherever they are: `text`, attachments (`pretext`, `title`,
- * `text`, `fields`, `fallback`) and blocks (section, context, rich_text, header, markdown).
- * Monitoring integrations often put an alert's text only in attachments or blocks. Pure.
- * https://docs.slack.dev/reference/block-kit/blocks · https://docs.slack.dev/messaging/formatting-message-text
- */
+/** A Slack message's words wherever they are (`text`, attachments, blocks). Pure. */
 import type { SlackAttachment, ThreadMessage } from './context-ports.js';
 
 type Json = Record<string, unknown>;
@@ -82,11 +77,7 @@ function attachmentText(attachment: SlackAttachment): string | undefined {
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/**
- * Every piece of text of a message, in Slack markup (still escaped, sequences unresolved), in
- * the order `text`, blocks, attachments. A piece already contained in what came before is left
- * out: a composed message's `text` and its rich_text block say the same thing.
- */
+/** A message's text pieces in Slack markup, each left out when an earlier piece already holds it. */
 export function messageMarkup(message: ThreadMessage): string {
   const pieces = [
     asString(message.text),

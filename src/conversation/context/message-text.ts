@@ -1,8 +1,4 @@
-/**
- * A person's Slack message as the prompt the agent reads. Slack sends text in its own format
- * (https://docs.slack.dev/messaging/formatting-message-text#retrieving-messages): mentions and
- * links as `<…>` sequences, and `&`, `<`, `>` escaped. The agent should read what the person saw.
- */
+/** Slack's text format as what the person saw: https://docs.slack.dev/messaging/formatting-message-text */
 
 export interface NameLookups {
   /** A user's display name, if known (without "@"). */
@@ -71,20 +67,12 @@ function stripBotMentions(text: string, botUserId: string): string {
   });
 }
 
-/**
- * The prompt for the agent: the bot's own mentions removed; `<@U1>` → `@name` (or `@U1`),
- * `<#C1|general>` → `#general`, `<https://x|label>` → `label (https://x)`, `<https://x>` → the
- * URL, `<mailto:a@b|a@b>` → `a@b`, `<!here>` → `@here`; `&lt; &gt; &amp;` decoded (after the
- * sequences, so an escaped `&lt;b&gt;` stays text); outer whitespace trimmed, line breaks kept.
- */
+/** The prompt for the agent: the bot's mentions removed, the rest readable, outer whitespace trimmed. */
 export function toAgentPrompt(text: string, botUserId: string, lookups: NameLookups = {}): string {
   return readableSlackText(stripBotMentions(text, botUserId), lookups).trim();
 }
 
-/**
- * Slack's markup as the text a person saw: control sequences made readable (as in
- * {@link toAgentPrompt}) and `&lt; &gt; &amp;` decoded. Nothing is removed or trimmed.
- */
+/** Slack's markup as the text a person saw (entities decoded after the sequences); nothing trimmed. */
 export function readableSlackText(text: string, lookups: NameLookups = {}): string {
   const readable = text.replace(SEQUENCE, (_match, inner: string) => sequence(inner, lookups));
   return decodeEntities(readable);

@@ -1,9 +1,4 @@
-/**
- * Whose thread messages may be quoted to the agent (DESIGN "Thread context is quoted data"):
- * messages by people outside the organisation are left out and counted. The judgement is the
- * inside check's alone (who-is-inside.ts, the one every entry path asks); this module only asks
- * it, once per author, and fails closed: an author it cannot judge is left out too.
- */
+/** Whose thread messages may be quoted (DESIGN "Thread context is quoted data"): the inside check's call. */
 
 import { type InsideCheck, type PersonRef, senderWorkspace } from '../access/who-is-inside.js';
 import type { ThreadMessage } from './context-ports.js';
@@ -13,7 +8,6 @@ import { authorKind } from './thread-context.js';
 export const MAX_AUTHOR_CHECKS = 50;
 
 export interface QuotableMessages {
-  /** The messages that may be quoted, in their order. */
   shown: ThreadMessage[];
   /** Left out: the check says their authors are outside the organisation. */
   outsiders: number;
@@ -25,14 +19,8 @@ export interface QuotableMessages {
 type Verdict = 'quote' | 'outside' | 'unchecked';
 
 /**
- * Every message that names a user (a person, or an app's bot user posting as itself) is judged
- * with the workspace the message gives (`user_team`, else `team`, else `source_team`); an
- * integration's post names no one to judge: it is judged by its workspace alone (`user_team`,
- * `team`, `source_team`, else its app's `bot_profile.team_id`) — another organisation's
- * integration in a Slack Connect channel is left out like that organisation's people (DESIGN
- * "Alert text is data"), one naming no workspace is kept (thread-context.ts marks it as an
- * integration), a Grid sibling's left out as unchecked. Slackbot's posts are kept. The newest authors are judged first, up to MAX_AUTHOR_CHECKS; the messages of
- * authors past that are left out, as unchecked.
+ * Messages are judged by their author's check, an integration's by its workspace (none named: kept; DESIGN
+ * "Alert text is data"); Slackbot's are kept; past MAX_AUTHOR_CHECKS newest authors, unchecked.
  */
 export async function quotableMessages(
   messages: readonly ThreadMessage[],

@@ -1,17 +1,9 @@
-/**
- * A time phrase in a message as the run's `context.timerange` (DESIGN "Time range"), read in the
- * asker's time zone with chrono (a maintained natural-language date parser). A time without a
- * date is its most recent past occurrence; an end in the future is cut to now; a range wholly in
- * the future, reversed, or longer than 31 days is refused. Pure: the time and zone come in.
- */
-// English only: the package's root entry loads every locale (3.7 MB of heap against 0.9 MB), and
-// its `parse` is this one. Types come from the root; a type-only import loads nothing.
+/** A time phrase as the run's `context.timerange` (DESIGN "Time range"), read with chrono. Pure. */
+// English only: the root entry loads every locale (3.7 MB of heap, not 0.9); its types load nothing.
 import type * as chrono from 'chrono-node';
 import { parse as parseDates } from 'chrono-node/en';
 
 import type { TimeRange } from '../ports.js';
-
-export type { TimeRange };
 
 export type TimeRangeRefusal = 'future' | 'reversed' | 'too-long';
 
@@ -20,19 +12,16 @@ export type TimeRangeResult =
   | { kind: 'range'; range: TimeRange; phrase: string }
   | { kind: 'refused'; reason: TimeRangeRefusal; phrase: string };
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+/** A minute and a day in ms (the schedules and alerts count in them too). */
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 24 * 60 * MINUTE_MS;
 /** The longest range a message may ask for. */
 export const MAX_RANGE_MS = 31 * DAY_MS;
 
 /** ISO 8601 UTC without milliseconds. */
 export const isoUtc = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/**
- * One formatter per zone: building an `Intl.DateTimeFormat` costs about 25 times a format, and a
- * turn reads its zone's offset several times. Zones are IANA names (a few hundred exist); the
- * bound only guards against a directory that sends nonsense.
- */
+/** One formatter per zone (building one costs ~25 formats); the bound guards against nonsense zones. */
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 const MAX_CACHED_ZONES = 1_000;
 
@@ -74,10 +63,7 @@ function startOfDay(ms: number, timeZone: string | undefined): number {
   return fromWallClock(Math.floor(wall / DAY_MS) * DAY_MS, timeZone);
 }
 
-/**
- * The instant of a parsed date. chrono computes with one fixed offset (now's); its wall-clock
- * components are read again in the zone itself, so a date across a daylight-saving change is right.
- */
+/** A parsed date's instant: chrono uses now's offset, so the components are read again in the zone (DST). */
 function instantOf(components: chrono.ParsedComponents, timeZone: string | undefined): number {
   const part = (name: chrono.Component, fallback = 0) => components.get(name) ?? fallback;
   const wall = Date.UTC(
@@ -95,16 +81,12 @@ function instantOf(components: chrono.ParsedComponents, timeZone: string | undef
 /** Words that make a single point the start of a range up to now ("since 9:00", "last 2 hours"). */
 const SINCE_BEFORE = /\b(since|after|from)\s*$/i;
 const SINCE_PHRASE = /^(the\s+)?(last|past)\b|\bago$/i;
-/** "now" alone is not a range. */
 const NOT_A_RANGE = /^(right\s+)?now$/i;
 
 const minuteOfDay = (components: chrono.ParsedComponents) =>
   (components.get('hour') ?? 0) * 60 + (components.get('minute') ?? 0);
 
-/**
- * Finds the first time phrase in `text` and turns it into a range. `now` is epoch ms; `timeZone`
- * an IANA name (users.info `tz`), UTC when absent or unknown.
- */
+/** The first time phrase in `text` as a range; `timeZone` (IANA) is UTC when absent or unknown. */
 export function parseTimeRange(text: string, now: number, timeZone?: string): TimeRangeResult {
   const offset = zoneOffsetMinutes(timeZone, now);
   // chrono reads "from A to B" as one range but "between A and B" as two dates.
@@ -154,10 +136,7 @@ function boundsOf(
   return { start, end };
 }
 
-/**
- * The window around an alert: from the thread root's time minus the look-back to now, at most
- * {@link MAX_RANGE_MS} long (an old thread gets the month after its root).
- */
+/** From the thread root minus the look-back to now, at most {@link MAX_RANGE_MS} (an old root: its month). */
 export function alertWindow(rootTs: string, now: number, lookbackMinutes: number): TimeRange | undefined {
   const rootMs = Number(rootTs) * 1000;
   if (!Number.isFinite(rootMs) || rootMs <= 0) return undefined;

@@ -1,16 +1,8 @@
-/**
- * Everything a turn sends besides the person's words, prepared in one call before the turn is
- * taken: the agent (the thread's, else the channel's), the thread context (DESIGN "Thread
- * context") and the time range (DESIGN "Time range"), or the refusal of a time phrase that
- * cannot be a range. A thread that cannot be read never blocks the turn: it runs without context
- * and the log says why. Messages by people outside the organisation never reach the agent (DESIGN
- * "Thread context is quoted data"): each author is judged by the one inside check, and one it
- * cannot judge is left out too. Prompt and context text stay out of `info` logs.
- */
-
+/** Everything a turn sends besides the person's words (DESIGN "Thread context", "Time range"). */
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { RunInput } from '../run-types.js';
 import type { Tenant } from '../tenancy.js';
 import type { Refusal } from '../thread-output-port.js';
 import type { ThreadRecord } from '../turn/turn-records.js';
@@ -21,11 +13,10 @@ import type { FileGathering } from './file-gathering.js';
 import { mentionedUserIds, messageMarkup } from './message-content.js';
 import { quotableMessages } from './thread-authors.js';
 import { buildThreadContext } from './thread-context.js';
-import { alertWindow, parseTimeRange, type TimeRange } from './time-range.js';
+import { alertWindow, parseTimeRange } from './time-range.js';
 
-/** The part of a turn request context depends on. */
+/** The part of a turn request context depends on; `tenant`'s channel bindings decide the agent. */
 export interface ContextRequest {
-  /** The installation the question was asked in: its channel bindings decide the agent. */
   tenant: Tenant;
   channel: string;
   threadTs: string;
@@ -37,10 +28,7 @@ export interface ContextRequest {
 }
 
 /** The run's `context` besides `message`. */
-export interface RunContext {
-  additionalContext?: string | undefined;
-  timerange?: TimeRange | undefined;
-}
+export type RunContext = Omit<RunInput, 'message'>;
 
 export type PreparedTurn =
   /** `unreadable`: the thread could not be read (the turn runs without its context). */
@@ -55,10 +43,19 @@ export type PreparedTurn =
     }
   | { kind: 'refused'; refusal: Refusal };
 
-export interface TurnContextDeps {
+/** Most distinct people whose names one context looks up (users.info is cached, but bounded). */
+const MAX_NAME_LOOKUPS = 50;
+
+/** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
+export function compareTs(a: string, b: string): number {
+  const [as = '0', af = '0'] = a.split('.');
+  const [bs = '0', bf = '0'] = b.split('.');
+  return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
+}
+
+export function createTurnContext(deps: {
   threads: ThreadReader;
   people: PeopleDirectory;
-  /** Who is inside the organisation: the same check every entry path asks (who-is-inside.ts). */
   inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
   channelAgents: Pick<ChannelAgents, 'agentFor'>;
   /** Files as context (file-gathering.ts); unset: files are not read. */
@@ -73,19 +70,7 @@ export interface TurnContextDeps {
     /** ALERT_LOOKBACK_MINUTES. */
     alertLookbackMinutes: number;
   };
-}
-
-/** Most distinct people whose names one context looks up (users.info is cached, but bounded). */
-const MAX_NAME_LOOKUPS = 50;
-
-/** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
-export function compareTs(a: string, b: string): number {
-  const [as = '0', af = '0'] = a.split('.');
-  const [bs = '0', bf = '0'] = b.split('.');
-  return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
-}
-
-export function createTurnContext(deps: TurnContextDeps) {
+}) {
   const { threads, people, inside, clock, logger, settings } = deps;
 
   async function prepare(request: ContextRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {

@@ -1,8 +1,4 @@
-/**
- * Reactions on an answer as boolean feedback (DESIGN "React to answers"). Slack names a reaction
- * without colons and appends the skin tone (`+1::skin-tone-2`):
- * https://docs.slack.dev/reference/events/reaction_added
- */
+/** Reaction feedback (DESIGN "React to answers"): https://docs.slack.dev/reference/events/reaction_added */
 
 /** Slack reports the canonical name; settings may use a well-known alias. */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -22,10 +18,7 @@ export function normaliseReaction(name: string): string {
   return ALIASES[bare] ?? bare;
 }
 
-/**
- * `true` for a positive reaction, `false` for a negative one, undefined for any other (and for
- * one configured in both sets: a misconfiguration should not guess a score).
- */
+/** The reaction's score; undefined for any other, or one in both sets (a misconfiguration: no guess). */
 export function reactionToScore(
   reaction: string,
   sets: { positive: readonly string[]; negative: readonly string[] },

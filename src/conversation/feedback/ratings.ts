@@ -8,24 +8,8 @@ import type { AnswerRef } from '../turn/turn-records.js';
 import { createAnswerLookup } from './answer-lookup.js';
 import { reactionToScore } from './feedback-mapping.js';
 
-export interface RatingsDeps {
-  store: ConversationStore;
-  agent: AgentRunsPort;
-  /** The other service connections: a rating goes to the service its answer came from. */
-  connections?: ConnectionRuns | undefined;
-  logger: Logger;
-  /** Only people inside the organisation may rate (DESIGN "Who is inside"). */
-  inside: InsideCheck;
-  settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
-  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
-  clock?: Clock | undefined;
-  /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
-  onRated?: ((answer: AnswerRef) => void) | undefined;
-}
-
 export interface Reaction {
   channel: string;
-  /** The reacted-to message. */
   ts: string;
   reaction: string;
   userId: string;
@@ -38,7 +22,6 @@ export interface Reaction {
 /** A click on an answer's 👍 / 👎 button. */
 export interface ButtonRating {
   channel: string;
-  /** The answer message the buttons are on. */
   ts: string;
   score: boolean;
   person: PersonRef;
@@ -49,7 +32,6 @@ export interface ButtonRating {
 /** A comment written in the feedback form opened from the thanks after a click. */
 export interface RatingComment {
   channel: string;
-  /** The rated answer message. */
   ts: string;
   comment: string;
   person: PersonRef;
@@ -67,22 +49,25 @@ export interface Rating {
   comment?: string | undefined;
 }
 
-/**
- * 👍/👎 on an answer — as a reaction or as its native feedback buttons — become boolean feedback
- * on that run's session (DESIGN "Native feedback"). The service keeps one record per session, so
- * the latest rating wins; the bot remembers it too, so a comment written later is sent with it.
- * Removing a reaction changes nothing: the service has no way to delete a record, and guessing a
- * replacement score would misreport.
- */
-export function createRatings(deps: RatingsDeps) {
+/** 👍/👎 on an answer as feedback on its session (DESIGN "Native feedback"); an unreaction cannot delete it. */
+export function createRatings(deps: {
+  store: ConversationStore;
+  agent: AgentRunsPort;
+  /** The other service connections: a rating goes to the service its answer came from. */
+  connections?: ConnectionRuns | undefined;
+  logger: Logger;
+  inside: InsideCheck;
+  settings: { feedbackName: string; positiveEmoji: string[]; negativeEmoji: string[] };
+  /** Lets a reaction on a bot message wait briefly for its index entry (answer-lookup.ts). */
+  clock?: Clock | undefined;
+  /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
+  onRated?: ((answer: AnswerRef) => void) | undefined;
+}) {
   const { store, agent, logger, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
   const answers = createAnswerLookup({ store, clock: deps.clock });
 
-  /**
-   * Sends one rating, after checking that the person is inside the organisation: every way of
-   * rating goes through here, so none can skip the check.
-   */
+  /** Sends one rating; every way of rating goes through here, so none skips the inside check. */
   async function rate(
     rating: Rating,
   ): Promise<Exclude<ReactionResult, 'not-feedback-emoji' | 'not-an-answer'>> {
@@ -145,7 +130,8 @@ export function createRatings(deps: RatingsDeps) {
 
   /** Sends the comment with the session's current rating (the service keeps one record per session). */
   async function onComment(comment: RatingComment): Promise<CommentResult> {
-    const answer = await answers.byMessage(comment.channel, comment.ts);
+    // By the index alone: the comment form comes long after the click.
+    const answer = await store.lookupAnswer(comment.channel, comment.ts);
     if (!answer) return 'not-an-answer';
     const score = await store.getRating(answer.sessionId);
     if (score === undefined) return 'no-rating';

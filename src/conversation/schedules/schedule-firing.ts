@@ -1,22 +1,12 @@
 /**
- * Firing scheduled questions (DESIGN "Scheduled questions"). Each round (the ticker's, every ~20 s
- * on every replica) looks at every schedule's latest due time and takes a claim for that schedule
- * and occurrence in the store (set-if-absent with an expiry, atomic on memory and Redis): only its
- * holder handles the occurrence, so it runs exactly once across replicas and restarts. The holder
- * then, in the schedule's installation (its token, its tenant):
- * 1. late past SCHEDULE_GRACE_MINUTES (no replica ran at the time) — skipped, counted;
- * 2. the channel's binding or its connection gone — paused, its adder told once;
- * 3. a channel outsiders can read (unless OUTSIDER_AUDIENCE=thread) — skipped, its adder told;
- * 4. the question posted as a new message ("Scheduled question, added by @person: …"); Slack
- *    saying the bot is not in the channel — paused, its adder told once;
- * 5. the run in that message's thread through the same run start as a mention: the channel's
- *    agent and connection, no thread context, the time range from the question's words.
+ * Firing scheduled questions (DESIGN "Scheduled questions"): each round (~20 s, every replica) claims each
+ * schedule's latest due occurrence in the store, so it runs once; the holder asks as a mention would.
  */
-
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationAudience } from '../access/audience.js';
-import type { ChannelAgent, ChannelAgents } from '../context/channel-agents.js';
+import { NOTHING_TO_GIVE_BACK } from '../access/spending.js';
+import { type ChannelAgent, type ChannelAgents, readyOn } from '../context/channel-agents.js';
 import { parseTimeRange } from '../context/time-range.js';
 import type { Tenant } from '../tenancy.js';
 import type { RunStart } from '../turn/run-start.js';
@@ -24,13 +14,10 @@ import type { TurnRequest } from '../turn/turn-request.js';
 import { previousOccurrence } from './schedule-times.js';
 import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
 
-/**
- * Kept past a week: a weekly schedule's last occurrence stays "the latest due" for seven days, and
- * its claim must outlive that so no round takes it twice.
- */
+/** Past a week: a weekly occurrence stays "the latest due" seven days, and no round may take it twice. */
 const OCCURRENCE_CLAIM_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 /** Late by this much is still on time: a round's interval and a slow round (not a missed one). */
-export const ON_TIME_MS = 2 * 60 * 1000;
+const ON_TIME_MS = 2 * 60 * 1000;
 
 export type OccurrenceResult = 'run' | 'skipped' | 'failed';
 
@@ -54,15 +41,16 @@ export interface OccurrenceClaims {
   releaseClaim(name: string, value: string): Promise<void>;
 }
 
-/** Runs work as a schedule's installation (alert-installations.ts `runAs`). */
+/** Runs work as a schedule's (or alert's) installation (alert-installations.ts `runAs`). */
 export interface ScheduleInstallations {
+  /** `work`'s result as that installation; `{ found: false }` when none is kept for it. */
   runAs<T>(
     team: string,
     work: (tenant: Tenant) => Promise<T>,
   ): Promise<{ found: true; value: T } | { found: false }>;
 }
 
-export interface ScheduleFiringDeps {
+export function createScheduleFiring(deps: {
   schedules: Pick<Schedules, 'list' | 'pause'>;
   claims: OccurrenceClaims;
   installations: ScheduleInstallations;
@@ -79,11 +67,7 @@ export interface ScheduleFiringDeps {
   /** SCHEDULE_GRACE_MINUTES as ms. */
   graceMs: number;
   newId: () => string;
-}
-
-const NOTHING_TO_GIVE_BACK = { giveBack: async () => {} };
-
-export function createScheduleFiring(deps: ScheduleFiringDeps) {
+}) {
   const { clock, logger, metrics } = deps;
 
   /** One round: every schedule's latest due occurrence, handled by whoever claims it. */
@@ -136,7 +120,6 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
       throw error;
     });
     if ('gone' in posted) return pauseAndTell(schedule, due, 'left-channel');
-    const { message, context } = runInput(schedule);
     const request: TurnRequest = {
       tenant,
       teamId: tenant.teamId,
@@ -145,16 +128,10 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
       sourceTs: posted.ts,
       // The adder asks: a channel turned outsider-readable before the answer sends it to their DM.
       userId: schedule.addedBy,
-      prompt: message,
+      prompt: schedule.question,
       mentioned: true,
     };
-    const { connection } = channelAgent;
-    const prepared = {
-      kind: 'ready',
-      agentId: channelAgent.agentId ?? '',
-      ...(connection !== undefined ? { connection } : {}),
-      context,
-    } as const;
+    const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', contextOf(schedule));
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
   }
@@ -166,11 +143,10 @@ export function createScheduleFiring(deps: ScheduleFiringDeps) {
     return alias !== undefined && !(await deps.connectionExists(alias, tenant));
   }
 
-  /** The question, and the time range its own words name (in its adder's zone), as a mention's. */
-  function runInput(schedule: Schedule) {
+  /** The time range the question's own words name (in its adder's zone), as a mention's. */
+  function contextOf(schedule: Schedule) {
     const phrase = parseTimeRange(schedule.question, clock.now(), schedule.timeZone);
-    const context = phrase.kind === 'range' ? { timerange: phrase.range } : {};
-    return { message: schedule.question, context };
+    return phrase.kind === 'range' ? { timerange: phrase.range } : {};
   }
 
   async function pauseAndTell(schedule: Schedule, due: number, reason: PauseReason): Promise<void> {

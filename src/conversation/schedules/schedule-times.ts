@@ -1,14 +1,5 @@
-/**
- * When a scheduled question is due (DESIGN "Scheduled questions"): days of the week and a wall-clock
- * time in the adding person's IANA zone. Every instant is found through the zone itself
- * (`Intl.DateTimeFormat` with `timeZone`, see time-range.ts `zoneOffsetMinutes`), never a fixed
- * offset, so a daylight-saving change between two occurrences moves the UTC instant, not the local
- * time. Pure.
- */
-import { zoneOffsetMinutes } from '../context/time-range.js';
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
+/** When a scheduled question is due, through its adder's zone (never a fixed offset: DST). Pure. */
+import { DAY_MS, MINUTE_MS, zoneOffsetMinutes } from '../context/time-range.js';
 
 /** 0 = Sunday … 6 = Saturday, as `Date#getUTCDay`. */
 export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
@@ -64,13 +55,8 @@ export function isKnownZone(timeZone: string): boolean {
   }
 }
 
-/**
- * The instant the wall-clock time `wall` (a local date and time written as UTC epoch ms) names in
- * `timeZone`. A time that happens twice (clocks going back) is its first; a time that does not
- * happen (clocks going forward) is read with the offset before the change, so 02:30 on the spring
- * day runs at 03:30 — later that day, never skipped.
- */
-export function wallClockInstant(wall: number, timeZone: string): number {
+/** The instant local `wall` names in `timeZone`: a repeated time's first; a skipped one the offset before. */
+function wallClockInstant(wall: number, timeZone: string): number {
   const before = zoneOffsetMinutes(timeZone, wall - DAY_MS);
   const after = zoneOffsetMinutes(timeZone, wall + DAY_MS);
   const valid = [before, after]

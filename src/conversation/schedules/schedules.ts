@@ -1,10 +1,4 @@
-/**
- * Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep. A
- * schedule belongs to the installation whose admin added it and to its channel (DESIGN "One
- * installation, one tenant"): in a channel shared by two installations each sees, counts and
- * removes only its own. Kept in the store without expiry, so every replica fires it and it survives
- * restarts (with Redis). When it fires is schedule-times.ts; firing is schedule-firing.ts.
- */
+/** Scheduled questions (DESIGN "Scheduled questions"): what `/agent schedule add|remove` keep. */
 import { type Tenant, tenantName } from '../tenancy.js';
 import { nextOccurrence, type ScheduleTiming } from './schedule-times.js';
 
@@ -31,10 +25,7 @@ export interface Schedule extends ScheduleTiming {
   paused?: { reason: PauseReason; at: number } | undefined;
 }
 
-/**
- * The records, on memory or Redis (src/store/schedule-records.ts), each under its installation's
- * name for it ({@link scheduleName}).
- */
+/** The records (src/store/schedule-records.ts), each under {@link scheduleName}. */
 export interface ScheduleStore {
   getSchedule(name: string): Promise<Schedule | undefined>;
   saveSchedule(name: string, schedule: Schedule): Promise<void>;
@@ -44,11 +35,7 @@ export interface ScheduleStore {
 }
 
 /** What adding asks for: the parsed command plus who added it, in which zone. */
-export interface NewSchedule extends ScheduleTiming {
-  channel: string;
-  question: string;
-  addedBy: string;
-}
+export type NewSchedule = Omit<Schedule, 'id' | 'installation' | 'teamId' | 'addedAt' | 'paused'>;
 
 export type AddResult =
   | { added: true; schedule: Schedule; nextRun: number | undefined }
@@ -61,21 +48,19 @@ export const scheduleName = (schedule: Pick<Schedule, 'installation' | 'id'>) =>
 /** Fresh ids tried before giving up: six hex digits rarely collide within one installation. */
 const ID_ATTEMPTS = 5;
 
-export interface SchedulesDeps {
-  store: ScheduleStore;
-  now: () => number;
-  newId: () => string;
-  /** SCHEDULES_PER_CHANNEL. */
-  perChannel: number;
-}
-
 /** A schedule with its next run, as the list shows it. */
 export interface ListedSchedule {
   schedule: Schedule;
   nextRun: number | undefined;
 }
 
-export function createSchedules(deps: SchedulesDeps) {
+export function createSchedules(deps: {
+  store: ScheduleStore;
+  now: () => number;
+  newId: () => string;
+  /** SCHEDULES_PER_CHANNEL. */
+  perChannel: number;
+}) {
   const { store } = deps;
   const owned = (tenant: Tenant) => (schedule: Schedule) => schedule.installation === tenant.key;
   const withNext = (schedule: Schedule): ListedSchedule => ({
@@ -88,12 +73,7 @@ export function createSchedules(deps: SchedulesDeps) {
 
   /** The installation's schedules in `channel`, soonest first. */
   async function inChannel(tenant: Tenant, channel: string): Promise<ListedSchedule[]> {
-    const all = await store.listSchedules();
-    return all
-      .filter(owned(tenant))
-      .filter((schedule) => schedule.channel === channel)
-      .map(withNext)
-      .sort(byNextRun);
+    return (await ofInstallation(tenant)).filter((listed) => listed.schedule.channel === channel);
   }
 
   /** Every schedule of the installation (App Home), soonest first. */
@@ -103,9 +83,8 @@ export function createSchedules(deps: SchedulesDeps) {
 
   async function add(tenant: Tenant, wanted: NewSchedule): Promise<AddResult> {
     const existing = await inChannel(tenant, wanted.channel);
-    if (existing.length >= deps.perChannel) {
+    if (existing.length >= deps.perChannel)
       return { added: false, reason: 'channel-full', limit: deps.perChannel };
-    }
     const schedule: Schedule = {
       ...wanted,
       days: [...wanted.days],
@@ -118,7 +97,6 @@ export function createSchedules(deps: SchedulesDeps) {
     return { added: true, schedule, nextRun: nextOccurrence(schedule, deps.now()) };
   }
 
-  /** An id no schedule of the installation has. */
   async function freeId(tenant: Tenant): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
       const id = deps.newId();
@@ -127,10 +105,7 @@ export function createSchedules(deps: SchedulesDeps) {
     }
   }
 
-  /**
-   * Removes the installation's schedule `id`. Looked up under the installation's own name, so
-   * another installation's schedule is "not found", as a missing one.
-   */
+  /** Removes the installation's schedule `id` (another installation's is "not found", as a missing one). */
   async function remove(tenant: Tenant, id: string): Promise<Schedule | undefined> {
     const name = scheduleName({ installation: tenant.key, id });
     const schedule = await store.getSchedule(name);

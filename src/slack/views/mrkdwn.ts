@@ -7,7 +7,7 @@
  * limit are summarised ("…and N more"), long texts split into several blocks. Pure.
  */
 import { escapeSlackText } from './slack-escape.js';
-import { graphemeBoundary } from './text-cut.js';
+import { truncate } from './text-cut.js';
 
 export { escapeSlackText };
 
@@ -27,18 +27,9 @@ function atomBoundary(text: string, at: number): number {
   return at;
 }
 
-/**
- * Shortens mrkdwn text (already escaped, with the bot's own control sequences) to at most `max`
- * characters, ellipsis included, at a word boundary in the last fifth when there is one.
- */
+/** Shortens mrkdwn text (already escaped, with the bot's own control sequences) as `truncate` does. */
 export function cutMrkdwn(text: string, max: number, ellipsis = '…'): string {
-  if (text.length <= max) return text;
-  const limit = Math.max(0, max - ellipsis.length);
-  const cut = atomBoundary(text, graphemeBoundary(text, 0, limit));
-  let space = cut;
-  while (space > 0 && !/\s/.test(text[space - 1] ?? '')) space -= 1;
-  const end = space > 0 && space - 1 >= limit * 0.8 ? atomBoundary(text, space - 1) : cut;
-  return `${text.slice(0, end).trimEnd()}${ellipsis}`;
+  return truncate(text, max, ellipsis, atomBoundary);
 }
 
 /** Untrusted or literal text as mrkdwn: escaped, then cut to `max`. */

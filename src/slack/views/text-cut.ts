@@ -32,14 +32,20 @@ export function graphemeBoundary(text: string, start: number, limit: number): nu
 
 /**
  * Shortens `text` to at most `max` code units, ellipsis included, preferring a word boundary in
- * the last fifth; text that already fits is returned unchanged.
+ * the last fifth; text that already fits is returned unchanged. `keepWhole` moves a cut back out
+ * of anything that must not be split (mrkdwn.ts: an escape or a control sequence).
  */
-export function truncate(text: string, max: number, ellipsis = '…'): string {
+export function truncate(
+  text: string,
+  max: number,
+  ellipsis = '…',
+  keepWhole: (text: string, at: number) => number = (_text, at) => at,
+): string {
   if (text.length <= max) return text;
   const limit = Math.max(0, max - ellipsis.length);
-  const cut = graphemeBoundary(text, 0, limit);
+  const cut = keepWhole(text, graphemeBoundary(text, 0, limit));
   let space = cut;
   while (space > 0 && !/\s/.test(text[space - 1] ?? '')) space -= 1;
-  const end = space - 1 >= limit * 0.8 ? space - 1 : cut;
-  return `${text.slice(0, Math.max(0, end)).trimEnd()}${ellipsis}`;
+  const end = space - 1 >= limit * 0.8 ? keepWhole(text, space - 1) : cut;
+  return `${text.slice(0, end).trimEnd()}${ellipsis}`;
 }

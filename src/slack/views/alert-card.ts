@@ -21,26 +21,21 @@ export interface AlertView {
   metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
 }
 
-/** Slack's limits: header text 150, section text 3,000, button url 3,000, a field 2,000. */
+/** Slack's limits: header text 150, section and context text 3,000, button url 3,000, a field 2,000. */
 const HEADER_MAX = 150;
-/** The description, escaped, in its section (Slack's 3,000, with room to spare). */
 const DESCRIPTION_MAX = 1_500;
 const URL_MAX = 3_000;
-/** One tag, escaped; the tags' context text as a whole (Slack's 3,000 per text). */
 const TAG_MAX = 100;
 const TAGS_MAX = 1_000;
-/** The severity field (Slack's 2,000 per field). */
 const SEVERITY_MAX = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
-/** Text from the alert: escaped first, then cut (so escaping cannot grow it past `max`). */
-const safe = (text: string, max: number) => escapedText(text, max);
 
 /** "Tags: `a` `b` …and N more", whole tags only, within TAGS_MAX. */
 function tagsText(tags: readonly string[]): string | undefined {
   if (tags.length === 0) return undefined;
-  const shown = tags.map((tag) => `\`${safe(tag.replace(/`/g, "'"), TAG_MAX)}\``);
+  const shown = tags.map((tag) => `\`${escapedText(tag.replace(/`/g, "'"), TAG_MAX)}\``);
   // summariseLines keeps whole items and counts the rest; tags read better on one line.
   return `Tags: ${summariseLines(shown, TAGS_MAX - 'Tags: '.length).replace(/\n/g, ' ')}`;
 }
@@ -64,7 +59,7 @@ export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: st
 function facts(card: AlertCard): Block | undefined {
   const window = describeWindow(card.windowStart, card.windowEnd);
   const fields = [
-    card.severity ? mrkdwn(`*Severity*\n${safe(card.severity, SEVERITY_MAX)}`) : undefined,
+    card.severity ? mrkdwn(`*Severity*\n${escapedText(card.severity, SEVERITY_MAX)}`) : undefined,
     window ? mrkdwn(`*Window*\n${window}`) : undefined,
   ].filter((field) => field !== undefined);
   return fields.length > 0 ? { type: 'section', fields } : undefined;
@@ -81,7 +76,9 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
     { type: 'header', text: { type: 'plain_text', text: truncate(card.title, HEADER_MAX) } },
     facts(card),
     tags ? context(tags) : undefined,
-    card.description ? { type: 'section', text: mrkdwn(safe(card.description, DESCRIPTION_MAX)) } : undefined,
+    card.description
+      ? { type: 'section', text: mrkdwn(escapedText(card.description, DESCRIPTION_MAX)) }
+      : undefined,
     explore
       ? {
           type: 'actions',
@@ -97,9 +94,9 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
       : undefined,
     context(status),
   ].filter((block): block is Block => block !== undefined);
-  const severity = card.severity ? ` (${safe(card.severity, SEVERITY_MAX)})` : '';
+  const severity = card.severity ? ` (${escapedText(card.severity, SEVERITY_MAX)})` : '';
   return {
-    text: `Alert: ${safe(card.title, HEADER_MAX)}${severity} — ${status}`,
+    text: `Alert: ${escapedText(card.title, HEADER_MAX)}${severity} — ${status}`,
     blocks,
     metadata: {
       event_type: ALERT_EVENT_TYPE,
@@ -111,7 +108,7 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
 /** "Fired again" in the earlier alert's thread. */
 export function renderFiredAgain(title: string, at: number): AlertView {
   const time = new Date(at).toISOString().slice(11, 16);
-  const text = `:repeat: “${safe(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`;
+  const text = `:repeat: “${escapedText(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`;
   return { text, blocks: [context(text)] };
 }
 

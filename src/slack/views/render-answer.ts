@@ -1,6 +1,7 @@
 /**
  * An agent answer (Markdown, untrusted) as Slack messages: neutralised (no pings, every link
- * showing its host), split to fit, each part in a `markdown` block with a plain-text fallback,
+ * showing its host), split to fit, each part in a `markdown` block
+ * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block) with a plain-text fallback,
  * and past a size the whole answer as a file (raw text: a file shows addresses, not labels).
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
@@ -11,25 +12,18 @@ import type { ReceiptView } from './receipt.js';
 import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
 
-/** Slack message metadata: https://docs.slack.dev/messaging/message-metadata */
-export type AnswerMetadata = MessageMetadata;
-
 /** One `chat.postMessage` worth of answer. */
 export interface AnswerMessage {
   /** Plain-text fallback (`&`, `<`, `>` escaped), at most 3,000 characters. */
   text: string;
-  /**
-   * Slack's `markdown` block (https://docs.slack.dev/reference/block-kit/blocks/markdown-block),
-   * then, on the last message, the footer as a context block. Empty in the plain rendering: the
-   * message is its `text` alone.
-   */
+  /** A `markdown` block, then on the last message the footer; empty in the plain rendering. */
   blocks: [] | [MarkdownBlock, ...ContextBlock[]];
   /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
   feedback?: ContextActionsBlock;
   /** The receipt (a `task_card`), on the first part only; posted before `blocks`. */
   receipt?: TaskCardBlock;
-  /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
-  metadata?: AnswerMetadata;
+  /** The caller's metadata plus `part` (1-based) and `parts`: what was posted can be checked. */
+  metadata?: MessageMetadata;
 }
 
 export interface RenderedAnswer {
@@ -39,16 +33,13 @@ export interface RenderedAnswer {
 }
 
 export interface RenderAnswerOptions {
-  /**
-   * Markdown characters per message. Default 11,000: Slack allows 12,000 across all `markdown`
-   * blocks of one message (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
-   */
+  /** Default 11,000: Slack allows 12,000 across a message's `markdown` blocks (link above). */
   maxMarkdownChars?: number;
   /** Past this many characters the answer is also returned as a file. Default 20,000. */
   fileThresholdChars?: number;
   /** Attached to every message (with the part number added). */
-  metadata?: AnswerMetadata;
-  /** Footer lines (trusted mrkdwn), shown small under the last message. Default none. */
+  metadata?: MessageMetadata;
+  /** Footer lines (trusted mrkdwn), shown small under the last message. */
   footer?: readonly string[];
   /** End the last message with native 👍 / 👎 buttons (only the last: one rating per answer). */
   feedbackButtons?: boolean;
@@ -56,10 +47,7 @@ export interface RenderAnswerOptions {
   feedbackTurnId?: string;
   /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
   note?: string;
-  /**
-   * The receipt (receipt.ts): its card is the first block of the first part, and its words begin
-   * that part's fallback `text` (within the same 3,000 characters).
-   */
+  /** Its card is the first part's first block; its words begin that part's `text` (same 3,000). */
   receipt?: ReceiptView;
 }
 
@@ -70,11 +58,9 @@ const PLAIN_PART_CHARS = 3_900;
 const EMPTY_ANSWER = '_The agent finished without an answer._';
 
 /**
- * Renders an answer into as many messages as it needs. Each message has one `markdown` block of
- * at most `maxMarkdownChars` (so well within 50 blocks and 12,000 characters) and a fallback of at
- * most 3,000 characters, marked "(part i/n)" when there are several. The parts split at
- * paragraphs, then lines, then spaces, and close/reopen code fences they cut through; their
- * bodies joined give back the neutralised answer (outer whitespace trimmed).
+ * An answer in as many messages as it needs: each one `markdown` block of at most
+ * `maxMarkdownChars` and a fallback of at most 3,000 characters, marked "(part i/n)" when there
+ * are several; the parts' bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
   const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, note } = options;
@@ -95,13 +81,11 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       });
     }
     const receipt = index === 0 ? options.receipt : undefined;
+    const room = FALLBACK_MAX_CHARS - (receipt ? receipt.text.length + 2 : 0);
+    const fallback = fallbackText(`${lead}${part.body}`, marker, room);
     const message: AnswerMessage = receipt
-      ? {
-          text: `${receipt.text}\n\n${fallbackText(`${lead}${part.body}`, marker, FALLBACK_MAX_CHARS - receipt.text.length - 2)}`,
-          blocks,
-          receipt: receipt.block,
-        }
-      : { text: fallbackText(`${lead}${part.body}`, marker), blocks };
+      ? { text: `${receipt.text}\n\n${fallback}`, blocks, receipt: receipt.block }
+      : { text: fallback, blocks };
     if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock(options.feedbackTurnId);
     return withMetadata(message, metadata, index, parts.length);
   });
@@ -109,9 +93,8 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
 }
 
 /**
- * The fallback rendering, for when Slack refused the rich one (`invalid_blocks`,
- * `msg_too_long`…): no blocks, the neutralised Markdown as the message text in parts of at most
- * 3,900 characters, the same metadata and the same file. Plainer to read, but it lands.
+ * For when Slack refused the rich rendering (`invalid_blocks`, `msg_too_long`…): no blocks, the
+ * neutralised Markdown as the text in parts of at most 3,900 characters, same metadata and file.
  */
 export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
   const { fileThresholdChars = 20_000, metadata } = options;
@@ -139,7 +122,7 @@ function answerParts(markdown: string, maxChars: number) {
 
 function withMetadata(
   message: AnswerMessage,
-  metadata: AnswerMetadata | undefined,
+  metadata: MessageMetadata | undefined,
   index: number,
   parts: number,
 ): AnswerMessage {

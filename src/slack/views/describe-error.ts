@@ -10,6 +10,7 @@ import {
   RegionMismatchError,
 } from '../../agent-api/errors.js';
 import { escapedText } from './mrkdwn.js';
+import { codeText } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
 /** A short random id (8 hex characters) to quote in the thread and in the log line. */
@@ -27,7 +28,7 @@ interface CodedError {
   path?: string | undefined;
   accountRegion?: string;
   serverRegion?: string;
-  /** RedirectRefusedError: the address that answered with a redirect. */
+  /** RedirectRefusedError's: the one that answered with a redirect. */
   address?: string;
 }
 
@@ -58,8 +59,7 @@ function agentIdIn(path: string | undefined): string | undefined {
 /** A 404 about one agent: its id is unknown to the service, or the agent is disabled. */
 function agentUnavailableSentence(error: CodedError): string {
   const id = agentIdIn(error.path);
-  // Inside backticks: no backtick may end the code span early.
-  const shown = id ? escapedText(neutraliseSlackControls(id).replace(/`/g, "'"), 80) : undefined;
+  const shown = id ? codeText(id, 80) : undefined;
   const agent = shown ? `the agent \`${shown}\`` : 'this agent';
   if (/\/(enable|disable)$/.test(error.path ?? '')) {
     return `The agent service doesn't know ${agent} — check the agent id (AGENT_ID, or the one given to the command)`;
@@ -122,9 +122,8 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
 };
 
 /**
- * The service connections' own failures (connections/connection-clients.ts), read by their code so
- * this view needs no import from that layer: a thread keeps the connection it started on, which an
- * admin may have removed since, or whose token a restart without STATE_ENCRYPTION_KEY cannot open.
+ * The service connections' failures (connections/connection-clients.ts), read by code (no import
+ * from that layer): a thread keeps its connection, which may since be removed or unopenable.
  */
 const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
   unknown_connection: (alias) =>
@@ -139,18 +138,13 @@ function connectionSentence(error: unknown): string | undefined {
   const { code, alias } = (error ?? {}) as { code?: unknown; alias?: unknown };
   const sentence = typeof code === 'string' ? CONNECTION_SENTENCES[code] : undefined;
   if (!sentence || typeof alias !== 'string') return undefined;
-  // Inside backticks: no backtick may end the code span early.
-  return sentence(`\`${escapedText(neutraliseSlackControls(alias).replace(/`/g, "'"), 40)}\``);
+  return sentence(`\`${codeText(alias, 40)}\``);
 }
 
 const UNKNOWN =
   "Something went wrong on the bot's side — please try again, and tell an admin if it keeps happening";
 
-/**
- * Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4)."
- * Every code of the agent-api errors and of the service connections has its own; anything else is
- * "Something went wrong".
- */
+/** Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4).". */
 export function describeError(error: unknown, referenceId: string): string {
   const coded = asCodedError(error);
   const sentence = coded

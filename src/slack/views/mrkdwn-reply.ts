@@ -40,7 +40,14 @@ export function escapeMrkdwn(text: string, max = 200): string {
   return escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 }
 
+/** Untrusted text inside backticks: no pings, no backtick (it would end the span), escaped, cut. */
+export const codeText = (text: string, max: number) =>
+  escapedText(neutraliseSlackControls(text).replace(/`/g, "'"), max);
+
 const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+
+/** One section holding `text` as it is (not split, not cut). */
+export const oneSection = (text: string): CommandReply => ({ text, blocks: [section(text)] });
 
 /**
  * Paragraphs (mrkdwn) → sections. A paragraph longer than a section takes several, split at line

@@ -5,7 +5,6 @@
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../../commands/help-text.js';
 import type { CommonOutcome, Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
-import { escapeSlackText } from '../mrkdwn.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from '../mrkdwn-reply.js';
 
 /** The sentence naming the command that gives a channel of another installation its agent. */
@@ -44,7 +43,7 @@ export const commonReplies: Renderers<CommonOutcome, CommandReply> = {
   'channel-unbound': () =>
     reply(`This channel has no agent in this workspace, so nothing was sent to any service: ${BIND_HINT}.`),
   'channel-missing': (outcome) => {
-    const text = `\`${escapeSlackText(outcome.usage)}\` works in a channel: run it in the channel you mean.`;
+    const text = `\`${reserved(outcome.usage)}\` works in a channel: run it in the channel you mean.`;
     return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
   },
   'service-error': (outcome) => reply(describeError(outcome.error, outcome.referenceId)),

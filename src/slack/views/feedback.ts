@@ -1,7 +1,6 @@
 /**
  * Native feedback (DESIGN "Native feedback"): the 👍 / 👎 buttons that end every answer, the
  * ephemeral thanks with "Add a comment", and the comment form. Ids are shared with the listeners.
- * https://docs.slack.dev/reference/block-kit/blocks/context-actions-block
  * https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element
  */
 
@@ -27,9 +26,8 @@ export interface ContextActionsBlock {
 
 /**
  * The `context_actions` block with the `feedback_buttons` element, for an answer's last message.
- * With `turnId`, each button's value also names the answer's turn (`positive:<turn id>`, about 45
- * characters, far under Slack's 2,000 for a button value): a click that arrives before the answer
- * is in the store's index still finds its run (feedback/ratings.ts, onButton).
+ * With `turnId`, each value also names the turn (`positive:<turn id>`, far under Slack's 2,000), so
+ * a click before the answer is in the store's index still finds its run (feedback/ratings.ts).
  */
 export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
   const buttonValue = (score: string) => (turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score);
@@ -54,10 +52,7 @@ export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
   };
 }
 
-/**
- * A clicked button's value → its score and, on answers posted since the value carries it, the
- * turn id; undefined for a value we never sent. Older answers' values are the bare score.
- */
+/** A clicked button's value → its score and turn id (older answers: the bare score); else undefined. */
 export function parseFeedbackValue(
   value: string | undefined,
 ): { score: boolean; turnId?: string | undefined } | undefined {
@@ -75,11 +70,12 @@ export interface RatedAnswer {
   threadTs: string;
 }
 
-/** `{channel, ts, threadTs}` as a button value or a view's private_metadata (both ≤ 2,000 / 3,000 chars). */
-export function encodeRatedAnswer(answer: RatedAnswer): string {
+/** `{channel, ts, threadTs}` as a button value or a view's private_metadata (≤ 2,000 / 3,000 chars). */
+function encodeRatedAnswer(answer: RatedAnswer): string {
   return JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
 }
 
+/** The answer encodeRatedAnswer wrote; undefined for anything else. */
 export function decodeRatedAnswer(raw: string | undefined): RatedAnswer | undefined {
   try {
     const value = JSON.parse(raw ?? '') as { c?: unknown; t?: unknown; th?: unknown };

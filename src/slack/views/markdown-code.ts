@@ -1,16 +1,12 @@
 /**
- * Where the code is in a Markdown text: fenced blocks (per CommonMark, so an info string,
- * `~~~` fences and longer closing fences behave as Slack's `markdown` block renders them) and
- * inline code spans. Splitting must not cut a fence without closing it, and neutralising must
- * not rewrite code, so both read the text through this one scanner.
- * https://spec.commonmark.org/0.31.2/#fenced-code-blocks
+ * Where the code is in Markdown: fenced blocks (per CommonMark, as Slack's `markdown` block renders
+ * them: https://spec.commonmark.org/0.31.2/#fenced-code-blocks) and inline spans. Splitting must not
+ * cut a fence unclosed, and neutralising must not rewrite code: both read the text through this scanner.
  */
 
-/** An open fenced code block: the marker that closes it and the line that opened it. */
+/** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */
 export interface Fence {
-  /** The fence characters, e.g. "```" or "~~~~". */
   marker: string;
-  /** The opening line as written (indentation kept, line break not), e.g. "```ts". */
   opening: string;
 }
 
@@ -19,11 +15,10 @@ export interface ScannedLine {
   start: number;
   /** Just past the line break (or the end of the text). */
   end: number;
-  /** True when the line holds only whitespace. */
   blank: boolean;
-  /** The fence that is open at the start of this line, if any. */
+  /** Open at the start of this line. */
   openFence: Fence | undefined;
-  /** True when this line opens or closes a fence. */
+  /** This line opens or closes a fence. */
   fenceLine: boolean;
 }
 
@@ -46,7 +41,7 @@ function closesFence(content: string, fence: Fence): boolean {
   return marker !== undefined && marker[0] === fence.marker[0] && marker.length >= fence.marker.length;
 }
 
-/** Splits the text into lines (line breaks kept) and tracks which fence is open at each. */
+/** The text's lines (line breaks kept), each with the fence open at its start. */
 export function scanLines(text: string): ScannedLine[] {
   const lines: ScannedLine[] = [];
   let open: Fence | undefined;

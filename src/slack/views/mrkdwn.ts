@@ -1,10 +1,8 @@
 /**
- * The one place that makes Slack mrkdwn text within Slack's limits
- * (https://docs.slack.dev/messaging/formatting-message-text). Text that is not a control sequence
- * the bot means is escaped (`&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`) *before* it is cut, so
- * escaping can never grow a text past its limit; a cut never splits an escape (`&amp;`) or a
- * control sequence (`<@U…>`, `<#C…>`, `<url|label>`), nor an emoji. Lists that would grow past a
- * limit are summarised ("…and N more"), long texts split into several blocks. Pure.
+ * The one place that makes mrkdwn text within Slack's limits
+ * (https://docs.slack.dev/messaging/formatting-message-text). Text is escaped *before* it is cut,
+ * so escaping never grows it past its limit; a cut never splits an escape, a control sequence
+ * (`<@U…>`, `<url|label>`) or an emoji. Long lists are summarised ("…and N more"). Pure.
  */
 import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
@@ -40,10 +38,7 @@ export function escapedText(text: string, max: number = MRKDWN_MAX_CHARS): strin
 /** "…and N more": the line a summarised list ends with. */
 export const andMore = (count: number) => `…and ${count} more`;
 
-/**
- * Lines (each already mrkdwn) joined by newlines within `max` characters and `maxLines` lines;
- * when not all fit, as many as fit and then "…and N more". A single line too long is cut.
- */
+/** Lines (mrkdwn) joined within `max` characters and `maxLines` lines, then "…and N more". */
 export function summariseLines(
   lines: readonly string[],
   max: number = MRKDWN_MAX_CHARS,
@@ -67,19 +62,13 @@ export function summariseLines(
   return hidden > 0 ? [...kept, andMore(hidden)].join('\n') : kept.join('\n');
 }
 
-/**
- * Items of an inline list ("a, b, c"), at most `maxItems`, then "and N more"; for lists inside a
- * sentence (the channels of a connection in use).
- */
+/** An inline list ("a, b, c") of at most `maxItems`, then "and N more". */
 export function summariseInline(items: readonly string[], maxItems: number): string {
   if (items.length <= maxItems) return items.join(', ');
   return `${items.slice(0, maxItems).join(', ')} and ${items.length - maxItems} more`;
 }
 
-/**
- * mrkdwn text in pieces of at most `max` characters, split at line ends (a paragraph break
- * first); a line longer than `max` is cut. Each piece can be its own section.
- */
+/** mrkdwn text in pieces (sections) of at most `max` characters, split at line ends; long lines cut. */
 export function splitMrkdwn(text: string, max: number = MRKDWN_MAX_CHARS): string[] {
   if (text.length <= max) return [text];
   const pieces: string[] = [];

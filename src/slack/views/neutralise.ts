@@ -23,7 +23,7 @@ const CONTROL_SEQUENCE =
 /** `@channel`-style words that ping when the message is posted with `link_names`. */
 const BARE_BROADCAST = /(^|[^\w@])@(channel|here|everyone|group)\b/gi;
 
-/** Splits `x|label` into its target and optional label. */
+/** `x|label` → target and optional label. */
 function targetAndLabel(inner: string): { target: string; label: string | undefined } {
   const bar = inner.indexOf('|');
   if (bar === -1) return { target: inner, label: undefined };
@@ -32,9 +32,7 @@ function targetAndLabel(inner: string): { target: string; label: string | undefi
 }
 
 /** `@` + name that cannot ping: the word joiner breaks Slack's mention parsing. */
-function harmlessAt(name: string): string {
-  return `@${WORD_JOINER}${name.replace(/^@/, '')}`;
-}
+const harmlessAt = (name: string) => `@${WORD_JOINER}${name.replace(/^@/, '')}`;
 
 /** `<!…>` specials: broadcasts, user groups and dates. */
 function describeSpecial(inner: string): string {
@@ -46,7 +44,7 @@ function describeSpecial(inner: string): string {
 }
 
 /** A link shown as `label (url)`, or just the address when the label adds nothing. */
-export function describeLink(target: string, label: string | undefined): string {
+function describeLink(target: string, label: string | undefined): string {
   const address = target.replace(/^(mailto|tel):/i, '');
   const shown = label?.replace(/\/$/, '');
   if (shown === undefined || shown === target.replace(/\/$/, '') || shown === address) return address;
@@ -54,11 +52,7 @@ export function describeLink(target: string, label: string | undefined): string 
   return `${label} (${target})`;
 }
 
-/**
- * A Slack link as a Markdown link, for text rendered as Markdown (where link-hosts.ts then shows
- * its host); the readable text of {@link describeLink} when the label adds nothing or would not
- * survive as a Markdown label.
- */
+/** A Slack link as a Markdown link; {@link describeLink}'s text when no label would survive as one. */
 function markdownLink(target: string, label: string | undefined): string {
   const readable = describeLink(target, label);
   // describeLink keeps the label only when it adds something; only then is there a link to write.
@@ -82,10 +76,8 @@ function describeSequence(sequence: string, links: LinkStyle): string {
 }
 
 /**
- * Prose: every sequence becomes readable text, bare `@here`-style words lose their ping, and
- * Markdown links labelled with another address show their real target (after the sequences, so
- * a `<https://…>` autolink used as a label is judged as the address it reads as). In Markdown,
- * every link also shows its host.
+ * Prose: sequences become readable text, bare `@here` words lose their ping, then links are
+ * checked (after the sequences, so an autolink used as a label is judged as the address it reads as).
  */
 function neutraliseProse(text: string, links: LinkStyle): string {
   const readable = text
@@ -95,26 +87,22 @@ function neutraliseProse(text: string, links: LinkStyle): string {
 }
 
 /** Code keeps every visible character; only an invisible space after `<` breaks the sequence. */
-function neutraliseCode(text: string): string {
-  return text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
-}
+const neutraliseCode = (text: string) =>
+  text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
 
 /**
- * Makes untrusted text safe to post: `<!channel>`/`<!here>`/`<!everyone>` (and `|label`,
- * `<!subteam^…>`, `<!date^…>` forms) become `@channel`-style text that cannot ping;
- * `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
- * `<https://x>` → `https://x`; `[https://a.example](https://b.example)` (a Markdown link labelled
- * with another address) → `https://a.example (https://b.example)`. Code spans and fenced blocks keep their visible text exactly
- * (a zero-width space is slipped in after `<`); `a < b`, HTML and generics are left alone.
+ * Makes untrusted text safe to post: `<!here>`-style specials become `@here` text that cannot
+ * ping; `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
+ * a Markdown link labelled with another address → `label (target)`. Code keeps its visible text
+ * (a zero-width space after `<`); `a < b`, HTML and generics are left alone.
  */
 export function neutraliseSlackControls(text: string): string {
   return neutralise(text, 'text');
 }
 
 /**
- * {@link neutraliseSlackControls} for Markdown that Slack renders with links (an answer's
- * `markdown` block): `<https://x|label>` becomes `[label](https://x)`, and every link shows
- * where it goes (link-hosts.ts): `[docs](https://x.example/a)` → `[docs (x.example)](https://x.example/a)`.
+ * {@link neutraliseSlackControls} for an answer's `markdown` block: `<https://x|label>` becomes
+ * `[label](https://x)`, and every link shows its host (link-hosts.ts).
  */
 export function neutraliseAgentMarkdown(text: string): string {
   return neutralise(text, 'markdown');

@@ -19,10 +19,7 @@ function serviceWords(error: unknown): string {
   return status || words ? ` (${status}${words})` : '';
 }
 
-/**
- * Why an identity check failed, for one connection at `region`: the token, the address, the
- * region, or the service (then the usual sentence of describe-error.ts, with its reference id).
- */
+/** Why an identity check of the connection at `region` failed: token, address, region or service. */
 export function connectionProblemSentence(
   problem: IdentityProblem,
   error: unknown,

@@ -1,6 +1,6 @@
 import type { FileReport, FileSkipReason } from '../../conversation/context/file-context.js';
+import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-import { escapeSlackText } from './slack-escape.js';
 
 /** Names listed per footer line at most; the rest are counted. */
 const NAMES_MAX = 8;

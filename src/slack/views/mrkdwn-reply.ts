@@ -1,7 +1,6 @@
 /**
- * The building blocks of `/agent` replies: mrkdwn sections
- * (https://docs.slack.dev/reference/block-kit/blocks/section-block) and the escaping of text
- * from the service or a person inside them.
+ * The building blocks of `/agent` replies: mrkdwn sections, and the escaping of text from the
+ * service or a person in them. https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
 import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
@@ -32,10 +31,7 @@ export function flatText(text: string, max = 200): string {
 /** Only the characters mrkdwn reserves escaped (`&`, `<`, `>`): for our own text, placeholders included. */
 export const reserved = escapeSlackText;
 
-/**
- * Text from the service or a person inside our mrkdwn: on one line, no pings, reserved characters
- * escaped, then cut to `max` (escaping first: `<` → `&lt;` cannot grow it past the limit).
- */
+/** Text from the service or a person inside our mrkdwn: on one line, no pings, escaped, then cut. */
 export function escapeMrkdwn(text: string, max = 200): string {
   return escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 }
@@ -49,10 +45,7 @@ const section = (text: string): SectionBlock => ({ type: 'section', text: { type
 /** One section holding `text` as it is (not split, not cut). */
 export const oneSection = (text: string): CommandReply => ({ text, blocks: [section(text)] });
 
-/**
- * Paragraphs (mrkdwn) → sections. A paragraph longer than a section takes several, split at line
- * ends (the `/agent connections` list, say); past Slack's 50 blocks the rest is counted.
- */
+/** Paragraphs (mrkdwn) → sections, a long one split at line ends; past 50 blocks the rest is counted. */
 export function reply(...paragraphs: string[]): CommandReply {
   const kept = paragraphs.filter((p) => p !== '');
   const pieces = kept.flatMap((paragraph) => splitMrkdwn(paragraph, SECTION_MAX_CHARS));

@@ -4,10 +4,12 @@
  * so escaping never grows it past its limit; a cut never splits an escape, a control sequence
  * (`<@U…>`, `<url|label>`) or an emoji. Long lists are summarised ("…and N more"). Pure.
  */
-import { escapeSlackText } from './slack-escape.js';
 import { truncate } from './text-cut.js';
 
-export { escapeSlackText };
+/** `&`, `<` and `>` escaped, as https://docs.slack.dev/messaging/formatting-message-text#escaping asks. */
+export function escapeSlackText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
 
 /** A section's text and a context element's text: 3,000 (https://docs.slack.dev/reference/block-kit/blocks). */
 export const MRKDWN_MAX_CHARS = 3_000;

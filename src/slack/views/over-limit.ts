@@ -1,8 +1,4 @@
-/**
- * The sentence a person reads when they have used up their runs for the hour (DESIGN "Spending"):
- * how many, and when they can ask again, on the clock they read (their Slack time zone, else UTC)
- * and as a countdown.
- */
+/** The refusal once a person's runs for the hour are used up (DESIGN "Spending"). */
 import type { RefusalDetail } from '../../conversation/thread-output-port.js';
 
 const MINUTE_MS = 60_000;
@@ -28,12 +24,12 @@ function atTime(at: number, timeZone: string | undefined): string {
 }
 
 /**
- * The over-limit refusal. The time is rounded up to the whole minute (asking at 14:31 when room
- * comes back at 14:31:20 would be refused again), and the countdown counts clock minutes from
- * now to that time, so both agree with the clock on the person's screen.
+ * How many, and when they can ask again in their zone and as a countdown. The time is rounded up
+ * (asking at 14:31 when room comes back at 14:31:20 would be refused again), and the countdown
+ * counts clock minutes to it, so both agree with the clock on the person's screen.
  */
 export function overLimitText(detail: RefusalDetail & { retryAt: number }, now: number): string {
-  const limit = detail.limit;
+  const { limit } = detail;
   const asked =
     limit === undefined
       ? "You've asked as many questions in the last hour as one person can."

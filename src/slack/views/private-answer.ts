@@ -1,12 +1,10 @@
+/**
+ * The words around an answer that went to the asker privately (DESIGN "Who reads the answer"):
+ * the quote that opens the private thread, the note where they asked, the refusals. No log data.
+ */
 import type { OutsiderReason } from '../../conversation/access/audience.js';
 import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-
-/**
- * The words around an answer that went to the asker privately (DESIGN "Who reads the answer"):
- * the quote that opens the private thread, the one note left where they asked, and the refusals.
- * None of them carries log data.
- */
 
 /** How much of the question the private thread quotes (a section's text is at most 3,000). */
 const QUESTION_MAX_CHARS = 2_000;

@@ -6,10 +6,10 @@
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
 import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
+import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseAgentMarkdown } from './neutralise.js';
 import { FALLBACK_MAX_CHARS, fallbackText } from './plain-text.js';
 import type { ReceiptView } from './receipt.js';
-import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
 
 /** One `chat.postMessage` worth of answer. */

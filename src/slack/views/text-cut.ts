@@ -1,7 +1,6 @@
 /**
- * Cutting text without breaking characters. Slack counts a message's length in characters; we
- * measure UTF-16 code units (`string.length`), which is never fewer, so a cut that fits by our
- * count fits Slack's. A cut never separates a surrogate pair or the parts of an emoji sequence.
+ * Cutting text without breaking characters or emoji sequences. Slack counts characters; we count
+ * UTF-16 code units (`string.length`), never fewer, so a cut that fits by our count fits Slack's.
  */
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -13,9 +12,8 @@ export function isHighSurrogate(text: string, index: number): boolean {
 }
 
 /**
- * The latest grapheme boundary at or before `limit` and after `start`. When a single grapheme
- * is pathologically long (longer than the window searched), falls back to a code point boundary,
- * which may be `start` or less if nothing fits.
+ * The latest grapheme boundary after `start` and at or before `limit`; for a pathologically long
+ * grapheme, a code point boundary (`start` or less if nothing fits).
  */
 export function graphemeBoundary(text: string, start: number, limit: number): number {
   if (limit >= text.length) return text.length;

@@ -1,7 +1,6 @@
 /**
- * Replies of `/agent capacity move`: the move, and why one was refused or failed. What a failed
- * move reports is what the listing showed when the bot read it back, never what it merely sent
- * (DESIGN, "Sub-account updates are full replacements").
+ * Replies of `/agent capacity move`. A failed move reports what the listing showed when read back,
+ * never what the bot merely sent (DESIGN, "Sub-account updates are full replacements").
  */
 import type { AccountCapacityState, CapacityMoveError } from '../../../capacity/index.js';
 import type { CapacityOutcome } from '../../../commands/capacity-command.js';

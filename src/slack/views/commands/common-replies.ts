@@ -1,7 +1,4 @@
-/**
- * Replies any `/agent` subcommand may end in: the help, a usage error, a refusal, and the
- * reasons nothing was sent (https://docs.slack.dev/reference/block-kit/blocks/section-block).
- */
+/** Replies any `/agent` subcommand may end in: help, usage, a refusal, why nothing was sent. */
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../../commands/help-text.js';
 import type { CommonOutcome, Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';

@@ -1,7 +1,6 @@
 /**
- * `/agent` replies as Slack messages: one renderer per outcome kind, from each subcommand's
- * replies file beside this one (the layer rules keep Slack out of commands/). Every reply goes
- * back ephemerally through response_url; the listener adds `response_type`.
+ * `/agent` replies as Slack messages: one renderer per outcome kind, from the replies files beside
+ * this one (the layer rules keep Slack out of commands/). The listener adds `response_type`.
  */
 import { type CommandOutcome, isSlow, type ParseResult } from '../../../commands/registry.js';
 import type { Renderers } from '../../../commands/subcommand.js';

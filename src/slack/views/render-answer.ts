@@ -63,7 +63,7 @@ const EMPTY_ANSWER = '_The agent finished without an answer._';
  * are several; the parts' bodies joined give back the neutralised answer (outer whitespace trimmed).
  */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, note } = options;
+  const { maxMarkdownChars = 11_000, note } = options;
   const parts = answerParts(markdown, maxMarkdownChars);
   const messages = parts.map((part, index): AnswerMessage => {
     const marker = parts.length > 1 ? `(part ${index + 1}/${parts.length})` : undefined;
@@ -87,9 +87,9 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       ? { text: `${receipt.text}\n\n${fallback}`, blocks, receipt: receipt.block }
       : { text: fallback, blocks };
     if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock(options.feedbackTurnId);
-    return withMetadata(message, metadata, index, parts.length);
+    return message;
   });
-  return withFile({ messages }, markdown, fileThresholdChars);
+  return finish(messages, markdown, options);
 }
 
 /**
@@ -97,7 +97,6 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
  * neutralised Markdown as the text in parts of at most 3,900 characters, same metadata and file.
  */
 export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { fileThresholdChars = 20_000, metadata } = options;
   // The receipt's words lead the first part, like the note (the plain rendering has no card).
   const note = [options.receipt?.text, options.note].filter(Boolean).join('\n\n') || undefined;
   const footer = (options.footer ?? []).join('\n');
@@ -108,9 +107,9 @@ export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions
     const body = escapeSlackText(`${part.prefix}${part.body}${part.suffix}`);
     const lead = note && index === 0 ? `${note}\n\n` : '';
     const tail = footer && index === parts.length - 1 ? `\n\n${footer}` : '';
-    return withMetadata({ text: `${lead}${body}${tail}`, blocks: [] }, metadata, index, parts.length);
+    return { text: `${lead}${body}${tail}`, blocks: [] };
   });
-  return withFile({ messages }, markdown, fileThresholdChars);
+  return finish(messages, markdown, options);
 }
 
 function answerParts(markdown: string, maxChars: number) {
@@ -120,18 +119,14 @@ function answerParts(markdown: string, maxChars: number) {
   return splitMarkdown(answer, maxChars).filter((part) => /\S/.test(part.body));
 }
 
-function withMetadata(
-  message: AnswerMessage,
-  metadata: MessageMetadata | undefined,
-  index: number,
-  parts: number,
-): AnswerMessage {
-  if (!metadata) return message;
-  const event_payload = { ...metadata.event_payload, part: index + 1, parts };
-  return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
-}
-
-function withFile(rendered: RenderedAnswer, markdown: string, fileThresholdChars: number): RenderedAnswer {
-  if (markdown.length <= fileThresholdChars) return rendered;
-  return { ...rendered, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
+/** The caller's metadata on each message, plus `part` and `parts`; past the threshold, the file. */
+function finish(messages: AnswerMessage[], markdown: string, options: RenderAnswerOptions): RenderedAnswer {
+  const { metadata, fileThresholdChars = 20_000 } = options;
+  const tagged = messages.map((message, index): AnswerMessage => {
+    if (!metadata) return message;
+    const event_payload = { ...metadata.event_payload, part: index + 1, parts: messages.length };
+    return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
+  });
+  if (markdown.length <= fileThresholdChars) return { messages: tagged };
+  return { messages: tagged, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
 }

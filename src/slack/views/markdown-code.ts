@@ -93,23 +93,13 @@ function splitInlineCode(prose: string): TextSegment[] {
 
 /** The text as alternating prose and code; joining the segments' texts gives the text back. */
 export function codeSegments(text: string): TextSegment[] {
-  const segments: TextSegment[] = [];
-  let prose = '';
-  let code = '';
+  const runs: TextSegment[] = [];
   for (const line of scanLines(text)) {
-    const inCode = line.openFence !== undefined || line.fenceLine;
+    const code = line.openFence !== undefined || line.fenceLine;
     const content = text.slice(line.start, line.end);
-    if (inCode) {
-      if (prose) segments.push(...splitInlineCode(prose));
-      prose = '';
-      code += content;
-    } else {
-      if (code) segments.push({ code: true, text: code });
-      code = '';
-      prose += content;
-    }
+    const last = runs.at(-1);
+    if (last?.code === code) last.text += content;
+    else runs.push({ code, text: content });
   }
-  if (prose) segments.push(...splitInlineCode(prose));
-  if (code) segments.push({ code: true, text: code });
-  return segments;
+  return runs.flatMap((run) => (run.code ? [run] : splitInlineCode(run.text)));
 }

@@ -31,7 +31,11 @@ export function connectionProblemSentence(
     case 'token-rejected':
       return `The agent service at ${where} rejected the token${serviceWords(error)}: use an API token of the account that owns the agents.`;
     case 'not-the-service':
-      if (error instanceof RedirectRefusedError) return redirectSentence(error);
+      if (error instanceof RedirectRefusedError) {
+        // Both addresses: the one typed, and where it pointed (never followed).
+        const to = error.location ? ` to ${escapeMrkdwn(error.location, 120)}` : '';
+        return `${escapeMrkdwn(error.address, 120)} answered with a redirect (HTTP ${error.status ?? '3xx'})${to}, which the bot never follows (the token would go to another address): enter the service's own regional address.`;
+      }
       return `${where} did not answer as the agent service${serviceWords(error)}: check the region address (a URL or a host like api-eu.logz.io).`;
     case 'region-mismatch':
       return error instanceof RegionMismatchError
@@ -40,10 +44,4 @@ export function connectionProblemSentence(
     case 'unavailable':
       return describeError(error, referenceId);
   }
-}
-
-/** A redirect names both addresses: the one typed, and where it pointed (never followed). */
-function redirectSentence(error: RedirectRefusedError): string {
-  const to = error.location ? ` to ${escapeMrkdwn(error.location, 120)}` : '';
-  return `${escapeMrkdwn(error.address, 120)} answered with a redirect (HTTP ${error.status ?? '3xx'})${to}, which the bot never follows (the token would go to another address): enter the service's own regional address.`;
 }

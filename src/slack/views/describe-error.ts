@@ -40,11 +40,6 @@ function asCodedError(error: unknown): CodedError | undefined {
   return typeof code === 'string' && KNOWN_CODES.has(code) ? (error as CodedError) : undefined;
 }
 
-/** The token the failed call used: the account endpoints take the main account's. */
-function tokenVariable(error: CodedError): string {
-  return error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN';
-}
-
 /** The agent id of an agent-scoped path (`/v2/ai-agent/<id>/…`), for the sentence. */
 function agentIdIn(path: string | undefined): string | undefined {
   const segment = /\/ai-agent\/([^/?]+)/.exec(path ?? '')?.[1];
@@ -91,8 +86,9 @@ function quoted(serviceMessage: string | undefined): string {
 
 /** Each code's sentence, without the final period (the reference id goes before it). */
 const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
+  // The account endpoints take the main account's token.
   token_rejected: (error) =>
-    `The agent service rejected the bot's API token — an admin needs to check ${tokenVariable(error)}`,
+    `The agent service rejected the bot's API token — an admin needs to check ${error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN'}`,
   agent_disabled: () => 'This agent is disabled — an admin can turn it on with `/agent enable`',
   agent_unavailable: agentUnavailableSentence,
   maintenance: () => 'The agent service is down for maintenance — please try again later',

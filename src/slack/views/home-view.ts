@@ -8,18 +8,12 @@ import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
 import type { RecentThread, RecentThreadStatus } from '../../home/home-ports.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
 import type { SlackIdentity } from '../slack-identity.js';
-import {
-  cutMrkdwn,
-  escapedText,
-  escapeSlackText,
-  MRKDWN_MAX_CHARS,
-  summariseInline,
-  summariseLines,
-} from './mrkdwn.js';
+import { cutMrkdwn, escapedText, escapeSlackText, summariseInline, summariseLines } from './mrkdwn.js';
 import { scheduleLine } from './schedule-replies.js';
 
 /** Slack's limit of blocks in a view. */
 export const HOME_MAX_BLOCKS = 100;
+const SECTION_MAX_CHARS = 3_000;
 /** Rows per admin list; the rest is counted. */
 const LIST_MAX_ROWS = 20;
 /** Channels named on one agent's row; the rest are counted. */
@@ -38,7 +32,7 @@ const header = (text: string): KnownBlock => ({
 });
 const section = (text: string): KnownBlock => ({
   type: 'section',
-  text: { type: 'mrkdwn', text: cutMrkdwn(text, MRKDWN_MAX_CHARS) },
+  text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX_CHARS) },
 });
 const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
 const divider: KnownBlock = { type: 'divider' };
@@ -117,7 +111,7 @@ const agentCode = (agentId: string) => escapedText(agentId.replace(/`/g, "'"), 1
 /** A titled list in one section: whole rows that fit, then "…and N more"; `empty` when none. */
 function listSection(title: string, lines: string[], empty: string): KnownBlock {
   if (lines.length === 0) return section(`${title}\n${empty}`);
-  return section(`${title}\n${summariseLines(lines, MRKDWN_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`);
+  return section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`);
 }
 
 /** "40% (4 of 10 answered sessions rated)", or a dash before any answer. */

@@ -7,6 +7,7 @@ import {
   AgentApiErrorCode,
   isAgentApiError,
   parseRegionMismatch,
+  type RedirectRefusedError,
   RegionMismatchError,
 } from '../../agent-api/errors.js';
 import { escapedText } from './mrkdwn.js';
@@ -19,18 +20,11 @@ export function newReferenceId(): string {
 }
 
 /** What describeError reads from an error; also accepts look-alikes from another copy of errors.ts. */
-interface CodedError {
-  code: string;
-  message?: string;
-  status?: number | undefined;
-  serviceMessage?: string | undefined;
-  serviceErrorCode?: string | undefined;
-  path?: string | undefined;
-  accountRegion?: string;
-  serverRegion?: string;
-  /** RedirectRefusedError's: the one that answered with a redirect. */
-  address?: string;
-}
+type CodedError = { code: string } & Partial<
+  Pick<RegionMismatchError, 'message' | 'status' | 'serviceMessage' | 'serviceErrorCode' | 'path'> &
+    Pick<RegionMismatchError, 'accountRegion' | 'serverRegion'> &
+    Pick<RedirectRefusedError, 'address'>
+>;
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(AgentApiErrorCode));
 

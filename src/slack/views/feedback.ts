@@ -30,23 +30,19 @@ export interface ContextActionsBlock {
  * a click before the answer is in the store's index still finds its run (feedback/ratings.ts).
  */
 export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
-  const buttonValue = (score: string) => (turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score);
+  const button = (emoji: string, meaning: string, score: string) => ({
+    text: plain(emoji),
+    accessibility_label: `Rate this answer as ${meaning}`,
+    value: turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score,
+  });
   return {
     type: 'context_actions',
     elements: [
       {
         type: 'feedback_buttons',
         action_id: FEEDBACK_ACTION_ID,
-        positive_button: {
-          text: plain('👍'),
-          accessibility_label: 'Rate this answer as helpful',
-          value: buttonValue(POSITIVE),
-        },
-        negative_button: {
-          text: plain('👎'),
-          accessibility_label: 'Rate this answer as not helpful',
-          value: buttonValue(NEGATIVE),
-        },
+        positive_button: button('👍', 'helpful', POSITIVE),
+        negative_button: button('👎', 'not helpful', NEGATIVE),
       },
     ],
   };

@@ -4,9 +4,8 @@ import { escapedText, summariseLines } from './mrkdwn.js';
 import { truncate } from './text-cut.js';
 
 /**
- * The alert card and the bot's short replies in alert threads (DESIGN "Alert investigations").
- * Alert text comes from whoever configured the alert: it is escaped, so it cannot ping a channel
- * or hide a link. Pure.
+ * The alert card and the bot's replies in alert threads (DESIGN "Alert investigations"). Alert text
+ * comes from whoever configured the alert: escaped, it cannot ping a channel or hide a link.
  */
 
 /** `metadata.event_type` of alert cards, so a thread's root can be told apart from other posts. */

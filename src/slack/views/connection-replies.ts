@@ -1,7 +1,4 @@
-/**
- * Service connections in words (DESIGN "Many accounts"): why one fails its identity check, for
- * the add form's verdicts and `/agent connections`. Never a token: none reaches this module.
- */
+/** Why a service connection fails its identity check (DESIGN "Many accounts"). No token reaches it. */
 import type { IdentityProblem } from '../../agent-api/index.js';
 import { isAgentApiError, RedirectRefusedError, RegionMismatchError } from '../../agent-api/index.js';
 import { describeError } from './describe-error.js';

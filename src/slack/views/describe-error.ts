@@ -1,7 +1,4 @@
-/**
- * One sentence a person can act on for each failure (DESIGN "Errors a person can act on"). The
- * reference id also goes into the log line with the details, so an admin can find it.
- */
+/** One sentence a person can act on for each failure (DESIGN "Errors a person can act on"). */
 import { randomBytes } from 'node:crypto';
 import {
   AgentApiErrorCode,
@@ -14,7 +11,7 @@ import { escapedText } from './mrkdwn.js';
 import { codeText } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
-/** A short random id (8 hex characters) to quote in the thread and in the log line. */
+/** A short random id (8 hex characters) to quote in the thread and in the log line, for admins. */
 export function newReferenceId(): string {
   return randomBytes(4).toString('hex');
 }

@@ -1,6 +1,5 @@
 /**
- * Native feedback (DESIGN "Native feedback"): the 👍 / 👎 buttons that end every answer, the
- * ephemeral thanks with "Add a comment", and the comment form. Ids are shared with the listeners.
+ * Native feedback (DESIGN "Native feedback"): 👍 / 👎 under every answer, the thanks, the comment form.
  * https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element
  */
 

@@ -29,10 +29,7 @@ function listed(items: string[]): string {
   return [...items.slice(0, NAMES_MAX), ...more].join(', ');
 }
 
-/**
- * The answer's footer lines about files (DESIGN "Files are context"): the files the agent read,
- * and those it did not, each with its reason. None when the turn saw no file.
- */
+/** Footer lines: the files the agent read, and those it did not and why (DESIGN "Files are context"). */
 export function describeFiles(report: FileReport | undefined): string[] {
   if (!report) return [];
   const lines: string[] = [];

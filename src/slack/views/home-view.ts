@@ -1,7 +1,6 @@
 /**
- * A person's App Home (DESIGN "App Home") as a `home` view for `views.publish`. Pure: what
- * home-data.ts gathered in, Block Kit out, within Slack's limits (100 blocks per view, 3,000
- * characters per section). https://docs.slack.dev/surfaces/app-home
+ * A person's App Home (DESIGN "App Home") as a `home` view, from what home-data.ts gathered, within
+ * Slack's limits. https://docs.slack.dev/surfaces/app-home
  */
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';

@@ -1,7 +1,4 @@
-/**
- * The building blocks of `/agent` replies: mrkdwn sections, and the escaping of text from the
- * service or a person in them. https://docs.slack.dev/reference/block-kit/blocks/section-block
- */
+/** `/agent` replies as sections (https://docs.slack.dev/reference/block-kit/blocks/section-block). */
 import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';

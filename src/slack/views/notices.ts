@@ -1,7 +1,4 @@
-/**
- * The short messages the bot posts in threads besides answers: progress, refusals and how a turn
- * ended. All go through `notice()`, so the Block Kit shape lives in one place.
- */
+/** The bot's short thread messages besides answers: progress, refusals and how a turn ended. */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
 import type {
   AnswerNote,
@@ -134,10 +131,7 @@ const REFUSALS: Record<Refusal, string> = {
   'over-limit': "You've asked as many questions in the last hour as one person can — please ask again later.",
 };
 
-/**
- * The ephemeral refusal for a message that was not taken as a turn. `now` (epoch ms) is when it
- * is shown: the over-limit countdown runs from it.
- */
+/** The ephemeral refusal of a message not taken as a turn; the over-limit countdown runs from `now`. */
 export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now = Date.now()): NoticeView {
   if (refusal === 'over-limit' && detail.retryAt !== undefined) {
     return notice(overLimitText({ ...detail, retryAt: detail.retryAt }, now), 'context');

@@ -1,7 +1,4 @@
-/**
- * The plain-text fallback of a Markdown message: what notifications, screen readers and old
- * clients show (https://api.slack.com/methods/chat.postMessage#arg_text). Readable, not exact.
- */
+/** The readable fallback of Markdown (https://api.slack.com/methods/chat.postMessage#arg_text). */
 import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 

@@ -1,7 +1,4 @@
-/**
- * The words around an answer that went to the asker privately (DESIGN "Who reads the answer"):
- * the quote that opens the private thread, the note where they asked, the refusals. No log data.
- */
+/** The words around an answer that went privately (DESIGN "Who reads the answer"); no log data. */
 import type { OutsiderReason } from '../../conversation/access/audience.js';
 import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
@@ -35,15 +32,11 @@ export function renderPrivateQuote(input: {
   const link = input.permalink && !/[<>|\s]/.test(input.permalink) ? ` (<${input.permalink}>)` : '';
   const where = `in <#${input.channel}>${link}`;
   const question = escapedText(neutraliseSlackControls(input.question).trim(), QUESTION_MAX_CHARS);
-  const quoted = question
-    .split('\n')
-    .map((line) => `>${line}`)
-    .join('\n');
   // No question: the conversation changed while the agent worked (the turn keeps no copy of it).
   const asked =
     question === ''
       ? `Your question ${where} became readable by more people while I worked on it.`
-      : `You asked ${where}:\n${quoted}`;
+      : `You asked ${where}:\n>${question.replace(/\n/g, '\n>')}`;
   const text = `${asked}\nI'm answering you here, privately: my answers can include internal log data, and ${audienceReasonText(input.reason)}. Reply in this thread to follow up.`;
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }

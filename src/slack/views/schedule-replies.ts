@@ -1,7 +1,4 @@
-/**
- * A scheduled question's words, as Slack text: pure. Every time is shown in the schedule's zone
- * with the zone's name (DESIGN "Scheduled questions").
- */
+/** A scheduled question's words; each time in the schedule's named zone (DESIGN "Scheduled questions"). */
 import type { ScheduleNotice } from '../../conversation/schedules/schedule-firing.js';
 import { describeDays, localTimeText } from '../../conversation/schedules/schedule-times.js';
 import type { ListedSchedule, PauseReason, Schedule } from '../../conversation/schedules/schedules.js';

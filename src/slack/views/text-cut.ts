@@ -11,10 +11,7 @@ export function isHighSurrogate(text: string, index: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/**
- * The latest grapheme boundary after `start` and at or before `limit`; for a pathologically long
- * grapheme, a code point boundary (`start` or less if nothing fits).
- */
+/** The latest grapheme boundary in (`start`, `limit`]; else a code point boundary (maybe ≤ `start`). */
 export function graphemeBoundary(text: string, start: number, limit: number): number {
   if (limit >= text.length) return text.length;
   // A window is enough: real graphemes are at most a few dozen code units.

@@ -1,7 +1,4 @@
-/**
- * The native thread status while the agent works: a short status and a loading message with the
- * step count and the elapsed time. https://docs.slack.dev/reference/methods/assistant.threads.setStatus
- */
+/** The working status: https://docs.slack.dev/reference/methods/assistant.threads.setStatus */
 import type { Progress } from '../../conversation/thread-output-port.js';
 import { progressDetail } from './notices.js';
 

@@ -26,10 +26,7 @@ function flagsOf(account: SubAccount): string {
   return flags.length > 0 ? flags.join(', ') : '—';
 }
 
-/**
- * `maxDailyGB: null` is "uncapped" on a flexible account, but "no daily cap" on a Consumption plan
- * (DESIGN, "Checked against the vendor's OpenAPI file").
- */
+/** `null`: "no daily cap" unless flexible (DESIGN "Checked against the vendor's OpenAPI file"). */
 function capacityCell(account: SubAccount): string {
   if (account.maxDailyGB === undefined) return MISSING_CELL;
   if (account.maxDailyGB !== null) return gb(account.maxDailyGB);

@@ -1,7 +1,4 @@
-/**
- * Replies of `/agent capacity move`. A failed move reports what the listing showed when read back,
- * never what the bot merely sent (DESIGN, "Sub-account updates are full replacements").
- */
+/** `/agent capacity move`; a failure shows what was read back (DESIGN "Sub-account updates…"). */
 import type { AccountCapacityState, CapacityMoveError } from '../../../capacity/index.js';
 import type { CapacityOutcome } from '../../../commands/capacity-command.js';
 import type { Renderers } from '../../../commands/subcommand.js';

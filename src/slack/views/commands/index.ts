@@ -1,7 +1,4 @@
-/**
- * `/agent` replies as Slack messages: one renderer per outcome kind, from the replies files beside
- * this one (the layer rules keep Slack out of commands/). The listener adds `response_type`.
- */
+/** `/agent` replies as Slack messages (the layer rules keep Slack out of commands/). */
 import { type CommandOutcome, isSlow, type ParseResult } from '../../../commands/registry.js';
 import type { Renderers } from '../../../commands/subcommand.js';
 import type { CommandReply } from '../mrkdwn-reply.js';

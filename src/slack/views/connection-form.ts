@@ -1,7 +1,6 @@
 /**
- * The add-connection form (DESIGN "Many accounts"): a modal, so a token is never typed into a slash
- * command (Slack keeps those in the channel's history). Its answers: errors under the fields
- * (https://docs.slack.dev/surfaces/modals#displaying_errors) or the result in place of the form.
+ * The add-connection modal (DESIGN "Many accounts"): no token typed into a slash command, which Slack
+ * keeps. https://docs.slack.dev/surfaces/modals#displaying_errors
  */
 import type { AddResult, ConnectionField, ConnectionInput } from '../../connections/connection-admin.js';
 import { connectionProblemSentence, NO_KEY_SENTENCE } from './connection-replies.js';

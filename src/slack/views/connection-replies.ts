@@ -8,7 +8,6 @@ import { escapeMrkdwn } from './mrkdwn-reply.js';
 export const NO_KEY_SENTENCE =
   "Service connections can't be added: their tokens are kept encrypted, and STATE_ENCRYPTION_KEY is not set. An admin needs to set it (32 bytes in base64: `openssl rand -base64 32`) and restart the bot. Nothing was saved.";
 
-/** What the service's words were, for a sentence. */
 function serviceWords(error: unknown): string {
   if (!isAgentApiError(error)) return '';
   const status = error.status === undefined ? '' : `HTTP ${error.status}`;

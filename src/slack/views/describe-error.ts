@@ -108,10 +108,7 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
     `The bot did not send this request, which the service would refuse: ${escapedText(neutraliseSlackControls(error.message ?? ''), 300)}`,
 };
 
-/**
- * The service connections' failures (connections/connection-clients.ts), read by code (no import
- * from that layer): a thread keeps its connection, which may since be removed or unopenable.
- */
+/** connections/connection-clients.ts failures, by code (no import from that layer). */
 const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
   unknown_connection: (alias) =>
     `The service connection ${alias} this conversation uses is gone — an admin can add it again with \`/agent connections add\`, or start a new thread to use the channel's current one`,

@@ -24,9 +24,8 @@ export interface ContextActionsBlock {
 }
 
 /**
- * The `context_actions` block with the `feedback_buttons` element, for an answer's last message.
- * With `turnId`, each value also names the turn (`positive:<turn id>`, far under Slack's 2,000), so
- * a click before the answer is in the store's index still finds its run (feedback/ratings.ts).
+ * The 👍 / 👎 block; with `turnId` in each value (`positive:<turn id>`), a click before the answer is
+ * in the store's index still finds its run (feedback/ratings.ts).
  */
 export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
   const button = (emoji: string, meaning: string, score: string) => ({

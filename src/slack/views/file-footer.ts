@@ -2,10 +2,8 @@ import type { FileReport, FileSkipReason } from '../../conversation/context/file
 import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
-/** Names listed per footer line at most; the rest are counted. */
 const NAMES_MAX = 8;
 
-/** Why a file was not sent, in the words the footer uses. */
 const REASONS: Record<FileSkipReason, string> = {
   image: 'image',
   binary: 'not a text file',

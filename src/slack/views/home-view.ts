@@ -13,9 +13,7 @@ import { scheduleLine } from './schedule-replies.js';
 /** Slack's limit of blocks in a view. */
 export const HOME_MAX_BLOCKS = 100;
 const SECTION_MAX_CHARS = 3_000;
-/** Rows per admin list; the rest is counted. */
 const LIST_MAX_ROWS = 20;
-/** Channels named on one agent's row; the rest are counted. */
 const ROW_MAX_CHANNELS = 5;
 
 /** The one sentence an outsider reads. */

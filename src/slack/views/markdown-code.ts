@@ -1,7 +1,6 @@
 /**
- * Where the code is in Markdown: fenced blocks (per CommonMark, as Slack's `markdown` block renders
- * them: https://spec.commonmark.org/0.31.2/#fenced-code-blocks) and inline spans. Splitting must not
- * cut a fence unclosed, and neutralising must not rewrite code: both read the text through this scanner.
+ * Where the code is in Markdown (https://spec.commonmark.org/0.31.2/#fenced-code-blocks), so that
+ * splitting closes every fence it cuts and neutralising leaves code alone.
  */
 
 /** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */

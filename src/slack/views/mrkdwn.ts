@@ -1,8 +1,6 @@
 /**
- * The one place that makes mrkdwn text within Slack's limits
- * (https://docs.slack.dev/messaging/formatting-message-text). Text is escaped *before* it is cut,
- * so escaping never grows it past its limit; a cut never splits an escape, a control sequence
- * (`<@U…>`, `<url|label>`) or an emoji. Long lists are summarised ("…and N more"). Pure.
+ * mrkdwn within Slack's limits (https://docs.slack.dev/messaging/formatting-message-text): escaped
+ * *before* it is cut, never cut inside an escape, a control sequence (`<@U…>`) or an emoji.
  */
 import { truncate } from './text-cut.js';
 

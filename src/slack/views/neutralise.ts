@@ -1,8 +1,6 @@
 /**
- * Agent output is untrusted: log lines reach the agent, so anyone who can write a log line can
- * put `<!channel>` or a disguised link into an answer. Slack reads `<…>` as control sequences
- * (https://api.slack.com/reference/surfaces/formatting#advanced); these functions turn them into
- * plain readable text that can neither notify anyone nor hide where a link goes.
+ * Anyone who can write a log line can put `<!channel>` or a disguised link into an answer: Slack's
+ * control sequences (https://api.slack.com/reference/surfaces/formatting#advanced) become plain text.
  */
 import { revealDisguisedLinks, showLinkHosts } from './link-hosts.js';
 import { codeSegments } from './markdown-code.js';
@@ -23,7 +21,6 @@ const CONTROL_SEQUENCE =
 /** `@channel`-style words that ping when the message is posted with `link_names`. */
 const BARE_BROADCAST = /(^|[^\w@])@(channel|here|everyone|group)\b/gi;
 
-/** `x|label` → target and optional label. */
 function targetAndLabel(inner: string): { target: string; label: string | undefined } {
   const bar = inner.indexOf('|');
   if (bar === -1) return { target: inner, label: undefined };
@@ -63,7 +60,6 @@ function markdownLink(target: string, label: string | undefined): string {
 
 type LinkStyle = 'text' | 'markdown';
 
-/** Rewrites one control sequence as readable text. */
 function describeSequence(sequence: string, links: LinkStyle): string {
   const inner = sequence.slice(1, -1);
   if (inner.startsWith('!')) return describeSpecial(inner);
@@ -75,10 +71,7 @@ function describeSequence(sequence: string, links: LinkStyle): string {
   return links === 'markdown' ? markdownLink(target, label) : describeLink(target, label);
 }
 
-/**
- * Prose: sequences become readable text, bare `@here` words lose their ping, then links are
- * checked (after the sequences, so an autolink used as a label is judged as the address it reads as).
- */
+/** Links are checked after the sequences: an autolink used as a label is judged as the address it reads. */
 function neutraliseProse(text: string, links: LinkStyle): string {
   const readable = text
     .replace(CONTROL_SEQUENCE, (sequence) => describeSequence(sequence, links))
@@ -91,19 +84,14 @@ const neutraliseCode = (text: string) =>
   text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
 
 /**
- * Makes untrusted text safe to post: `<!here>`-style specials become `@here` text that cannot
- * ping; `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
- * a Markdown link labelled with another address → `label (target)`. Code keeps its visible text
- * (a zero-width space after `<`); `a < b`, HTML and generics are left alone.
+ * Untrusted text safe to post: `<!here>` → `@here` that cannot ping, `<@U1|name>` → `@name`,
+ * `<https://x|label>` → `label (https://x)`; code keeps its visible text; `a < b` stays.
  */
 export function neutraliseSlackControls(text: string): string {
   return neutralise(text, 'text');
 }
 
-/**
- * {@link neutraliseSlackControls} for an answer's `markdown` block: `<https://x|label>` becomes
- * `[label](https://x)`, and every link shows its host (link-hosts.ts).
- */
+/** {@link neutraliseSlackControls} for a `markdown` block: links stay links and show their host. */
 export function neutraliseAgentMarkdown(text: string): string {
   return neutralise(text, 'markdown');
 }

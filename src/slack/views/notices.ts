@@ -148,7 +148,6 @@ export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now 
   return notice(REFUSALS[refusal], 'context');
 }
 
-/** The footer lines of an answer (mrkdwn), one per note. */
 const ANSWER_NOTES: Record<AnswerNote, string> = {
   'files-not-sent': ":paperclip: Files aren't sent to the agent — it read only the text of your message.",
 };

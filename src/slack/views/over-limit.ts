@@ -24,8 +24,7 @@ function atTime(at: number, timeZone: string | undefined): string {
 }
 
 /**
- * How many, and when they can ask again in their zone and as a countdown. The time is rounded up
- * (asking at 14:31 when room comes back at 14:31:20 would be refused again), and the countdown
+ * The time is rounded up (at 14:31 a run freed at 14:31:20 is refused again), and the countdown
  * counts clock minutes to it, so both agree with the clock on the person's screen.
  */
 export function overLimitText(detail: RefusalDetail & { retryAt: number }, now: number): string {

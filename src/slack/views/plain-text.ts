@@ -27,10 +27,7 @@ export function markdownToPlainText(markdown: string): string {
   return neutraliseSlackControls(stripped.trim());
 }
 
-/**
- * One message's fallback `text`: a plain-text excerpt of at most `maxChars`, then `marker` ("(part
- * 2/5)"). Slack parses `text` as mrkdwn, so it is escaped: `<checkout>` is no control sequence.
- */
+/** A message's fallback `text`, escaped (Slack parses it as mrkdwn), then `marker` ("(part 2/5)"). */
 export function fallbackText(markdown: string, marker?: string, maxChars = FALLBACK_MAX_CHARS): string {
   const suffix = marker ? ` ${marker}` : '';
   // Markup alone (an empty code block) strips to nothing; notifications still need words.

@@ -1,8 +1,4 @@
-/**
- * The answer receipt (DESIGN "Answer receipt"): a `task_card` block first in an answer or a notice
- * that ends a turn, saying the steps, the time taken and the window looked at; the fallback `text`
- * says the same. https://docs.slack.dev/reference/block-kit/blocks/task-card-block/
- */
+/** DESIGN "Answer receipt": https://docs.slack.dev/reference/block-kit/blocks/task-card-block/ */
 import type { KnownBlock, TaskCardBlock } from '@slack/types';
 import type { TurnNotice } from '../../conversation/thread-output-port.js';
 import type { TurnReceipt } from '../../conversation/turn/turn-receipt.js';

@@ -1,8 +1,6 @@
 /**
- * An agent answer (Markdown, untrusted) as Slack messages: neutralised (no pings, every link
- * showing its host), split to fit, each part in a `markdown` block
- * (https://docs.slack.dev/reference/block-kit/blocks/markdown-block) with a plain-text fallback,
- * and past a size the whole answer as a file (raw text: a file shows addresses, not labels).
+ * An agent answer (untrusted Markdown) as neutralised `markdown` blocks with fallbacks, and past a
+ * size as a file (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
 import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
@@ -28,7 +26,7 @@ export interface AnswerMessage {
 
 export interface RenderedAnswer {
   messages: AnswerMessage[];
-  /** The whole answer, as written by the agent, when it is longer than the file threshold. */
+  /** Past the threshold, the answer as the agent wrote it (raw: a file shows addresses, not labels). */
   file?: { filename: string; title: string; content: string };
 }
 
@@ -57,11 +55,7 @@ const PLAIN_PART_CHARS = 3_900;
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
 const EMPTY_ANSWER = '_The agent finished without an answer._';
 
-/**
- * An answer in as many messages as it needs: each one `markdown` block of at most
- * `maxMarkdownChars` and a fallback of at most 3,000 characters, marked "(part i/n)" when there
- * are several; the parts' bodies joined give back the neutralised answer (outer whitespace trimmed).
- */
+/** An answer in as many messages as it needs, marked "(part i/n)" when there are several. */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
   const { maxMarkdownChars = 11_000, note } = options;
   const parts = answerParts(markdown, maxMarkdownChars);
@@ -92,10 +86,7 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
   return finish(messages, markdown, options);
 }
 
-/**
- * For when Slack refused the rich rendering (`invalid_blocks`, `msg_too_long`…): no blocks, the
- * neutralised Markdown as the text in parts of at most 3,900 characters, same metadata and file.
- */
+/** No blocks, for when Slack refused the rich rendering (`invalid_blocks`, `msg_too_long`…). */
 export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
   // The receipt's words lead the first part, like the note (the plain rendering has no card).
   const note = [options.receipt?.text, options.note].filter(Boolean).join('\n\n') || undefined;

@@ -1,7 +1,6 @@
 /**
- * Cuts Markdown into parts that each fit one Slack message: after a paragraph or code block, else
- * at a line break, else at a space, else anywhere but inside a character or emoji. A cut inside a
- * code block closes the fence and reopens it in the next part, so each part renders on its own.
+ * Markdown in parts that each fit a message, cut after a paragraph, else a line, else a space; a cut
+ * inside a code block closes the fence and reopens it in the next part.
  */
 import { type Fence, type ScannedLine, scanLines } from './markdown-code.js';
 import { graphemeBoundary, isHighSurrogate } from './text-cut.js';

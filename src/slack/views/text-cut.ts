@@ -1,7 +1,4 @@
-/**
- * Cutting text without breaking characters or emoji sequences. Slack counts characters; we count
- * UTF-16 code units (`string.length`), never fewer, so a cut that fits by our count fits Slack's.
- */
+/** Cuts that keep characters whole; UTF-16 units are never fewer than Slack's characters. */
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -26,9 +23,8 @@ export function graphemeBoundary(text: string, start: number, limit: number): nu
 }
 
 /**
- * Shortens `text` to at most `max` code units, ellipsis included, preferring a word boundary in
- * the last fifth; text that already fits is returned unchanged. `keepWhole` moves a cut back out
- * of anything that must not be split (mrkdwn.ts: an escape or a control sequence).
+ * `text` in at most `max` code units with "…", cut at a word in the last fifth if there is one;
+ * `keepWhole` moves a cut back out of what must not be split (mrkdwn.ts).
  */
 export function truncate(
   text: string,

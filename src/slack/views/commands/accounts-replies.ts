@@ -41,7 +41,6 @@ function unmovableNote(accounts: readonly SubAccount[]): string {
   return `_Capacity moves are between capped sub accounts: ${listed} take no part._`;
 }
 
-/** `/agent accounts`: the table, then what a person should know about some rows. */
 function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
   if (accounts.length === 0) return reply('There are no accounts.');
   const subs = accounts.filter((a) => a.isOwner !== true);

@@ -1,7 +1,4 @@
-/**
- * The `/agent accounts` table: fixed-width rows in code blocks of one section each, measured in
- * graphemes before mrkdwn escaping, so a name like "R&D <eu>" keeps the columns aligned.
- */
+/** The `/agent accounts` table, measured in graphemes before escaping ("R&D <eu>" stays aligned). */
 import type { SubAccount } from '../../../agent-api/index.js';
 import { flatText, gb, reserved, SECTION_MAX_CHARS } from '../mrkdwn-reply.js';
 

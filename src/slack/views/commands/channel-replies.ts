@@ -21,7 +21,6 @@ const before = (agentId: string | undefined) => (agentId === undefined ? 'none' 
 const onConnection = (alias: string | undefined) =>
   alias === undefined ? '' : ` on connection ${code(alias)}`;
 
-/** Whether integration posts in the channel are investigated, for `/agent channel`. */
 function watchText(watched: boolean | undefined): string {
   if (watched === undefined) return '';
   return watched
@@ -29,7 +28,6 @@ function watchText(watched: boolean | undefined): string {
     : ' Alerts other bots and integrations post here are not investigated automatically (admins: `/agent channel investigate on`).';
 }
 
-/** Whether every top-level message in the channel is answered, for `/agent channel`. */
 function answerAllText(answerAll: boolean | undefined): string {
   if (answerAll === undefined) return '';
   return answerAll

@@ -7,7 +7,6 @@ import { summariseInline } from '../mrkdwn.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
 
 const alias = (name: string) => `\`${escapeMrkdwn(name, 40).replace(/`/g, '')}\``;
-/** The channels named in one sentence; the rest are counted. */
 const CHANNELS_NAMED = 20;
 /** How to bind a channel, with its placeholders escaped (a raw `<alias>` is a control sequence to Slack). */
 const BIND_USAGE = '`/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`';

@@ -12,9 +12,7 @@ import { codeText } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
 /** A short random id (8 hex characters) to quote in the thread and in the log line, for admins. */
-export function newReferenceId(): string {
-  return randomBytes(4).toString('hex');
-}
+export const newReferenceId = (): string => randomBytes(4).toString('hex');
 
 /** What describeError reads from an error; also accepts look-alikes from another copy of errors.ts. */
 type CodedError = { code: string } & Partial<

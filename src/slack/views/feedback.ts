@@ -65,9 +65,8 @@ export interface RatedAnswer {
 }
 
 /** `{channel, ts, threadTs}` as a button value or a view's private_metadata (≤ 2,000 / 3,000 chars). */
-function encodeRatedAnswer(answer: RatedAnswer): string {
-  return JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
-}
+const encodeRatedAnswer = (answer: RatedAnswer): string =>
+  JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
 
 /** The answer encodeRatedAnswer wrote; undefined for anything else. */
 export function decodeRatedAnswer(raw: string | undefined): RatedAnswer | undefined {

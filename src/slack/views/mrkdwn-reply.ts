@@ -21,17 +21,15 @@ const MAX_BLOCKS = 50;
 const TEXT_MAX_CHARS = 3_000;
 
 /** Untrusted text as a reader will see it: on one line, no pings, shortened. Not yet escaped. */
-export function flatText(text: string, max = 200): string {
-  return truncate(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
-}
+export const flatText = (text: string, max = 200): string =>
+  truncate(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 
 /** Only the characters mrkdwn reserves escaped (`&`, `<`, `>`): for our own text, placeholders included. */
 export const reserved = escapeSlackText;
 
 /** Text from the service or a person inside our mrkdwn: on one line, no pings, escaped, then cut. */
-export function escapeMrkdwn(text: string, max = 200): string {
-  return escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
-}
+export const escapeMrkdwn = (text: string, max = 200): string =>
+  escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 
 /** Untrusted text inside backticks: no pings, no backtick (it would end the span), escaped, cut. */
 export const codeText = (text: string, max: number) =>

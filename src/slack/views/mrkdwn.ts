@@ -5,9 +5,8 @@
 import { truncate } from './text-cut.js';
 
 /** `&`, `<` and `>` escaped, as https://docs.slack.dev/messaging/formatting-message-text#escaping asks. */
-export function escapeSlackText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+export const escapeSlackText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A section's text and a context element's text: 3,000 (https://docs.slack.dev/reference/block-kit/blocks). */
 export const MRKDWN_MAX_CHARS = 3_000;
@@ -26,14 +25,12 @@ function atomBoundary(text: string, at: number): number {
 }
 
 /** Shortens mrkdwn text (already escaped, with the bot's own control sequences) as `truncate` does. */
-export function cutMrkdwn(text: string, max: number, ellipsis = '…'): string {
-  return truncate(text, max, ellipsis, atomBoundary);
-}
+export const cutMrkdwn = (text: string, max: number, ellipsis = '…'): string =>
+  truncate(text, max, ellipsis, atomBoundary);
 
 /** Untrusted or literal text as mrkdwn: escaped, then cut to `max`. */
-export function escapedText(text: string, max: number = MRKDWN_MAX_CHARS): string {
-  return cutMrkdwn(escapeSlackText(text), max);
-}
+export const escapedText = (text: string, max: number = MRKDWN_MAX_CHARS): string =>
+  cutMrkdwn(escapeSlackText(text), max);
 
 /** "…and N more": the line a summarised list ends with. */
 export const andMore = (count: number) => `…and ${count} more`;

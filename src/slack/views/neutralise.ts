@@ -87,14 +87,10 @@ const neutraliseCode = (text: string) =>
  * Untrusted text safe to post: `<!here>` → `@here` that cannot ping, `<@U1|name>` → `@name`,
  * `<https://x|label>` → `label (https://x)`; code keeps its visible text; `a < b` stays.
  */
-export function neutraliseSlackControls(text: string): string {
-  return neutralise(text, 'text');
-}
+export const neutraliseSlackControls = (text: string): string => neutralise(text, 'text');
 
 /** {@link neutraliseSlackControls} for a `markdown` block: links stay links and show their host. */
-export function neutraliseAgentMarkdown(text: string): string {
-  return neutralise(text, 'markdown');
-}
+export const neutraliseAgentMarkdown = (text: string): string => neutralise(text, 'markdown');
 
 function neutralise(text: string, links: LinkStyle): string {
   return codeSegments(text)

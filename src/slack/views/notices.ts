@@ -42,19 +42,16 @@ export function formatDuration(ms: number): string {
 }
 
 /** "step 3 · 42 s" (no step before the agent reports one), after "Working on it… ". */
-export function progressDetail(progress: Progress): string {
-  return `${progress.steps > 0 ? `step ${progress.steps} · ` : ''}${formatDuration(progress.elapsedMs)}`;
-}
+export const progressDetail = (progress: Progress): string =>
+  `${progress.steps > 0 ? `step ${progress.steps} · ` : ''}${formatDuration(progress.elapsedMs)}`;
 
 /** "Working on it… step 3 · 42 s". */
-export function renderProgress(progress: Progress): NoticeView {
-  return notice(`Working on it… ${progressDetail(progress)}`, 'context');
-}
+export const renderProgress = (progress: Progress): NoticeView =>
+  notice(`Working on it… ${progressDetail(progress)}`, 'context');
 
 /** The line above an answer that came after the turn deadline. */
-export function renderLateNote(tookMs: number): string {
-  return `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
-}
+export const renderLateNote = (tookMs: number): string =>
+  `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
 
 /** How a turn ended, for each notice the conversation layer emits. */
 export function renderNotice(turnNotice: TurnNotice): NoticeView {
@@ -153,6 +150,5 @@ const ANSWER_NOTES: Record<AnswerNote, string> = {
 };
 
 /** The answer's footer: what the person should know besides the answer. */
-export function renderAnswerNotes(notes: readonly AnswerNote[]): string[] {
-  return notes.map((note) => ANSWER_NOTES[note]);
-}
+export const renderAnswerNotes = (notes: readonly AnswerNote[]): string[] =>
+  notes.map((note) => ANSWER_NOTES[note]);

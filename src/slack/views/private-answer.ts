@@ -42,9 +42,8 @@ export function renderPrivateQuote(input: {
 }
 
 /** The one note in the original thread: where the answer went, and why — no log data. */
-export function renderPrivateNote(asker: string, reason: OutsiderReason): string {
-  return `:lock: I've answered <@${asker}> in a direct message: my answers can include internal log data, and ${audienceReasonText(reason)}.`;
-}
+export const renderPrivateNote = (asker: string, reason: OutsiderReason): string =>
+  `:lock: I've answered <@${asker}> in a direct message: my answers can include internal log data, and ${audienceReasonText(reason)}.`;
 
 /** The ephemeral refusals of the audience policy. */
 export function renderAudienceRefusal(

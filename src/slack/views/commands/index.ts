@@ -31,9 +31,8 @@ const RENDERERS: Renderers<CommandOutcome, CommandReply> = {
 };
 
 /** The reply for any outcome. */
-export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
-  return (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply)(outcome);
-}
+export const renderCommandOutcome = (outcome: CommandOutcome): CommandReply =>
+  (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply)(outcome);
 
 /** What the HTTP ack shows at once for commands that take a while; undefined → an empty ack. */
 export const renderAcknowledgement = (parsed: ParseResult): string | undefined =>

@@ -59,13 +59,8 @@ function when(ms: number): string {
   return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
 }
 
-function prompts(list: ReadonlyArray<{ title: string; message: string }>): KnownBlock[] {
-  if (list.length === 0) return [];
-  const lines = list.map(
-    (prompt) => `• *${escapeSlackText(prompt.title)}* — ${escapeSlackText(prompt.message)}`,
-  );
-  return [section(`*Try asking*\n${lines.join('\n')}`)];
-}
+const promptLine = (prompt: { title: string; message: string }) =>
+  `• *${escapeSlackText(prompt.title)}* — ${escapeSlackText(prompt.message)}`;
 
 function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
   const title = escapedText(thread.title || 'Your question', 150).replace(/\|/g, ' ');
@@ -178,7 +173,9 @@ export function renderHome(home: PersonHome, options: HomeViewOptions): HomeView
     section(
       `Mention <@${options.botUserId}> in a channel, or write to me under *Messages*: I start an agent run in a thread, show its progress and post the answer there. Reply in the thread to follow up. Say a time (“in the last 2 hours”, “since 14:00”) to set the window the agent looks at, and rate answers with 👍 / 👎.`,
     ),
-    ...prompts(home.prompts),
+    ...(home.prompts.length === 0
+      ? []
+      : [section(`*Try asking*\n${home.prompts.map(promptLine).join('\n')}`)]),
     divider,
     header('Your recent threads'),
     ...(home.threads.length === 0

@@ -30,7 +30,7 @@ export function truncate(
   text: string,
   max: number,
   ellipsis = '…',
-  keepWhole: (text: string, at: number) => number = (_text, at) => at,
+  keepWhole = (_text: string, at: number) => at,
 ): string {
   if (text.length <= max) return text;
   const limit = Math.max(0, max - ellipsis.length);

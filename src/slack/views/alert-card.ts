@@ -30,6 +30,7 @@ const SEVERITY_MAX = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
+const contextView = (text: string): AlertView => ({ text, blocks: [context(text)] });
 
 /** "Tags: `a` `b` …and N more", whole tags only, within TAGS_MAX. */
 function tagsText(tags: readonly string[]): string | undefined {
@@ -107,12 +108,11 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
 /** "Fired again" in the earlier alert's thread. */
 export function renderFiredAgain(title: string, at: number): AlertView {
   const time = new Date(at).toISOString().slice(11, 16);
-  const text = `:repeat: “${escapedText(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`;
-  return { text, blocks: [context(text)] };
+  return contextView(
+    `:repeat: “${escapedText(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`,
+  );
 }
 
 /** Under an integration's alert in a watched channel: why it is not investigated. */
-export function renderNotInvestigated(reason: NotInvestigatedReason, botUserId: string): AlertView {
-  const text = notInvestigatedText(reason, botUserId);
-  return { text, blocks: [context(text)] };
-}
+export const renderNotInvestigated = (reason: NotInvestigatedReason, botUserId: string): AlertView =>
+  contextView(notInvestigatedText(reason, botUserId));

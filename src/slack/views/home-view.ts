@@ -100,10 +100,14 @@ function agentLine(agent: AgentRow): string {
 /** An agent id in a code span: escaped, no backtick (it would end the span), not too long. */
 const agentCode = (agentId: string) => escapedText(agentId.replace(/`/g, "'"), 100);
 
-/** A titled list in one section: whole rows that fit, then "…and N more"; `empty` when none. */
-function listSection(title: string, lines: string[], empty: string): KnownBlock {
-  if (lines.length === 0) return section(`${title}\n${empty}`);
-  return section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`);
+/**
+ * A titled list in one section: whole rows that fit, then "…and N more"; `empty` when none. Rows
+ * that could not be listed (undefined) show `unlisted`, or no section without it.
+ */
+function listSection(title: string, lines: string[] | undefined, empty: string, unlisted?: string) {
+  if (!lines) return unlisted ? [section(`${title}\n${unlisted}`)] : [];
+  if (lines.length === 0) return [section(`${title}\n${empty}`)];
+  return [section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`)];
 }
 
 /** "40% (4 of 10 answered sessions rated)", or a dash before any answer. */
@@ -115,50 +119,43 @@ export function coverageText(week: AdminHome['week']): string {
 }
 
 function adminBlocks(admin: AdminHome): KnownBlock[] {
-  const channelLines = (channels: string[]) => channels.map((channel) => `• <#${channel}>`);
+  const channelLine = (channel: string) => `• <#${channel}>`;
   const { week } = admin;
   return [
     divider,
     header('For admins'),
-    admin.connections
-      ? listSection('*Service connections*', admin.connections.map(connectionLine), '_none_')
-      : section('*Service connections*\n_could not be listed just now_'),
-    listSection(
+    ...listSection(
+      '*Service connections*',
+      admin.connections?.map(connectionLine),
+      '_none_',
+      '_could not be listed just now_',
+    ),
+    ...listSection(
       '*Agents* (as the bot last saw them: the service lists none)',
       admin.agents.map(agentLine),
       '_none_',
     ),
-    listSection(
+    ...listSection(
       '*Channel agents*',
       admin.channelAgents.map((row) => `• <#${row.channel}> → \`${agentCode(row.agentId)}\``),
       '_none bound_ — `/agent channel use &lt;agent-id&gt;` in a channel binds it',
     ),
-    admin.watched
-      ? listSection(
-          '*Watched channels*',
-          channelLines(admin.watched),
-          '_none_ — `/agent channel investigate on` in a channel',
-        )
-      : section('*Watched channels*\n_not available in this version_'),
-    // Answer channels and schedules: nothing when they could not be listed.
-    ...(admin.answerChannels
-      ? [
-          listSection(
-            '*Answer channels*',
-            channelLines(admin.answerChannels),
-            '_none_ — `/agent channel answer-all on` in a channel',
-          ),
-        ]
-      : []),
-    ...(admin.schedules
-      ? [
-          listSection(
-            '*Scheduled questions*',
-            admin.schedules.map((row) => scheduleLine(row, true)),
-            '_none_ — `/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;` in a channel',
-          ),
-        ]
-      : []),
+    ...listSection(
+      '*Watched channels*',
+      admin.watched?.map(channelLine),
+      '_none_ — `/agent channel investigate on` in a channel',
+      '_not available in this version_',
+    ),
+    ...listSection(
+      '*Answer channels*',
+      admin.answerChannels?.map(channelLine),
+      '_none_ — `/agent channel answer-all on` in a channel',
+    ),
+    ...listSection(
+      '*Scheduled questions*',
+      admin.schedules?.map((row) => scheduleLine(row, true)),
+      '_none_ — `/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;` in a channel',
+    ),
     section(
       `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
     ),

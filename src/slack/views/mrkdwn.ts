@@ -73,12 +73,9 @@ export function splitMrkdwn(text: string, max: number = MRKDWN_MAX_CHARS): strin
   for (const line of text.split('\n')) {
     const fitted = line.length > max ? cutMrkdwn(line, max) : line;
     const joined = current === '' ? fitted : `${current}\n${fitted}`;
-    if (joined.length <= max) {
-      current = joined;
-      continue;
-    }
-    if (current.trim() !== '') pieces.push(current.trimEnd());
-    current = fitted;
+    const fits = joined.length <= max;
+    if (!fits && current.trim() !== '') pieces.push(current.trimEnd());
+    current = fits ? joined : fitted;
   }
   if (current.trim() !== '') pieces.push(current.trimEnd());
   return pieces;

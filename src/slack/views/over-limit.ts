@@ -3,24 +3,21 @@ import type { RefusalDetail } from '../../conversation/thread-output-port.js';
 
 const MINUTE_MS = 60_000;
 
-/** "14:32" in `timeZone`; undefined for a zone this Node does not know. */
-function clockTime(at: number, timeZone: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-GB', {
-      timeZone,
+/** "at 14:32" in the person's zone, else (none, or one this Node does not know) "at 14:32 UTC". */
+function atTime(at: number, timeZone: string | undefined): string {
+  const clock = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
     }).format(at);
+  try {
+    if (timeZone) return `at ${clock(timeZone)}`;
   } catch {
-    return undefined;
+    // An unknown zone: UTC, below.
   }
-}
-
-/** "at 14:32" in the person's zone, else "at 14:32 UTC". */
-function atTime(at: number, timeZone: string | undefined): string {
-  const local = timeZone ? clockTime(at, timeZone) : undefined;
-  return local ? `at ${local}` : `at ${clockTime(at, 'UTC')} UTC`;
+  return `at ${clock('UTC')} UTC`;
 }
 
 /**

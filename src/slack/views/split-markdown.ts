@@ -40,7 +40,7 @@ function suffixFor(text: string, cut: number, fence: Fence | undefined): string 
 }
 
 interface LineCut {
-  /** Position just past the line break. */
+  /** Just past the line break. */
   at: number;
   /** A code block is open at this position (the cut would close and reopen it). */
   inCode: boolean;

@@ -2,6 +2,7 @@
  * Native feedback (DESIGN "Native feedback"): 👍 / 👎 under every answer, the thanks, the comment form.
  * https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element
  */
+import type { ContextActionsBlock } from '@slack/types';
 
 export const FEEDBACK_ACTION_ID = 'answer_feedback';
 export const ADD_COMMENT_ACTION_ID = 'answer_feedback_comment';
@@ -17,11 +18,6 @@ const VALUE_SEPARATOR = ':';
 const COMMENT_MAX_CHARS = 2_000;
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
-
-export interface ContextActionsBlock {
-  type: 'context_actions';
-  elements: Array<Record<string, unknown>>;
-}
 
 /**
  * The 👍 / 👎 block; with `turnId` in each value (`positive:<turn id>`), a click before the answer is

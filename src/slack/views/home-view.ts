@@ -43,10 +43,7 @@ const STATUS_WORDS: Record<RecentThreadStatus, string> = {
 };
 
 /** Slack's permalink shape, `…/archives/C123/p1700000000000100`, else a redirect to the channel. */
-export function threadLink(
-  thread: Pick<RecentThread, 'channel' | 'threadTs'>,
-  workspaceUrl?: string,
-): string {
+export function threadLink(thread: Pick<RecentThread, 'channel' | 'threadTs'>, workspaceUrl?: string) {
   if (!workspaceUrl) return `https://slack.com/app_redirect?channel=${thread.channel}`;
   const base = workspaceUrl.endsWith('/') ? workspaceUrl : `${workspaceUrl}/`;
   return `${base}archives/${thread.channel}/p${thread.threadTs.replace('.', '')}`;

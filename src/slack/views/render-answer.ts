@@ -3,7 +3,7 @@
  * size as a file (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
-import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
+import { feedbackButtonsBlock } from './feedback.js';
 import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseAgentMarkdown } from './neutralise.js';
 import { FALLBACK_MAX_CHARS, fallbackText } from './plain-text.js';
@@ -17,7 +17,7 @@ export interface AnswerMessage {
   /** A `markdown` block, then on the last message the footer; empty in the plain rendering. */
   blocks: [] | [MarkdownBlock, ...ContextBlock[]];
   /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
-  feedback?: ContextActionsBlock;
+  feedback?: ReturnType<typeof feedbackButtonsBlock>;
   /** The receipt (a `task_card`), on the first part only; posted before `blocks`. */
   receipt?: TaskCardBlock;
   /** The caller's metadata plus `part` (1-based) and `parts`: what was posted can be checked. */

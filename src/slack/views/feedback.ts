@@ -132,6 +132,6 @@ export const FEEDBACK_PROBLEMS = {
 } as const;
 
 /** The ephemeral confirmation after a comment was sent. */
-export function renderCommentThanks(): { text: string } {
-  return { text: 'Thanks — your comment was sent with your rating.' };
-}
+export const renderCommentThanks = (): { text: string } => ({
+  text: 'Thanks — your comment was sent with your rating.',
+});

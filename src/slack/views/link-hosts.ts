@@ -91,11 +91,10 @@ function rewriteLinks(text: string, rewrite: Rewrite): string {
 }
 
 /** Rewrites every disguised Markdown link in prose (not code) as `label (target)`. Images stay. */
-export function revealDisguisedLinks(text: string): string {
-  return rewriteLinks(text, (link, bang, label, target) =>
+export const revealDisguisedLinks = (text: string): string =>
+  rewriteLinks(text, (link, bang, label, target) =>
     !bang && isDisguised(label, target) ? `${label} (${target})` : link,
   );
-}
 
 /** Every Markdown link in prose (not code) made to show where it goes; idempotent. */
 export function showLinkHosts(text: string): string {

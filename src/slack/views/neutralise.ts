@@ -92,8 +92,7 @@ export const neutraliseSlackControls = (text: string): string => neutralise(text
 /** {@link neutraliseSlackControls} for a `markdown` block: links stay links and show their host. */
 export const neutraliseAgentMarkdown = (text: string): string => neutralise(text, 'markdown');
 
-function neutralise(text: string, links: LinkStyle): string {
-  return codeSegments(text)
+const neutralise = (text: string, links: LinkStyle): string =>
+  codeSegments(text)
     .map((segment) => (segment.code ? neutraliseCode(segment.text) : neutraliseProse(segment.text, links)))
     .join('');
-}

@@ -15,8 +15,6 @@ export interface ReceiptView {
   text: string;
 }
 
-type CardStatus = TaskCardBlock['status'];
-
 /** The card title of each notice; all are errors but a deadline the bot still watches. */
 const NOTICE_TITLES: Record<TurnNotice['kind'], string> = {
   'run-error': 'Agent run failed',
@@ -29,7 +27,7 @@ const NOTICE_TITLES: Record<TurnNotice['kind'], string> = {
   withheld: 'Answer not posted here',
 };
 
-function titleAndStatus(subject: ReceiptSubject): { title: string; status: CardStatus } {
+function titleAndStatus(subject: ReceiptSubject): { title: string; status: TaskCardBlock['status'] } {
   if (subject.kind === 'answer') {
     return { title: subject.late ? 'Agent run complete (late)' : 'Agent run complete', status: 'complete' };
   }

@@ -5,11 +5,9 @@ import type { ListedSchedule, PauseReason, Schedule } from '../../conversation/s
 import { escapeMrkdwn } from './mrkdwn-reply.js';
 
 /** The question as it is posted in the channel (escaped; the adder's mention is the bot's own). */
-export function renderScheduledQuestion(schedule: Schedule): { text: string } {
-  return {
-    text: `Scheduled question, added by <@${schedule.addedBy}>: ${escapeMrkdwn(schedule.question, 2_500)}`,
-  };
-}
+export const renderScheduledQuestion = (schedule: Schedule): { text: string } => ({
+  text: `Scheduled question, added by <@${schedule.addedBy}>: ${escapeMrkdwn(schedule.question, 2_500)}`,
+});
 
 /** "weekdays at 08:30 (Europe/Berlin)". */
 export const whenText = (schedule: Schedule) =>

@@ -3,10 +3,7 @@ import { describeWindow } from '../../alerts/alert-run-input.js';
 import { escapedText, summariseLines } from './mrkdwn.js';
 import { truncate } from './text-cut.js';
 
-/**
- * The alert card and the bot's replies in alert threads (DESIGN "Alert investigations"). Alert text
- * comes from whoever configured the alert: escaped, it cannot ping a channel or hide a link.
- */
+/** Alert cards and replies (DESIGN "Alert investigations"); alert text is escaped: no pings. */
 
 /** `metadata.event_type` of alert cards, so a thread's root can be told apart from other posts. */
 export const ALERT_EVENT_TYPE = 'agent_alert';

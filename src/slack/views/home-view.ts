@@ -1,7 +1,4 @@
-/**
- * A person's App Home (DESIGN "App Home") as a `home` view, from what home-data.ts gathered, within
- * Slack's limits. https://docs.slack.dev/surfaces/app-home
- */
+/** A person's App Home (DESIGN "App Home"): https://docs.slack.dev/surfaces/app-home */
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
 import type { RecentThread, RecentThreadStatus } from '../../home/home-ports.js';

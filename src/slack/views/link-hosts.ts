@@ -8,14 +8,14 @@
  * a reference definition (`[1]: https://…`) is escaped so no `[docs][1]` skips these rules.
  * Images (`![alt](src)`) follow the same rules: Slack's markdown block shows them as links.
  */
+
 /** `[label](target)`, `[label](<target>)`, `[label](target "title")`; one level of brackets in the label. */
 const MARKDOWN_LINK =
   /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])+)\]\(\s*(<[^<>\n]*>|[^\s()<>]+(?:\([^\s()]*\)[^\s()<>]*)*)(\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/g;
 
 /**
- * A CommonMark link reference definition whose destination has a scheme or starts with `www.`
- * or `//` (`[1]: https://…`): up to three spaces, `[label]:`, the destination. A log line such
- * as `[INFO]: started` is not one.
+ * A CommonMark reference definition (`[1]: https://…`) whose destination has a scheme or starts
+ * with `www.` or `//`; a log line such as `[INFO]: started` is not one.
  */
 const REFERENCE_DEFINITION =
   /^( {0,3})\[((?:[^[\]\n]|\\[[\]])+)\]:(?=[ \t]*<?(?:[a-z][a-z0-9+.-]*:|www\.|\/\/))/gim;

@@ -1,7 +1,4 @@
-/**
- * Where the code is in Markdown (https://spec.commonmark.org/0.31.2/#fenced-code-blocks), so that
- * splitting closes every fence it cuts and neutralising leaves code alone.
- */
+/** Where Markdown's code is (https://spec.commonmark.org/0.31.2/#fenced-code-blocks). */
 
 /** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */
 export interface Fence {
@@ -49,15 +46,10 @@ export function scanLines(text: string): ScannedLine[] {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline + 1;
     const content = text.slice(start, end).replace(/\r?\n$/, '');
-    const line: ScannedLine = { start, end, blank: content.trim() === '', openFence: open, fenceLine: false };
-    if (open === undefined) {
-      open = opensFence(content);
-      line.fenceLine = open !== undefined;
-    } else if (closesFence(content, open)) {
-      open = undefined;
-      line.fenceLine = true;
-    }
-    lines.push(line);
+    const openFence = open;
+    if (open === undefined) open = opensFence(content);
+    else if (closesFence(content, open)) open = undefined;
+    lines.push({ start, end, blank: content.trim() === '', openFence, fenceLine: open !== openFence });
     start = end;
   }
   return lines;
@@ -69,7 +61,6 @@ export interface TextSegment {
   text: string;
 }
 
-/** Cuts prose into inline code spans (`x`, ``x``) and the text between them. */
 function splitInlineCode(prose: string): TextSegment[] {
   const segments: TextSegment[] = [];
   const run = /`+/g;

@@ -1,7 +1,4 @@
-/**
- * mrkdwn within Slack's limits (https://docs.slack.dev/messaging/formatting-message-text): escaped
- * *before* it is cut, never cut inside an escape, a control sequence (`<@U…>`) or an emoji.
- */
+/** mrkdwn within Slack's limits: escaped *before* it is cut, never cut inside an escape or a sequence. */
 import { truncate } from './text-cut.js';
 
 /** `&`, `<` and `>` escaped, as https://docs.slack.dev/messaging/formatting-message-text#escaping asks. */

@@ -1,7 +1,4 @@
-/**
- * Anyone who can write a log line can put `<!channel>` or a disguised link into an answer: Slack's
- * control sequences (https://api.slack.com/reference/surfaces/formatting#advanced) become plain text.
- */
+/** Anyone who can write a log line can put `<!channel>` into an answer: sequences become plain text. */
 import { revealDisguisedLinks, showLinkHosts } from './link-hosts.js';
 import { codeSegments } from './markdown-code.js';
 
@@ -11,9 +8,9 @@ const WORD_JOINER = '\u2060';
 const ZERO_WIDTH_SPACE = '\u200B';
 
 /**
- * Every `<…>` Slack would treat specially: the documented `<!special>` commands, `<@user>`,
- * `<#channel>` and links. `<!DOCTYPE html>` is not a command and stays. Bare links need a scheme
- * followed by `//` (or mailto:/tel:) so `<std::string>` stays prose; labelled links take any scheme.
+ * Every `<…>` Slack treats specially (https://api.slack.com/reference/surfaces/formatting#advanced):
+ * `<!special>` commands, `<@user>`, `<#channel>`, links. `<!DOCTYPE html>` stays; bare links need
+ * `//` (or mailto:/tel:) so `<std::string>` stays prose; labelled links take any scheme.
  */
 const CONTROL_SEQUENCE =
   /<(?:!(?:channel|here|everyone|group|subteam\^[^<>\n|]*|date\^[^<>\n|]*)(?:\|[^<>\n]*)?|[@#][^<>\s|]+(?:\|[^<>\n]*)?|(?:[a-z][a-z0-9+.-]*:\/\/|mailto:|tel:)[^<>\s|]*|[a-z][a-z0-9+.-]*:[^<>\s|]*\|[^<>\n]*)>/gi;

@@ -1,7 +1,4 @@
-/**
- * Markdown in parts that each fit a message, cut after a paragraph, else a line, else a space; a cut
- * inside a code block closes the fence and reopens it in the next part.
- */
+/** Markdown in message-sized parts: cut at a paragraph, else a line, else a space; fences reopened. */
 import { type Fence, type ScannedLine, scanLines } from './markdown-code.js';
 import { graphemeBoundary, isHighSurrogate } from './text-cut.js';
 

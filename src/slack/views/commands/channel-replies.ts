@@ -1,14 +1,7 @@
 /** `/agent channel …` replies (DESIGN "Channel agents"), each one section. */
 import type { ChannelOutcome } from '../../../commands/channel-command.js';
 import type { Renderers } from '../../../commands/subcommand.js';
-import {
-  type CommandReply,
-  codeText,
-  escapeMrkdwn,
-  NOTHING_CHANGED,
-  oneSection,
-  reply,
-} from '../mrkdwn-reply.js';
+import { type CommandReply, codeText, escapeMrkdwn, NOTHING_CHANGED, oneSection } from '../mrkdwn-reply.js';
 import { BIND_HINT } from './common-replies.js';
 
 const code = (id: string) => `\`${codeText(id, 128)}\``;
@@ -69,7 +62,7 @@ export const channelReplies: Renderers<ChannelOutcome, CommandReply> = {
         : `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent.`,
     ),
   'connection-unknown': (outcome) =>
-    reply(
+    oneSection(
       `There is no service connection \`${escapeMrkdwn(outcome.alias, 40).replace(/`/g, '')}\`. \`/agent connections\` lists them. ${NOTHING_CHANGED}`,
     ),
 };

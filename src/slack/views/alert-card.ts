@@ -40,12 +40,10 @@ function tagsText(tags: readonly string[]): string | undefined {
 /** Why an alert was not investigated, and how to ask anyway. */
 export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: string): string {
   const bot = `<@${botUserId}>`;
-  if (reason.kind === 'unbound') {
+  if (reason.kind === 'unbound')
     return 'Not investigated: no agent serves this channel in this workspace yet. An admin can bind one of this workspace’s service connections with `/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`.';
-  }
-  if (reason.kind === 'hourly-limit') {
+  if (reason.kind === 'hourly-limit')
     return `Not investigated automatically: ${reason.limit} alerts were already investigated in this channel in the last hour (ALERT_RUNS_PER_HOUR). To investigate this one, mention ${bot} in this thread.`;
-  }
   const ask =
     reason.policy === 'dm'
       ? `To investigate it, mention ${bot} in this thread: the answer comes to you in a direct message.`

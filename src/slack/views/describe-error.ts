@@ -45,9 +45,8 @@ function agentUnavailableSentence(error: CodedError): string {
   const id = agentIdIn(error.path);
   const shown = id ? codeText(id, 80) : undefined;
   const agent = shown ? `the agent \`${shown}\`` : 'this agent';
-  if (/\/(enable|disable)$/.test(error.path ?? '')) {
+  if (/\/(enable|disable)$/.test(error.path ?? ''))
     return `The agent service doesn't know ${agent} — check the agent id (AGENT_ID, or the one given to the command)`;
-  }
   const enable = shown ? `/agent enable ${shown}` : '/agent enable';
   return `The agent service says ${agent} is disabled or unknown — an admin can turn it on with \`${enable}\``;
 }

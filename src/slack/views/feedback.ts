@@ -47,10 +47,8 @@ export function parseFeedbackValue(
   value: string | undefined,
 ): { score: boolean; turnId?: string | undefined } | undefined {
   const [head = '', ...rest] = (value ?? '').split(VALUE_SEPARATOR);
-  const turnId = rest.join(VALUE_SEPARATOR) || undefined;
-  if (head === POSITIVE) return { score: true, turnId };
-  if (head === NEGATIVE) return { score: false, turnId };
-  return undefined;
+  if (head !== POSITIVE && head !== NEGATIVE) return undefined;
+  return { score: head === POSITIVE, turnId: rest.join(VALUE_SEPARATOR) || undefined };
 }
 
 /** Which answer a comment is about: carried from the click to the form to its submission. */

@@ -51,8 +51,7 @@ export function renderAudienceRefusal(
   reason: OutsiderReason | undefined,
 ): string {
   const why = audienceReasonText(reason);
-  if (refusal === 'outsider-audience') {
+  if (refusal === 'outsider-audience')
     return `I don't answer here: my answers can include internal log data, and ${why}. Message me directly instead.`;
-  }
   return `My answer had to go to you in a direct message (${why}), but Slack wouldn't open one just now — please message me directly.`;
 }

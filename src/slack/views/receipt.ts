@@ -28,13 +28,11 @@ const NOTICE_TITLES: Record<TurnNotice['kind'], string> = {
 };
 
 function titleAndStatus(subject: ReceiptSubject): { title: string; status: TaskCardBlock['status'] } {
-  if (subject.kind === 'answer') {
+  if (subject.kind === 'answer')
     return { title: subject.late ? 'Agent run complete (late)' : 'Agent run complete', status: 'complete' };
-  }
   const { notice } = subject;
-  if (notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0) {
+  if (notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0)
     return { title: 'Agent still working', status: 'in_progress' };
-  }
   return { title: NOTICE_TITLES[notice.kind], status: 'error' };
 }
 

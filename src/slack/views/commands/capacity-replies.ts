@@ -6,8 +6,6 @@ import { describeError } from '../describe-error.js';
 import { type CommandReply, escapeMrkdwn, gb, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
 import { name } from './accounts-replies.js';
 
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>): CommandReply {
   const { from, to } = outcome.result;
   const line = (a: typeof from) => `• ${name(a)} (${a.accountId}): ${gb(a.before)} → ${gb(a.after)}`;
@@ -81,7 +79,7 @@ function renderCapacityFailure(failure: CapacityMoveError, referenceId: string |
         `The capacity move may not have worked: ${said}. Check with \`/agent accounts\` (ref: ${ref}).`,
       );
     default:
-      return reply(`${capitalise(said)}. ${NOTHING_CHANGED}`);
+      return reply(`${said.charAt(0).toUpperCase()}${said.slice(1)}. ${NOTHING_CHANGED}`);
   }
 }
 

@@ -15,9 +15,8 @@ const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : escape
 
 function renderRow(row: ConnectionRow): string {
   const head = `• ${alias(row.alias)}${row.source === 'environment' ? ' (AGENT_API_URL)' : ''} — region ${escapeMrkdwn(row.region, 80)}`;
-  if (row.health === 'ok') {
+  if (row.health === 'ok')
     return `${head} — account *${escapeMrkdwn(row.accountName, 80)}* (id ${row.accountId}) — :white_check_mark: healthy`;
-  }
   const known = row.accountName ? ` — account *${escapeMrkdwn(row.accountName, 80)}* when added` : '';
   return `${head}${known} — :x: failing: ${connectionProblemSentence(row.problem, row.error, row.region, row.referenceId)}`;
 }

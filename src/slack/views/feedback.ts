@@ -52,11 +52,7 @@ export function parseFeedbackValue(
 }
 
 /** Which answer a comment is about: carried from the click to the form to its submission. */
-export interface RatedAnswer {
-  channel: string;
-  ts: string;
-  threadTs: string;
-}
+export type RatedAnswer = { channel: string; ts: string; threadTs: string };
 
 /** `{channel, ts, threadTs}` as a button value or a view's private_metadata (≤ 2,000 / 3,000 chars). */
 const encodeRatedAnswer = (answer: RatedAnswer): string =>

@@ -1,10 +1,7 @@
 /** Where Markdown's code is (https://spec.commonmark.org/0.31.2/#fenced-code-blocks). */
 
 /** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */
-export interface Fence {
-  marker: string;
-  opening: string;
-}
+export type Fence = { marker: string; opening: string };
 
 /** One line of the text with the fence state at its start. */
 export interface ScannedLine {
@@ -56,10 +53,7 @@ export function scanLines(text: string): ScannedLine[] {
 }
 
 /** A stretch of the text that is either code (fenced block or inline span) or prose. */
-export interface TextSegment {
-  code: boolean;
-  text: string;
-}
+export type TextSegment = { code: boolean; text: string };
 
 function splitInlineCode(prose: string): TextSegment[] {
   const segments: TextSegment[] = [];

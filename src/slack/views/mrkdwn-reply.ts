@@ -3,16 +3,10 @@ import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from '.
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
 
-interface SectionBlock {
-  type: 'section';
-  text: { type: 'mrkdwn'; text: string };
-}
+type SectionBlock = { type: 'section'; text: { type: 'mrkdwn'; text: string } };
 
 /** A reply: `text` is the notification and screen-reader text, `blocks` what people see. */
-export interface CommandReply {
-  text: string;
-  blocks: SectionBlock[];
-}
+export type CommandReply = { text: string; blocks: SectionBlock[] };
 
 /** Section text limit is 3,000; a margin keeps the code fences added around table chunks inside it. */
 export const SECTION_MAX_CHARS = 2_900;

@@ -3,15 +3,12 @@
 /** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */
 export type Fence = { marker: string; opening: string };
 
-/** One line of the text with the fence state at its start. */
+/** A line (`end` past its break): `openFence` is open at its start; a `fenceLine` opens or closes one. */
 export interface ScannedLine {
   start: number;
-  /** Just past the line break (or the end of the text). */
   end: number;
   blank: boolean;
-  /** Open at the start of this line. */
   openFence: Fence | undefined;
-  /** This line opens or closes a fence. */
   fenceLine: boolean;
 }
 

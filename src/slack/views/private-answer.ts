@@ -6,19 +6,16 @@ import { neutraliseSlackControls } from './neutralise.js';
 /** How much of the question the private thread quotes (a section's text is at most 3,000). */
 const QUESTION_MAX_CHARS = 2_000;
 
+const AUDIENCE_REASONS: Record<OutsiderReason, string> = {
+  shared: 'this conversation is shared with another organisation (Slack Connect)',
+  guest: 'guests are members of this conversation',
+  outsider: 'people from outside the organisation are in this conversation',
+  unknown: "Slack couldn't tell me who can read this conversation",
+};
+
 /** Why the conversation is outsider-readable, as the end of a sentence. */
-export function audienceReasonText(reason: OutsiderReason | undefined): string {
-  switch (reason) {
-    case 'shared':
-      return 'this conversation is shared with another organisation (Slack Connect)';
-    case 'guest':
-      return 'guests are members of this conversation';
-    case 'outsider':
-      return 'people from outside the organisation are in this conversation';
-    default:
-      return "Slack couldn't tell me who can read this conversation";
-  }
-}
+export const audienceReasonText = (reason: OutsiderReason | undefined): string =>
+  AUDIENCE_REASONS[reason ?? 'unknown'] ?? AUDIENCE_REASONS.unknown;
 
 /** The message that opens the asker's private thread: their question quoted, with a link to it. */
 export function renderPrivateQuote(input: {

@@ -68,12 +68,8 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       { type: 'markdown', text: `${lead}${part.prefix}${part.body}${part.suffix}` },
     ];
     const footer = options.footer ?? [];
-    if (footer.length > 0 && last) {
-      blocks.push({
-        type: 'context',
-        elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
-      });
-    }
+    if (footer.length > 0 && last)
+      blocks.push({ type: 'context', elements: footer.map((text) => ({ type: 'mrkdwn' as const, text })) });
     const receipt = index === 0 ? options.receipt : undefined;
     const room = FALLBACK_MAX_CHARS - (receipt ? receipt.text.length + 2 : 0);
     const fallback = fallbackText(`${lead}${part.body}`, marker, room);

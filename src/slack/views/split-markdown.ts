@@ -37,7 +37,6 @@ function suffixFor(text: string, cut: number, fence: Fence | undefined): string 
 }
 
 interface LineCut {
-  /** Just past the line break. */
   at: number;
   /** A code block is open at this position (the cut would close and reopen it). */
   inCode: boolean;

@@ -1,7 +1,4 @@
-/**
- * The agent view (DESIGN "Slack platform facts"): the title a new DM conversation gets from its
- * first question. https://docs.slack.dev/reference/methods/assistant.threads.setTitle
- */
+/** A new DM conversation's title (https://docs.slack.dev/reference/methods/assistant.threads.setTitle). */
 import { truncate } from './text-cut.js';
 
 /** Long enough to recognise a conversation in the history list, short enough to fit its row. */

@@ -3,11 +3,7 @@ import { describeWindow } from '../../alerts/alert-run-input.js';
 import { escapedText, summariseLines } from './mrkdwn.js';
 import { truncate } from './text-cut.js';
 
-/**
- * The alert card and the bot's short replies in alert threads (DESIGN "Alert investigations").
- * Alert text comes from whoever configured the alert: it is escaped, so it cannot ping a channel
- * or hide a link. Pure.
- */
+/** Alert cards and replies (DESIGN "Alert investigations"); alert text is escaped: no pings. */
 
 /** `metadata.event_type` of alert cards, so a thread's root can be told apart from other posts. */
 export const ALERT_EVENT_TYPE = 'agent_alert';
@@ -21,26 +17,22 @@ export interface AlertView {
   metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
 }
 
-/** Slack's limits: header text 150, section text 3,000, button url 3,000, a field 2,000. */
+/** Slack's limits: header text 150, section and context text 3,000, button url 3,000, a field 2,000. */
 const HEADER_MAX = 150;
-/** The description, escaped, in its section (Slack's 3,000, with room to spare). */
 const DESCRIPTION_MAX = 1_500;
 const URL_MAX = 3_000;
-/** One tag, escaped; the tags' context text as a whole (Slack's 3,000 per text). */
 const TAG_MAX = 100;
 const TAGS_MAX = 1_000;
-/** The severity field (Slack's 2,000 per field). */
 const SEVERITY_MAX = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
-/** Text from the alert: escaped first, then cut (so escaping cannot grow it past `max`). */
-const safe = (text: string, max: number) => escapedText(text, max);
+const contextView = (text: string): AlertView => ({ text, blocks: [context(text)] });
 
 /** "Tags: `a` `b` …and N more", whole tags only, within TAGS_MAX. */
 function tagsText(tags: readonly string[]): string | undefined {
   if (tags.length === 0) return undefined;
-  const shown = tags.map((tag) => `\`${safe(tag.replace(/`/g, "'"), TAG_MAX)}\``);
+  const shown = tags.map((tag) => `\`${escapedText(tag.replace(/`/g, "'"), TAG_MAX)}\``);
   // summariseLines keeps whole items and counts the rest; tags read better on one line.
   return `Tags: ${summariseLines(shown, TAGS_MAX - 'Tags: '.length).replace(/\n/g, ' ')}`;
 }
@@ -48,12 +40,10 @@ function tagsText(tags: readonly string[]): string | undefined {
 /** Why an alert was not investigated, and how to ask anyway. */
 export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: string): string {
   const bot = `<@${botUserId}>`;
-  if (reason.kind === 'unbound') {
+  if (reason.kind === 'unbound')
     return 'Not investigated: no agent serves this channel in this workspace yet. An admin can bind one of this workspace’s service connections with `/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`.';
-  }
-  if (reason.kind === 'hourly-limit') {
+  if (reason.kind === 'hourly-limit')
     return `Not investigated automatically: ${reason.limit} alerts were already investigated in this channel in the last hour (ALERT_RUNS_PER_HOUR). To investigate this one, mention ${bot} in this thread.`;
-  }
   const ask =
     reason.policy === 'dm'
       ? `To investigate it, mention ${bot} in this thread: the answer comes to you in a direct message.`
@@ -64,7 +54,7 @@ export function notInvestigatedText(reason: NotInvestigatedReason, botUserId: st
 function facts(card: AlertCard): Block | undefined {
   const window = describeWindow(card.windowStart, card.windowEnd);
   const fields = [
-    card.severity ? mrkdwn(`*Severity*\n${safe(card.severity, SEVERITY_MAX)}`) : undefined,
+    card.severity ? mrkdwn(`*Severity*\n${escapedText(card.severity, SEVERITY_MAX)}`) : undefined,
     window ? mrkdwn(`*Window*\n${window}`) : undefined,
   ].filter((field) => field !== undefined);
   return fields.length > 0 ? { type: 'section', fields } : undefined;
@@ -81,7 +71,9 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
     { type: 'header', text: { type: 'plain_text', text: truncate(card.title, HEADER_MAX) } },
     facts(card),
     tags ? context(tags) : undefined,
-    card.description ? { type: 'section', text: mrkdwn(safe(card.description, DESCRIPTION_MAX)) } : undefined,
+    card.description
+      ? { type: 'section', text: mrkdwn(escapedText(card.description, DESCRIPTION_MAX)) }
+      : undefined,
     explore
       ? {
           type: 'actions',
@@ -97,9 +89,9 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
       : undefined,
     context(status),
   ].filter((block): block is Block => block !== undefined);
-  const severity = card.severity ? ` (${safe(card.severity, SEVERITY_MAX)})` : '';
+  const severity = card.severity ? ` (${escapedText(card.severity, SEVERITY_MAX)})` : '';
   return {
-    text: `Alert: ${safe(card.title, HEADER_MAX)}${severity} — ${status}`,
+    text: `Alert: ${escapedText(card.title, HEADER_MAX)}${severity} — ${status}`,
     blocks,
     metadata: {
       event_type: ALERT_EVENT_TYPE,
@@ -111,12 +103,11 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
 /** "Fired again" in the earlier alert's thread. */
 export function renderFiredAgain(title: string, at: number): AlertView {
   const time = new Date(at).toISOString().slice(11, 16);
-  const text = `:repeat: “${safe(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`;
-  return { text, blocks: [context(text)] };
+  return contextView(
+    `:repeat: “${escapedText(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`,
+  );
 }
 
 /** Under an integration's alert in a watched channel: why it is not investigated. */
-export function renderNotInvestigated(reason: NotInvestigatedReason, botUserId: string): AlertView {
-  const text = notInvestigatedText(reason, botUserId);
-  return { text, blocks: [context(text)] };
-}
+export const renderNotInvestigated = (reason: NotInvestigatedReason, botUserId: string): AlertView =>
+  contextView(notInvestigatedText(reason, botUserId));

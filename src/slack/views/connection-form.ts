@@ -1,8 +1,6 @@
 /**
- * The add-connection form (DESIGN "Many accounts"): a modal with the alias, the region address
- * and the API token, so a token is never typed into a slash command (which Slack keeps in the
- * channel's history of commands). Its answers: errors under the fields
- * (https://docs.slack.dev/surfaces/modals#displaying_errors) or the result in place of the form.
+ * The add-connection modal (DESIGN "Many accounts"): no token typed into a slash command, which Slack
+ * keeps. https://docs.slack.dev/surfaces/modals#displaying_errors
  */
 import type { AddResult, ConnectionField, ConnectionInput } from '../../connections/connection-admin.js';
 import { connectionProblemSentence, NO_KEY_SENTENCE } from './connection-replies.js';
@@ -76,8 +74,7 @@ const plainText = (text: string) => neutraliseSlackControls(text).replace(/[`*]/
 /** The answer to a submitted form: errors under a field, or the result in place of the form. */
 export function renderAddAnswer(result: AddResult) {
   if (result.ok) {
-    // Every value from the person or the service is escaped; so is the placeholder (`<agent-id>`
-    // would be a control sequence to Slack).
+    // Escaped, the placeholder too (`<agent-id>` would be a control sequence to Slack).
     const alias = escapeMrkdwn(result.alias, 40).replace(/`/g, "'");
     const text = `Added *${alias}*: account *${escapeMrkdwn(result.accountName, 100)}* (id ${escapeMrkdwn(String(result.accountId), 40)}), region ${escapeMrkdwn(result.region, 100)}. Bind a channel to an agent on it with \`/agent channel use &lt;agent-id&gt; on ${alias}\`.`;
     return {

@@ -1,7 +1,4 @@
-/**
- * Service connections in words (DESIGN "Many accounts"): why one fails its identity check, for
- * the add form's verdicts and `/agent connections`. Never a token: none reaches this module.
- */
+/** Why a service connection fails its identity check (DESIGN "Many accounts"). No token reaches it. */
 import type { IdentityProblem } from '../../agent-api/index.js';
 import { isAgentApiError, RedirectRefusedError, RegionMismatchError } from '../../agent-api/index.js';
 import { describeError } from './describe-error.js';
@@ -11,7 +8,6 @@ import { escapeMrkdwn } from './mrkdwn-reply.js';
 export const NO_KEY_SENTENCE =
   "Service connections can't be added: their tokens are kept encrypted, and STATE_ENCRYPTION_KEY is not set. An admin needs to set it (32 bytes in base64: `openssl rand -base64 32`) and restart the bot. Nothing was saved.";
 
-/** What the service's words were, for a sentence. */
 function serviceWords(error: unknown): string {
   if (!isAgentApiError(error)) return '';
   const status = error.status === undefined ? '' : `HTTP ${error.status}`;
@@ -19,10 +15,7 @@ function serviceWords(error: unknown): string {
   return status || words ? ` (${status}${words})` : '';
 }
 
-/**
- * Why an identity check failed, for one connection at `region`: the token, the address, the
- * region, or the service (then the usual sentence of describe-error.ts, with its reference id).
- */
+/** Why an identity check of the connection at `region` failed: token, address, region or service. */
 export function connectionProblemSentence(
   problem: IdentityProblem,
   error: unknown,
@@ -34,7 +27,11 @@ export function connectionProblemSentence(
     case 'token-rejected':
       return `The agent service at ${where} rejected the token${serviceWords(error)}: use an API token of the account that owns the agents.`;
     case 'not-the-service':
-      if (error instanceof RedirectRefusedError) return redirectSentence(error);
+      if (error instanceof RedirectRefusedError) {
+        // Both addresses: the one typed, and where it pointed (never followed).
+        const to = error.location ? ` to ${escapeMrkdwn(error.location, 120)}` : '';
+        return `${escapeMrkdwn(error.address, 120)} answered with a redirect (HTTP ${error.status ?? '3xx'})${to}, which the bot never follows (the token would go to another address): enter the service's own regional address.`;
+      }
       return `${where} did not answer as the agent service${serviceWords(error)}: check the region address (a URL or a host like api-eu.logz.io).`;
     case 'region-mismatch':
       return error instanceof RegionMismatchError
@@ -43,10 +40,4 @@ export function connectionProblemSentence(
     case 'unavailable':
       return describeError(error, referenceId);
   }
-}
-
-/** A redirect names both addresses: the one typed, and where it pointed (never followed). */
-function redirectSentence(error: RedirectRefusedError): string {
-  const to = error.location ? ` to ${escapeMrkdwn(error.location, 120)}` : '';
-  return `${escapeMrkdwn(error.address, 120)} answered with a redirect (HTTP ${error.status ?? '3xx'})${to}, which the bot never follows (the token would go to another address): enter the service's own regional address.`;
 }

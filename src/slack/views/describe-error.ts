@@ -1,35 +1,25 @@
-/**
- * One sentence a person can act on for each failure (DESIGN "Errors a person can act on"). The
- * reference id also goes into the log line with the details, so an admin can find it.
- */
+/** One sentence a person can act on for each failure (DESIGN "Errors a person can act on"). */
 import { randomBytes } from 'node:crypto';
 import {
   AgentApiErrorCode,
   isAgentApiError,
   parseRegionMismatch,
+  type RedirectRefusedError,
   RegionMismatchError,
 } from '../../agent-api/errors.js';
 import { escapedText } from './mrkdwn.js';
+import { codeText } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
-/** A short random id (8 hex characters) to quote in the thread and in the log line. */
-export function newReferenceId(): string {
-  return randomBytes(4).toString('hex');
-}
+/** A short random id (8 hex characters) to quote in the thread and in the log line, for admins. */
+export const newReferenceId = (): string => randomBytes(4).toString('hex');
 
 /** What describeError reads from an error; also accepts look-alikes from another copy of errors.ts. */
-interface CodedError {
-  code: string;
-  message?: string;
-  status?: number | undefined;
-  serviceMessage?: string | undefined;
-  serviceErrorCode?: string | undefined;
-  path?: string | undefined;
-  accountRegion?: string;
-  serverRegion?: string;
-  /** RedirectRefusedError: the address that answered with a redirect. */
-  address?: string;
-}
+type CodedError = { code: string } & Partial<
+  Pick<RegionMismatchError, 'message' | 'status' | 'serviceMessage' | 'serviceErrorCode' | 'path'> &
+    Pick<RegionMismatchError, 'accountRegion' | 'serverRegion'> &
+    Pick<RedirectRefusedError, 'address'>
+>;
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(AgentApiErrorCode));
 
@@ -37,11 +27,6 @@ function asCodedError(error: unknown): CodedError | undefined {
   if (isAgentApiError(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && KNOWN_CODES.has(code) ? (error as CodedError) : undefined;
-}
-
-/** The token the failed call used: the account endpoints take the main account's. */
-function tokenVariable(error: CodedError): string {
-  return error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN';
 }
 
 /** The agent id of an agent-scoped path (`/v2/ai-agent/<id>/…`), for the sentence. */
@@ -58,12 +43,10 @@ function agentIdIn(path: string | undefined): string | undefined {
 /** A 404 about one agent: its id is unknown to the service, or the agent is disabled. */
 function agentUnavailableSentence(error: CodedError): string {
   const id = agentIdIn(error.path);
-  // Inside backticks: no backtick may end the code span early.
-  const shown = id ? escapedText(neutraliseSlackControls(id).replace(/`/g, "'"), 80) : undefined;
+  const shown = id ? codeText(id, 80) : undefined;
   const agent = shown ? `the agent \`${shown}\`` : 'this agent';
-  if (/\/(enable|disable)$/.test(error.path ?? '')) {
+  if (/\/(enable|disable)$/.test(error.path ?? ''))
     return `The agent service doesn't know ${agent} — check the agent id (AGENT_ID, or the one given to the command)`;
-  }
   const enable = shown ? `/agent enable ${shown}` : '/agent enable';
   return `The agent service says ${agent} is disabled or unknown — an admin can turn it on with \`${enable}\``;
 }
@@ -91,8 +74,9 @@ function quoted(serviceMessage: string | undefined): string {
 
 /** Each code's sentence, without the final period (the reference id goes before it). */
 const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
+  // The account endpoints take the main account's token.
   token_rejected: (error) =>
-    `The agent service rejected the bot's API token — an admin needs to check ${tokenVariable(error)}`,
+    `The agent service rejected the bot's API token — an admin needs to check ${error.path?.includes('/account-management') ? 'ACCOUNT_API_TOKEN' : 'AGENT_API_TOKEN'}`,
   agent_disabled: () => 'This agent is disabled — an admin can turn it on with `/agent enable`',
   agent_unavailable: agentUnavailableSentence,
   maintenance: () => 'The agent service is down for maintenance — please try again later',
@@ -121,11 +105,7 @@ const SENTENCES: Record<AgentApiErrorCode, (error: CodedError) => string> = {
     `The bot did not send this request, which the service would refuse: ${escapedText(neutraliseSlackControls(error.message ?? ''), 300)}`,
 };
 
-/**
- * The service connections' own failures (connections/connection-clients.ts), read by their code so
- * this view needs no import from that layer: a thread keeps the connection it started on, which an
- * admin may have removed since, or whose token a restart without STATE_ENCRYPTION_KEY cannot open.
- */
+/** connections/connection-clients.ts failures, by code (no import from that layer). */
 const CONNECTION_SENTENCES: Record<string, (alias: string) => string> = {
   unknown_connection: (alias) =>
     `The service connection ${alias} this conversation uses is gone — an admin can add it again with \`/agent connections add\`, or start a new thread to use the channel's current one`,
@@ -139,18 +119,13 @@ function connectionSentence(error: unknown): string | undefined {
   const { code, alias } = (error ?? {}) as { code?: unknown; alias?: unknown };
   const sentence = typeof code === 'string' ? CONNECTION_SENTENCES[code] : undefined;
   if (!sentence || typeof alias !== 'string') return undefined;
-  // Inside backticks: no backtick may end the code span early.
-  return sentence(`\`${escapedText(neutraliseSlackControls(alias).replace(/`/g, "'"), 40)}\``);
+  return sentence(`\`${codeText(alias, 40)}\``);
 }
 
 const UNKNOWN =
   "Something went wrong on the bot's side — please try again, and tell an admin if it keeps happening";
 
-/**
- * Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4)."
- * Every code of the agent-api errors and of the service connections has its own; anything else is
- * "Something went wrong".
- */
+/** Exactly one sentence for the thread, ending with the reference id: "… (ref: a1b2c3d4).". */
 export function describeError(error: unknown, referenceId: string): string {
   const coded = asCodedError(error);
   const sentence = coded

@@ -1,9 +1,8 @@
 /**
- * Native feedback (DESIGN "Native feedback"): the 👍 / 👎 buttons that end every answer, the
- * ephemeral thanks with "Add a comment", and the comment form. Ids are shared with the listeners.
- * https://docs.slack.dev/reference/block-kit/blocks/context-actions-block
+ * Native feedback (DESIGN "Native feedback"): 👍 / 👎 under every answer, the thanks, the comment form.
  * https://docs.slack.dev/reference/block-kit/block-elements/feedback-buttons-element
  */
+import type { ContextActionsBlock } from '@slack/types';
 
 export const FEEDBACK_ACTION_ID = 'answer_feedback';
 export const ADD_COMMENT_ACTION_ID = 'answer_feedback_comment';
@@ -20,66 +19,46 @@ const COMMENT_MAX_CHARS = 2_000;
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
-export interface ContextActionsBlock {
-  type: 'context_actions';
-  elements: Array<Record<string, unknown>>;
-}
-
 /**
- * The `context_actions` block with the `feedback_buttons` element, for an answer's last message.
- * With `turnId`, each button's value also names the answer's turn (`positive:<turn id>`, about 45
- * characters, far under Slack's 2,000 for a button value): a click that arrives before the answer
- * is in the store's index still finds its run (feedback/ratings.ts, onButton).
+ * The 👍 / 👎 block; with `turnId` in each value (`positive:<turn id>`), a click before the answer is
+ * in the store's index still finds its run (feedback/ratings.ts).
  */
 export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
-  const buttonValue = (score: string) => (turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score);
+  const button = (emoji: string, meaning: string, score: string) => ({
+    text: plain(emoji),
+    accessibility_label: `Rate this answer as ${meaning}`,
+    value: turnId ? `${score}${VALUE_SEPARATOR}${turnId}` : score,
+  });
   return {
     type: 'context_actions',
     elements: [
       {
         type: 'feedback_buttons',
         action_id: FEEDBACK_ACTION_ID,
-        positive_button: {
-          text: plain('👍'),
-          accessibility_label: 'Rate this answer as helpful',
-          value: buttonValue(POSITIVE),
-        },
-        negative_button: {
-          text: plain('👎'),
-          accessibility_label: 'Rate this answer as not helpful',
-          value: buttonValue(NEGATIVE),
-        },
+        positive_button: button('👍', 'helpful', POSITIVE),
+        negative_button: button('👎', 'not helpful', NEGATIVE),
       },
     ],
   };
 }
 
-/**
- * A clicked button's value → its score and, on answers posted since the value carries it, the
- * turn id; undefined for a value we never sent. Older answers' values are the bare score.
- */
+/** A clicked button's value → its score and turn id (older answers: the bare score); else undefined. */
 export function parseFeedbackValue(
   value: string | undefined,
 ): { score: boolean; turnId?: string | undefined } | undefined {
   const [head = '', ...rest] = (value ?? '').split(VALUE_SEPARATOR);
-  const turnId = rest.join(VALUE_SEPARATOR) || undefined;
-  if (head === POSITIVE) return { score: true, turnId };
-  if (head === NEGATIVE) return { score: false, turnId };
-  return undefined;
+  if (head !== POSITIVE && head !== NEGATIVE) return undefined;
+  return { score: head === POSITIVE, turnId: rest.join(VALUE_SEPARATOR) || undefined };
 }
 
 /** Which answer a comment is about: carried from the click to the form to its submission. */
-export interface RatedAnswer {
-  channel: string;
-  ts: string;
-  threadTs: string;
-}
+export type RatedAnswer = { channel: string; ts: string; threadTs: string };
 
-/** `{channel, ts, threadTs}` as a button value or a view's private_metadata (both ≤ 2,000 / 3,000 chars). */
-export function encodeRatedAnswer(answer: RatedAnswer): string {
-  return JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
-}
+/** `{channel, ts, threadTs}` as a button value or a view's private_metadata (≤ 2,000 / 3,000 chars). */
+const encodeRatedAnswer = (answer: RatedAnswer): string =>
+  JSON.stringify({ c: answer.channel, t: answer.ts, th: answer.threadTs });
 
+/** The answer encodeRatedAnswer wrote; undefined for anything else. */
 export function decodeRatedAnswer(raw: string | undefined): RatedAnswer | undefined {
   try {
     const value = JSON.parse(raw ?? '') as { c?: unknown; t?: unknown; th?: unknown };
@@ -147,6 +126,6 @@ export const FEEDBACK_PROBLEMS = {
 } as const;
 
 /** The ephemeral confirmation after a comment was sent. */
-export function renderCommentThanks(): { text: string } {
-  return { text: 'Thanks — your comment was sent with your rating.' };
-}
+export const renderCommentThanks = (): { text: string } => ({
+  text: 'Thanks — your comment was sent with your rating.',
+});

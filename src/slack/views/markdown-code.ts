@@ -1,29 +1,14 @@
-/**
- * Where the code is in a Markdown text: fenced blocks (per CommonMark, so an info string,
- * `~~~` fences and longer closing fences behave as Slack's `markdown` block renders them) and
- * inline code spans. Splitting must not cut a fence without closing it, and neutralising must
- * not rewrite code, so both read the text through this one scanner.
- * https://spec.commonmark.org/0.31.2/#fenced-code-blocks
- */
+/** Where Markdown's code is (https://spec.commonmark.org/0.31.2/#fenced-code-blocks). */
 
-/** An open fenced code block: the marker that closes it and the line that opened it. */
-export interface Fence {
-  /** The fence characters, e.g. "```" or "~~~~". */
-  marker: string;
-  /** The opening line as written (indentation kept, line break not), e.g. "```ts". */
-  opening: string;
-}
+/** An open fenced code block: its marker ("```", "~~~~") and its opening line as written ("```ts"). */
+export type Fence = { marker: string; opening: string };
 
-/** One line of the text with the fence state at its start. */
+/** A line (`end` past its break): `openFence` is open at its start; a `fenceLine` opens or closes one. */
 export interface ScannedLine {
   start: number;
-  /** Just past the line break (or the end of the text). */
   end: number;
-  /** True when the line holds only whitespace. */
   blank: boolean;
-  /** The fence that is open at the start of this line, if any. */
   openFence: Fence | undefined;
-  /** True when this line opens or closes a fence. */
   fenceLine: boolean;
 }
 
@@ -46,7 +31,7 @@ function closesFence(content: string, fence: Fence): boolean {
   return marker !== undefined && marker[0] === fence.marker[0] && marker.length >= fence.marker.length;
 }
 
-/** Splits the text into lines (line breaks kept) and tracks which fence is open at each. */
+/** The text's lines (line breaks kept), each with the fence open at its start. */
 export function scanLines(text: string): ScannedLine[] {
   const lines: ScannedLine[] = [];
   let open: Fence | undefined;
@@ -55,27 +40,18 @@ export function scanLines(text: string): ScannedLine[] {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline + 1;
     const content = text.slice(start, end).replace(/\r?\n$/, '');
-    const line: ScannedLine = { start, end, blank: content.trim() === '', openFence: open, fenceLine: false };
-    if (open === undefined) {
-      open = opensFence(content);
-      line.fenceLine = open !== undefined;
-    } else if (closesFence(content, open)) {
-      open = undefined;
-      line.fenceLine = true;
-    }
-    lines.push(line);
+    const openFence = open;
+    if (open === undefined) open = opensFence(content);
+    else if (closesFence(content, open)) open = undefined;
+    lines.push({ start, end, blank: content.trim() === '', openFence, fenceLine: open !== openFence });
     start = end;
   }
   return lines;
 }
 
 /** A stretch of the text that is either code (fenced block or inline span) or prose. */
-export interface TextSegment {
-  code: boolean;
-  text: string;
-}
+export type TextSegment = { code: boolean; text: string };
 
-/** Cuts prose into inline code spans (`x`, ``x``) and the text between them. */
 function splitInlineCode(prose: string): TextSegment[] {
   const segments: TextSegment[] = [];
   const run = /`+/g;
@@ -98,23 +74,13 @@ function splitInlineCode(prose: string): TextSegment[] {
 
 /** The text as alternating prose and code; joining the segments' texts gives the text back. */
 export function codeSegments(text: string): TextSegment[] {
-  const segments: TextSegment[] = [];
-  let prose = '';
-  let code = '';
+  const runs: TextSegment[] = [];
   for (const line of scanLines(text)) {
-    const inCode = line.openFence !== undefined || line.fenceLine;
+    const code = line.openFence !== undefined || line.fenceLine;
     const content = text.slice(line.start, line.end);
-    if (inCode) {
-      if (prose) segments.push(...splitInlineCode(prose));
-      prose = '';
-      code += content;
-    } else {
-      if (code) segments.push({ code: true, text: code });
-      code = '';
-      prose += content;
-    }
+    const last = runs.at(-1);
+    if (last?.code === code) last.text += content;
+    else runs.push({ code, text: content });
   }
-  if (prose) segments.push(...splitInlineCode(prose));
-  if (code) segments.push({ code: true, text: code });
-  return segments;
+  return runs.flatMap((run) => (run.code ? [run] : splitInlineCode(run.text)));
 }

@@ -1,22 +1,12 @@
-/**
- * The building blocks of `/agent` replies: mrkdwn sections
- * (https://docs.slack.dev/reference/block-kit/blocks/section-block) and the escaping of text
- * from the service or a person inside them.
- */
+/** `/agent` replies as sections (https://docs.slack.dev/reference/block-kit/blocks/section-block). */
 import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
 
-interface SectionBlock {
-  type: 'section';
-  text: { type: 'mrkdwn'; text: string };
-}
+type SectionBlock = { type: 'section'; text: { type: 'mrkdwn'; text: string } };
 
 /** A reply: `text` is the notification and screen-reader text, `blocks` what people see. */
-export interface CommandReply {
-  text: string;
-  blocks: SectionBlock[];
-}
+export type CommandReply = { text: string; blocks: SectionBlock[] };
 
 /** Section text limit is 3,000; a margin keeps the code fences added around table chunks inside it. */
 export const SECTION_MAX_CHARS = 2_900;
@@ -25,27 +15,26 @@ const MAX_BLOCKS = 50;
 const TEXT_MAX_CHARS = 3_000;
 
 /** Untrusted text as a reader will see it: on one line, no pings, shortened. Not yet escaped. */
-export function flatText(text: string, max = 200): string {
-  return truncate(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
-}
+export const flatText = (text: string, max = 200): string =>
+  truncate(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
 
 /** Only the characters mrkdwn reserves escaped (`&`, `<`, `>`): for our own text, placeholders included. */
 export const reserved = escapeSlackText;
 
-/**
- * Text from the service or a person inside our mrkdwn: on one line, no pings, reserved characters
- * escaped, then cut to `max` (escaping first: `<` → `&lt;` cannot grow it past the limit).
- */
-export function escapeMrkdwn(text: string, max = 200): string {
-  return escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
-}
+/** Text from the service or a person inside our mrkdwn: on one line, no pings, escaped, then cut. */
+export const escapeMrkdwn = (text: string, max = 200): string =>
+  escapedText(neutraliseSlackControls(text).replace(/\s+/g, ' ').trim(), max);
+
+/** Untrusted text inside backticks: no pings, no backtick (it would end the span), escaped, cut. */
+export const codeText = (text: string, max: number) =>
+  escapedText(neutraliseSlackControls(text).replace(/`/g, "'"), max);
 
 const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
-/**
- * Paragraphs (mrkdwn) → sections. A paragraph longer than a section takes several, split at line
- * ends (the `/agent connections` list, say); past Slack's 50 blocks the rest is counted.
- */
+/** One section holding `text` as it is (not split, not cut). */
+export const oneSection = (text: string): CommandReply => ({ text, blocks: [section(text)] });
+
+/** Paragraphs (mrkdwn) → sections, a long one split at line ends; past 50 blocks the rest is counted. */
 export function reply(...paragraphs: string[]): CommandReply {
   const kept = paragraphs.filter((p) => p !== '');
   const pieces = kept.flatMap((paragraph) => splitMrkdwn(paragraph, SECTION_MAX_CHARS));

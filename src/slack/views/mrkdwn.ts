@@ -1,15 +1,9 @@
-/**
- * The one place that makes Slack mrkdwn text within Slack's limits
- * (https://docs.slack.dev/messaging/formatting-message-text). Text that is not a control sequence
- * the bot means is escaped (`&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`) *before* it is cut, so
- * escaping can never grow a text past its limit; a cut never splits an escape (`&amp;`) or a
- * control sequence (`<@U…>`, `<#C…>`, `<url|label>`), nor an emoji. Lists that would grow past a
- * limit are summarised ("…and N more"), long texts split into several blocks. Pure.
- */
-import { escapeSlackText } from './slack-escape.js';
-import { graphemeBoundary } from './text-cut.js';
+/** mrkdwn within Slack's limits: escaped *before* it is cut, never cut inside an escape or a sequence. */
+import { truncate } from './text-cut.js';
 
-export { escapeSlackText };
+/** `&`, `<` and `>` escaped, as https://docs.slack.dev/messaging/formatting-message-text#escaping asks. */
+export const escapeSlackText = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A section's text and a context element's text: 3,000 (https://docs.slack.dev/reference/block-kit/blocks). */
 export const MRKDWN_MAX_CHARS = 3_000;
@@ -27,32 +21,18 @@ function atomBoundary(text: string, at: number): number {
   return at;
 }
 
-/**
- * Shortens mrkdwn text (already escaped, with the bot's own control sequences) to at most `max`
- * characters, ellipsis included, at a word boundary in the last fifth when there is one.
- */
-export function cutMrkdwn(text: string, max: number, ellipsis = '…'): string {
-  if (text.length <= max) return text;
-  const limit = Math.max(0, max - ellipsis.length);
-  const cut = atomBoundary(text, graphemeBoundary(text, 0, limit));
-  let space = cut;
-  while (space > 0 && !/\s/.test(text[space - 1] ?? '')) space -= 1;
-  const end = space > 0 && space - 1 >= limit * 0.8 ? atomBoundary(text, space - 1) : cut;
-  return `${text.slice(0, end).trimEnd()}${ellipsis}`;
-}
+/** Shortens mrkdwn text (already escaped, with the bot's own control sequences) as `truncate` does. */
+export const cutMrkdwn = (text: string, max: number, ellipsis = '…'): string =>
+  truncate(text, max, ellipsis, atomBoundary);
 
 /** Untrusted or literal text as mrkdwn: escaped, then cut to `max`. */
-export function escapedText(text: string, max: number = MRKDWN_MAX_CHARS): string {
-  return cutMrkdwn(escapeSlackText(text), max);
-}
+export const escapedText = (text: string, max: number = MRKDWN_MAX_CHARS): string =>
+  cutMrkdwn(escapeSlackText(text), max);
 
 /** "…and N more": the line a summarised list ends with. */
 export const andMore = (count: number) => `…and ${count} more`;
 
-/**
- * Lines (each already mrkdwn) joined by newlines within `max` characters and `maxLines` lines;
- * when not all fit, as many as fit and then "…and N more". A single line too long is cut.
- */
+/** Lines (mrkdwn) joined within `max` characters and `maxLines` lines, then "…and N more". */
 export function summariseLines(
   lines: readonly string[],
   max: number = MRKDWN_MAX_CHARS,
@@ -76,19 +56,13 @@ export function summariseLines(
   return hidden > 0 ? [...kept, andMore(hidden)].join('\n') : kept.join('\n');
 }
 
-/**
- * Items of an inline list ("a, b, c"), at most `maxItems`, then "and N more"; for lists inside a
- * sentence (the channels of a connection in use).
- */
+/** An inline list ("a, b, c") of at most `maxItems`, then "and N more". */
 export function summariseInline(items: readonly string[], maxItems: number): string {
   if (items.length <= maxItems) return items.join(', ');
   return `${items.slice(0, maxItems).join(', ')} and ${items.length - maxItems} more`;
 }
 
-/**
- * mrkdwn text in pieces of at most `max` characters, split at line ends (a paragraph break
- * first); a line longer than `max` is cut. Each piece can be its own section.
- */
+/** mrkdwn text in pieces (sections) of at most `max` characters, split at line ends; long lines cut. */
 export function splitMrkdwn(text: string, max: number = MRKDWN_MAX_CHARS): string[] {
   if (text.length <= max) return [text];
   const pieces: string[] = [];
@@ -96,12 +70,9 @@ export function splitMrkdwn(text: string, max: number = MRKDWN_MAX_CHARS): strin
   for (const line of text.split('\n')) {
     const fitted = line.length > max ? cutMrkdwn(line, max) : line;
     const joined = current === '' ? fitted : `${current}\n${fitted}`;
-    if (joined.length <= max) {
-      current = joined;
-      continue;
-    }
-    if (current.trim() !== '') pieces.push(current.trimEnd());
-    current = fitted;
+    const fits = joined.length <= max;
+    if (!fits && current.trim() !== '') pieces.push(current.trimEnd());
+    current = fits ? joined : fitted;
   }
   if (current.trim() !== '') pieces.push(current.trimEnd());
   return pieces;

@@ -1,9 +1,4 @@
-/**
- * Agent output is untrusted: log lines reach the agent, so anyone who can write a log line can
- * put `<!channel>` or a disguised link into an answer. Slack reads `<…>` as control sequences
- * (https://api.slack.com/reference/surfaces/formatting#advanced); these functions turn them into
- * plain readable text that can neither notify anyone nor hide where a link goes.
- */
+/** Anyone who can write a log line can put `<!channel>` into an answer: sequences become plain text. */
 import { revealDisguisedLinks, showLinkHosts } from './link-hosts.js';
 import { codeSegments } from './markdown-code.js';
 
@@ -13,9 +8,9 @@ const WORD_JOINER = '\u2060';
 const ZERO_WIDTH_SPACE = '\u200B';
 
 /**
- * Every `<…>` Slack would treat specially: the documented `<!special>` commands, `<@user>`,
- * `<#channel>` and links. `<!DOCTYPE html>` is not a command and stays. Bare links need a scheme
- * followed by `//` (or mailto:/tel:) so `<std::string>` stays prose; labelled links take any scheme.
+ * Every `<…>` Slack treats specially (https://api.slack.com/reference/surfaces/formatting#advanced):
+ * `<!special>` commands, `<@user>`, `<#channel>`, links. `<!DOCTYPE html>` stays; bare links need
+ * `//` (or mailto:/tel:) so `<std::string>` stays prose; labelled links take any scheme.
  */
 const CONTROL_SEQUENCE =
   /<(?:!(?:channel|here|everyone|group|subteam\^[^<>\n|]*|date\^[^<>\n|]*)(?:\|[^<>\n]*)?|[@#][^<>\s|]+(?:\|[^<>\n]*)?|(?:[a-z][a-z0-9+.-]*:\/\/|mailto:|tel:)[^<>\s|]*|[a-z][a-z0-9+.-]*:[^<>\s|]*\|[^<>\n]*)>/gi;
@@ -23,7 +18,6 @@ const CONTROL_SEQUENCE =
 /** `@channel`-style words that ping when the message is posted with `link_names`. */
 const BARE_BROADCAST = /(^|[^\w@])@(channel|here|everyone|group)\b/gi;
 
-/** Splits `x|label` into its target and optional label. */
 function targetAndLabel(inner: string): { target: string; label: string | undefined } {
   const bar = inner.indexOf('|');
   if (bar === -1) return { target: inner, label: undefined };
@@ -32,9 +26,7 @@ function targetAndLabel(inner: string): { target: string; label: string | undefi
 }
 
 /** `@` + name that cannot ping: the word joiner breaks Slack's mention parsing. */
-function harmlessAt(name: string): string {
-  return `@${WORD_JOINER}${name.replace(/^@/, '')}`;
-}
+const harmlessAt = (name: string) => `@${WORD_JOINER}${name.replace(/^@/, '')}`;
 
 /** `<!…>` specials: broadcasts, user groups and dates. */
 function describeSpecial(inner: string): string {
@@ -46,7 +38,7 @@ function describeSpecial(inner: string): string {
 }
 
 /** A link shown as `label (url)`, or just the address when the label adds nothing. */
-export function describeLink(target: string, label: string | undefined): string {
+function describeLink(target: string, label: string | undefined): string {
   const address = target.replace(/^(mailto|tel):/i, '');
   const shown = label?.replace(/\/$/, '');
   if (shown === undefined || shown === target.replace(/\/$/, '') || shown === address) return address;
@@ -54,11 +46,7 @@ export function describeLink(target: string, label: string | undefined): string 
   return `${label} (${target})`;
 }
 
-/**
- * A Slack link as a Markdown link, for text rendered as Markdown (where link-hosts.ts then shows
- * its host); the readable text of {@link describeLink} when the label adds nothing or would not
- * survive as a Markdown label.
- */
+/** A Slack link as a Markdown link; {@link describeLink}'s text when no label would survive as one. */
 function markdownLink(target: string, label: string | undefined): string {
   const readable = describeLink(target, label);
   // describeLink keeps the label only when it adds something; only then is there a link to write.
@@ -69,7 +57,6 @@ function markdownLink(target: string, label: string | undefined): string {
 
 type LinkStyle = 'text' | 'markdown';
 
-/** Rewrites one control sequence as readable text. */
 function describeSequence(sequence: string, links: LinkStyle): string {
   const inner = sequence.slice(1, -1);
   if (inner.startsWith('!')) return describeSpecial(inner);
@@ -81,12 +68,7 @@ function describeSequence(sequence: string, links: LinkStyle): string {
   return links === 'markdown' ? markdownLink(target, label) : describeLink(target, label);
 }
 
-/**
- * Prose: every sequence becomes readable text, bare `@here`-style words lose their ping, and
- * Markdown links labelled with another address show their real target (after the sequences, so
- * a `<https://…>` autolink used as a label is judged as the address it reads as). In Markdown,
- * every link also shows its host.
- */
+/** Links are checked after the sequences: an autolink used as a label is judged as the address it reads. */
 function neutraliseProse(text: string, links: LinkStyle): string {
   const readable = text
     .replace(CONTROL_SEQUENCE, (sequence) => describeSequence(sequence, links))
@@ -95,33 +77,19 @@ function neutraliseProse(text: string, links: LinkStyle): string {
 }
 
 /** Code keeps every visible character; only an invisible space after `<` breaks the sequence. */
-function neutraliseCode(text: string): string {
-  return text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
-}
+const neutraliseCode = (text: string) =>
+  text.replace(CONTROL_SEQUENCE, (sequence) => `<${ZERO_WIDTH_SPACE}${sequence.slice(1)}`);
 
 /**
- * Makes untrusted text safe to post: `<!channel>`/`<!here>`/`<!everyone>` (and `|label`,
- * `<!subteam^…>`, `<!date^…>` forms) become `@channel`-style text that cannot ping;
- * `<@U1|name>` → `@name`; `<#C1|name>` → `#name`; `<https://x|label>` → `label (https://x)`;
- * `<https://x>` → `https://x`; `[https://a.example](https://b.example)` (a Markdown link labelled
- * with another address) → `https://a.example (https://b.example)`. Code spans and fenced blocks keep their visible text exactly
- * (a zero-width space is slipped in after `<`); `a < b`, HTML and generics are left alone.
+ * Untrusted text safe to post: `<!here>` → `@here` that cannot ping, `<@U1|name>` → `@name`,
+ * `<https://x|label>` → `label (https://x)`; code keeps its visible text; `a < b` stays.
  */
-export function neutraliseSlackControls(text: string): string {
-  return neutralise(text, 'text');
-}
+export const neutraliseSlackControls = (text: string): string => neutralise(text, 'text');
 
-/**
- * {@link neutraliseSlackControls} for Markdown that Slack renders with links (an answer's
- * `markdown` block): `<https://x|label>` becomes `[label](https://x)`, and every link shows
- * where it goes (link-hosts.ts): `[docs](https://x.example/a)` → `[docs (x.example)](https://x.example/a)`.
- */
-export function neutraliseAgentMarkdown(text: string): string {
-  return neutralise(text, 'markdown');
-}
+/** {@link neutraliseSlackControls} for a `markdown` block: links stay links and show their host. */
+export const neutraliseAgentMarkdown = (text: string): string => neutralise(text, 'markdown');
 
-function neutralise(text: string, links: LinkStyle): string {
-  return codeSegments(text)
+const neutralise = (text: string, links: LinkStyle): string =>
+  codeSegments(text)
     .map((segment) => (segment.code ? neutraliseCode(segment.text) : neutraliseProse(segment.text, links)))
     .join('');
-}

@@ -1,9 +1,5 @@
-/**
- * The short messages the bot posts in threads besides answers: progress, refusals and how a turn
- * ended. All go through `notice()`, so the Block Kit shape lives in one place.
- */
+/** The bot's short thread messages besides answers: progress, refusals and how a turn ended. */
 import type { ContextBlock, MrkdwnElement, SectionBlock } from '@slack/types';
-import type { OutsiderReason } from '../../conversation/access/audience.js';
 import type {
   AnswerNote,
   Progress,
@@ -12,41 +8,27 @@ import type {
   TurnNotice,
 } from '../../conversation/thread-output-port.js';
 import { describeError } from './describe-error.js';
-import { escapedText } from './mrkdwn.js';
-import { neutraliseSlackControls } from './neutralise.js';
+import { escapeMrkdwn } from './mrkdwn-reply.js';
 import { overLimitText } from './over-limit.js';
 import { audienceReasonText, renderAudienceRefusal } from './private-answer.js';
-
-/** Notices use a context block (small, grey: progress and refusals) or a section (endings). */
-export type NoticeBlock = ContextBlock | SectionBlock;
 
 /** Spread into `chat.postMessage`, `chat.update` or `chat.postEphemeral`. */
 export interface NoticeView {
   /** The same words as the block: the notification and screen-reader text. */
   text: string;
-  blocks: NoticeBlock[];
+  /** A context block (small, grey: progress and refusals) or a section (endings). */
+  blocks: Array<ContextBlock | SectionBlock>;
 }
 
 /** How long an agent's error reason may be in a notice; the rest is in the run, not the thread. */
 const REASON_MAX_CHARS = 500;
 
-/** The one Block Kit shape for notices. */
 function notice(text: string, style: 'context' | 'section' = 'section'): NoticeView {
   const body: MrkdwnElement = { type: 'mrkdwn', text };
-  const block: NoticeBlock =
-    style === 'context' ? { type: 'context', elements: [body] } : { type: 'section', text: body };
-  return { text, blocks: [block] };
-}
-
-/**
- * Untrusted text inside our mrkdwn: neutralised, on one line, shortened, and with the three
- * characters mrkdwn reserves escaped
- * (https://docs.slack.dev/messaging/formatting-message-text#escaping).
- */
-function untrusted(text: string, max: number): string {
-  const flat = neutraliseSlackControls(text).replace(/\s+/g, ' ').trim();
-  // Escaped before it is cut (views/mrkdwn.ts): `max` is what Slack receives.
-  return escapedText(flat, max);
+  return {
+    text,
+    blocks: [style === 'context' ? { type: 'context', elements: [body] } : { type: 'section', text: body }],
+  };
 }
 
 /** "42 s", "3 min 5 s", "1 h 2 min": the units a person reads at a glance. */
@@ -59,100 +41,63 @@ export function formatDuration(ms: number): string {
   return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
 }
 
-/** "Working on it… step 3 · 42 s" (no step before the agent reports one). */
-export function renderProgress(progress: Progress): NoticeView {
-  const step = progress.steps > 0 ? `step ${progress.steps} · ` : '';
-  return notice(`Working on it… ${step}${formatDuration(progress.elapsedMs)}`, 'context');
-}
+/** "step 3 · 42 s" (no step before the agent reports one), after "Working on it… ". */
+export const progressDetail = (progress: Progress): string =>
+  `${progress.steps > 0 ? `step ${progress.steps} · ` : ''}${formatDuration(progress.elapsedMs)}`;
 
-/** The agent's run ended in `error`: its reason, made safe. */
-export function renderRunError(reason: string): NoticeView {
-  const shown = untrusted(reason, REASON_MAX_CHARS);
-  return notice(
-    shown
-      ? `:warning: The agent couldn't finish: ${shown}`
-      : ":warning: The agent couldn't finish and gave no reason — please try again.",
-  );
-}
-
-/** The run was canceled on the service's side. */
-export function renderCanceled(): NoticeView {
-  return notice('The agent run was canceled before it finished.');
-}
-
-/**
- * The per-turn deadline passed. With a late watch (`watchForMs` > 0) the bot still looks in on the
- * run and says so; without one it no longer polls, so it says how long it waited.
- */
-export function renderStoppedWaiting(waitedMs: number, watchForMs = 0): NoticeView {
-  if (watchForMs > 0) {
-    return notice(
-      `:hourglass_flowing_sand: The agent is still working after ${formatDuration(waitedMs)}. I'll keep an eye on it for up to ${formatDuration(watchForMs)} more and post its answer here if it comes — no need to ask again.`,
-    );
-  }
-  return notice(
-    `I stopped waiting after ${formatDuration(waitedMs)} without an answer from the agent — please ask again if you still need one.`,
-  );
-}
-
-/** The late watch ended too; the next reply is checked against the run before it is sent. */
-export function renderWatchEnded(waitedMs: number): NoticeView {
-  return notice(
-    `I stopped watching after ${formatDuration(waitedMs)} without an answer from the agent. Reply here to ask again: if the agent has finished by then, I'll send your message on; if it is still working, I'll tell you.`,
-  );
-}
+/** "Working on it… step 3 · 42 s". */
+export const renderProgress = (progress: Progress): NoticeView =>
+  notice(`Working on it… ${progressDetail(progress)}`, 'context');
 
 /** The line above an answer that came after the turn deadline. */
-export function renderLateNote(tookMs: number): string {
-  return `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
-}
-
-/** A restart lost the turn before its run was registered (DESIGN "Durable turns"). */
-export function renderAskAgain(): NoticeView {
-  return notice('I was restarted before your request reached the agent — please send your message again.');
-}
-
-/** Someone pressed Stop (DESIGN "Agent sessions and Stop"): the service has no cancel. */
-export function renderStopped(): NoticeView {
-  return notice(
-    ':octagonal_sign: Stopped. The agent may still finish on its side, but its answer will not be posted here. Ask again to start over.',
-  );
-}
-
-/**
- * The conversation became outsider-readable while the agent worked (DESIGN "Audience at every
- * post") and the answer had nowhere private to go: said without any of its data.
- */
-export function renderWithheld(reason: OutsiderReason): NoticeView {
-  return notice(
-    `:lock: I haven't posted the answer here: while the agent worked, this changed — ${audienceReasonText(reason)} — and my answers can include internal log data. Ask me in a direct message to get it.`,
-  );
-}
-
-/** A service failure: the sentence from describeError, with its reference id. */
-export function renderServiceError(error: unknown, referenceId: string): NoticeView {
-  return notice(`:warning: ${describeError(error, referenceId)}`);
-}
+export const renderLateNote = (tookMs: number): string =>
+  `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
 
 /** How a turn ended, for each notice the conversation layer emits. */
 export function renderNotice(turnNotice: TurnNotice): NoticeView {
   switch (turnNotice.kind) {
-    case 'run-error':
-      return renderRunError(turnNotice.reason);
+    case 'run-error': {
+      const shown = escapeMrkdwn(turnNotice.reason, REASON_MAX_CHARS);
+      return notice(
+        shown
+          ? `:warning: The agent couldn't finish: ${shown}`
+          : ":warning: The agent couldn't finish and gave no reason — please try again.",
+      );
+    }
     case 'canceled':
-      return renderCanceled();
-    case 'deadline':
-      return renderStoppedWaiting(turnNotice.waitedMs, turnNotice.watchForMs);
+      return notice('The agent run was canceled before it finished.');
+    case 'deadline': {
+      const waited = formatDuration(turnNotice.waitedMs);
+      const watchForMs = turnNotice.watchForMs ?? 0;
+      // With a late watch the bot still looks in on the run; without one it no longer polls.
+      return notice(
+        watchForMs > 0
+          ? `:hourglass_flowing_sand: The agent is still working after ${waited}. I'll keep an eye on it for up to ${formatDuration(watchForMs)} more and post its answer here if it comes — no need to ask again.`
+          : `I stopped waiting after ${waited} without an answer from the agent — please ask again if you still need one.`,
+      );
+    }
     case 'watch-ended':
-      return renderWatchEnded(turnNotice.waitedMs);
+      // The next reply is checked against the run before it is sent.
+      return notice(
+        `I stopped watching after ${formatDuration(turnNotice.waitedMs)} without an answer from the agent. Reply here to ask again: if the agent has finished by then, I'll send your message on; if it is still working, I'll tell you.`,
+      );
     case 'service-error':
-      return renderServiceError(turnNotice.error, turnNotice.referenceId);
+      return notice(`:warning: ${describeError(turnNotice.error, turnNotice.referenceId)}`);
     case 'lost-turn':
-      return renderAskAgain();
+      // A restart lost the turn before its run was registered (DESIGN "Durable turns").
+      return notice(
+        'I was restarted before your request reached the agent — please send your message again.',
+      );
     case 'stopped':
-      return renderStopped();
+      // DESIGN "Agent sessions and Stop": the service has no cancel.
+      return notice(
+        ':octagonal_sign: Stopped. The agent may still finish on its side, but its answer will not be posted here. Ask again to start over.',
+      );
     case 'withheld':
-      return renderWithheld(turnNotice.reason);
+      // DESIGN "Audience at every post": said without any of the answer's data.
+      return notice(
+        `:lock: I haven't posted the answer here: while the agent worked, this changed — ${audienceReasonText(turnNotice.reason)} — and my answers can include internal log data. Ask me in a direct message to get it.`,
+      );
   }
 }
 
@@ -183,32 +128,23 @@ const REFUSALS: Record<Refusal, string> = {
   'over-limit': "You've asked as many questions in the last hour as one person can — please ask again later.",
 };
 
-/**
- * The ephemeral refusal for a message that was not taken as a turn. `now` (epoch ms) is when it
- * is shown: the over-limit countdown runs from it.
- */
+/** The ephemeral refusal of a message not taken as a turn; the over-limit countdown runs from `now`. */
 export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now = Date.now()): NoticeView {
+  let text = REFUSALS[refusal];
   if (refusal === 'over-limit' && detail.retryAt !== undefined) {
-    return notice(overLimitText({ ...detail, retryAt: detail.retryAt }, now), 'context');
+    text = overLimitText({ ...detail, retryAt: detail.retryAt }, now);
+  } else if (refusal === 'busy' && detail.workingForMs !== undefined) {
+    text = `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`;
+  } else if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience) {
+    text = renderAudienceRefusal(refusal, detail.audience);
   }
-  if (refusal === 'busy' && detail.workingForMs !== undefined) {
-    return notice(
-      `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`,
-      'context',
-    );
-  }
-  if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience) {
-    return notice(renderAudienceRefusal(refusal, detail.audience), 'context');
-  }
-  return notice(REFUSALS[refusal], 'context');
+  return notice(text, 'context');
 }
 
-/** The footer lines of an answer (mrkdwn), one per note. */
 const ANSWER_NOTES: Record<AnswerNote, string> = {
   'files-not-sent': ":paperclip: Files aren't sent to the agent — it read only the text of your message.",
 };
 
 /** The answer's footer: what the person should know besides the answer. */
-export function renderAnswerNotes(notes: readonly AnswerNote[]): string[] {
-  return notes.map((note) => ANSWER_NOTES[note]);
-}
+export const renderAnswerNotes = (notes: readonly AnswerNote[]): string[] =>
+  notes.map((note) => ANSWER_NOTES[note]);

@@ -1,39 +1,31 @@
-/**
- * The sentence a person reads when they have used up their runs for the hour (DESIGN "Spending"):
- * how many, and when they can ask again, on the clock they read (their Slack time zone, else UTC)
- * and as a countdown.
- */
+/** The refusal once a person's runs for the hour are used up (DESIGN "Spending"). */
 import type { RefusalDetail } from '../../conversation/thread-output-port.js';
 
 const MINUTE_MS = 60_000;
 
-/** "14:32" in `timeZone`; undefined for a zone this Node does not know. */
-function clockTime(at: number, timeZone: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-GB', {
-      timeZone,
+/** "at 14:32" in the person's zone, else (none, or one this Node does not know) "at 14:32 UTC". */
+function atTime(at: number, timeZone: string | undefined): string {
+  const clock = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
     }).format(at);
+  try {
+    if (timeZone) return `at ${clock(timeZone)}`;
   } catch {
-    return undefined;
+    // An unknown zone: UTC, below.
   }
-}
-
-/** "at 14:32" in the person's zone, else "at 14:32 UTC". */
-function atTime(at: number, timeZone: string | undefined): string {
-  const local = timeZone ? clockTime(at, timeZone) : undefined;
-  return local ? `at ${local}` : `at ${clockTime(at, 'UTC')} UTC`;
+  return `at ${clock('UTC')} UTC`;
 }
 
 /**
- * The over-limit refusal. The time is rounded up to the whole minute (asking at 14:31 when room
- * comes back at 14:31:20 would be refused again), and the countdown counts clock minutes from
- * now to that time, so both agree with the clock on the person's screen.
+ * The time is rounded up (at 14:31 a run freed at 14:31:20 is refused again), and the countdown
+ * counts clock minutes to it, so both agree with the clock on the person's screen.
  */
 export function overLimitText(detail: RefusalDetail & { retryAt: number }, now: number): string {
-  const limit = detail.limit;
+  const { limit } = detail;
   const asked =
     limit === undefined
       ? "You've asked as many questions in the last hour as one person can."

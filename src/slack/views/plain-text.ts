@@ -1,9 +1,4 @@
-/**
- * The plain-text fallback of a Markdown message: what notifications, screen readers and old
- * clients show (https://api.slack.com/methods/chat.postMessage#arg_text). Readable, not exact:
- * fences, heading marks, emphasis markers and link targets go; bullets become "•".
- */
-
+/** The readable fallback of Markdown (https://api.slack.com/methods/chat.postMessage#arg_text). */
 import { escapedText } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 
@@ -32,17 +27,10 @@ export function markdownToPlainText(markdown: string): string {
   return neutraliseSlackControls(stripped.trim());
 }
 
-/**
- * The fallback `text` for one message: a plain-text excerpt of at most `maxChars` (after
- * escaping), ending with "…" when cut, followed by `marker` (e.g. "(part 2/5)") when given.
- * Slack parses `text` as mrkdwn, so `&`, `<` and `>` are escaped: a raw `<checkout>` would
- * otherwise be read as a control sequence in notifications and by screen readers.
- */
+/** A message's fallback `text`, escaped (Slack parses it as mrkdwn), then `marker` ("(part 2/5)"). */
 export function fallbackText(markdown: string, marker?: string, maxChars = FALLBACK_MAX_CHARS): string {
   const suffix = marker ? ` ${marker}` : '';
   // Markup alone (an empty code block) strips to nothing; notifications still need words.
   const plain = markdownToPlainText(markdown) || 'Agent answer';
-  // Escaped, then cut (views/mrkdwn.ts): the cut never splits an `&lt;` in half.
-  const excerpt = escapedText(plain, maxChars - suffix.length);
-  return `${excerpt}${suffix}`.trim();
+  return `${escapedText(plain, maxChars - suffix.length)}${suffix}`.trim();
 }

@@ -1,10 +1,4 @@
-/**
- * The answer receipt (DESIGN "Answer receipt"): a `task_card` block first in an answer (status
- * `complete`) and in a failure notice (`error`; `in_progress` on the "still working" notice), whose
- * details say the steps, the time taken and the window looked at. The fallback `text` carries the
- * same words, so a notification or a screen reader says what the card shows.
- * https://docs.slack.dev/reference/block-kit/blocks/task-card-block/
- */
+/** DESIGN "Answer receipt": https://docs.slack.dev/reference/block-kit/blocks/task-card-block/ */
 import type { KnownBlock, TaskCardBlock } from '@slack/types';
 import type { TurnNotice } from '../../conversation/thread-output-port.js';
 import type { TurnReceipt } from '../../conversation/turn/turn-receipt.js';
@@ -21,33 +15,25 @@ export interface ReceiptView {
   text: string;
 }
 
-type CardStatus = TaskCardBlock['status'];
+/** The card title of each notice; all are errors but a deadline the bot still watches. */
+const NOTICE_TITLES: Record<TurnNotice['kind'], string> = {
+  'run-error': 'Agent run failed',
+  canceled: 'Agent run canceled',
+  deadline: 'Stopped waiting for the agent',
+  'watch-ended': 'Stopped watching the agent run',
+  'service-error': 'Agent service error',
+  'lost-turn': 'Request lost in a restart',
+  stopped: 'Stopped following the agent run',
+  withheld: 'Answer not posted here',
+};
 
-function titleAndStatus(subject: ReceiptSubject): { title: string; status: CardStatus } {
-  if (subject.kind === 'answer') {
+function titleAndStatus(subject: ReceiptSubject): { title: string; status: TaskCardBlock['status'] } {
+  if (subject.kind === 'answer')
     return { title: subject.late ? 'Agent run complete (late)' : 'Agent run complete', status: 'complete' };
-  }
   const { notice } = subject;
-  switch (notice.kind) {
-    case 'run-error':
-      return { title: 'Agent run failed', status: 'error' };
-    case 'canceled':
-      return { title: 'Agent run canceled', status: 'error' };
-    case 'deadline':
-      return (notice.watchForMs ?? 0) > 0
-        ? { title: 'Agent still working', status: 'in_progress' }
-        : { title: 'Stopped waiting for the agent', status: 'error' };
-    case 'watch-ended':
-      return { title: 'Stopped watching the agent run', status: 'error' };
-    case 'service-error':
-      return { title: 'Agent service error', status: 'error' };
-    case 'lost-turn':
-      return { title: 'Request lost in a restart', status: 'error' };
-    case 'stopped':
-      return { title: 'Stopped following the agent run', status: 'error' };
-    case 'withheld':
-      return { title: 'Answer not posted here', status: 'error' };
-  }
+  if (notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0)
+    return { title: 'Agent still working', status: 'in_progress' };
+  return { title: NOTICE_TITLES[notice.kind], status: 'error' };
 }
 
 /** "5 steps · took 2 min 3 s · looked at 13:05–14:05 UTC (2026-11-23)". */

@@ -1,54 +1,43 @@
 /**
- * An agent answer (Markdown, untrusted) as Slack messages: neutralised (no pings, every link
- * showing its host), split to fit, each part in a `markdown` block with a plain-text fallback,
- * and past a size the whole answer as a file (raw text: a file shows addresses, not labels).
+ * An agent answer (untrusted Markdown) as neutralised `markdown` blocks with fallbacks, and past a
+ * size as a file (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
  */
 import type { ContextBlock, MarkdownBlock, MessageMetadata, TaskCardBlock } from '@slack/types';
-import { type ContextActionsBlock, feedbackButtonsBlock } from './feedback.js';
+import { feedbackButtonsBlock } from './feedback.js';
+import { escapeSlackText } from './mrkdwn.js';
 import { neutraliseAgentMarkdown } from './neutralise.js';
 import { FALLBACK_MAX_CHARS, fallbackText } from './plain-text.js';
 import type { ReceiptView } from './receipt.js';
-import { escapeSlackText } from './slack-escape.js';
 import { splitMarkdown } from './split-markdown.js';
-
-/** Slack message metadata: https://docs.slack.dev/messaging/message-metadata */
-export type AnswerMetadata = MessageMetadata;
 
 /** One `chat.postMessage` worth of answer. */
 export interface AnswerMessage {
   /** Plain-text fallback (`&`, `<`, `>` escaped), at most 3,000 characters. */
   text: string;
-  /**
-   * Slack's `markdown` block (https://docs.slack.dev/reference/block-kit/blocks/markdown-block),
-   * then, on the last message, the footer as a context block. Empty in the plain rendering: the
-   * message is its `text` alone.
-   */
+  /** A `markdown` block, then on the last message the footer; empty in the plain rendering. */
   blocks: [] | [MarkdownBlock, ...ContextBlock[]];
   /** The native 👍 / 👎 buttons, on the last part only; posted after `blocks`. */
-  feedback?: ContextActionsBlock;
+  feedback?: ReturnType<typeof feedbackButtonsBlock>;
   /** The receipt (a `task_card`), on the first part only; posted before `blocks`. */
   receipt?: TaskCardBlock;
-  /** The caller's metadata plus `part` (1-based) and `parts`, so a thread can be checked for what was posted. */
-  metadata?: AnswerMetadata;
+  /** The caller's metadata plus `part` (1-based) and `parts`: what was posted can be checked. */
+  metadata?: MessageMetadata;
 }
 
 export interface RenderedAnswer {
   messages: AnswerMessage[];
-  /** The whole answer, as written by the agent, when it is longer than the file threshold. */
+  /** Past the threshold, the answer as the agent wrote it (raw: a file shows addresses, not labels). */
   file?: { filename: string; title: string; content: string };
 }
 
 export interface RenderAnswerOptions {
-  /**
-   * Markdown characters per message. Default 11,000: Slack allows 12,000 across all `markdown`
-   * blocks of one message (https://docs.slack.dev/reference/block-kit/blocks/markdown-block).
-   */
+  /** Default 11,000: Slack allows 12,000 across a message's `markdown` blocks (link above). */
   maxMarkdownChars?: number;
   /** Past this many characters the answer is also returned as a file. Default 20,000. */
   fileThresholdChars?: number;
   /** Attached to every message (with the part number added). */
-  metadata?: AnswerMetadata;
-  /** Footer lines (trusted mrkdwn), shown small under the last message. Default none. */
+  metadata?: MessageMetadata;
+  /** Footer lines (trusted mrkdwn), shown small under the last message. */
   footer?: readonly string[];
   /** End the last message with native 👍 / 👎 buttons (only the last: one rating per answer). */
   feedbackButtons?: boolean;
@@ -56,10 +45,7 @@ export interface RenderAnswerOptions {
   feedbackTurnId?: string;
   /** A line (Markdown, ours, trusted, under 500 characters) above the first part, e.g. "Late answer". */
   note?: string;
-  /**
-   * The receipt (receipt.ts): its card is the first block of the first part, and its words begin
-   * that part's fallback `text` (within the same 3,000 characters).
-   */
+  /** Its card is the first part's first block; its words begin that part's `text` (same 3,000). */
   receipt?: ReceiptView;
 }
 
@@ -69,15 +55,9 @@ const PLAIN_PART_CHARS = 3_900;
 /** Shown when the agent finished without a word; an empty `markdown` block is rejected by Slack. */
 const EMPTY_ANSWER = '_The agent finished without an answer._';
 
-/**
- * Renders an answer into as many messages as it needs. Each message has one `markdown` block of
- * at most `maxMarkdownChars` (so well within 50 blocks and 12,000 characters) and a fallback of at
- * most 3,000 characters, marked "(part i/n)" when there are several. The parts split at
- * paragraphs, then lines, then spaces, and close/reopen code fences they cut through; their
- * bodies joined give back the neutralised answer (outer whitespace trimmed).
- */
+/** An answer in as many messages as it needs, marked "(part i/n)" when there are several. */
 export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { maxMarkdownChars = 11_000, fileThresholdChars = 20_000, metadata, note } = options;
+  const { maxMarkdownChars = 11_000, note } = options;
   const parts = answerParts(markdown, maxMarkdownChars);
   const messages = parts.map((part, index): AnswerMessage => {
     const marker = parts.length > 1 ? `(part ${index + 1}/${parts.length})` : undefined;
@@ -88,33 +68,22 @@ export function renderAnswer(markdown: string, options: RenderAnswerOptions = {}
       { type: 'markdown', text: `${lead}${part.prefix}${part.body}${part.suffix}` },
     ];
     const footer = options.footer ?? [];
-    if (footer.length > 0 && last) {
-      blocks.push({
-        type: 'context',
-        elements: footer.map((line) => ({ type: 'mrkdwn' as const, text: line })),
-      });
-    }
+    if (footer.length > 0 && last)
+      blocks.push({ type: 'context', elements: footer.map((text) => ({ type: 'mrkdwn' as const, text })) });
     const receipt = index === 0 ? options.receipt : undefined;
+    const room = FALLBACK_MAX_CHARS - (receipt ? receipt.text.length + 2 : 0);
+    const fallback = fallbackText(`${lead}${part.body}`, marker, room);
     const message: AnswerMessage = receipt
-      ? {
-          text: `${receipt.text}\n\n${fallbackText(`${lead}${part.body}`, marker, FALLBACK_MAX_CHARS - receipt.text.length - 2)}`,
-          blocks,
-          receipt: receipt.block,
-        }
-      : { text: fallbackText(`${lead}${part.body}`, marker), blocks };
+      ? { text: `${receipt.text}\n\n${fallback}`, blocks, receipt: receipt.block }
+      : { text: fallback, blocks };
     if (options.feedbackButtons && last) message.feedback = feedbackButtonsBlock(options.feedbackTurnId);
-    return withMetadata(message, metadata, index, parts.length);
+    return message;
   });
-  return withFile({ messages }, markdown, fileThresholdChars);
+  return finish(messages, markdown, options);
 }
 
-/**
- * The fallback rendering, for when Slack refused the rich one (`invalid_blocks`,
- * `msg_too_long`…): no blocks, the neutralised Markdown as the message text in parts of at most
- * 3,900 characters, the same metadata and the same file. Plainer to read, but it lands.
- */
+/** No blocks, for when Slack refused the rich rendering (`invalid_blocks`, `msg_too_long`…). */
 export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions = {}): RenderedAnswer {
-  const { fileThresholdChars = 20_000, metadata } = options;
   // The receipt's words lead the first part, like the note (the plain rendering has no card).
   const note = [options.receipt?.text, options.note].filter(Boolean).join('\n\n') || undefined;
   const footer = (options.footer ?? []).join('\n');
@@ -125,9 +94,9 @@ export function renderPlainAnswer(markdown: string, options: RenderAnswerOptions
     const body = escapeSlackText(`${part.prefix}${part.body}${part.suffix}`);
     const lead = note && index === 0 ? `${note}\n\n` : '';
     const tail = footer && index === parts.length - 1 ? `\n\n${footer}` : '';
-    return withMetadata({ text: `${lead}${body}${tail}`, blocks: [] }, metadata, index, parts.length);
+    return { text: `${lead}${body}${tail}`, blocks: [] };
   });
-  return withFile({ messages }, markdown, fileThresholdChars);
+  return finish(messages, markdown, options);
 }
 
 function answerParts(markdown: string, maxChars: number) {
@@ -137,18 +106,14 @@ function answerParts(markdown: string, maxChars: number) {
   return splitMarkdown(answer, maxChars).filter((part) => /\S/.test(part.body));
 }
 
-function withMetadata(
-  message: AnswerMessage,
-  metadata: AnswerMetadata | undefined,
-  index: number,
-  parts: number,
-): AnswerMessage {
-  if (!metadata) return message;
-  const event_payload = { ...metadata.event_payload, part: index + 1, parts };
-  return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
-}
-
-function withFile(rendered: RenderedAnswer, markdown: string, fileThresholdChars: number): RenderedAnswer {
-  if (markdown.length <= fileThresholdChars) return rendered;
-  return { ...rendered, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
+/** The caller's metadata on each message, plus `part` and `parts`; past the threshold, the file. */
+function finish(messages: AnswerMessage[], markdown: string, options: RenderAnswerOptions): RenderedAnswer {
+  const { metadata, fileThresholdChars = 20_000 } = options;
+  const tagged = messages.map((message, index): AnswerMessage => {
+    if (!metadata) return message;
+    const event_payload = { ...metadata.event_payload, part: index + 1, parts: messages.length };
+    return { ...message, metadata: { event_type: metadata.event_type, event_payload } };
+  });
+  if (markdown.length <= fileThresholdChars) return { messages: tagged };
+  return { messages: tagged, file: { filename: 'answer.md', title: 'Full answer', content: markdown } };
 }

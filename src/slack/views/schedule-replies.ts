@@ -1,18 +1,13 @@
-/**
- * A scheduled question's words, as Slack text: pure. Every time is shown in the schedule's zone
- * with the zone's name (DESIGN "Scheduled questions").
- */
+/** A scheduled question's words; each time in the schedule's named zone (DESIGN "Scheduled questions"). */
 import type { ScheduleNotice } from '../../conversation/schedules/schedule-firing.js';
 import { describeDays, localTimeText } from '../../conversation/schedules/schedule-times.js';
 import type { ListedSchedule, PauseReason, Schedule } from '../../conversation/schedules/schedules.js';
 import { escapeMrkdwn } from './mrkdwn-reply.js';
 
 /** The question as it is posted in the channel (escaped; the adder's mention is the bot's own). */
-export function renderScheduledQuestion(schedule: Schedule): { text: string } {
-  return {
-    text: `Scheduled question, added by <@${schedule.addedBy}>: ${escapeMrkdwn(schedule.question, 2_500)}`,
-  };
-}
+export const renderScheduledQuestion = (schedule: Schedule): { text: string } => ({
+  text: `Scheduled question, added by <@${schedule.addedBy}>: ${escapeMrkdwn(schedule.question, 2_500)}`,
+});
 
 /** "weekdays at 08:30 (Europe/Berlin)". */
 export const whenText = (schedule: Schedule) =>

@@ -1,10 +1,4 @@
-/**
- * Cuts Markdown into parts that each fit one Slack message, at the most natural place that
- * fits: after a paragraph or code block, then at a line break, then at a space, and only as a
- * last resort anywhere — never inside a character (surrogate pair) or an emoji sequence. A cut
- * inside a fenced code block closes the fence in one part and reopens it (same info string) in
- * the next, so every part renders as valid Markdown on its own.
- */
+/** Markdown in message-sized parts: cut at a paragraph, else a line, else a space; fences reopened. */
 import { type Fence, type ScannedLine, scanLines } from './markdown-code.js';
 import { graphemeBoundary, isHighSurrogate } from './text-cut.js';
 
@@ -35,9 +29,7 @@ function fenceAt(lines: ScannedLine[], position: number): Fence | undefined {
   return undefined;
 }
 
-function prefixFor(fence: Fence | undefined): string {
-  return fence ? `${fence.opening}\n` : '';
-}
+const prefixFor = (fence: Fence | undefined) => (fence ? `${fence.opening}\n` : '');
 
 function suffixFor(text: string, cut: number, fence: Fence | undefined): string {
   if (!fence || cut >= text.length) return '';
@@ -45,7 +37,6 @@ function suffixFor(text: string, cut: number, fence: Fence | undefined): string 
 }
 
 interface LineCut {
-  /** Position just past the line break. */
   at: number;
   /** A code block is open at this position (the cut would close and reopen it). */
   inCode: boolean;
@@ -112,10 +103,8 @@ function chooseCut(text: string, lines: ScannedLine[], cuts: LineCut[], start: n
 }
 
 /**
- * Splits `text` into parts of at most `maxChars` UTF-16 code units each, reopened/closed fences
- * included. Concatenating the parts' bodies gives `text` back exactly. A part holds only
- * whitespace only when a run of whitespace is longer than half a part (callers may drop it).
- * `maxChars` must leave room for a fence line (at least 100).
+ * `text` in parts of at most `maxChars` (≥ 100) UTF-16 code units, fences included; the bodies
+ * joined give `text` back. Only a whitespace run longer than half a part makes a blank part.
  */
 export function splitMarkdown(text: string, maxChars: number): MarkdownPart[] {
   if (!(maxChars >= 100)) throw new RangeError(`maxChars must be at least 100, got ${maxChars}`);

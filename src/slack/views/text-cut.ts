@@ -1,8 +1,4 @@
-/**
- * Cutting text without breaking characters. Slack counts a message's length in characters; we
- * measure UTF-16 code units (`string.length`), which is never fewer, so a cut that fits by our
- * count fits Slack's. A cut never separates a surrogate pair or the parts of an emoji sequence.
- */
+/** Cuts that keep characters whole; UTF-16 units are never fewer than Slack's characters. */
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -12,11 +8,7 @@ export function isHighSurrogate(text: string, index: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/**
- * The latest grapheme boundary at or before `limit` and after `start`. When a single grapheme
- * is pathologically long (longer than the window searched), falls back to a code point boundary,
- * which may be `start` or less if nothing fits.
- */
+/** The latest grapheme boundary in (`start`, `limit`]; else a code point boundary (maybe ≤ `start`). */
 export function graphemeBoundary(text: string, start: number, limit: number): number {
   if (limit >= text.length) return text.length;
   // A window is enough: real graphemes are at most a few dozen code units.
@@ -31,15 +23,20 @@ export function graphemeBoundary(text: string, start: number, limit: number): nu
 }
 
 /**
- * Shortens `text` to at most `max` code units, ellipsis included, preferring a word boundary in
- * the last fifth; text that already fits is returned unchanged.
+ * `text` in at most `max` code units with "…", cut at a word in the last fifth if there is one;
+ * `keepWhole` moves a cut back out of what must not be split (mrkdwn.ts).
  */
-export function truncate(text: string, max: number, ellipsis = '…'): string {
+export function truncate(
+  text: string,
+  max: number,
+  ellipsis = '…',
+  keepWhole = (_text: string, at: number) => at,
+): string {
   if (text.length <= max) return text;
   const limit = Math.max(0, max - ellipsis.length);
-  const cut = graphemeBoundary(text, 0, limit);
+  const cut = keepWhole(text, graphemeBoundary(text, 0, limit));
   let space = cut;
   while (space > 0 && !/\s/.test(text[space - 1] ?? '')) space -= 1;
-  const end = space - 1 >= limit * 0.8 ? space - 1 : cut;
-  return `${text.slice(0, Math.max(0, end)).trimEnd()}${ellipsis}`;
+  const end = space - 1 >= limit * 0.8 ? keepWhole(text, space - 1) : cut;
+  return `${text.slice(0, end).trimEnd()}${ellipsis}`;
 }

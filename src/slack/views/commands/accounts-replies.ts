@@ -13,9 +13,8 @@ const labelOf = (account: SubAccount) =>
   `${account.accountName == null ? '_an account without a name_' : name({ accountName: account.accountName })} (${account.accountId ?? 'no id'})`;
 
 /**
- * Rows that came without members: the table shows what came (`?` for the rest), and this says
- * what is missing. The spec makes every listing member optional; a capped sub account whose row
- * is incomplete is not moved, because a full-replacement update would reset what the bot cannot see.
+ * What rows lack (the spec makes every listing member optional). An incomplete capped sub account
+ * is not moved: a full-replacement update would reset what the bot cannot see.
  */
 function incompleteNotes(accounts: readonly SubAccount[]): string[] {
   return accounts.flatMap((account) => {
@@ -42,7 +41,6 @@ function unmovableNote(accounts: readonly SubAccount[]): string {
   return `_Capacity moves are between capped sub accounts: ${listed} take no part._`;
 }
 
-/** `/agent accounts`: the table, then what a person should know about some rows. */
 function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
   if (accounts.length === 0) return reply('There are no accounts.');
   const subs = accounts.filter((a) => a.isOwner !== true);
@@ -64,10 +62,7 @@ function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
   );
 }
 
-/**
- * A created account. The spec's creation answer may be `{}`: the account exists all the same,
- * so the reply says it was created and where to find its id (`/agent accounts`) and token.
- */
+/** A created account; the spec's answer may be `{}`, so the reply says where its id and token are. */
 function renderCreated(outcome: Extract<AccountsOutcome, { kind: 'account-created' }>): CommandReply {
   const id =
     outcome.accountId === undefined

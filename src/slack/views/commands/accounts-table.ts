@@ -1,8 +1,4 @@
-/**
- * The `/agent accounts` table: fixed-width rows in code blocks, each block small enough for one
- * section. Columns are measured on the text a reader sees (graphemes, before `&`, `<` and `>` are
- * escaped for mrkdwn), so a name like "R&D <eu>" keeps the columns aligned.
- */
+/** The `/agent accounts` table, measured in graphemes before escaping ("R&D <eu>" stays aligned). */
 import type { SubAccount } from '../../../agent-api/index.js';
 import { flatText, gb, reserved, SECTION_MAX_CHARS } from '../mrkdwn-reply.js';
 
@@ -27,11 +23,7 @@ function flagsOf(account: SubAccount): string {
   return flags.length > 0 ? flags.join(', ') : '—';
 }
 
-/**
- * The daily capacity as a person should read it. `maxDailyGB: null` is "uncapped" on a flexible
- * account, but on a Consumption plan an account that is not flexible has no daily cap either —
- * it is not "uncapped (flexible)" (DESIGN, "Checked against the vendor's OpenAPI file").
- */
+/** `null`: "no daily cap" unless flexible (DESIGN "Checked against the vendor's OpenAPI file"). */
 function capacityCell(account: SubAccount): string {
   if (account.maxDailyGB === undefined) return MISSING_CELL;
   if (account.maxDailyGB !== null) return gb(account.maxDailyGB);

@@ -1,16 +1,10 @@
-/**
- * Replies of `/agent capacity move`: the move, and why one was refused or failed. What a failed
- * move reports is what the listing showed when the bot read it back, never what it merely sent
- * (DESIGN, "Sub-account updates are full replacements").
- */
+/** `/agent capacity move`; a failure shows what was read back (DESIGN "Sub-account updates…"). */
 import type { AccountCapacityState, CapacityMoveError } from '../../../capacity/index.js';
 import type { CapacityOutcome } from '../../../commands/capacity-command.js';
 import type { Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
 import { type CommandReply, escapeMrkdwn, gb, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
 import { name } from './accounts-replies.js';
-
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>): CommandReply {
   const { from, to } = outcome.result;
@@ -85,7 +79,7 @@ function renderCapacityFailure(failure: CapacityMoveError, referenceId: string |
         `The capacity move may not have worked: ${said}. Check with \`/agent accounts\` (ref: ${ref}).`,
       );
     default:
-      return reply(`${capitalise(said)}. ${NOTHING_CHANGED}`);
+      return reply(`${said.charAt(0).toUpperCase()}${said.slice(1)}. ${NOTHING_CHANGED}`);
   }
 }
 

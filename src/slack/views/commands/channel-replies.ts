@@ -1,13 +1,10 @@
 /** `/agent channel …` replies (DESIGN "Channel agents"), each one section. */
 import type { ChannelOutcome } from '../../../commands/channel-command.js';
 import type { Renderers } from '../../../commands/subcommand.js';
-import { escapedText } from '../mrkdwn.js';
-import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
-import { neutraliseSlackControls } from '../neutralise.js';
+import { type CommandReply, codeText, escapeMrkdwn, NOTHING_CHANGED, oneSection } from '../mrkdwn-reply.js';
 import { BIND_HINT } from './common-replies.js';
 
-/** An id inside backticks: no backticks (they would end the code), reserved characters escaped. */
-const code = (id: string) => `\`${escapedText(neutraliseSlackControls(id).replace(/`/g, "'"), 128)}\``;
+const code = (id: string) => `\`${codeText(id, 128)}\``;
 /** Slack ids are letters and digits; anything else is not put into a `<#…>` sequence. */
 const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : 'this channel');
 const userRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<@${id}>` : 'an admin');
@@ -17,12 +14,6 @@ const before = (agentId: string | undefined) => (agentId === undefined ? 'none' 
 const onConnection = (alias: string | undefined) =>
   alias === undefined ? '' : ` on connection ${code(alias)}`;
 
-const section = (text: string): CommandReply => ({
-  text,
-  blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
-});
-
-/** Whether integration posts in the channel are investigated, for `/agent channel`. */
 function watchText(watched: boolean | undefined): string {
   if (watched === undefined) return '';
   return watched
@@ -30,7 +21,6 @@ function watchText(watched: boolean | undefined): string {
     : ' Alerts other bots and integrations post here are not investigated automatically (admins: `/agent channel investigate on`).';
 }
 
-/** Whether every top-level message in the channel is answered, for `/agent channel`. */
 function answerAllText(answerAll: boolean | undefined): string {
   if (answerAll === undefined) return '';
   return answerAll
@@ -48,31 +38,31 @@ function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>):
 
 export const channelReplies: Renderers<ChannelOutcome, CommandReply> = {
   'channel-answer-all': (outcome) =>
-    section(
+    oneSection(
       outcome.on
         ? `Every new top-level message people inside post in ${channelRef(outcome.channelId)} is now answered in its thread, no mention needed${outcome.wasOn ? ' (it already was)' : ''}. Replies in the bot's threads stay follow-ups; bots, integrations and edits are left alone; RUNS_PER_PERSON_PER_HOUR applies. The bot must be a member of the channel.`
         : `Messages in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} all answered: people mention the bot to ask.`,
     ),
   'channel-watch': (outcome) =>
-    section(
+    oneSection(
       outcome.on
         ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
         : `Posts by other bots and integrations in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} investigated automatically. People can still mention the bot under any alert.`,
     ),
   'channel-agent': (outcome) =>
-    section(agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll)),
+    oneSection(agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll)),
   'channel-bound': (outcome) =>
-    section(
+    oneSection(
       `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId ?? '')}${onConnection(outcome.connection)} (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`,
     ),
   'channel-reset': (outcome) =>
-    section(
+    oneSection(
       outcome.agentId === undefined
         ? `${channelRef(outcome.channelId)} has no agent now (before: ${before(outcome.previousAgentId)}): ${BIND_HINT}.`
         : `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent.`,
     ),
   'connection-unknown': (outcome) =>
-    reply(
+    oneSection(
       `There is no service connection \`${escapeMrkdwn(outcome.alias, 40).replace(/`/g, '')}\`. \`/agent connections\` lists them. ${NOTHING_CHANGED}`,
     ),
 };

@@ -1,11 +1,7 @@
-/**
- * Replies any `/agent` subcommand may end in: the help, a usage error, a refusal, and the
- * reasons nothing was sent (https://docs.slack.dev/reference/block-kit/blocks/section-block).
- */
+/** Replies any `/agent` subcommand may end in: help, usage, a refusal, why nothing was sent. */
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../../commands/help-text.js';
 import type { CommonOutcome, Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
-import { escapeSlackText } from '../mrkdwn.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply, reserved } from '../mrkdwn-reply.js';
 
 /** The sentence naming the command that gives a channel of another installation its agent. */
@@ -44,7 +40,7 @@ export const commonReplies: Renderers<CommonOutcome, CommandReply> = {
   'channel-unbound': () =>
     reply(`This channel has no agent in this workspace, so nothing was sent to any service: ${BIND_HINT}.`),
   'channel-missing': (outcome) => {
-    const text = `\`${escapeSlackText(outcome.usage)}\` works in a channel: run it in the channel you mean.`;
+    const text = `\`${reserved(outcome.usage)}\` works in a channel: run it in the channel you mean.`;
     return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
   },
   'service-error': (outcome) => reply(describeError(outcome.error, outcome.referenceId)),

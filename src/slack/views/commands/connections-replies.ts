@@ -7,7 +7,6 @@ import { summariseInline } from '../mrkdwn.js';
 import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
 
 const alias = (name: string) => `\`${escapeMrkdwn(name, 40).replace(/`/g, '')}\``;
-/** The channels named in one sentence; the rest are counted. */
 const CHANNELS_NAMED = 20;
 /** How to bind a channel, with its placeholders escaped (a raw `<alias>` is a control sequence to Slack). */
 const BIND_USAGE = '`/agent channel use &lt;agent-id&gt; on &lt;alias&gt;`';
@@ -16,9 +15,8 @@ const channelRef = (id: string) => (/^[A-Z0-9]+$/.test(id) ? `<#${id}>` : escape
 
 function renderRow(row: ConnectionRow): string {
   const head = `• ${alias(row.alias)}${row.source === 'environment' ? ' (AGENT_API_URL)' : ''} — region ${escapeMrkdwn(row.region, 80)}`;
-  if (row.health === 'ok') {
+  if (row.health === 'ok')
     return `${head} — account *${escapeMrkdwn(row.accountName, 80)}* (id ${row.accountId}) — :white_check_mark: healthy`;
-  }
   const known = row.accountName ? ` — account *${escapeMrkdwn(row.accountName, 80)}* when added` : '';
   return `${head}${known} — :x: failing: ${connectionProblemSentence(row.problem, row.error, row.region, row.referenceId)}`;
 }

@@ -1,8 +1,4 @@
-/**
- * `/agent` replies as Slack messages: one renderer per outcome kind, from each subcommand's
- * replies file beside this one (the layer rules keep Slack out of commands/). Every reply goes
- * back ephemerally through response_url; the listener adds `response_type`.
- */
+/** `/agent` replies as Slack messages (the layer rules keep Slack out of commands/). */
 import { type CommandOutcome, isSlow, type ParseResult } from '../../../commands/registry.js';
 import type { Renderers } from '../../../commands/subcommand.js';
 import type { CommandReply } from '../mrkdwn-reply.js';
@@ -35,9 +31,8 @@ const RENDERERS: Renderers<CommandOutcome, CommandReply> = {
 };
 
 /** The reply for any outcome. */
-export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
-  return (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply)(outcome);
-}
+export const renderCommandOutcome = (outcome: CommandOutcome): CommandReply =>
+  (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply)(outcome);
 
 /** What the HTTP ack shows at once for commands that take a while; undefined → an empty ack. */
 export const renderAcknowledgement = (parsed: ParseResult): string | undefined =>

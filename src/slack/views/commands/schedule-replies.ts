@@ -4,10 +4,7 @@ import type { Renderers } from '../../../commands/subcommand.js';
 import { type CommandReply, escapeMrkdwn, reply } from '../mrkdwn-reply.js';
 import { nextText, scheduleLine, whenText } from '../schedule-replies.js';
 
-function refusalText(
-  reason: Extract<ScheduleOutcome, { kind: 'schedule-refused' }>['reason'],
-  limit?: number,
-) {
+function refusalText({ reason, limit }: Extract<ScheduleOutcome, { kind: 'schedule-refused' }>): string {
   switch (reason) {
     case 'outsiders':
       return 'People outside the organisation can read this channel, so no question is scheduled here: its answers would carry your service’s data to them. Nothing was kept.';
@@ -25,7 +22,7 @@ export const scheduleReplies: Renderers<ScheduleOutcome, CommandReply> = {
       `> ${escapeMrkdwn(schedule.question, 500)}`,
       `_Times are in your Slack time zone, ${escapeMrkdwn(schedule.timeZone, 60)}; daylight saving follows it. \`/agent schedule remove ${schedule.id}\` removes it._`,
     ),
-  'schedule-refused': (outcome) => reply(refusalText(outcome.reason, outcome.limit)),
+  'schedule-refused': (outcome) => reply(refusalText(outcome)),
   schedules: (outcome) =>
     outcome.rows.length === 0
       ? reply(

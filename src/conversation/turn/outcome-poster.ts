@@ -2,8 +2,8 @@ import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
 import type { PostPlace } from './audience-at-post.js';
-import type { RetryResult } from './outcome-retry.js';
-import { ClaimedElsewhere, createPostAttempts, type PostAttemptsDeps } from './post-attempts.js';
+import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
+import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
 import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
@@ -14,8 +14,7 @@ import type { TurnOutcome } from './turn-records.js';
 
 export interface OutcomePosterDeps
   extends Omit<TurnClosingDeps, 'store' | 'progress' | 'metrics' | 'threadCheck'>,
-    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'>,
-    Omit<PostAttemptsDeps, 'ledger'> {
+    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'> {
   store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
@@ -23,6 +22,19 @@ export interface OutcomePosterDeps
   metrics: TurnClosingDeps['metrics'] & Pick<ConversationMetrics, 'deliveryLatency' | 'timeToVerdict'>;
   /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(entry: TurnInFlight): boolean;
+  /** Default `Math.random` (the jitter of delivery retries). */
+  random?: (() => number) | undefined;
+}
+
+/** A claim held elsewhere is looked at again this often, not backed off: a dead holder costs TTL + this. */
+const CLAIM_RECHECK_MS = 1_000;
+
+/** Another replica holds this turn's delivery claim: wait, then look again. */
+class ClaimedElsewhere extends Error {
+  constructor() {
+    super('delivery claimed by another instance');
+    this.name = 'ClaimedElsewhere';
+  }
 }
 
 const HERE: PostPlace = { kind: 'here' };
@@ -45,7 +57,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
   const closing = createTurnClosing({ ...deps, threadCheck });
-  const { retrying } = createPostAttempts(deps);
+  const random = deps.random ?? Math.random;
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
     await entry.noticeChain;
@@ -112,6 +124,34 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
+  }
+
+  /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
+  function retrying<T>(entry: TurnInFlight, attempt: (style: OutputStyle) => Promise<T>) {
+    const { turn } = entry;
+    return deliverWhileTransient(attempt, {
+      clock,
+      signal: entry.abort.signal,
+      random: deps.random,
+      waitFor: (error) =>
+        error instanceof ClaimedElsewhere ? CLAIM_RECHECK_MS * (0.75 + 0.5 * random()) : undefined,
+      onRetry: async (error, attempts) => {
+        entry.takenOver = true;
+        // With the store down the claim stays ours: our next try takes it again, or it lapses.
+        await ledger
+          .deliveryClaim(turn.turnId)
+          .release()
+          .catch(() => undefined);
+        if (error instanceof ClaimedElsewhere) return;
+        const fields = {
+          err: error,
+          code: outputFailureCode(error),
+          threadKey: turn.threadKey,
+          turnId: turn.turnId,
+        };
+        logger.warn({ ...fields, attempts }, 'delivery failed; will retry');
+      },
+    });
   }
 
   /** A post that did not land: dropped if Slack refused it for good (aborted: shutdown or takeover). */

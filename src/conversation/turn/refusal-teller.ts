@@ -36,5 +36,3 @@ export function createRefusalTeller(deps: {
 
   return { tell, stop };
 }
-
-export type RefusalTeller = ReturnType<typeof createRefusalTeller>;

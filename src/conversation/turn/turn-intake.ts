@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { AnswerPlacement } from '../access/answer-place.js';
+import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { ConversationStore } from '../ports.js';
 import { tenantName } from '../tenancy.js';
@@ -9,13 +12,15 @@ import type { Refusal, ThreadOutput } from '../thread-output-port.js';
 import { createRefusalTeller } from './refusal-teller.js';
 import { createRunStart, type RunStartDeps } from './run-start.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
-import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
+import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-export interface TurnIntakeDeps
-  extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
-    Omit<TurnPlacementDeps, 'refusals'> {
+export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'> {
   store: ConversationStore;
+  /** The agent, thread context and time range of a turn (see turn-context.ts). */
+  context: Pick<TurnContext, 'prepare'>;
+  /** Where the answer goes when outsiders can read the conversation (see answer-place.ts). */
+  placement: AnswerPlacement;
   output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
   settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
@@ -37,7 +42,7 @@ const newFlatId = (): string => randomUUID().toLowerCase();
 
 /**
  * Turns a classified Slack message into one agent turn: dedupe, who may ask, the cheap refusals,
- * placement (turn-placement.ts), then run start (run-start.ts). A message not taken is told why.
+ * placement (where the answer goes), then run start (run-start.ts). A message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
@@ -45,7 +50,6 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const refusals = createRefusalTeller(deps);
   const { tell } = refusals;
-  const placement = createTurnPlacement({ ...deps, refusals });
   const runStart = createRunStart({
     ...deps,
     ledger,
@@ -93,12 +97,48 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
       tell(asked, spent.refusal, spent.detail);
       return 'over-limit';
     }
-    const placed = await placement.place(asked, askedThread);
-    if (placed.kind === 'refused') {
+    const placed = await place(asked, askedThread);
+    if (!placed) {
       await spent.giveBack();
       return 'refused';
     }
     return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
+  }
+
+  /** A turn's context and where its answer goes; undefined when refused (the asker told why). */
+  async function place(asked: TurnRequest, askedThread: ThreadRecord | undefined) {
+    const prepared = await deps.context.prepare(asked, askedThread);
+    if (prepared.kind === 'refused') {
+      tell(asked, prepared.refusal);
+      return undefined;
+    }
+    const placement = await deps.placement.decide(asked.channel);
+    if (placement.kind === 'refused') {
+      tell(asked, 'outsider-audience', { audience: placement.reason });
+      return undefined;
+    }
+    const placed =
+      placement.kind === 'private'
+        ? await movePrivately(asked, placement.reason)
+        : { request: asked, thread: askedThread };
+    return placed && { ...placed, prepared };
+  }
+
+  /**
+   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): the turn lives in the private thread
+   * from now on. Undefined (the asker told why) when Slack would not open the DM.
+   */
+  async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
+    const { teamId, channel, threadTs, sourceTs } = asked;
+    const origin = { teamId, channel, threadTs, sourceTs };
+    const moved = await deps.placement.moveToPrivate(origin, asked.userId, asked.prompt, reason);
+    if (!moved.moved) {
+      tell(asked, 'private-thread-failed', { audience: reason });
+      return undefined;
+    }
+    const where = moved.where;
+    const request = { ...asked, channel: where.channel, threadTs: where.threadTs, sourceTs: where.threadTs };
+    return { request, thread: undefined };
   }
 
   /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */

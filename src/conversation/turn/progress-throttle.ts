@@ -10,7 +10,8 @@
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 
-export interface ProgressThrottleOptions<P> {
+/** Builds the process's progress throttle; a single drain loop runs while updates wait. */
+export function createProgressThrottle<P>(options: {
   /** Sends allowed per minute, across all keys. Refreshes are charged to it but never wait for it. */
   perMinute: number;
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
@@ -21,16 +22,11 @@ export interface ProgressThrottleOptions<P> {
   /** Shows one update (e.g. `chat.update` of a thread's progress message). */
   send(key: string, payload: P): Promise<void>;
   logger?: Logger | undefined;
-}
-
-const DEFAULT_REFRESHES_IN_FLIGHT = 16;
-
-/** Builds the process's progress throttle; a single drain loop runs while updates wait. */
-export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
+}) {
   const { clock, logger, perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
-  const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? DEFAULT_REFRESHES_IN_FLIGHT);
+  const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? 16);
   const bucket = createTokenBucket(perMinute, burst, clock);
   // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
   const steps = new Map<string, P>();

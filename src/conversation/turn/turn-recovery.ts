@@ -4,7 +4,12 @@ import type { ConversationStore } from '../ports.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnRunner } from './turn-runner.js';
 
-export interface TurnRecoveryDeps {
+/**
+ * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
+ * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
+ * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
+ */
+export function createTurnRecovery(deps: {
   store: ConversationStore;
   runner: Pick<TurnRunner, 'tracking' | 'takeOver' | 'stopTurn' | 'untrack' | 'turnOf'>;
   logger: Logger;
@@ -13,14 +18,7 @@ export interface TurnRecoveryDeps {
   clock?: Pick<Clock, 'now'> | undefined;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
-}
-
-/**
- * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
- * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
- * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
- */
-export function createTurnRecovery(deps: TurnRecoveryDeps) {
+}) {
   const { store, runner, logger, settings } = deps;
   const ledger =
     deps.ledger ??

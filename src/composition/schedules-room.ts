@@ -68,13 +68,8 @@ export function wireSchedules(deps: SchedulesRoomDeps) {
       log.info({ channel: request.channel, ts: request.threadTs }, 'schedule thread busy'),
   });
   const firing = createScheduleFiring({
-    schedules,
+    ...deps,
     claims: deps.store,
-    installations: deps.installations,
-    channelAgents: deps.channelAgents,
-    connectionExists: deps.connectionExists,
-    audience: deps.audience,
-    outsiderPolicy: deps.outsiderPolicy,
     runStart,
     output: deps.scheduleOutput,
     metrics: deps.metrics,

@@ -1,3 +1,4 @@
+import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
@@ -5,21 +6,29 @@ import type { PostPlace } from './audience-at-post.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
-import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
-import { DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
+import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
+import { threadChangeOf } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome } from './turn-records.js';
 
-export interface OutcomePosterDeps
-  extends Omit<TurnClosingDeps, 'store' | 'progress' | 'metrics' | 'threadCheck'>,
-    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'> {
+export interface OutcomePosterDeps extends Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'> {
+  ledger: TurnLedger;
   store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
-  metrics: TurnClosingDeps['metrics'] & Pick<ConversationMetrics, 'deliveryLatency' | 'timeToVerdict'>;
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
+  metrics: Pick<
+    ConversationMetrics,
+    'deliveryDropped' | 'turnFinished' | 'deliveryLatency' | 'timeToVerdict'
+  >;
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
+  /** The turn is over here: the machine is told, polling stops, the runner forgets it. */
+  finished(entry: TurnInFlight): Promise<void>;
+  stopPolling(turnId: string): void;
   /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(entry: TurnInFlight): boolean;
   /** Default `Math.random` (the jitter of delivery retries). */
@@ -53,10 +62,9 @@ const quotesTheService = (notice: TurnNotice) =>
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
  */
 export function createOutcomePoster(deps: OutcomePosterDeps) {
-  const { ledger, output, progress, clock, logger, metrics } = deps;
+  const { ledger, store, output, progress, clock, logger, metrics } = deps;
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
-  const closing = createTurnClosing({ ...deps, threadCheck });
   const random = deps.random ?? Math.random;
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
@@ -77,15 +85,15 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
   async function postOnce(entry: TurnInFlight, outcome: FinalOutcome, style: OutputStyle): Promise<boolean> {
     const { turn } = entry;
     if (await ledger.isDelivered(turn.turnId)) {
-      await closing.finish(entry, undefined);
+      await finish(entry, undefined);
       return false;
     }
     if (!(await ledger.deliveryClaim(turn.turnId).take(DELIVERY_CLAIM_TTL_MS))) throw new ClaimedElsewhere();
     await progress.settle(turn.turnId);
-    await closing.releaseThread(entry, true);
+    await releaseThread(entry, true);
     if (outcome.kind === 'report' && outcome.report.status === 'done') {
       await answers.postAnswer(entry, outcome.report, outcome.late, style);
-      await closing.finish(entry, 'done');
+      await finish(entry, 'done');
       return true;
     }
     const notice = noticeOf(outcome);
@@ -100,7 +108,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     }
     logOf(logger, turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
     const ended = outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome;
-    await closing.finish(entry, ended);
+    await finish(entry, ended);
     return true;
   }
 
@@ -123,6 +131,39 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     if (deps.isCurrent(entry)) await ledger.saveTurn(entry.turn);
     // The indicator said "working"; from now on the notice says it, and no progress is shown.
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
+    await threadCheck.removeStrays(turn);
+  }
+
+  /**
+   * Frees the thread for its next turn, recording what the machine decided the thread keeps, before
+   * the outcome shows: whoever reads it and replies at once is never refused. Only once per turn (by
+   * a retry a newer turn may own the thread). `record`: false when the outcome is given up on.
+   */
+  async function releaseThread(entry: TurnInFlight, record: boolean): Promise<void> {
+    if (entry.released) return;
+    const { turn } = entry;
+    const change = record ? threadChangeOf(entry.state) : undefined;
+    const thread = change ? await store.getThread(turn.threadKey) : undefined;
+    if (thread && change?.kind === 'final') await ledger.saveFinal(thread, change.lastFinal);
+    else if (thread && change?.kind === 'run-open') await ledger.saveRunOpen(thread, turn.startedAt);
+    else if (thread && change?.kind === 'stopped') await ledger.saveStopped(thread);
+    await ledger.threadLock(turn.threadKey, turn.turnId).release();
+    entry.released = true;
+  }
+
+  /** Marks the turn delivered and clears its records, leases and progress indicator. */
+  async function finish(entry: TurnInFlight, outcome: TurnOutcome | undefined): Promise<void> {
+    const { turn } = entry;
+    await ledger.markDelivered(turn.turnId);
+    await ledger.clearTurn(turn);
+    await deps.finished(entry);
+    if (outcome) {
+      metrics.turnFinished(outcome);
+      deps.observer?.finished(turn, outcome);
+    }
+    await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
+    // Last (the text and session statuses share a slot; `active` must stay), beside: it never rejects.
+    if (outcome !== undefined) void deps.sessions?.end(where(turn));
     await threadCheck.removeStrays(turn);
   }
 
@@ -154,10 +195,23 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     });
   }
 
-  /** A post that did not land: dropped if Slack refused it for good (aborted: shutdown or takeover). */
+  /**
+   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
+   * stops, the turn is dropped and the thread freed (retried).
+   */
   async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
-    if (result.reason === 'permanent')
-      await closing.drop(entry, result.code, (work) => retrying(entry, work));
+    if (result.reason !== 'permanent') return;
+    const { threadKey, turnId, sessionId, channel } = entry.turn;
+    logger.warn(
+      { threadKey, turnId, sessionId, channel, code: result.code },
+      'Slack refused the outcome for good; turn dropped',
+    );
+    metrics.deliveryDropped(result.code);
+    deps.stopPolling(turnId);
+    await retrying(entry, async () => {
+      await releaseThread(entry, false);
+      await finish(entry, 'undeliverable');
+    });
   }
 
   return { post, postDeadlineNotice, forget: threadCheck.forget };

@@ -62,7 +62,6 @@ export function wireSchedules(deps: SchedulesRoomDeps) {
   const runStart = createRunStart({
     ...deps,
     logger: log,
-    newId: () => randomUUID().toLowerCase(),
     // A question's new message has no thread yet: never busy, unless someone asked in it first.
     refuseBusy: (request) =>
       log.info({ channel: request.channel, ts: request.threadTs }, 'schedule thread busy'),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AnswerPlacement } from '../access/answer-place.js';
 import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
@@ -8,14 +7,14 @@ import type { IoGate } from '../polling/io-gate.js';
 import type { ConversationStore } from '../ports.js';
 import { tenantName } from '../tenancy.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
-import type { Refusal, ThreadOutput } from '../thread-output-port.js';
-import { createRefusalTeller } from './refusal-teller.js';
-import { createRunStart, type RunStartDeps } from './run-start.js';
+import type { Refusal, RefusalDetail, ThreadOutput } from '../thread-output-port.js';
+import { deliverWhileTransient } from './outcome-retry.js';
+import { createRunStart, newFlatId, type RunStartDeps } from './run-start.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'> {
+export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'refuseBusy'> {
   store: ConversationStore;
   /** The agent, thread context and time range of a turn (see turn-context.ts). */
   context: Pick<TurnContext, 'prepare'>;
@@ -25,7 +24,6 @@ export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'newId' | 
   settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
-  newId?: () => string;
   /** One turn start per turn of the event loop (io-gate.ts): a burst of mentions delays no ack. */
   gate?: IoGate;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
@@ -34,11 +32,8 @@ export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'newId' | 
   ledger?: TurnLedger | undefined;
 }
 
-/**
- * A random UUID as one flat string: V8 keeps `randomUUID`'s 20 joined pieces as a tree (about 500
- * bytes instead of 60) and every turn keeps several ids; `toLowerCase` (a no-op here) flattens it.
- */
-const newFlatId = (): string => randomUUID().toLowerCase();
+/** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
+const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
 /**
  * Turns a classified Slack message into one agent turn: dedupe, who may ask, the cheap refusals,
@@ -48,14 +43,27 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
   const newId = deps.newId ?? newFlatId;
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const refusals = createRefusalTeller(deps);
-  const { tell } = refusals;
+  const stopping = new AbortController();
+  const refusalsUnderWay = new Set<Promise<unknown>>();
   const runStart = createRunStart({
     ...deps,
     ledger,
     newId,
     refuseBusy: (request, workingForMs) => tell(request, 'busy', { workingForMs }),
   });
+
+  /** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
+  function tell(request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
+    const { teamId, channel, threadTs, userId, sourceTs } = request;
+    const work = deliverWhileTransient(
+      () => deps.output.refuse({ teamId, channel, threadTs }, userId, sourceTs, refusal, detail),
+      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
+    ).then((result) => {
+      if (!result.ok) logger.warn({ channel, refusal, code: result.code }, 'refusal not delivered');
+    });
+    refusalsUnderWay.add(work);
+    void work.finally(() => refusalsUnderWay.delete(work));
+  }
 
   /** Failures before the run starts (the store not answering) are logged and told to the sender. */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
@@ -164,7 +172,15 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return 'refused';
   }
 
-  return { handle, refuse, stop: refusals.stop };
+  return {
+    handle,
+    refuse,
+    /** Ends the retries of refusals still waiting for Slack (shutdown); resolves once they settled. */
+    async stop(): Promise<void> {
+      stopping.abort();
+      await Promise.all([...refusalsUnderWay]);
+    },
+  };
 }
 
 export type TurnIntake = ReturnType<typeof createTurnIntake>;

@@ -51,11 +51,9 @@ const HERE: PostPlace = { kind: 'here' };
 const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
 /**
- * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
- * notices — retried while Slack fails transiently (outcome-retry.ts), dropped at once (thread
- * released, one `warn`) if Slack refuses for good, and exactly once, within the window we accept:
- * `chat.postMessage` has no idempotency key, so the order is claim (`delivery:<turn>`,
- * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear, and after a takeover or a failed
+ * Posts what the turn machine decided ends a turn, retried while Slack fails transiently, exactly
+ * once within the window we accept: `chat.postMessage` has no idempotency key, so the order is claim
+ * ({@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear, and after a takeover or a failed
  * attempt the thread is read first for what carries the turn id (thread-check.ts). What remains:
  * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);

@@ -1,10 +1,8 @@
 /**
- * The one way anything a person must see reaches the thread: tried until Slack takes it, transient
- * failures waited out with jittered backoff, a refused rendering (`content`) tried once more in the
- * plain style, a permanent refusal final at once (classes: output-error.ts). Anything unclassified
- * is transient, a state store that does not answer included: an attempt carries a delivery's store
- * calls, and a store that blinks must delay the outcome, never lose it. The caller makes a retry
- * after a post that did land safe (it reads the thread first: outcome-poster.ts).
+ * The one way anything a person must see reaches the thread (failure classes: output-error.ts).
+ * Anything unclassified is transient, a state store that does not answer included: a store that
+ * blinks must delay the outcome, never lose it. The caller makes a retry after a post that did land
+ * safe (it reads the thread first: outcome-poster.ts).
  */
 
 import type { Clock } from '../../runtime/clock.js';
@@ -31,7 +29,7 @@ export interface OutcomeRetryOptions {
   waitFor?: ((error: unknown) => number | undefined) | undefined;
 }
 
-/** Runs `attempt` (given the style to render in) until it lands, or the failure is final. */
+/** Runs `attempt` until it lands or the failure is final; a refused rendering is tried once more plain. */
 export async function deliverWhileTransient<T>(
   attempt: (style: OutputStyle) => Promise<T>,
   options: OutcomeRetryOptions,

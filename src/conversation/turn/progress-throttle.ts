@@ -74,13 +74,9 @@ export function createProgressThrottle<P>(options: {
   /** Waits for a token, or less when a refresh arrives (or the throttle closes). */
   async function waitForToken(ms: number): Promise<void> {
     tokenWait = new AbortController();
-    try {
-      await clock.sleep(ms, tokenWait.signal);
-    } catch {
-      // Woken early: the loop looks again.
-    } finally {
-      tokenWait = undefined;
-    }
+    // Woken early: the loop looks again.
+    await clock.sleep(ms, tokenWait.signal).catch(() => undefined);
+    tokenWait = undefined;
   }
 
   async function drain(): Promise<void> {

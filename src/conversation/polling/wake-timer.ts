@@ -2,6 +2,7 @@ import type { Clock } from '../../runtime/clock.js';
 
 // setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
 const MAX_SLEEP_MS = 2_147_483_647;
+const noop = (): void => {};
 
 /** Exactly one clock sleeper, for the earliest of many wake-ups: no timer per turn or per request. */
 export function createWakeTimer(clock: Clock, onWake: () => void) {
@@ -25,14 +26,11 @@ export function createWakeTimer(clock: Clock, onWake: () => void) {
     const controller = new AbortController();
     const ms = Math.min(Math.max(0, at - now), MAX_SLEEP_MS);
     wake = { at: now + ms, controller };
-    clock.sleep(ms, controller.signal).then(
-      () => {
-        if (wake?.controller !== controller) return;
-        wake = undefined;
-        onWake();
-      },
-      () => {},
-    );
+    clock.sleep(ms, controller.signal).then(() => {
+      if (wake?.controller !== controller) return;
+      wake = undefined;
+      onWake();
+    }, noop);
   }
 
   return { armAt, disarm };

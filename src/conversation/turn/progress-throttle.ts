@@ -1,10 +1,8 @@
 /**
  * Progress updates share one token bucket, coalesced per key: `chat.update` is Tier 3 (about 50 a
  * minute per workspace, https://api.slack.com/methods/chat.update), and answers never wait behind
- * progress. A step update (`offer`) waits for a token and may never be sent (the next one carries
- * the newer step). A refresh (`offerRefresh`) keeps a native status alive, which Slack clears two
- * minutes after it was set, so it goes first without waiting, driving the bucket into debt (a
- * minute's worth at most); `maxRefreshesInFlight` bounds refreshes, which share Slack's connections.
+ * progress. A refresh keeps a native status alive (Slack clears one two minutes after it was set),
+ * so it goes first without waiting, driving the bucket into debt (a minute's worth at most).
  */
 
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';

@@ -33,8 +33,7 @@ export interface TurnEffectsDeps extends Omit<OutcomePosterDeps, 'stopPolling'> 
 
 /**
  * The one place the turn machine's effects are carried out: the start (the entry's `start`), the
- * polls (the shared poll scheduler), the outcome (outcome-poster.ts). Results go back to the
- * machine (`feed`).
+ * polls, the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
   const { ledger, clock, logger, poller, metrics } = deps;

@@ -78,8 +78,7 @@ export function createTurnRecovery(deps: {
 
   /**
    * Redis came back without the turn (no persistence): save it again, so it can be adopted if we die.
-   * A record gone because the turn just finished is not saved again: finishing marks the turn
-   * delivered before it deletes the record, so the mark is read after the record was found gone.
+   * Not a turn that just finished: it is marked delivered before its record goes, so read that after.
    */
   async function restoreRecord(turnId: string): Promise<void> {
     const turn = runner.turnOf(turnId);

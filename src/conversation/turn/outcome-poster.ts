@@ -182,13 +182,9 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
           .release()
           .catch(() => undefined);
         if (error instanceof ClaimedElsewhere) return;
-        const fields = {
-          err: error,
-          code: outputFailureCode(error),
-          threadKey: turn.threadKey,
-          turnId: turn.turnId,
-        };
-        logger.warn({ ...fields, attempts }, 'delivery failed; will retry');
+        const { threadKey, turnId } = turn;
+        const code = outputFailureCode(error);
+        logger.warn({ err: error, code, threadKey, turnId, attempts }, 'delivery failed; will retry');
       },
     });
   }

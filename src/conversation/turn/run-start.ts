@@ -41,7 +41,7 @@ const STILL_WORKING: RunStatusReport = { status: 'timeout' };
 
 /**
  * From a taken message to a polled run: the thread's busy lock, then the turn machine (through the
- * runner) decides how the turn starts; {@link startWork} does that work.
+ * runner) decides how the turn starts; startWork below does that work.
  */
 export function createRunStart(deps: RunStartDeps) {
   const { ledger, runner, clock, settings } = deps;

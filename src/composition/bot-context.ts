@@ -6,15 +6,6 @@ import type { Logger } from '../runtime/logger.js';
 import type { SlackWiring } from '../slack/installations/slack-wiring.js';
 import type { SlackIdentity } from '../slack/slack-identity.js';
 
-/** What every run start, delivery and recovery is told: one literal, made once. */
-export interface TurnSettings {
-  instanceId: string;
-  defaultAgentId: string;
-  turnDeadlineMs: number;
-  lateWatchMs: number;
-  leaseTtlMs: number;
-}
-
 /**
  * The bot's one context (CONVENTIONS 18), built once in start-bot.ts; each room passes on only the
  * parts its factories use.
@@ -32,7 +23,14 @@ export interface BotContext {
   tenancy: Tenancy;
   /** Runs later work (a poll result, a home republish) in the installation `teamId` names, with its tenant. */
   withinTenant<T>(teamId: string, work: (tenant: Tenant) => Promise<T>): Promise<T>;
-  turnSettings: TurnSettings;
+  /** What every run start, delivery and recovery is told: one literal, made once. */
+  turnSettings: {
+    instanceId: string;
+    defaultAgentId: string;
+    turnDeadlineMs: number;
+    lateWatchMs: number;
+    leaseTtlMs: number;
+  };
 }
 
 /** Builds the context from the config and the parts start-bot.ts made. */

@@ -32,49 +32,41 @@ export function createScheduleBook(store: ScheduleStore, clock: Clock, perChanne
   });
 }
 
-/** What the schedules room is made of. */
-export interface SchedulesRoomDeps
-  extends Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> {
-  store: OccurrenceClaims;
-  schedules: Schedules;
-  /** The ticker's time, and the schedules' (added at, next run). */
-  scheduleClock: Clock;
-  /** The runs' time (deadlines, progress): the bot's clock. */
-  clock: Clock;
-  logger: Logger;
-  metrics: ScheduleMetrics & RunStartDeps['metrics'];
-  settings: RunStartDeps['settings'] & { graceMs: number };
-  outsiderPolicy: 'dm' | 'thread' | 'refuse';
-  audience: Pick<ConversationAudience, 'of'>;
-  channelAgents: Pick<ChannelAgents, 'agentFor'>;
-  connectionExists(alias: string, tenant: Tenant): Promise<boolean>;
-  /** The person's Slack zone (users.info `tz`), in the installation in scope. */
-  zoneOf(userId: string): Promise<string | undefined>;
-  installations: ScheduleInstallations;
-  output: RunStartDeps['output'];
-  scheduleOutput: ScheduleOutput;
-}
-
 /** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
-export function wireSchedules(deps: SchedulesRoomDeps) {
+export function wireSchedules(
+  deps: Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> & {
+    store: OccurrenceClaims;
+    schedules: Schedules;
+    /** The ticker's time, and the schedules' (added at, next run). */
+    scheduleClock: Clock;
+    /** The runs' time (deadlines, progress): the bot's clock. */
+    clock: Clock;
+    logger: Logger;
+    metrics: ScheduleMetrics & RunStartDeps['metrics'];
+    settings: RunStartDeps['settings'] & { graceMs: number };
+    outsiderPolicy: 'dm' | 'thread' | 'refuse';
+    audience: Pick<ConversationAudience, 'of'>;
+    channelAgents: Pick<ChannelAgents, 'agentFor'>;
+    connectionExists(alias: string, tenant: Tenant): Promise<boolean>;
+    /** The person's Slack zone (users.info `tz`), in the installation in scope. */
+    zoneOf(userId: string): Promise<string | undefined>;
+    installations: ScheduleInstallations;
+    output: RunStartDeps['output'];
+    scheduleOutput: ScheduleOutput;
+  },
+) {
   const log = deps.logger.child({ component: 'schedules' });
   const { schedules } = deps;
   const runStart = createRunStart({
     ...deps,
     logger: log,
-    newId: () => randomUUID().toLowerCase(),
     // A question's new message has no thread yet: never busy, unless someone asked in it first.
     refuseBusy: (request) =>
       log.info({ channel: request.channel, ts: request.threadTs }, 'schedule thread busy'),
   });
   const firing = createScheduleFiring({
-    schedules,
+    ...deps,
     claims: deps.store,
-    installations: deps.installations,
-    channelAgents: deps.channelAgents,
-    connectionExists: deps.connectionExists,
-    audience: deps.audience,
-    outsiderPolicy: deps.outsiderPolicy,
     runStart,
     output: deps.scheduleOutput,
     metrics: deps.metrics,

@@ -76,21 +76,14 @@ export function wireTurns(
     metrics,
   });
   const audienceAtPost = createAudienceAtPost({ placement, logger });
+  // What the runner and intake share: the one ledger, the thread's output and the bot's context.
+  const shared = { ledger, store, output, progress, sessions, clock, logger, metrics, settings, observer };
   const runner = createTurnRunner({
-    ledger,
-    store,
-    output,
+    ...shared,
     poller: deps.poller,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
     newReferenceId,
     isPermanentPollError,
     errorCode,
-    observer,
     // DESIGN "Audience at every post": asked again just before service data is posted, in the
     // turn's own installation (a delivery runs long after its event, from the poller).
     audienceAtPost: {
@@ -98,18 +91,10 @@ export function wireTurns(
     },
   });
   const turns = createTurnIntake({
-    ledger,
-    store,
+    ...shared,
     agent: deps.agentApi,
     connections: deps.connections.runs,
-    output,
     runner,
-    progress,
-    sessions,
-    clock,
-    logger,
-    metrics,
-    settings,
     inside,
     gate: createIoGate(),
     context: createViewedContext({ context, audience, membership: createSlackMembership(client), logger }),
@@ -122,7 +107,6 @@ export function wireTurns(
       metrics,
       people,
     }),
-    observer,
   });
   const recovery = createTurnRecovery({ store, runner, logger, settings, clock, ledger });
   const stops = createRunStop({ ledger, runner, inside, sessions, logger, metrics });

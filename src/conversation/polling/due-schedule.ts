@@ -1,18 +1,15 @@
-/** Many items, each due at its own time, and one sleeper for the earliest: no timer per turn. */
-
 import type { Clock } from '../../runtime/clock.js';
 import { TimeHeap } from './time-queues.js';
 import { createWakeTimer } from './wake-timer.js';
 
-export interface DueScheduleOptions<T> {
+/** Many items, each due at its own time, and one sleeper for the earliest: no timer per turn. */
+export function createDueSchedule<T>(options: {
   clock: Clock;
   /** The item's time has come; it leaves the schedule (added again for a past time: the next wake-up). */
   onDue(item: T, now: number): void;
   /** Items that no longer need serving (a settled turn): dropped, never handed to onDue. */
   isStale?(item: T): boolean;
-}
-
-export function createDueSchedule<T>(options: DueScheduleOptions<T>) {
+}) {
   const { clock, onDue, isStale } = options;
   let heap = new TimeHeap<T>();
   let count = 0;

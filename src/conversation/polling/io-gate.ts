@@ -1,9 +1,8 @@
 import { FifoQueue } from './time-queues.js';
 
 /**
- * Lets work through one piece per turn of the event loop, so a burst of mentions or finished runs
- * puts the I/O poll phase between any two pieces: Slack's next event (a 3-second ack) never waits.
- * `schedule` defaults to setImmediate, whose callbacks run after the I/O poll phase.
+ * Lets work through one piece per turn of the event loop (setImmediate runs after the I/O poll
+ * phase), so in a burst of mentions or finished runs Slack's next event (a 3-second ack) never waits.
  */
 export function createIoGate(schedule: (next: () => void) => void = setImmediate) {
   const queue = new FifoQueue<() => void>();

@@ -12,9 +12,8 @@ import type {
   PollSchedulerDeps,
   PollVerdict,
 } from './poll-contract.js';
-import { createReadyLanes } from './ready-lanes.js';
 import { requestStatus } from './status-request.js';
-import { TimeHeap } from './time-queues.js';
+import { createReadyLanes, TimeHeap } from './time-queues.js';
 import { createWakeTimer } from './wake-timer.js';
 
 type Phase = 'ready' | 'parked' | 'polling' | 'handling' | 'settling' | 'gone';

@@ -1,4 +1,4 @@
-/** Two queues: FIFO (ready entries, gate waiters) and wake-up times in a min-heap. */
+/** The queues: FIFO (ready entries, gate waiters), its two ready lanes, and wake-up times in a min-heap. */
 
 /** FIFO with O(1) shift (Array#shift moves every element). */
 export class FifoQueue<T> {
@@ -20,6 +20,23 @@ export class FifoQueue<T> {
     }
     return item;
   }
+}
+
+/** Entries due for a poll: on-time ones first, `late` ones only when a late slot is free. */
+export function createReadyLanes<T>(lateSlots: number, isLate: (item: T) => boolean) {
+  const onTime = new FifoQueue<T>();
+  const late = new FifoQueue<T>();
+  let lateInFlight = 0;
+  return {
+    push: (item: T): void => (isLate(item) ? late : onTime).push(item),
+    next: (): T | undefined => onTime.shift() ?? (lateInFlight < lateSlots ? late.shift() : undefined),
+    started(item: T): void {
+      if (isLate(item)) lateInFlight += 1;
+    },
+    finished(item: T): void {
+      if (isLate(item)) lateInFlight -= 1;
+    },
+  };
 }
 
 interface HeapNode<T> {

@@ -2,8 +2,6 @@ import type { Clock } from '../../runtime/clock.js';
 
 // setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
 const MAX_SLEEP_MS = 2_147_483_647;
-/** Why the sleeper was cancelled: a sooner wake-up replaced it (nobody reads it). */
-const REARMED = 'rearmed';
 const noop = (): void => {};
 
 /** Exactly one clock sleeper, for the earliest of many wake-ups: no timer per turn or per request. */
@@ -11,8 +9,8 @@ export function createWakeTimer(clock: Clock, onWake: () => void) {
   let wake: { at: number; controller: AbortController } | undefined;
 
   function disarm(): void {
-    // A plain reason: abort() without one would build a DOMException on every re-arm.
-    wake?.controller.abort(REARMED);
+    // A plain reason (nobody reads it): abort() without one would build a DOMException on every re-arm.
+    wake?.controller.abort('rearmed');
     wake = undefined;
   }
 

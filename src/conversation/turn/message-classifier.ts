@@ -63,10 +63,8 @@ const isDirectMessage = (event: SlackMessageLike): boolean =>
   event.channel_type === 'im' || (event.channel_type === undefined && event.channel.startsWith('D'));
 
 /**
- * Decides what a message means for the bot: bots, non-people subtypes and unaddressed messages
- * outside threads are ignored; the allowlist applies outside DMs (group DMs count as channels);
- * DMs and mentions are turns, unmentioned thread replies possible follow-ups. Whether the sender is
- * inside is asked afterwards (who-is-inside.ts): only would-be turns are worth a `users.info`.
+ * What a message means for the bot (group DMs count as channels). Whether the sender is inside is
+ * asked afterwards (who-is-inside.ts): only would-be turns are worth a `users.info`.
  */
 export function classifyMessage(event: SlackMessageLike, context: ClassifierContext): Classification {
   if (isFromBot(event, context)) return ignore('bot');

@@ -1,28 +1,49 @@
+import type { AgentSessions } from '../agent-session.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import type { OutputStyle, ThreadOutput, TurnNotice } from '../thread-output-port.js';
 import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer-post.js';
 import type { PostPlace } from './audience-at-post.js';
-import type { RetryResult } from './outcome-retry.js';
-import { ClaimedElsewhere, createPostAttempts, type PostAttemptsDeps } from './post-attempts.js';
+import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
+import { outputFailureCode } from './output-error.js';
 import { createThreadCheck } from './thread-check.js';
-import { createTurnClosing, type TurnClosingDeps } from './turn-closing.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
-import { DELIVERY_CLAIM_TTL_MS } from './turn-ledger.js';
+import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
+import { threadChangeOf } from './turn-machine.js';
+import type { TurnObserver } from './turn-observer.js';
 import type { TurnProgress } from './turn-progress.js';
 import { receiptOf } from './turn-receipt.js';
 import type { TurnOutcome } from './turn-records.js';
 
-export interface OutcomePosterDeps
-  extends Omit<TurnClosingDeps, 'store' | 'progress' | 'metrics' | 'threadCheck'>,
-    Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'>,
-    Omit<PostAttemptsDeps, 'ledger'> {
+export interface OutcomePosterDeps extends Omit<AnswerPostDeps, 'store' | 'output' | 'threadCheck'> {
+  ledger: TurnLedger;
   store: Pick<ConversationStore, 'getThread' | 'indexAnswer'>;
   /** The Slack side: posting, and reading the thread for what already landed. */
   output: Pick<ThreadOutput, 'postAnswer' | 'postNotice' | 'findTurnMessages' | 'removeProgress'>;
   progress: Pick<TurnProgress, 'settle' | 'end'>;
-  metrics: TurnClosingDeps['metrics'] & Pick<ConversationMetrics, 'deliveryLatency' | 'timeToVerdict'>;
+  sessions?: Pick<AgentSessions, 'end'> | undefined;
+  metrics: Pick<
+    ConversationMetrics,
+    'deliveryDropped' | 'turnFinished' | 'deliveryLatency' | 'timeToVerdict'
+  >;
+  observer?: Pick<TurnObserver, 'finished'> | undefined;
+  /** The turn is over here: the machine is told, polling stops, the runner forgets it. */
+  finished(entry: TurnInFlight): Promise<void>;
+  stopPolling(turnId: string): void;
   /** True while the turn is still this instance's (not untracked, not replaced by a takeover). */
   isCurrent(entry: TurnInFlight): boolean;
+  /** Default `Math.random` (the jitter of delivery retries). */
+  random?: (() => number) | undefined;
+}
+
+/** A claim held elsewhere is looked at again this often, not backed off: a dead holder costs TTL + this. */
+const CLAIM_RECHECK_MS = 1_000;
+
+/** Another replica holds this turn's delivery claim: wait, then look again. */
+class ClaimedElsewhere extends Error {
+  constructor() {
+    super('delivery claimed by another instance');
+    this.name = 'ClaimedElsewhere';
+  }
 }
 
 const HERE: PostPlace = { kind: 'here' };
@@ -30,22 +51,19 @@ const HERE: PostPlace = { kind: 'here' };
 const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
 /**
- * Posts what the turn machine decided ends a turn — the answer, the agent's error or cancel, our
- * notices — retried while Slack fails transiently (outcome-retry.ts), dropped at once (thread
- * released, one `warn`) if Slack refuses for good, and exactly once, within the window we accept:
- * `chat.postMessage` has no idempotency key, so the order is claim (`delivery:<turn>`,
- * {@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear, and after a takeover or a failed
+ * Posts what the turn machine decided ends a turn, retried while Slack fails transiently, exactly
+ * once within the window we accept: `chat.postMessage` has no idempotency key, so the order is claim
+ * ({@link DELIVERY_CLAIM_TTL_MS}) → post → mark delivered → clear, and after a takeover or a failed
  * attempt the thread is read first for what carries the turn id (thread-check.ts). What remains:
  * - the holder dies mid-post: the outcome is late by up to the claim's TTL (never lost);
  * - a multi-part answer cut off part-way is posted again in full (the first parts show twice);
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
  */
 export function createOutcomePoster(deps: OutcomePosterDeps) {
-  const { ledger, output, progress, clock, logger, metrics } = deps;
+  const { ledger, store, output, progress, clock, logger, metrics } = deps;
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
-  const closing = createTurnClosing({ ...deps, threadCheck });
-  const { retrying } = createPostAttempts(deps);
+  const random = deps.random ?? Math.random;
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
     await entry.noticeChain;
@@ -65,15 +83,15 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
   async function postOnce(entry: TurnInFlight, outcome: FinalOutcome, style: OutputStyle): Promise<boolean> {
     const { turn } = entry;
     if (await ledger.isDelivered(turn.turnId)) {
-      await closing.finish(entry, undefined);
+      await finish(entry, undefined);
       return false;
     }
     if (!(await ledger.deliveryClaim(turn.turnId).take(DELIVERY_CLAIM_TTL_MS))) throw new ClaimedElsewhere();
     await progress.settle(turn.turnId);
-    await closing.releaseThread(entry, true);
+    await releaseThread(entry, true);
     if (outcome.kind === 'report' && outcome.report.status === 'done') {
       await answers.postAnswer(entry, outcome.report, outcome.late, style);
-      await closing.finish(entry, 'done');
+      await finish(entry, 'done');
       return true;
     }
     const notice = noticeOf(outcome);
@@ -88,7 +106,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     }
     logOf(logger, turn).info({ notice: notice.kind, style }, 'turn ended without an answer');
     const ended = outcome.kind === 'report' ? (outcome.report.status as TurnOutcome) : outcome.outcome;
-    await closing.finish(entry, ended);
+    await finish(entry, ended);
     return true;
   }
 
@@ -114,10 +132,80 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     await threadCheck.removeStrays(turn);
   }
 
-  /** A post that did not land: dropped if Slack refused it for good (aborted: shutdown or takeover). */
+  /**
+   * Frees the thread for its next turn, recording what the machine decided the thread keeps, before
+   * the outcome shows: whoever reads it and replies at once is never refused. Only once per turn (by
+   * a retry a newer turn may own the thread). `record`: false when the outcome is given up on.
+   */
+  async function releaseThread(entry: TurnInFlight, record: boolean): Promise<void> {
+    if (entry.released) return;
+    const { turn } = entry;
+    const change = record ? threadChangeOf(entry.state) : undefined;
+    const thread = change ? await store.getThread(turn.threadKey) : undefined;
+    if (thread && change?.kind === 'final') await ledger.saveFinal(thread, change.lastFinal);
+    else if (thread && change?.kind === 'run-open') await ledger.saveRunOpen(thread, turn.startedAt);
+    else if (thread && change?.kind === 'stopped') await ledger.saveStopped(thread);
+    await ledger.threadLock(turn.threadKey, turn.turnId).release();
+    entry.released = true;
+  }
+
+  /** Marks the turn delivered and clears its records, leases and progress indicator. */
+  async function finish(entry: TurnInFlight, outcome: TurnOutcome | undefined): Promise<void> {
+    const { turn } = entry;
+    await ledger.markDelivered(turn.turnId);
+    await ledger.clearTurn(turn);
+    await deps.finished(entry);
+    if (outcome) {
+      metrics.turnFinished(outcome);
+      deps.observer?.finished(turn, outcome);
+    }
+    await progress.end(turn, { clearStatus: outcome !== undefined && outcome !== 'done' });
+    // Last (the text and session statuses share a slot; `active` must stay), beside: it never rejects.
+    if (outcome !== undefined) void deps.sessions?.end(where(turn));
+    await threadCheck.removeStrays(turn);
+  }
+
+  /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
+  function retrying<T>(entry: TurnInFlight, attempt: (style: OutputStyle) => Promise<T>) {
+    const { turn } = entry;
+    return deliverWhileTransient(attempt, {
+      clock,
+      signal: entry.abort.signal,
+      random: deps.random,
+      waitFor: (error) =>
+        error instanceof ClaimedElsewhere ? CLAIM_RECHECK_MS * (0.75 + 0.5 * random()) : undefined,
+      onRetry: async (error, attempts) => {
+        entry.takenOver = true;
+        // With the store down the claim stays ours: our next try takes it again, or it lapses.
+        await ledger
+          .deliveryClaim(turn.turnId)
+          .release()
+          .catch(() => undefined);
+        if (error instanceof ClaimedElsewhere) return;
+        const { threadKey, turnId } = turn;
+        const code = outputFailureCode(error);
+        logger.warn({ err: error, code, threadKey, turnId, attempts }, 'delivery failed; will retry');
+      },
+    });
+  }
+
+  /**
+   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
+   * stops, the turn is dropped and the thread freed (retried).
+   */
   async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
-    if (result.reason === 'permanent')
-      await closing.drop(entry, result.code, (work) => retrying(entry, work));
+    if (result.reason !== 'permanent') return;
+    const { threadKey, turnId, sessionId, channel } = entry.turn;
+    logger.warn(
+      { threadKey, turnId, sessionId, channel, code: result.code },
+      'Slack refused the outcome for good; turn dropped',
+    );
+    metrics.deliveryDropped(result.code);
+    deps.stopPolling(turnId);
+    await retrying(entry, async () => {
+      await releaseThread(entry, false);
+      await finish(entry, 'undeliverable');
+    });
   }
 
   return { post, postDeadlineNotice, forget: threadCheck.forget };

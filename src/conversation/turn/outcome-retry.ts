@@ -1,10 +1,8 @@
 /**
- * The one way anything a person must see reaches the thread: tried until Slack takes it, transient
- * failures waited out with jittered backoff, a refused rendering (`content`) tried once more in the
- * plain style, a permanent refusal final at once (classes: output-error.ts). Anything unclassified
- * is transient, a state store that does not answer included: an attempt carries a delivery's store
- * calls, and a store that blinks must delay the outcome, never lose it. The caller makes a retry
- * after a post that did land safe (it reads the thread first: outcome-poster.ts).
+ * The one way anything a person must see reaches the thread (failure classes: output-error.ts).
+ * Anything unclassified is transient, a state store that does not answer included: a store that
+ * blinks must delay the outcome, never lose it. The caller makes a retry after a post that did land
+ * safe (it reads the thread first: outcome-poster.ts).
  */
 
 import type { Clock } from '../../runtime/clock.js';
@@ -17,24 +15,22 @@ export type RetryResult<T> =
   /** `permanent`: Slack will not take it; `aborted`: the process is stopping or gave up waiting. */
   | { ok: false; reason: 'permanent' | 'aborted'; code: string; error: unknown };
 
-export interface OutcomeRetryOptions {
-  clock: Clock;
-  /** Aborting ends the waiting between attempts (shutdown, the turn taken by another replica). */
-  signal: AbortSignal;
-  backoff?: BackoffOptions | undefined;
-  random?: (() => number) | undefined;
-  /** Stop trying after this long (refusals: a notice an hour late only confuses). Default: never. */
-  giveUpAfterMs?: number | undefined;
-  /** Told of each transient failure before the wait; its own failure (the store down) is ignored. */
-  onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
-  /** The caller's own wait for this failure instead of the backoff (a claim held elsewhere: steady). */
-  waitFor?: ((error: unknown) => number | undefined) | undefined;
-}
-
-/** Runs `attempt` (given the style to render in) until it lands, or the failure is final. */
+/** Runs `attempt` until it lands or the failure is final; a refused rendering is tried once more plain. */
 export async function deliverWhileTransient<T>(
   attempt: (style: OutputStyle) => Promise<T>,
-  options: OutcomeRetryOptions,
+  options: {
+    clock: Clock;
+    /** Aborting ends the waiting between attempts (shutdown, the turn taken by another replica). */
+    signal: AbortSignal;
+    backoff?: BackoffOptions | undefined;
+    random?: (() => number) | undefined;
+    /** Stop trying after this long (refusals: a notice an hour late only confuses). Default: never. */
+    giveUpAfterMs?: number | undefined;
+    /** Told of each transient failure before the wait; its own failure (the store down) is ignored. */
+    onRetry?: ((error: unknown, attempt: number) => void | Promise<void>) | undefined;
+    /** The caller's own wait for this failure instead of the backoff (a claim held elsewhere: steady). */
+    waitFor?: ((error: unknown) => number | undefined) | undefined;
+  },
 ): Promise<RetryResult<T>> {
   const { clock, signal } = options;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;

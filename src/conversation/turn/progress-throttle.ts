@@ -1,16 +1,15 @@
 /**
  * Progress updates share one token bucket, coalesced per key: `chat.update` is Tier 3 (about 50 a
  * minute per workspace, https://api.slack.com/methods/chat.update), and answers never wait behind
- * progress. A step update (`offer`) waits for a token and may never be sent (the next one carries
- * the newer step). A refresh (`offerRefresh`) keeps a native status alive, which Slack clears two
- * minutes after it was set, so it goes first without waiting, driving the bucket into debt (a
- * minute's worth at most); `maxRefreshesInFlight` bounds refreshes, which share Slack's connections.
+ * progress. A refresh keeps a native status alive (Slack clears one two minutes after it was set),
+ * so it goes first without waiting, driving the bucket into debt (a minute's worth at most).
  */
 
 import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 
-export interface ProgressThrottleOptions<P> {
+/** Builds the process's progress throttle; a single drain loop runs while updates wait. */
+export function createProgressThrottle<P>(options: {
   /** Sends allowed per minute, across all keys. Refreshes are charged to it but never wait for it. */
   perMinute: number;
   /** Sends allowed back to back after a quiet spell. Default min(perMinute, 5). */
@@ -21,16 +20,11 @@ export interface ProgressThrottleOptions<P> {
   /** Shows one update (e.g. `chat.update` of a thread's progress message). */
   send(key: string, payload: P): Promise<void>;
   logger?: Logger | undefined;
-}
-
-const DEFAULT_REFRESHES_IN_FLIGHT = 16;
-
-/** Builds the process's progress throttle; a single drain loop runs while updates wait. */
-export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
+}) {
   const { clock, logger, perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
-  const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? DEFAULT_REFRESHES_IN_FLIGHT);
+  const maxRefreshesInFlight = Math.max(1, options.maxRefreshesInFlight ?? 16);
   const bucket = createTokenBucket(perMinute, burst, clock);
   // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
   const steps = new Map<string, P>();
@@ -78,13 +72,9 @@ export function createProgressThrottle<P>(options: ProgressThrottleOptions<P>) {
   /** Waits for a token, or less when a refresh arrives (or the throttle closes). */
   async function waitForToken(ms: number): Promise<void> {
     tokenWait = new AbortController();
-    try {
-      await clock.sleep(ms, tokenWait.signal);
-    } catch {
-      // Woken early: the loop looks again.
-    } finally {
-      tokenWait = undefined;
-    }
+    // Woken early: the loop looks again.
+    await clock.sleep(ms, tokenWait.signal).catch(() => undefined);
+    tokenWait = undefined;
   }
 
   async function drain(): Promise<void> {

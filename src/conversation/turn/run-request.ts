@@ -97,5 +97,3 @@ export function createRunRequest(deps: RunRequestDeps) {
 
   return { send, shownWithin };
 }
-
-export type RunRequest = ReturnType<typeof createRunRequest>;

@@ -3,18 +3,16 @@ import type { ThreadOutput, TurnMessages } from '../thread-output-port.js';
 import { where } from './turn-in-flight.js';
 import type { TurnRecord } from './turn-records.js';
 
-export interface ThreadCheckDeps {
-  output: Pick<ThreadOutput, 'findTurnMessages' | 'removeProgress'>;
-  logger: Logger;
-}
-
 /**
  * The look at the thread that delivery takes after a takeover or a failed post (DESIGN "Durable
  * turns": `chat.postMessage` has no idempotency key, so what already landed is found by the turn id
  * in its metadata). The same read finds progress messages the record does not name (a replica killed
  * before it saved the ts), which would say "working" forever: they go with the turn's own indicator.
  */
-export function createThreadCheck(deps: ThreadCheckDeps) {
+export function createThreadCheck(deps: {
+  output: Pick<ThreadOutput, 'findTurnMessages' | 'removeProgress'>;
+  logger: Logger;
+}) {
   const { output, logger } = deps;
   /** Per turn id: progress messages found in its thread that its record does not name. */
   const strays = new Map<string, Set<string>>();

@@ -1,31 +1,42 @@
 import type { PollScheduler } from '../polling/poll-contract.js';
+import type { ConversationMetrics } from '../ports.js';
+import type { TurnNotice } from '../thread-output-port.js';
 import { createOutcomePoster, type OutcomePosterDeps } from './outcome-poster.js';
-import { createTurnEndings, type TurnEndingsDeps } from './turn-endings.js';
 import type { FinalOutcome, TurnInFlight } from './turn-in-flight.js';
 import type { TurnLedger } from './turn-ledger.js';
 import { storedPhase } from './turn-machine.js';
-import { createTurnPolls, type TurnPollsDeps } from './turn-polls.js';
 import type { TurnProgress } from './turn-progress.js';
-import type { TurnEffect } from './turn-states.js';
+import type { TurnOutcome, TurnRecord } from './turn-records.js';
+import type { TurnEffect, TurnEvent } from './turn-states.js';
 
-export interface TurnEffectsDeps
-  extends Omit<OutcomePosterDeps, 'stopPolling'>,
-    Omit<TurnPollsDeps, 'poller'>,
-    TurnEndingsDeps {
+/** The machine's effects that end a turn: each posts one outcome (outcome-poster.ts). */
+type EndingEffect = Extract<TurnEffect, { type: `deliver-${string}` | `notify-${string}` }>;
+
+const STOP: TurnEvent = { type: 'stop-requested' };
+
+export interface TurnEffectsDeps extends Omit<OutcomePosterDeps, 'stopPolling'> {
   ledger: TurnLedger;
   poller: Pick<PollScheduler, 'add' | 'remove'>;
   progress: Pick<TurnProgress, 'follow' | 'step' | 'settle' | 'end'>;
-  metrics: OutcomePosterDeps['metrics'] & TurnPollsDeps['metrics'];
+  metrics: OutcomePosterDeps['metrics'] & Pick<ConversationMetrics, 'statusPoll' | 'serviceError'>;
+  newReferenceId: () => string;
+  /** How long past its deadline a run is still watched (0: the deadline ends the turn). */
+  lateWatchMs: number;
+  /** Error codes after which polling a session is pointless (token rejected, unknown session…). */
+  isPermanentPollError: (error: unknown) => boolean;
+  errorCode: (error: unknown) => string;
+  /** The turn is this instance's to follow from now on. */
+  hold(entry: TurnInFlight): void;
+  /** Hands a poll's result to the turn machine. */
+  feed(entry: TurnInFlight, event: TurnEvent): Promise<void>;
 }
 
 /**
  * The one place the turn machine's effects are carried out: the start (the entry's `start`), the
- * polls (turn-polls.ts), the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
+ * polls, the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
-  const { ledger, clock, logger, poller } = deps;
-  const polls = createTurnPolls(deps);
-  const endings = createTurnEndings(deps);
+  const { ledger, clock, logger, poller, metrics } = deps;
   const poster = createOutcomePoster({ ...deps, stopPolling: (turnId) => poller.remove(turnId) });
   /** Posts under way, so `settled` can wait for them. */
   const running = new Set<Promise<void>>();
@@ -56,18 +67,92 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
         );
         return deps.ledger.restoreSession(turn.threadKey, effect.sessionId);
       case 'schedule-poll':
-        return polls.follow(entry);
+        return follow(entry);
       case 'watch-late':
-        return polls.watchLate(entry);
+        // Past the deadline: polled at the slow pace until the watch ends.
+        return poll(entry, entry.turn.watchUntil ?? clock.now(), 'late', { type: 'watch-ended' });
       case 'show-progress':
         entry.steps = effect.steps;
         return deps.progress.step(turn, effect.steps);
       case 'notify-deadline':
         if (effect.watching) return noticeLateWatch(entry);
-        return end(entry, endings.outcomeOf(turn, effect));
+        return end(entry, outcomeOf(turn, effect));
       default:
-        return end(entry, endings.outcomeOf(turn, effect));
+        return end(entry, outcomeOf(turn, effect));
     }
+  }
+
+  /** Polls the run at the normal pace until its deadline (once: the scheduler polls again by itself). */
+  function follow(entry: TurnInFlight): void {
+    if (entry.polled) return;
+    deps.hold(entry);
+    deps.progress.follow(entry.turn);
+    poll(entry, entry.turn.deadlineAt, 'normal', {
+      type: 'deadline-passed',
+      watchLate: deps.lateWatchMs > 0,
+    });
+  }
+
+  /** A started run in the shared poll scheduler: its reports, failures and deadline go to the machine. */
+  function poll(entry: TurnInFlight, deadlineAt: number, pace: 'normal' | 'late', onDeadline: TurnEvent) {
+    const { turnId, agentId, sessionId, connection, teamId } = entry.turn;
+    entry.polled = true;
+    const on = connection !== undefined ? { connection } : {};
+    poller.add(
+      { id: turnId, agentId, sessionId: sessionId ?? '', ...on, teamId, deadlineAt, pace },
+      {
+        // A stop pressed on another replica reaches the holder through the store, at its next poll.
+        onReport: async (report) => {
+          const stopped = await ledger.isStopped(turnId).catch(() => false);
+          await deps.feed(entry, stopped ? STOP : { type: 'status-report', report });
+        },
+        onError: async (error) => {
+          const code = deps.errorCode(error);
+          metrics.statusPoll({ ok: false, errorCode: code });
+          metrics.serviceError(code);
+          await deps.feed(entry, { type: 'poll-failed', error, permanent: deps.isPermanentPollError(error) });
+        },
+        onDeadline: () => deps.feed(entry, onDeadline),
+      },
+    );
+  }
+
+  /** What the thread is told for each way a turn ends, and the log line that goes with it. */
+  function outcomeOf(turn: TurnRecord, effect: EndingEffect): FinalOutcome {
+    const { threadKey, turnId, sessionId } = turn;
+    const waitedMs = clock.now() - turn.startedAt;
+    const notice = (shown: TurnNotice, outcome: TurnOutcome): FinalOutcome => ({
+      kind: 'notice',
+      notice: shown,
+      outcome,
+    });
+    switch (effect.type) {
+      case 'deliver-answer':
+      case 'deliver-outcome':
+        return { kind: 'report', report: effect.report, late: effect.late === true };
+      case 'notify-poll-failed':
+        return notice(serviceError(turn, effect.error, 'polling stopped'), 'service_error');
+      case 'notify-start-failed':
+        return notice(serviceError(turn, effect.error, 'run start failed'), 'service_error');
+      case 'notify-lost':
+        logger.warn({ threadKey, turnId }, 'turn lost before its run started');
+        return notice({ kind: 'lost-turn' }, 'lost');
+      case 'notify-deadline':
+        return notice({ kind: 'deadline', waitedMs }, 'deadline');
+      case 'notify-watch-ended':
+        return notice({ kind: 'watch-ended', waitedMs }, 'deadline');
+      case 'notify-stopped':
+        logger.info({ threadKey, turnId, sessionId }, 'run stopped');
+        return notice({ kind: 'stopped' }, 'stopped');
+    }
+  }
+
+  /** The service failed the turn: logged with a reference id the thread's notice repeats. */
+  function serviceError(turn: TurnRecord, error: unknown, message: string): TurnNotice {
+    const referenceId = deps.newReferenceId();
+    const { threadKey, turnId, sessionId } = turn;
+    logger.error({ err: error, threadKey, turnId, sessionId, referenceId }, message);
+    return { kind: 'service-error', error, referenceId };
   }
 
   /** Every outcome stops polling; the post goes on (and retries) beside the poller. */

@@ -1,26 +1,29 @@
-import { randomUUID } from 'node:crypto';
+import type { AnswerPlacement } from '../access/answer-place.js';
+import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
 import type { InsideCheck } from '../access/who-is-inside.js';
+import type { TurnContext } from '../context/turn-context.js';
 import type { IoGate } from '../polling/io-gate.js';
 import type { ConversationStore } from '../ports.js';
 import { tenantName } from '../tenancy.js';
 import { threadKey as makeThreadKey } from '../thread-key.js';
-import type { Refusal, ThreadOutput } from '../thread-output-port.js';
-import { createRefusalTeller } from './refusal-teller.js';
-import { createRunStart, type RunStartDeps } from './run-start.js';
+import type { Refusal, RefusalDetail, ThreadOutput } from '../thread-output-port.js';
+import { deliverWhileTransient } from './outcome-retry.js';
+import { createRunStart, newFlatId, type RunStartDeps } from './run-start.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
-import { createTurnPlacement, type TurnPlacementDeps } from './turn-placement.js';
+import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
-export interface TurnIntakeDeps
-  extends Omit<RunStartDeps, 'ledger' | 'newId' | 'refuseBusy'>,
-    Omit<TurnPlacementDeps, 'refusals'> {
+export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'refuseBusy'> {
   store: ConversationStore;
+  /** The agent, thread context and time range of a turn (see turn-context.ts). */
+  context: Pick<TurnContext, 'prepare'>;
+  /** Where the answer goes when outsiders can read the conversation (see answer-place.ts). */
+  placement: AnswerPlacement;
   output: Pick<ThreadOutput, 'refuse' | 'removeProgress'>;
   settings: RunStartDeps['settings'] & { instanceId: string };
   /** Only people inside the organisation start turns (DESIGN "Who is inside"). */
   inside: InsideCheck;
-  newId?: () => string;
   /** One turn start per turn of the event loop (io-gate.ts): a burst of mentions delays no ack. */
   gate?: IoGate;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
@@ -29,29 +32,38 @@ export interface TurnIntakeDeps
   ledger?: TurnLedger | undefined;
 }
 
-/**
- * A random UUID as one flat string: V8 keeps `randomUUID`'s 20 joined pieces as a tree (about 500
- * bytes instead of 60) and every turn keeps several ids; `toLowerCase` (a no-op here) flattens it.
- */
-const newFlatId = (): string => randomUUID().toLowerCase();
+/** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
+const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
 
 /**
  * Turns a classified Slack message into one agent turn: dedupe, who may ask, the cheap refusals,
- * placement (turn-placement.ts), then run start (run-start.ts). A message not taken is told why.
+ * placement (where the answer goes), then run start (run-start.ts). A message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
   const newId = deps.newId ?? newFlatId;
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const refusals = createRefusalTeller(deps);
-  const { tell } = refusals;
-  const placement = createTurnPlacement({ ...deps, refusals });
+  const stopping = new AbortController();
+  const refusalsUnderWay = new Set<Promise<unknown>>();
   const runStart = createRunStart({
     ...deps,
     ledger,
     newId,
     refuseBusy: (request, workingForMs) => tell(request, 'busy', { workingForMs }),
   });
+
+  /** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
+  function tell(request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
+    const { teamId, channel, threadTs, userId, sourceTs } = request;
+    const work = deliverWhileTransient(
+      () => deps.output.refuse({ teamId, channel, threadTs }, userId, sourceTs, refusal, detail),
+      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
+    ).then((result) => {
+      if (!result.ok) logger.warn({ channel, refusal, code: result.code }, 'refusal not delivered');
+    });
+    refusalsUnderWay.add(work);
+    void work.finally(() => refusalsUnderWay.delete(work));
+  }
 
   /** Failures before the run starts (the store not answering) are logged and told to the sender. */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
@@ -93,12 +105,48 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
       tell(asked, spent.refusal, spent.detail);
       return 'over-limit';
     }
-    const placed = await placement.place(asked, askedThread);
-    if (placed.kind === 'refused') {
+    const placed = await place(asked, askedThread);
+    if (!placed) {
       await spent.giveBack();
       return 'refused';
     }
     return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
+  }
+
+  /** A turn's context and where its answer goes; undefined when refused (the asker told why). */
+  async function place(asked: TurnRequest, askedThread: ThreadRecord | undefined) {
+    const prepared = await deps.context.prepare(asked, askedThread);
+    if (prepared.kind === 'refused') {
+      tell(asked, prepared.refusal);
+      return undefined;
+    }
+    const placement = await deps.placement.decide(asked.channel);
+    if (placement.kind === 'refused') {
+      tell(asked, 'outsider-audience', { audience: placement.reason });
+      return undefined;
+    }
+    const placed =
+      placement.kind === 'private'
+        ? await movePrivately(asked, placement.reason)
+        : { request: asked, thread: askedThread };
+    return placed && { ...placed, prepared };
+  }
+
+  /**
+   * Moves the question to the asker's DM (OUTSIDER_AUDIENCE=dm): the turn lives in the private thread
+   * from now on. Undefined (the asker told why) when Slack would not open the DM.
+   */
+  async function movePrivately(asked: TurnRequest, reason: OutsiderReason) {
+    const { teamId, channel, threadTs, sourceTs } = asked;
+    const origin = { teamId, channel, threadTs, sourceTs };
+    const moved = await deps.placement.moveToPrivate(origin, asked.userId, asked.prompt, reason);
+    if (!moved.moved) {
+      tell(asked, 'private-thread-failed', { audience: reason });
+      return undefined;
+    }
+    const where = moved.where;
+    const request = { ...asked, channel: where.channel, threadTs: where.threadTs, sourceTs: where.threadTs };
+    return { request, thread: undefined };
   }
 
   /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
@@ -124,7 +172,15 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return 'refused';
   }
 
-  return { handle, refuse, stop: refusals.stop };
+  return {
+    handle,
+    refuse,
+    /** Ends the retries of refusals still waiting for Slack (shutdown); resolves once they settled. */
+    async stop(): Promise<void> {
+      stopping.abort();
+      await Promise.all([...refusalsUnderWay]);
+    },
+  };
 }
 
 export type TurnIntake = ReturnType<typeof createTurnIntake>;

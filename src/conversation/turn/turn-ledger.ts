@@ -27,18 +27,16 @@ export const DELIVERED_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long one instance may take to post an outcome before another may try. */
 export const DELIVERY_CLAIM_TTL_MS = 5 * 60 * 1000;
 
-export interface TurnLedgerDeps {
-  store: ConversationStore;
-  clock: Pick<Clock, 'now'>;
-  /** The token of the locks held by this instance (lease, delivery claim, delivered mark). */
-  instanceId: string;
-}
-
 /**
  * The one writer of a turn's durable state: the lock protocol and every write of the thread and turn
  * records. Stateless: every replica's ledger agrees through the store alone.
  */
-export function createTurnLedger(deps: TurnLedgerDeps) {
+export function createTurnLedger(deps: {
+  store: ConversationStore;
+  clock: Pick<Clock, 'now'>;
+  /** The token of the locks held by this instance (lease, delivery claim, delivered mark). */
+  instanceId: string;
+}) {
   const { store, clock, instanceId: me } = deps;
 
   /** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */

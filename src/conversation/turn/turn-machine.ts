@@ -1,14 +1,9 @@
 /**
- * The turn state machine of one thread, deciding every step of a turn:
- * `idle → (checking →) starting → polling (→ late) → delivering → idle`. Pure: it returns the next
- * state and the effects to carry out as data; the caller feeds the results back as events. The
- * vocabulary is in turn-states.ts; the phases are the stored record's ({@link stateOfRecord}).
- *
- * Past the deadline a polled turn may go on `late`: a late answer is still delivered; when the watch
- * ends the thread goes idle with its run left open, and its next message goes through `checking`
- * (the seed's rule 2 allows a follow-up only after a terminal status). A stop ends a polled turn at
- * once and the thread forgets the session: the service has no cancel. Only an idle thread takes a
- * message: the busy lock (turn-ledger.ts) refuses one while a turn runs, on any replica.
+ * The turn state machine of one thread, pure, deciding every step of a turn:
+ * `idle → (checking →) starting → polling (→ late) → delivering → idle` (vocabulary: turn-states.ts).
+ * A run left open (deadline, watch ended) is checked before a follow-up: the seed's rule 2 allows one
+ * only after a terminal status. A stop makes the thread forget the session: the service has no cancel.
+ * Only an idle thread takes a message: the busy lock (turn-ledger.ts) refuses one on any replica.
  */
 import { type ReportDigest, type RunStatusReport, TERMINAL_STATUSES } from '../ports.js';
 import { digestReport, sameReportDigest } from './report-digest.js';

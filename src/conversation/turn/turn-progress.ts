@@ -30,20 +30,6 @@ export interface ThreadStatusPort {
   set(where: ThreadLocation, progress: Progress | undefined): Promise<StatusResult>;
 }
 
-export interface TurnProgressDeps {
-  style: 'status' | 'message';
-  /** How often a turn's progress is shown again when no new step came. */
-  refreshMs: number;
-  /** Progress updates allowed per minute across all turns (the progress throttle's budget). */
-  perMinute: number;
-  output: Pick<ThreadOutput, 'postProgress' | 'updateProgress' | 'removeProgress'>;
-  status: ThreadStatusPort;
-  clock: Clock;
-  logger: Logger;
-  /** Counts statuses that expired before their refresh (absent in tests that do not look). */
-  metrics?: Pick<ConversationMetrics, 'progressStatusLapsed'> | undefined;
-}
-
 /** Refreshes edit a progress message at most this often: its elapsed time moves, within Tier 3. */
 const MESSAGE_REFRESH_MAX_MS = 30_000;
 
@@ -62,7 +48,19 @@ interface Followed {
   statusSetAt: number;
 }
 
-export function createTurnProgress(deps: TurnProgressDeps) {
+export function createTurnProgress(deps: {
+  style: 'status' | 'message';
+  /** How often a turn's progress is shown again when no new step came. */
+  refreshMs: number;
+  /** Progress updates allowed per minute across all turns (the progress throttle's budget). */
+  perMinute: number;
+  output: Pick<ThreadOutput, 'postProgress' | 'updateProgress' | 'removeProgress'>;
+  status: ThreadStatusPort;
+  clock: Clock;
+  logger: Logger;
+  /** Counts statuses that expired before their refresh (absent in tests that do not look). */
+  metrics?: Pick<ConversationMetrics, 'progressStatusLapsed'> | undefined;
+}) {
   const { output, status, clock, logger, metrics } = deps;
   /** Workspaces where the native status is not available: decided once per process. */
   const fellBack = new Set<string>();

@@ -4,7 +4,12 @@ import type { ConversationStore } from '../ports.js';
 import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
 import type { TurnRunner } from './turn-runner.js';
 
-export interface TurnRecoveryDeps {
+/**
+ * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
+ * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
+ * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
+ */
+export function createTurnRecovery(deps: {
   store: ConversationStore;
   runner: Pick<TurnRunner, 'tracking' | 'takeOver' | 'stopTurn' | 'untrack' | 'turnOf'>;
   logger: Logger;
@@ -13,14 +18,7 @@ export interface TurnRecoveryDeps {
   clock?: Pick<Clock, 'now'> | undefined;
   /** @default a ledger over `store` */
   ledger?: TurnLedger | undefined;
-}
-
-/**
- * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
- * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
- * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
- */
-export function createTurnRecovery(deps: TurnRecoveryDeps) {
+}) {
   const { store, runner, logger, settings } = deps;
   const ledger =
     deps.ledger ??
@@ -80,8 +78,7 @@ export function createTurnRecovery(deps: TurnRecoveryDeps) {
 
   /**
    * Redis came back without the turn (no persistence): save it again, so it can be adopted if we die.
-   * A record gone because the turn just finished is not saved again: finishing marks the turn
-   * delivered before it deletes the record, so the mark is read after the record was found gone.
+   * Not a turn that just finished: it is marked delivered before its record goes, so read that after.
    */
   async function restoreRecord(turnId: string): Promise<void> {
     const turn = runner.turnOf(turnId);

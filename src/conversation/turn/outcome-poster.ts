@@ -5,7 +5,7 @@ import { type AnswerPostDeps, createAnswerPost, logOf, targetOf } from './answer
 import type { PostPlace } from './audience-at-post.js';
 import { deliverWhileTransient, type RetryResult } from './outcome-retry.js';
 import { outputFailureCode } from './output-error.js';
-import { createThreadCheck } from './thread-check.js';
+import { createThreadCheck, type ThreadCheck } from './thread-check.js';
 import { type FinalOutcome, type TurnInFlight, where } from './turn-in-flight.js';
 import { DELIVERY_CLAIM_TTL_MS, type TurnLedger } from './turn-ledger.js';
 import { threadChangeOf } from './turn-machine.js';
@@ -60,16 +60,16 @@ const quotesTheService = (notice: TurnNotice) =>
  * - a post Slack accepted but does not yet list in `conversations.replies` is posted again.
  */
 export function createOutcomePoster(deps: OutcomePosterDeps) {
-  const { ledger, store, output, progress, clock, logger, metrics } = deps;
+  const { ledger, output, progress, clock, logger, metrics } = deps;
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
-  const random = deps.random ?? Math.random;
+  const { releaseThread, finish } = createTurnClosing(deps, threadCheck);
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
     await entry.noticeChain;
     if (!deps.isCurrent(entry)) return;
     const seenAt = clock.now();
-    const result = await retrying(entry, (style) => postOnce(entry, outcome, style));
+    const result = await retrying(deps, entry, (style) => postOnce(entry, outcome, style));
     if (!result.ok) return notLanded(entry, result);
     // Counted where the answer was posted: `value` is false when another replica had posted it.
     if (result.value && outcome.kind === 'report' && outcome.report.status === 'done') {
@@ -119,7 +119,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
       waitedMs: clock.now() - turn.startedAt,
       watchForMs: Math.max(0, (turn.watchUntil ?? 0) - clock.now()),
     };
-    const result = await retrying(entry, async (style) => {
+    const result = await retrying(deps, entry, async (style) => {
       if (entry.takenOver && (await threadCheck.look(turn)).notices.includes('deadline')) return;
       const receipt = receiptOf(turn, clock.now(), entry.steps);
       await output.postNotice(where(turn), notice, turn.turnId, style, receipt);
@@ -131,6 +131,38 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     if (turn.progressTs) await output.removeProgress(where(turn), turn.progressTs).catch(() => undefined);
     await threadCheck.removeStrays(turn);
   }
+
+  /**
+   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
+   * stops, the turn is dropped and the thread freed (retried).
+   */
+  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
+    if (result.reason !== 'permanent') return;
+    const { threadKey, turnId, sessionId, channel } = entry.turn;
+    logger.warn(
+      { threadKey, turnId, sessionId, channel, code: result.code },
+      'Slack refused the outcome for good; turn dropped',
+    );
+    metrics.deliveryDropped(result.code);
+    deps.stopPolling(turnId);
+    await retrying(deps, entry, async () => {
+      await releaseThread(entry, false);
+      await finish(entry, 'undeliverable');
+    });
+  }
+
+  return { post, postDeadlineNotice, forget: threadCheck.forget };
+}
+
+/** What ending a turn in the store reaches. */
+type ClosingDeps = Pick<
+  OutcomePosterDeps,
+  'ledger' | 'store' | 'progress' | 'metrics' | 'observer' | 'sessions' | 'finished'
+>;
+
+/** The end of a turn in the store and around the thread: the thread freed, the records cleared. */
+function createTurnClosing(deps: ClosingDeps, threadCheck: Pick<ThreadCheck, 'removeStrays'>) {
+  const { ledger, store, progress, metrics } = deps;
 
   /**
    * Frees the thread for its next turn, recording what the machine decided the thread keeps, before
@@ -165,50 +197,37 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     await threadCheck.removeStrays(turn);
   }
 
-  /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
-  function retrying<T>(entry: TurnInFlight, attempt: (style: OutputStyle) => Promise<T>) {
-    const { turn } = entry;
-    return deliverWhileTransient(attempt, {
-      clock,
-      signal: entry.abort.signal,
-      random: deps.random,
-      waitFor: (error) =>
-        error instanceof ClaimedElsewhere ? CLAIM_RECHECK_MS * (0.75 + 0.5 * random()) : undefined,
-      onRetry: async (error, attempts) => {
-        entry.takenOver = true;
-        // With the store down the claim stays ours: our next try takes it again, or it lapses.
-        await ledger
-          .deliveryClaim(turn.turnId)
-          .release()
-          .catch(() => undefined);
-        if (error instanceof ClaimedElsewhere) return;
-        const { threadKey, turnId } = turn;
-        const code = outputFailureCode(error);
-        logger.warn({ err: error, code, threadKey, turnId, attempts }, 'delivery failed; will retry');
-      },
-    });
-  }
+  return { releaseThread, finish };
+}
 
-  /**
-   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
-   * stops, the turn is dropped and the thread freed (retried).
-   */
-  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
-    if (result.reason !== 'permanent') return;
-    const { threadKey, turnId, sessionId, channel } = entry.turn;
-    logger.warn(
-      { threadKey, turnId, sessionId, channel, code: result.code },
-      'Slack refused the outcome for good; turn dropped',
-    );
-    metrics.deliveryDropped(result.code);
-    deps.stopPolling(turnId);
-    await retrying(entry, async () => {
-      await releaseThread(entry, false);
-      await finish(entry, 'undeliverable');
-    });
-  }
-
-  return { post, postDeadlineNotice, forget: threadCheck.forget };
+/** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
+function retrying<T>(
+  deps: Pick<OutcomePosterDeps, 'ledger' | 'clock' | 'logger' | 'random'>,
+  entry: TurnInFlight,
+  attempt: (style: OutputStyle) => Promise<T>,
+) {
+  const { ledger, clock, logger } = deps;
+  const random = deps.random ?? Math.random;
+  const { turn } = entry;
+  return deliverWhileTransient(attempt, {
+    clock,
+    signal: entry.abort.signal,
+    random: deps.random,
+    waitFor: (error) =>
+      error instanceof ClaimedElsewhere ? CLAIM_RECHECK_MS * (0.75 + 0.5 * random()) : undefined,
+    onRetry: async (error, attempts) => {
+      entry.takenOver = true;
+      // With the store down the claim stays ours: our next try takes it again, or it lapses.
+      await ledger
+        .deliveryClaim(turn.turnId)
+        .release()
+        .catch(() => undefined);
+      if (error instanceof ClaimedElsewhere) return;
+      const { threadKey, turnId } = turn;
+      const code = outputFailureCode(error);
+      logger.warn({ err: error, code, threadKey, turnId, attempts }, 'delivery failed; will retry');
+    },
+  });
 }
 
 function noticeOf(outcome: FinalOutcome): TurnNotice {

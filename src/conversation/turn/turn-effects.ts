@@ -36,7 +36,7 @@ export interface TurnEffectsDeps extends Omit<OutcomePosterDeps, 'stopPolling'> 
  * polls, the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
-  const { ledger, clock, logger, poller, metrics } = deps;
+  const { ledger, clock, logger, poller } = deps;
   const poster = createOutcomePoster({ ...deps, stopPolling: (turnId) => poller.remove(turnId) });
   /** Posts under way, so `settled` can wait for them. */
   const running = new Set<Promise<void>>();
@@ -70,15 +70,15 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
         return follow(entry);
       case 'watch-late':
         // Past the deadline: polled at the slow pace until the watch ends.
-        return poll(entry, entry.turn.watchUntil ?? clock.now(), 'late', { type: 'watch-ended' });
+        return poll(deps, entry, entry.turn.watchUntil ?? clock.now(), 'late', { type: 'watch-ended' });
       case 'show-progress':
         entry.steps = effect.steps;
         return deps.progress.step(turn, effect.steps);
       case 'notify-deadline':
         if (effect.watching) return noticeLateWatch(entry);
-        return end(entry, outcomeOf(turn, effect));
+        return end(entry, outcomeOf(turn, effect, deps));
       default:
-        return end(entry, outcomeOf(turn, effect));
+        return end(entry, outcomeOf(turn, effect, deps));
     }
   }
 
@@ -87,72 +87,10 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
     if (entry.polled) return;
     deps.hold(entry);
     deps.progress.follow(entry.turn);
-    poll(entry, entry.turn.deadlineAt, 'normal', {
+    poll(deps, entry, entry.turn.deadlineAt, 'normal', {
       type: 'deadline-passed',
       watchLate: deps.lateWatchMs > 0,
     });
-  }
-
-  /** A started run in the shared poll scheduler: its reports, failures and deadline go to the machine. */
-  function poll(entry: TurnInFlight, deadlineAt: number, pace: 'normal' | 'late', onDeadline: TurnEvent) {
-    const { turnId, agentId, sessionId, connection, teamId } = entry.turn;
-    entry.polled = true;
-    const on = connection !== undefined ? { connection } : {};
-    poller.add(
-      { id: turnId, agentId, sessionId: sessionId ?? '', ...on, teamId, deadlineAt, pace },
-      {
-        // A stop pressed on another replica reaches the holder through the store, at its next poll.
-        onReport: async (report) => {
-          const stopped = await ledger.isStopped(turnId).catch(() => false);
-          await deps.feed(entry, stopped ? STOP : { type: 'status-report', report });
-        },
-        onError: async (error) => {
-          const code = deps.errorCode(error);
-          metrics.statusPoll({ ok: false, errorCode: code });
-          metrics.serviceError(code);
-          await deps.feed(entry, { type: 'poll-failed', error, permanent: deps.isPermanentPollError(error) });
-        },
-        onDeadline: () => deps.feed(entry, onDeadline),
-      },
-    );
-  }
-
-  /** What the thread is told for each way a turn ends, and the log line that goes with it. */
-  function outcomeOf(turn: TurnRecord, effect: EndingEffect): FinalOutcome {
-    const { threadKey, turnId, sessionId } = turn;
-    const waitedMs = clock.now() - turn.startedAt;
-    const notice = (shown: TurnNotice, outcome: TurnOutcome): FinalOutcome => ({
-      kind: 'notice',
-      notice: shown,
-      outcome,
-    });
-    switch (effect.type) {
-      case 'deliver-answer':
-      case 'deliver-outcome':
-        return { kind: 'report', report: effect.report, late: effect.late === true };
-      case 'notify-poll-failed':
-        return notice(serviceError(turn, effect.error, 'polling stopped'), 'service_error');
-      case 'notify-start-failed':
-        return notice(serviceError(turn, effect.error, 'run start failed'), 'service_error');
-      case 'notify-lost':
-        logger.warn({ threadKey, turnId }, 'turn lost before its run started');
-        return notice({ kind: 'lost-turn' }, 'lost');
-      case 'notify-deadline':
-        return notice({ kind: 'deadline', waitedMs }, 'deadline');
-      case 'notify-watch-ended':
-        return notice({ kind: 'watch-ended', waitedMs }, 'deadline');
-      case 'notify-stopped':
-        logger.info({ threadKey, turnId, sessionId }, 'run stopped');
-        return notice({ kind: 'stopped' }, 'stopped');
-    }
-  }
-
-  /** The service failed the turn: logged with a reference id the thread's notice repeats. */
-  function serviceError(turn: TurnRecord, error: unknown, message: string): TurnNotice {
-    const referenceId = deps.newReferenceId();
-    const { threadKey, turnId, sessionId } = turn;
-    logger.error({ err: error, threadKey, turnId, sessionId, referenceId }, message);
-    return { kind: 'service-error', error, referenceId };
   }
 
   /** Every outcome stops polling; the post goes on (and retries) beside the poller. */
@@ -188,4 +126,83 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
     forget: poster.forget,
     settled: () => Promise.all([...running]),
   };
+}
+
+/** What a polled run reaches: the scheduler, the stop mark, the machine, the poll metrics. */
+type PollDeps = Pick<
+  TurnEffectsDeps,
+  'poller' | 'ledger' | 'metrics' | 'feed' | 'errorCode' | 'isPermanentPollError'
+>;
+
+/** A started run in the shared poll scheduler: its reports, failures and deadline go to the machine. */
+function poll(
+  deps: PollDeps,
+  entry: TurnInFlight,
+  deadlineAt: number,
+  pace: 'normal' | 'late',
+  onDeadline: TurnEvent,
+): void {
+  const { poller, ledger, metrics } = deps;
+  const { turnId, agentId, sessionId, connection, teamId } = entry.turn;
+  entry.polled = true;
+  const on = connection !== undefined ? { connection } : {};
+  poller.add(
+    { id: turnId, agentId, sessionId: sessionId ?? '', ...on, teamId, deadlineAt, pace },
+    {
+      // A stop pressed on another replica reaches the holder through the store, at its next poll.
+      onReport: async (report) => {
+        const stopped = await ledger.isStopped(turnId).catch(() => false);
+        await deps.feed(entry, stopped ? STOP : { type: 'status-report', report });
+      },
+      onError: async (error) => {
+        const code = deps.errorCode(error);
+        metrics.statusPoll({ ok: false, errorCode: code });
+        metrics.serviceError(code);
+        await deps.feed(entry, { type: 'poll-failed', error, permanent: deps.isPermanentPollError(error) });
+      },
+      onDeadline: () => deps.feed(entry, onDeadline),
+    },
+  );
+}
+
+/** What an ending reads: the time, the log, and a reference id for a service error. */
+type EndingContext = Pick<TurnEffectsDeps, 'clock' | 'logger' | 'newReferenceId'>;
+
+/** What the thread is told for each way a turn ends, and the log line that goes with it. */
+function outcomeOf(turn: TurnRecord, effect: EndingEffect, ctx: EndingContext): FinalOutcome {
+  const { clock, logger } = ctx;
+  const { threadKey, turnId, sessionId } = turn;
+  const waitedMs = clock.now() - turn.startedAt;
+  const notice = (shown: TurnNotice, outcome: TurnOutcome): FinalOutcome => ({
+    kind: 'notice',
+    notice: shown,
+    outcome,
+  });
+  switch (effect.type) {
+    case 'deliver-answer':
+    case 'deliver-outcome':
+      return { kind: 'report', report: effect.report, late: effect.late === true };
+    case 'notify-poll-failed':
+      return notice(serviceError(turn, effect.error, 'polling stopped', ctx), 'service_error');
+    case 'notify-start-failed':
+      return notice(serviceError(turn, effect.error, 'run start failed', ctx), 'service_error');
+    case 'notify-lost':
+      logger.warn({ threadKey, turnId }, 'turn lost before its run started');
+      return notice({ kind: 'lost-turn' }, 'lost');
+    case 'notify-deadline':
+      return notice({ kind: 'deadline', waitedMs }, 'deadline');
+    case 'notify-watch-ended':
+      return notice({ kind: 'watch-ended', waitedMs }, 'deadline');
+    case 'notify-stopped':
+      logger.info({ threadKey, turnId, sessionId }, 'run stopped');
+      return notice({ kind: 'stopped' }, 'stopped');
+  }
+}
+
+/** The service failed the turn: logged with a reference id the thread's notice repeats. */
+function serviceError(turn: TurnRecord, error: unknown, message: string, ctx: EndingContext): TurnNotice {
+  const referenceId = ctx.newReferenceId();
+  const { threadKey, turnId, sessionId } = turn;
+  ctx.logger.error({ err: error, threadKey, turnId, sessionId, referenceId }, message);
+  return { kind: 'service-error', error, referenceId };
 }

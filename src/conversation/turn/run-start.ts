@@ -63,7 +63,7 @@ export function createRunStart(deps: RunStartDeps) {
       deps.refuseBusy(request, holder ? clock.now() - holder.startedAt : undefined);
       return 'busy';
     }
-    const { work, result } = startWork(request, thread, prepared, async () => {
+    const { work, result } = startWork(deps, requests, request, thread, prepared, async () => {
       await threadLock.release();
       await spent.giveBack();
     });
@@ -93,85 +93,91 @@ export function createRunStart(deps: RunStartDeps) {
     };
   }
 
-  /** The work of one taken turn's first effects, as the machine asks for them (turn-effects.ts). */
-  function startWork(
-    request: TurnRequest,
-    thread: ThreadRecord | undefined,
-    prepared: ReadyTurn,
-    giveBack: () => Promise<void>,
-  ) {
-    const input: RunInput = { message: request.prompt, ...prepared.context };
-    const { teamId, channel, threadTs } = request;
-    const where: ThreadLocation = { teamId, channel, threadTs };
-    let result: TurnRequestResult = 'busy';
-    let checked: RunStatusReport | undefined;
-    let shown: Promise<string | undefined> = Promise.resolve(undefined);
+  return { begin };
+}
 
-    const work: TurnStartWork = {
-      async check(sessionId) {
-        const agent = runsOn(deps.agent, deps.connections, prepared.connection, teamId);
-        checked = await readOpenRun(agent, prepared.agentId, sessionId, deps);
-        return checked;
-      },
-      async refuse() {
-        await giveBack();
-        deps.refuseBusy(request, clock.now() - (thread?.runOpenSince ?? clock.now()));
-      },
-      async send(entry) {
-        const { turn } = entry;
-        // The run left open has ended: its final report is the stale rule's reference from now on.
-        if (checked && thread) await ledger.saveFinal(thread, turn.previousFinal);
-        await ledger.lease(turn.turnId).take(settings.leaseTtlMs);
-        if (!thread) await ledger.createThread(threadOf(turn.threadKey, clock.now()));
-        await ledger.saveTurn(turn);
-        logOf(deps.logger, entry).debug(
-          { prompt: input.message, additionalContext: input.additionalContext },
-          'turn prompt',
-        );
-        const run = requests.send(turn, where, input, thread !== undefined);
-        shown = run.shown;
-        try {
-          await runner.started(entry, (await run.sent).sessionId);
-          result = 'started';
-        } catch (error) {
-          await runner.failStart({ ...turn, progressTs: await run.shown }, error);
-          result = 'start-failed';
-        } finally {
-          run.done();
-        }
-      },
-      /** The session id is stored at once: a crash from here on resumes the run instead of losing it. */
-      async started(entry) {
-        const { turn } = entry;
-        const sessionId = turn.sessionId ?? '';
-        await ledger.saveTurn(turn);
-        await ledger.saveSession(turn, sessionId);
-        deps.metrics.turnStarted(turn.kind);
-        deps.observer?.started(turn, input.message);
-        logOf(deps.logger, entry).info({ sessionId, kind: turn.kind }, 'turn started');
-        const progressTs = await requests.shownWithin(shown, where);
-        if (!progressTs) return;
-        entry.turn = { ...entry.turn, progressTs };
-        await ledger.saveTurn(entry.turn);
-      },
+/** The run's request to the service and its progress indicator (run-request.ts). */
+type RunRequest = ReturnType<typeof createRunRequest>;
+
+/** The work of one taken turn's first effects, as the machine asks for them (turn-effects.ts). */
+function startWork(
+  deps: RunStartDeps,
+  requests: RunRequest,
+  request: TurnRequest,
+  thread: ThreadRecord | undefined,
+  prepared: ReadyTurn,
+  giveBack: () => Promise<void>,
+) {
+  const { ledger, runner, clock, settings } = deps;
+  const input: RunInput = { message: request.prompt, ...prepared.context };
+  const { teamId, channel, threadTs } = request;
+  const where: ThreadLocation = { teamId, channel, threadTs };
+  let result: TurnRequestResult = 'busy';
+  let checked: RunStatusReport | undefined;
+  let shown: Promise<string | undefined> = Promise.resolve(undefined);
+
+  const work: TurnStartWork = {
+    async check(sessionId) {
+      const agent = runsOn(deps.agent, deps.connections, prepared.connection, teamId);
+      checked = await readOpenRun(agent, prepared.agentId, sessionId, deps);
+      return checked;
+    },
+    async refuse() {
+      await giveBack();
+      deps.refuseBusy(request, clock.now() - (thread?.runOpenSince ?? clock.now()));
+    },
+    async send(entry) {
+      const { turn } = entry;
+      // The run left open has ended: its final report is the stale rule's reference from now on.
+      if (checked && thread) await ledger.saveFinal(thread, turn.previousFinal);
+      await ledger.lease(turn.turnId).take(settings.leaseTtlMs);
+      if (!thread) await ledger.createThread(threadOf(turn.threadKey, clock.now()));
+      await ledger.saveTurn(turn);
+      logOf(deps.logger, entry).debug(
+        { prompt: input.message, additionalContext: input.additionalContext },
+        'turn prompt',
+      );
+      const run = requests.send(turn, where, input, thread !== undefined);
+      shown = run.shown;
+      try {
+        await runner.started(entry, (await run.sent).sessionId);
+        result = 'started';
+      } catch (error) {
+        await runner.failStart({ ...turn, progressTs: await run.shown }, error);
+        result = 'start-failed';
+      } finally {
+        run.done();
+      }
+    },
+    /** The session id is stored at once: a crash from here on resumes the run instead of losing it. */
+    async started(entry) {
+      const { turn } = entry;
+      const sessionId = turn.sessionId ?? '';
+      await ledger.saveTurn(turn);
+      await ledger.saveSession(turn, sessionId);
+      deps.metrics.turnStarted(turn.kind);
+      deps.observer?.started(turn, input.message);
+      logOf(deps.logger, entry).info({ sessionId, kind: turn.kind }, 'turn started');
+      const progressTs = await requests.shownWithin(shown, where);
+      if (!progressTs) return;
+      entry.turn = { ...entry.turn, progressTs };
+      await ledger.saveTurn(entry.turn);
+    },
+  };
+
+  function threadOf(threadKey: string, now: number): ThreadRecord {
+    const connection = prepared.connection !== undefined ? { connection: prepared.connection } : {};
+    return {
+      threadKey,
+      ...where,
+      agentId: prepared.agentId,
+      ...connection,
+      createdAt: now,
+      updatedAt: now,
     };
-
-    function threadOf(threadKey: string, now: number): ThreadRecord {
-      const connection = prepared.connection !== undefined ? { connection: prepared.connection } : {};
-      return {
-        threadKey,
-        ...where,
-        agentId: prepared.agentId,
-        ...connection,
-        createdAt: now,
-        updatedAt: now,
-      };
-    }
-
-    return { work, result: () => result };
   }
 
-  return { begin };
+  return { work, result: () => result };
 }
 
 export type RunStart = ReturnType<typeof createRunStart>;

@@ -43,27 +43,14 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
   const { store, clock, logger, settings } = deps;
   const newId = deps.newId ?? newFlatId;
   const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
-  const stopping = new AbortController();
-  const refusalsUnderWay = new Set<Promise<unknown>>();
+  const { tell, stop } = createRefusals(deps);
+  const { place } = createPlacement(deps, tell);
   const runStart = createRunStart({
     ...deps,
     ledger,
     newId,
     refuseBusy: (request, workingForMs) => tell(request, 'busy', { workingForMs }),
   });
-
-  /** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
-  function tell(request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
-    const { teamId, channel, threadTs, userId, sourceTs } = request;
-    const work = deliverWhileTransient(
-      () => deps.output.refuse({ teamId, channel, threadTs }, userId, sourceTs, refusal, detail),
-      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
-    ).then((result) => {
-      if (!result.ok) logger.warn({ channel, refusal, code: result.code }, 'refusal not delivered');
-    });
-    refusalsUnderWay.add(work);
-    void work.finally(() => refusalsUnderWay.delete(work));
-  }
 
   /** Failures before the run starts (the store not answering) are logged and told to the sender. */
   async function handle(request: TurnRequest): Promise<TurnRequestResult> {
@@ -113,6 +100,68 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
   }
 
+  /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
+  async function isInside(request: TurnRequest): Promise<boolean> {
+    const { userId, workspaceId, channel, sourceTs } = request;
+    const verdict = await deps.inside.check({ userId, workspaceId });
+    if (verdict.inside) return true;
+    const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
+    logger.info(fields, 'message from outside the organisation refused');
+    if (request.mentioned) tell(request, verdict.refusal);
+    return false;
+  }
+
+  /** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
+  function firstDelivery(request: TurnRequest): Promise<boolean> {
+    return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
+  }
+
+  /** Tells the sender (once per message) why their message does not become a turn. */
+  async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
+    if (!(await firstDelivery(request))) return 'duplicate';
+    tell(request, refusal);
+    return 'refused';
+  }
+
+  return {
+    handle,
+    refuse,
+    /** Ends the retries of refusals still waiting for Slack (shutdown); resolves once they settled. */
+    stop,
+  };
+}
+
+type Tell = (request: TurnRequest, refusal: Refusal, detail?: RefusalDetail) => void;
+
+/** The refusals told to senders, retried beside the caller until they land or the bot stops. */
+function createRefusals(deps: Pick<TurnIntakeDeps, 'output' | 'clock' | 'logger'>) {
+  const { clock, logger } = deps;
+  const stopping = new AbortController();
+  const refusalsUnderWay = new Set<Promise<unknown>>();
+
+  /** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
+  function tell(request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
+    const { teamId, channel, threadTs, userId, sourceTs } = request;
+    const work = deliverWhileTransient(
+      () => deps.output.refuse({ teamId, channel, threadTs }, userId, sourceTs, refusal, detail),
+      { clock, signal: stopping.signal, giveUpAfterMs: REFUSAL_GIVE_UP_MS },
+    ).then((result) => {
+      if (!result.ok) logger.warn({ channel, refusal, code: result.code }, 'refusal not delivered');
+    });
+    refusalsUnderWay.add(work);
+    void work.finally(() => refusalsUnderWay.delete(work));
+  }
+
+  async function stop(): Promise<void> {
+    stopping.abort();
+    await Promise.all([...refusalsUnderWay]);
+  }
+
+  return { tell, stop };
+}
+
+/** Where a taken turn's answer goes: its context, and the asker's DM when outsiders could read it. */
+function createPlacement(deps: Pick<TurnIntakeDeps, 'context' | 'placement'>, tell: Tell) {
   /** A turn's context and where its answer goes; undefined when refused (the asker told why). */
   async function place(asked: TurnRequest, askedThread: ThreadRecord | undefined) {
     const prepared = await deps.context.prepare(asked, askedThread);
@@ -149,38 +198,7 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return { request, thread: undefined };
   }
 
-  /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
-  async function isInside(request: TurnRequest): Promise<boolean> {
-    const { userId, workspaceId, channel, sourceTs } = request;
-    const verdict = await deps.inside.check({ userId, workspaceId });
-    if (verdict.inside) return true;
-    const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
-    logger.info(fields, 'message from outside the organisation refused');
-    if (request.mentioned) tell(request, verdict.refusal);
-    return false;
-  }
-
-  /** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
-  function firstDelivery(request: TurnRequest): Promise<boolean> {
-    return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
-  }
-
-  /** Tells the sender (once per message) why their message does not become a turn. */
-  async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
-    if (!(await firstDelivery(request))) return 'duplicate';
-    tell(request, refusal);
-    return 'refused';
-  }
-
-  return {
-    handle,
-    refuse,
-    /** Ends the retries of refusals still waiting for Slack (shutdown); resolves once they settled. */
-    async stop(): Promise<void> {
-      stopping.abort();
-      await Promise.all([...refusalsUnderWay]);
-    },
-  };
+  return { place };
 }
 
 export type TurnIntake = ReturnType<typeof createTurnIntake>;

@@ -50,7 +50,7 @@ export type RemoveResult =
   | { outcome: 'removed' | 'unknown' | 'default'; alias: string }
   | { outcome: 'in-use'; alias: string; channels: string[] };
 
-export interface ConnectionAdminDeps {
+export function createConnectionAdmin(deps: {
   records: ConnectionRecordStore;
   clients: ConnectionClients;
   factory: Pick<AgentApiFactory, 'make'>;
@@ -64,9 +64,7 @@ export interface ConnectionAdminDeps {
   logger: Logger;
   /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
   allowedHosts?: readonly string[] | undefined;
-}
-
-export function createConnectionAdmin(deps: ConnectionAdminDeps) {
+}) {
   const { records, clients, logger } = deps;
 
   /** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */

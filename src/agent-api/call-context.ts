@@ -65,14 +65,6 @@ export function requireAccountToken(context: CallContext, endpoint: string): str
   return context.accountToken;
 }
 
-/** zod issues as `field: rule` lines; the root is written `(body)`. */
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues.map((issue) => {
-    const field = issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.');
-    return `${field}: ${issue.message}`;
-  });
-}
-
 /** Status, method and path of a response, for an error about it. */
 export const detailsOf = ({ status, method, path }: SuccessResponse) => ({ status, method, path });
 
@@ -93,8 +85,9 @@ export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema
   }
   const result = schema.safeParse(json);
   if (result.success) return result.data;
-  throw (
-    regionMismatchIn(response.text, details) ??
-    new InvalidResponseError(describeIssues(result.error.issues), details)
+  // zod issues as `field: rule` lines; the root is written `(body)`.
+  const issues = result.error.issues.map(
+    (issue) => `${issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.')}: ${issue.message}`,
   );
+  throw regionMismatchIn(response.text, details) ?? new InvalidResponseError(issues, details);
 }

@@ -24,13 +24,6 @@ export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 /** Any 2xx stored the rating: a list of other shapes reads as no records, not as a failure. */
 const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
 
-/** The request items as the seed names them; `comment` is left out when absent (keeps the old one). */
-function feedbackBody(items: FeedbackInput[]) {
-  return items.map(({ sessionId, feedbackName, score, comment }) =>
-    comment === undefined ? { sessionId, feedbackName, score } : { sessionId, feedbackName, score, comment },
-  );
-}
-
 /** Feedback on runs, as the client's methods. */
 export function feedbackCalls({ send }: CallContext) {
   return {
@@ -41,7 +34,12 @@ export function feedbackCalls({ send }: CallContext) {
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord[]> {
       const path = `/v2/ai-agent/${segment(agentId)}/feedback`;
-      const body = feedbackBody(items);
+      // The seed's item names; `comment` is left out when absent (keeps the old one).
+      const body = items.map(({ sessionId, feedbackName, score, comment }) =>
+        comment === undefined
+          ? { sessionId, feedbackName, score }
+          : { sessionId, feedbackName, score, comment },
+      );
       const response = await send(
         { endpoint: 'submitFeedback', method: 'POST', path, body, retry: 'idempotent' },
         options,

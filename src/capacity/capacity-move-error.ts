@@ -32,9 +32,6 @@ export interface AccountLabel {
   accountName: string;
 }
 
-/** An account a name matched; a listing row may lack its id. */
-export type AccountCandidate = Omit<AccountLabel, 'accountId'> & { accountId?: number | undefined };
-
 /** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
 export interface AccountCapacityState extends AccountLabel {
   before: number;
@@ -56,8 +53,8 @@ export type CapacityMoveErrorDetails = Partial<Omit<CapacityMoveError, keyof Err
 /** A refused or failed capacity move. Refusals are raised before any write. */
 export class CapacityMoveError extends Error {
   readonly reason: CapacityMoveReason;
-  /** For ambiguous_account: every account the name matched. */
-  readonly candidates: AccountCandidate[] | undefined;
+  /** For ambiguous_account: every account the name matched (a listing row may lack its id). */
+  readonly candidates: (Pick<AccountLabel, 'accountName'> & { accountId?: number | undefined })[] | undefined;
   /** The name or id the person typed, for unknown/ambiguous accounts. */
   readonly reference: string | undefined;
   /** For update_failed and state_unknown: the step whose PUT failed first. */

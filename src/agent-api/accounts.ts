@@ -186,10 +186,7 @@ export function sharingIds(account: CompleteSubAccount): number[] {
 const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
   `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
-/**
- * The listing's path: the seed's trailing slash without a prefix; under one (`/v1`) the spec's,
- * without — a server that follows the spec answers 404 to the slash.
- */
+/** The listing's path: the seed's trailing slash, but not under a prefix (the spec's server 404s on it). */
 export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
   context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
 

@@ -68,10 +68,7 @@ export function requireAccountToken(context: CallContext, endpoint: string): str
 /** Status, method and path of a response, for an error about it. */
 export const detailsOf = ({ status, method, path }: SuccessResponse) => ({ status, method, path });
 
-/**
- * Parses a 2xx body against its schema, else InvalidResponseError — or the region mismatch, whose
- * status the service does not document (it could arrive as a 200 text body).
- */
+/** A 2xx body by its schema, else InvalidResponseError, or the region mismatch (it may come as a 200). */
 export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema: S): z.output<S> {
   const details = detailsOf(response);
   let json: unknown;

@@ -54,10 +54,7 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   return error.status !== undefined && RETRYABLE_STATUSES.includes(error.status);
 }
 
-/**
- * `false` unless retryable under `mode` without a `Retry-After` past the policy's (that would hold
- * a Slack user for minutes); `undefined` leaves the wait to ky.
- */
+/** `false` unless retryable and any `Retry-After` within the policy's (not minutes of a Slack user's wait). */
 export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy): false | undefined {
   if (!isRetryable(failure, mode)) return false;
   const retryAfterMs = isAgentApiError(failure) ? failure.retryAfterMs : undefined;
@@ -65,10 +62,7 @@ export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy)
   return undefined;
 }
 
-/**
- * ky's retry settings but the per-call `limit` and `shouldRetry`: every method (the mode decides),
- * exponential backoff with full jitter, uniform in [0, min(maxDelayMs, baseDelayMs·2^(retry−1))).
- */
+/** ky's retry settings but the per-call `limit`/`shouldRetry`: every method, backoff with full jitter. */
 export function kyRetrySettings(policy: RetryPolicy, random: () => number): RetryOptions {
   return {
     methods: ['get', 'post', 'put'],

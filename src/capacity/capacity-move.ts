@@ -10,10 +10,7 @@ import {
 import type { CapacityMoveRequest, MovePlan } from './capacity-plan.js';
 import { buildUpdateBody, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
-/**
- * Two full-replacement PUTs (DESIGN, "Sub-account updates are full replacements"): lower the donor
- * first, so the total never exceeds the plan, raise the recipient, re-read the listing.
- */
+/** Two full-replacement PUTs (DESIGN): the donor lowered first, so the total never exceeds the plan. */
 
 /** A lock shared by every replica (the store's), so two moves never interleave their PUTs. */
 export interface CapacityMoveLock {
@@ -135,10 +132,7 @@ function updateFailed(
   );
 }
 
-/**
- * The listing could not be read after a failed PUT: nothing more is sent; each account is given
- * the values it may have, and `restore` whether a PUT putting the donor back was sent.
- */
+/** The listing unread after a failed PUT: nothing more is sent; each account gets its possible values. */
 function stateUnknown(
   plan: MovePlan,
   failedStep: CapacityMoveStep,

@@ -159,10 +159,7 @@ function withoutNulls(value: unknown): unknown {
   return kept;
 }
 
-/**
- * The full-replacement PUT body with only maxDailyGB changed: every listed field (unknown ones as
- * spelled) but ids, tokens and response-only ones, without nulls, sharing accounts as ids.
- */
+/** The full-replacement PUT body, only maxDailyGB changed: listed fields but ids, tokens, response-only. */
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
   const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];

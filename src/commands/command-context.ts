@@ -95,10 +95,7 @@ export interface Invoker {
   channelId?: string | undefined;
 }
 
-/**
- * The agent a command acts on when none is named, with its connection's client: the channel's, else
- * (home installations only) AGENT_ID. Undefined: no agent of this installation serves the channel.
- */
+/** The agent a command acts on, with its client: the channel's, else (home only) AGENT_ID; undefined: none. */
 export async function channelConnection(
   { channelId }: Invoker,
   context: CommandContext,

@@ -50,10 +50,7 @@ function parseAdd(rest: string): ScheduleCommand {
   return { kind: 'schedule-add', days, time, question: trimmed };
 }
 
-/**
- * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text to keep the question as
- * typed. Refused outside a channel, without its agent, where outsiders read, past the limit.
- */
+/** `/agent schedule …` (DESIGN "Scheduled questions"): parsed from the text, the question kept as typed. */
 export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
   words: ['schedule', 'schedules'],
   help: [

@@ -1,11 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/**
- * Reads `.env` from the working directory, if there, with Node's `process.loadEnvFile`: a variable
- * already set keeps its value, so a deployment's environment wins over a file left behind. Returns
- * the absolute path of the `.env` it read, or looked for and found none.
- */
+/** Reads `.env` from the working directory, if there; a variable already set keeps its value (it wins). */
 export function loadEnvFile(directory: string = process.cwd()): { loaded: boolean; path: string } {
   const file = path.resolve(directory, '.env');
   if (!existsSync(file)) return { loaded: false, path: file };

@@ -1,7 +1,4 @@
-/**
- * The one place that reads the environment. Parsed once at start-up; a bad or missing value
- * stops the process with a message naming every offending variable (see main.ts).
- */
+/** The one place that reads the environment: a bad value stops the start naming every offender (main.ts). */
 import os from 'node:os';
 import { z } from 'zod';
 import type { RedisTopology } from '../store/redis-topology.js';

@@ -1,8 +1,4 @@
-/**
- * The agent-service client of each connection, by alias (DESIGN "Many accounts"), built on first
- * use from its stored record and cached. A cached client is checked against its record again
- * after `recheckMs`, so a change on another replica is followed within that time.
- */
+/** Each connection's client (DESIGN "Many accounts"), cached and rechecked so other replicas' changes count. */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ConnectionRuns } from '../conversation/connection-runs.js';
 import type { SecretBox } from '../secrets/secret-box.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunInput, RunStatusReport, TimeRange } from '../conversation/ports.js';
+import type { RunInput, RunStatusReport } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, parseBody, segment } from './call-context.js';
 import type { NotFoundMeaning } from './errors.js';
 
@@ -34,14 +34,9 @@ export function messageAsMarkdown(message: unknown): string | undefined {
 
 const agentPath = (agentId: string) => `/v2/ai-agent/${segment(agentId)}`;
 
-/** The seed's run request: the prompt and optional context under `context`. */
-export function runRequestBody(input: RunInput) {
-  const context: { message: string; additionalContext?: string; timerange?: TimeRange } = {
-    message: input.message,
-  };
-  if (input.additionalContext !== undefined) context.additionalContext = input.additionalContext;
-  if (input.timerange !== undefined) context.timerange = input.timerange;
-  return { context };
+/** The seed's run request: the prompt and optional context under `context` (JSON omits unset members). */
+export function runRequestBody({ message, additionalContext, timerange }: RunInput) {
+  return { context: { message, additionalContext, timerange } };
 }
 
 /** Run starts, follow-ups, status polls and activation, as the client's methods. */

@@ -70,10 +70,7 @@ export interface NewSubAccount {
   sharingObjectsAccounts?: number[] | undefined;
 }
 
-/**
- * The creation answer: both members optional in the spec, so any 2xx (`{}`, an empty body) is a
- * created account — never a failure to retry (a retry would create a second account).
- */
+/** The creation answer: every member optional, so any 2xx is a created account (a retry would make two). */
 export const createdSubAccountSchema = z
   .looseObject({ accountId: z.number().int().nullish(), accountToken: z.string().nullish() })
   .transform(({ accountId, accountToken }) => ({

@@ -19,10 +19,7 @@ export const runStatusSchema = z.looseObject({
 export const agentActivationSchema = z.looseObject({ id: z.string(), active: z.boolean() });
 export type AgentActivation = z.infer<typeof agentActivationSchema>;
 
-/**
- * The run's `message` as Markdown: a string as it is, null/absent as undefined. A structured-output
- * agent's JSON value (the vendor's agent guide) becomes a `json` fence longer than any backtick run in it.
- */
+/** The run's `message` as Markdown: a structured-output agent's JSON value becomes a `json` fence. */
 export function messageAsMarkdown(message: unknown): string | undefined {
   if (message === undefined || message === null) return undefined;
   if (typeof message === 'string') return message;
@@ -81,10 +78,7 @@ export function agentCalls({ send }: CallContext) {
     followUp: (agentId: string, sessionId: string, input: RunInput, options?: AgentCallOptions) =>
       run('followUp', `${agentPath(agentId)}/${segment(sessionId)}`, input, 'agent-unavailable', options),
 
-    /**
-     * GET /v2/ai-agent/<agent_id>/<session_id>, a long poll (its own timeout). Status `timeout` is
-     * "nothing new yet"; a 404 is AgentUnavailable (DESIGN "404 on an agent-scoped call").
-     */
+    /** GET /v2/ai-agent/<agent_id>/<session_id>, a long poll: status `timeout` is "nothing new yet". */
     async getRunStatus(
       agentId: string,
       sessionId: string,

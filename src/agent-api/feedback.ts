@@ -4,10 +4,7 @@ import { type AgentCallOptions, type CallContext, parseBody, segment } from './c
 
 /** Feedback on runs: `/v2/ai-agent/<agent_id>/feedback…` (one record per session). */
 
-/**
- * One feedback record, read loosely: the bot acts on none of its fields, so drift from the seed
- * must not turn a stored rating into "feedback failed". A field of another type reads as undefined.
- */
+/** One feedback record, read loosely: the bot acts on none of its fields, so drift must not fail a rating. */
 const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const feedbackRecordSchema = z.looseObject({
   id: loose(z.union([z.string(), z.number()]).transform(String)),

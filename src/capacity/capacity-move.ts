@@ -26,10 +26,7 @@ export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;
 
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
-/**
- * Moves `request.gb` between sub accounts; refusals come before any write. After a failed PUT the
- * listing is re-read first: the service may have applied a PUT it answered with an error.
- */
+/** Moves `request.gb`; after a failed PUT the listing is re-read first: the service may have applied it. */
 export async function moveCapacity(
   api: AccountsApi,
   request: CapacityMoveRequest,
@@ -76,10 +73,7 @@ async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefi
   return { donor: now(plan.donor.accountId), recipient: now(plan.recipient.accountId) };
 }
 
-/**
- * After a failed PUT: read, then decide. Both new values showing: the move went through. The donor
- * is put back only when the recipient still shows its old value; the last read is what is reported.
- */
+/** After a failed PUT: the donor is put back only when the recipient still shows its old value. */
 async function recover(
   api: AccountsApi,
   plan: MovePlan,

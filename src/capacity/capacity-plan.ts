@@ -145,9 +145,8 @@ export function planMove(accounts: readonly SubAccount[], request: CapacityMoveR
 }
 
 /**
- * Leaves out null members at any depth (array elements stay). A listed null means "not set", which
- * the spec's number types refuse and its Go client says by omitting the member (omitempty). The
- * one meaningful null, `maxDailyGB`, never reaches here (`movable`).
+ * Leaves out null members at any depth (array elements stay): a listed null is "not set", which the
+ * spec's number types refuse and its Go client omits. `maxDailyGB: null` never reaches here.
  */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value;

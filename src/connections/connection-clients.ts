@@ -41,10 +41,7 @@ export class ConnectionAddressRefusedError extends Error {
 const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
 
 export interface ConnectionClients {
-  /**
-   * The client of `alias` (undefined: the default) as installation `owner` (its store key) may use
-   * it: another installation's alias is unknown to it (DESIGN "One installation, one tenant").
-   */
+  /** `alias`'s client (undefined: the default) for installation `owner`: another's alias is unknown to it. */
   api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
   /** Drops the cached client of `alias` (after it was added again or removed). */
   forget(alias: string): void;

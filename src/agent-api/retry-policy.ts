@@ -3,23 +3,18 @@ import { AgentApiErrorCode, isAgentApiError } from './errors.js';
 
 /** ky's `retry` settings: the call's mode decides, not its method (a repeated run start is a second run). */
 
-export interface RetryPolicy {
-  /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */
-  limit: number;
-  /** Backoff cap of the first retry; doubles per retry. Default 200. */
-  baseDelayMs: number;
-  /** Upper bound of one backoff. Default 5000. */
-  maxDelayMs: number;
-  /** A `Retry-After` longer than this is not waited for: the error is returned. Default 60000. */
-  maxRetryAfterMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+/** The client's retry settings, each of which a client may override. */
+export const DEFAULT_RETRY_POLICY = {
+  /** Retries after the first attempt, at most (so 4 attempts). */
   limit: 3,
+  /** Backoff cap of the first retry; doubles per retry. */
   baseDelayMs: 200,
+  /** Upper bound of one backoff. */
   maxDelayMs: 5000,
+  /** A `Retry-After` longer than this is not waited for: the error is returned. */
   maxRetryAfterMs: 60_000,
 };
+export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /**
  * `idempotent`: repetition is harmless (GET, PUT, feedback upsert, enable/disable, export).

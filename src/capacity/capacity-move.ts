@@ -19,10 +19,8 @@ export interface CapacityMoveLock {
   release(): Promise<void>;
 }
 
-export type AccountCapacityChange = AccountLabel & { before: number; after: number };
-
 /** The donor's (`from`) and the recipient's (`to`) capacity, as the re-read listing shows it. */
-export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;
+export type CapacityMoveResult = Record<'from' | 'to', AccountLabel & { before: number; after: number }>;
 
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 

@@ -106,16 +106,8 @@ export interface CapacityMoveRequest {
   to: string;
 }
 
-export interface MovePlan {
-  donor: CappedSubAccount;
-  recipient: CappedSubAccount;
-  gb: number;
-  donorAfter: number;
-  recipientAfter: number;
-}
-
 /** Resolves both accounts and the new values, or throws the refusal. */
-export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest): MovePlan {
+export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest) {
   const gb = validateAmount(request.gb);
   const donorFound = resolveAccount(accounts, request.from);
   const recipientFound = resolveAccount(accounts, request.to);
@@ -143,6 +135,9 @@ export function planMove(accounts: readonly SubAccount[], request: CapacityMoveR
   }
   return { donor, recipient, gb, donorAfter, recipientAfter };
 }
+
+/** Both accounts of a move and their values after it. */
+export type MovePlan = ReturnType<typeof planMove>;
 
 /**
  * Leaves out null members at any depth (array elements stay): a listed null is "not set", which the

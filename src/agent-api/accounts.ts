@@ -85,20 +85,15 @@ export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 export const INT32_MAX = 2_147_483_647;
 
 /**
- * The spec's `email` pattern (`TimeBasedAccountUpsertRequest.email` in logzio/public-api,
- * account-management/swagger.json) but for a needless `\+` escape: exactly it, no stricter, no looser.
+ * Whether `value` matches the spec's `email` pattern (`TimeBasedAccountUpsertRequest.email`, logzio/public-api
+ * account-management/swagger.json) but for a needless `\+` escape: no stricter, no looser.
  */
-const SPEC_EMAIL_PATTERN =
-  /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/;
-
-export function isEmailAddress(value: string): boolean {
-  return SPEC_EMAIL_PATTERN.test(value);
-}
+export const isEmailAddress = (value: string): boolean =>
+  /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/.test(value);
 
 /** A finite number the int32 type can hold (decimals of GB allowed: the range is what counts). */
-export function fitsInt32(value: number): boolean {
-  return Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
-}
+export const fitsInt32 = (value: number): boolean =>
+  Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 
 /** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
 export function newAccountProblems(
@@ -167,9 +162,8 @@ export function missingMembers(account: SubAccount): string[] {
 }
 
 /** Whether the row carries everything a full-replacement PUT must send back. */
-export function isComplete(account: SubAccount): account is CompleteSubAccount {
-  return missingMembers(account).length === 0;
-}
+export const isComplete = (account: SubAccount): account is CompleteSubAccount =>
+  missingMembers(account).length === 0;
 
 /** The sharing accounts of a complete row as plain ids, as the PUT takes them. */
 export function sharingIds(account: CompleteSubAccount): number[] {

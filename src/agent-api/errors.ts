@@ -113,9 +113,8 @@ export class EmptyAnswerError extends AgentApiError {
   }
 }
 
-export function isAgentApiError(value: unknown): value is AgentApiError {
-  return value instanceof AgentApiError;
-}
+/** Whether `value` is one of the client's failures. */
+export const isAgentApiError = (value: unknown): value is AgentApiError => value instanceof AgentApiError;
 
 const REGION_MISMATCH = /Account region ([a-z0-9-]+) differs from current server region ([a-z0-9-]+)/i;
 

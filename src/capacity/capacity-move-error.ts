@@ -81,6 +81,6 @@ export class CapacityMoveError extends Error {
   }
 }
 
-export function isCapacityMoveError(value: unknown): value is CapacityMoveError {
-  return value instanceof CapacityMoveError;
-}
+/** Whether `value` is a refused or failed capacity move. */
+export const isCapacityMoveError = (value: unknown): value is CapacityMoveError =>
+  value instanceof CapacityMoveError;

@@ -23,7 +23,8 @@ export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
  */
 export type RetryMode = 'idempotent' | 'unsent-only';
 
-const RETRYABLE_STATUSES = [429, 502, 503, 504];
+/** A busy or down service: worth another try, and no sign of a wrong address. */
+export const RETRYABLE_STATUSES = [429, 502, 503, 504];
 /** Failures before any byte reached the service. */
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 

@@ -66,19 +66,17 @@ export function normaliseBaseUrl(value: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export const baseUrl = z
-  // Unset reads "is required", like the other required variables.
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'is required')
-  .transform((value, ctx) => {
-    try {
-      return normaliseBaseUrl(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
-      return z.NEVER;
-    }
-  });
+/** A value that must be set: unset or blank reads "is required". */
+export const required = z.string({ error: 'is required' }).trim().min(1, 'is required');
+
+export const baseUrl = required.transform((value, ctx) => {
+  try {
+    return normaliseBaseUrl(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
+    return z.NEVER;
+  }
+});
 
 export const slackApiUrl = z
   .string()
@@ -230,9 +228,3 @@ export const encryptionKeys = csv.transform((values, ctx) => {
   }
   return keys;
 });
-
-export const required = (name: string) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, 'is required');

@@ -22,8 +22,8 @@ const variables = z.object({
   SLACK_AUTHORIZE_URL: field.authorizeUrl,
 
   AGENT_API_URL: field.baseUrl,
-  AGENT_API_TOKEN: field.required('AGENT_API_TOKEN'),
-  AGENT_ID: field.required('AGENT_ID'),
+  AGENT_API_TOKEN: field.required,
+  AGENT_ID: field.required,
   ACCOUNT_API_TOKEN: field.optionalString,
   ACCOUNT_API_PATH_PREFIX: z
     .string()

@@ -274,9 +274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.') || 'environment';
-      const said = sentenceOf(issue);
-      const message = said.startsWith(name) ? said.slice(name.length).trim() : said;
-      return `${name}: ${message}`;
+      return `${name}: ${sentenceOf(issue)}`;
     });
     throw new ConfigError(problems);
   }

@@ -19,10 +19,7 @@ export type ExportCollection = z.infer<typeof exportCollectionSchema>;
 const exportAnswerSchema = exportCollectionSchema.extend({ hits: z.array(z.unknown()).nullish() });
 
 /** The parsed collection, and the response text exactly as served (what the bot uploads). */
-export interface ExportResult {
-  parsed: ExportCollection;
-  raw: string;
-}
+export type ExportResult = { parsed: ExportCollection; raw: string };
 
 /** The export, as the client's method. */
 export function exportCalls({ send, accountPathPrefix }: CallContext) {

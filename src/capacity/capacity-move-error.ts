@@ -27,10 +27,7 @@ export const CapacityMoveReason = {
 export type CapacityMoveReason = (typeof CapacityMoveReason)[keyof typeof CapacityMoveReason];
 
 /** An account as a person can recognise it. */
-export interface AccountLabel {
-  accountId: number;
-  accountName: string;
-}
+export type AccountLabel = { accountId: number; accountName: string };
 
 /** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
 export interface AccountCapacityState extends AccountLabel {

@@ -100,11 +100,7 @@ function movable(account: SubAccount): CappedSubAccount {
 }
 
 /** `gb` may have decimals; `from` (donor) and `to`: an account id or exact name, case ignored. */
-export interface CapacityMoveRequest {
-  gb: number;
-  from: string;
-  to: string;
-}
+export type CapacityMoveRequest = { gb: number; from: string; to: string };
 
 /** Resolves both accounts and the new values, or throws the refusal. */
 export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest) {

@@ -90,10 +90,7 @@ export interface CommandContext {
 }
 
 /** Who ran the command. */
-export interface Invoker {
-  userId: string;
-  channelId?: string | undefined;
-}
+export type Invoker = { userId: string; channelId?: string | undefined };
 
 /** The agent a command acts on, with its client: the channel's, else (home only) AGENT_ID; undefined: none. */
 export async function channelConnection(

@@ -76,10 +76,7 @@ export class UsageError extends Error {
 export type AuditResult = 'ok' | 'refused' | 'failed';
 
 /** A service failure, with the reference id that is also in the log line. */
-export interface ServiceFailure {
-  error: unknown;
-  referenceId: string;
-}
+export type ServiceFailure = { error: unknown; referenceId: string };
 
 /** Outcomes every subcommand may end in; each module's own are in its file. */
 export type CommonOutcome =

@@ -11,10 +11,7 @@ import {
  */
 
 /** The flags of a Slack user that matter here; undefined when Slack does not know the user. */
-export interface SlackUserRoles extends PersonOrganisation {
-  isAdmin: boolean;
-  isOwner: boolean;
-}
+export type SlackUserRoles = PersonOrganisation & { isAdmin: boolean; isOwner: boolean };
 
 export interface AdminCheckOptions {
   adminUserIds: readonly string[];

@@ -70,10 +70,7 @@ export interface NewSubAccount {
   sharingObjectsAccounts?: number[] | undefined;
 }
 
-/**
- * The creation answer: both members optional in the spec, so any 2xx (`{}`, an empty body) is a
- * created account — never a failure to retry (a retry would create a second account).
- */
+/** The creation answer: every member optional, so any 2xx is a created account (a retry would make two). */
 export const createdSubAccountSchema = z
   .looseObject({ accountId: z.number().int().nullish(), accountToken: z.string().nullish() })
   .transform(({ accountId, accountToken }) => ({
@@ -88,20 +85,15 @@ export type CreatedSubAccount = z.output<typeof createdSubAccountSchema>;
 export const INT32_MAX = 2_147_483_647;
 
 /**
- * The spec's `email` pattern (`TimeBasedAccountUpsertRequest.email` in logzio/public-api,
- * account-management/swagger.json) but for a needless `\+` escape: exactly it, no stricter, no looser.
+ * Whether `value` matches the spec's `email` pattern (`TimeBasedAccountUpsertRequest.email`, logzio/public-api
+ * account-management/swagger.json) but for a needless `\+` escape: no stricter, no looser.
  */
-const SPEC_EMAIL_PATTERN =
-  /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/;
-
-export function isEmailAddress(value: string): boolean {
-  return SPEC_EMAIL_PATTERN.test(value);
-}
+export const isEmailAddress = (value: string): boolean =>
+  /^[_A-Za-z0-9-+]+(\.[_A-Za-z0-9-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(\.[A-Za-z]{2,})$/.test(value);
 
 /** A finite number the int32 type can hold (decimals of GB allowed: the range is what counts). */
-export function fitsInt32(value: number): boolean {
-  return Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
-}
+export const fitsInt32 = (value: number): boolean =>
+  Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 
 /** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
 export function newAccountProblems(
@@ -170,9 +162,8 @@ export function missingMembers(account: SubAccount): string[] {
 }
 
 /** Whether the row carries everything a full-replacement PUT must send back. */
-export function isComplete(account: SubAccount): account is CompleteSubAccount {
-  return missingMembers(account).length === 0;
-}
+export const isComplete = (account: SubAccount): account is CompleteSubAccount =>
+  missingMembers(account).length === 0;
 
 /** The sharing accounts of a complete row as plain ids, as the PUT takes them. */
 export function sharingIds(account: CompleteSubAccount): number[] {
@@ -186,10 +177,7 @@ export function sharingIds(account: CompleteSubAccount): number[] {
 const basePath = (context: Pick<CallContext, 'accountPathPrefix'>) =>
   `${context.accountPathPrefix}/account-management/time-based-accounts`;
 
-/**
- * The listing's path: the seed's trailing slash without a prefix; under one (`/v1`) the spec's,
- * without — a server that follows the spec answers 404 to the slash.
- */
+/** The listing's path: the seed's trailing slash, but not under a prefix (the spec's server 404s on it). */
 export const listingPath = (context: Pick<CallContext, 'accountPathPrefix'>): string =>
   context.accountPathPrefix === '' ? `${basePath(context)}/` : basePath(context);
 

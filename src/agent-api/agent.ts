@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunInput, RunStatusReport, TimeRange } from '../conversation/ports.js';
+import type { RunInput, RunStatusReport } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, parseBody, segment } from './call-context.js';
 import type { NotFoundMeaning } from './errors.js';
 
@@ -19,10 +19,7 @@ export const runStatusSchema = z.looseObject({
 export const agentActivationSchema = z.looseObject({ id: z.string(), active: z.boolean() });
 export type AgentActivation = z.infer<typeof agentActivationSchema>;
 
-/**
- * The run's `message` as Markdown: a string as it is, null/absent as undefined. A structured-output
- * agent's JSON value (the vendor's agent guide) becomes a `json` fence longer than any backtick run in it.
- */
+/** The run's `message` as Markdown: a structured-output agent's JSON value becomes a `json` fence. */
 export function messageAsMarkdown(message: unknown): string | undefined {
   if (message === undefined || message === null) return undefined;
   if (typeof message === 'string') return message;
@@ -34,14 +31,9 @@ export function messageAsMarkdown(message: unknown): string | undefined {
 
 const agentPath = (agentId: string) => `/v2/ai-agent/${segment(agentId)}`;
 
-/** The seed's run request: the prompt and optional context under `context`. */
-export function runRequestBody(input: RunInput) {
-  const context: { message: string; additionalContext?: string; timerange?: TimeRange } = {
-    message: input.message,
-  };
-  if (input.additionalContext !== undefined) context.additionalContext = input.additionalContext;
-  if (input.timerange !== undefined) context.timerange = input.timerange;
-  return { context };
+/** The seed's run request: the prompt and optional context under `context` (JSON omits unset members). */
+export function runRequestBody({ message, additionalContext, timerange }: RunInput) {
+  return { context: { message, additionalContext, timerange } };
 }
 
 /** Run starts, follow-ups, status polls and activation, as the client's methods. */
@@ -86,10 +78,7 @@ export function agentCalls({ send }: CallContext) {
     followUp: (agentId: string, sessionId: string, input: RunInput, options?: AgentCallOptions) =>
       run('followUp', `${agentPath(agentId)}/${segment(sessionId)}`, input, 'agent-unavailable', options),
 
-    /**
-     * GET /v2/ai-agent/<agent_id>/<session_id>, a long poll (its own timeout). Status `timeout` is
-     * "nothing new yet"; a 404 is AgentUnavailable (DESIGN "404 on an agent-scoped call").
-     */
+    /** GET /v2/ai-agent/<agent_id>/<session_id>, a long poll: status `timeout` is "nothing new yet". */
     async getRunStatus(
       agentId: string,
       sessionId: string,

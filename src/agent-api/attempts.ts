@@ -2,7 +2,7 @@ import type { ShouldRetryState } from 'ky';
 import type { BudgetSlot, RequestBudget } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RequestSpec } from './call-context.js';
-import { AgentApiError, asAgentApiFailure, type FailedCall } from './errors.js';
+import { AgentApiError, asAgentApiFailure } from './errors.js';
 import { mayRetry, type RetryPolicy } from './retry-policy.js';
 
 /**
@@ -18,9 +18,6 @@ export interface RequestInfo {
   errorCode?: string | undefined;
   ms: number;
 }
-
-/** The call as its attempts need it. */
-export type AttemptedCall = FailedCall & Pick<RequestSpec, 'endpoint' | 'kind' | 'retry'>;
 
 export interface AttemptDeps {
   budget: RequestBudget;
@@ -48,7 +45,7 @@ export class CallAttempts {
   private failure: { error: unknown; translated: unknown } | undefined;
 
   constructor(
-    private readonly call: AttemptedCall,
+    private readonly call: RequestSpec,
     private readonly deps: AttemptDeps,
   ) {}
 

@@ -65,21 +65,10 @@ export function requireAccountToken(context: CallContext, endpoint: string): str
   return context.accountToken;
 }
 
-/** zod issues as `field: rule` lines; the root is written `(body)`. */
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
-  return issues.map((issue) => {
-    const field = issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.');
-    return `${field}: ${issue.message}`;
-  });
-}
-
 /** Status, method and path of a response, for an error about it. */
 export const detailsOf = ({ status, method, path }: SuccessResponse) => ({ status, method, path });
 
-/**
- * Parses a 2xx body against its schema, else InvalidResponseError — or the region mismatch, whose
- * status the service does not document (it could arrive as a 200 text body).
- */
+/** A 2xx body by its schema, else InvalidResponseError, or the region mismatch (it may come as a 200). */
 export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema: S): z.output<S> {
   const details = detailsOf(response);
   let json: unknown;
@@ -93,8 +82,9 @@ export function parseBody<S extends z.ZodType>(response: SuccessResponse, schema
   }
   const result = schema.safeParse(json);
   if (result.success) return result.data;
-  throw (
-    regionMismatchIn(response.text, details) ??
-    new InvalidResponseError(describeIssues(result.error.issues), details)
+  // zod issues as `field: rule` lines; the root is written `(body)`.
+  const issues = result.error.issues.map(
+    (issue) => `${issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.')}: ${issue.message}`,
   );
+  throw regionMismatchIn(response.text, details) ?? new InvalidResponseError(issues, details);
 }

@@ -113,16 +113,13 @@ export class EmptyAnswerError extends AgentApiError {
   }
 }
 
-export function isAgentApiError(value: unknown): value is AgentApiError {
-  return value instanceof AgentApiError;
-}
+/** Whether `value` is one of the client's failures. */
+export const isAgentApiError = (value: unknown): value is AgentApiError => value instanceof AgentApiError;
 
 const REGION_MISMATCH = /Account region ([a-z0-9-]+) differs from current server region ([a-z0-9-]+)/i;
 
 /** Finds the region-mismatch sentence in any response text; both regions, or undefined. */
-export function parseRegionMismatch(
-  text: string,
-): { accountRegion: string; serverRegion: string } | undefined {
+export function parseRegionMismatch(text: string) {
   const match = REGION_MISMATCH.exec(text);
   if (!match?.[1] || !match[2]) return undefined;
   return { accountRegion: match[1], serverRegion: match[2] };
@@ -237,7 +234,8 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
   const { method, path } = call;
   if (isHTTPError(error)) {
     const { response } = error;
-    if (isRedirect(response.status)) return redirectRefused(error.request.url, response, call);
+    if (response.status >= 300 && response.status < 400)
+      return redirectRefused(error.request.url, response, call);
     return errorFromResponse({
       status: response.status,
       // The body is read once, here: it carries the service's message or the region sentence.
@@ -256,8 +254,6 @@ export async function asAgentApiFailure(error: unknown, call: FailedCall): Promi
   const message = `${method} ${path} failed: ${reason ?? (error instanceof Error ? error.message : String(error))}`;
   return new AgentApiError(AgentApiErrorCode.Network, message, { method, path, cause: error });
 }
-
-const isRedirect = (status: number) => status >= 300 && status < 400;
 
 /** A 3xx (fetch runs with `redirect: 'manual'`): origins only, a redirect's path could carry anything. */
 function redirectRefused(requestUrl: string, response: Response, call: FailedCall): RedirectRefusedError {

@@ -15,17 +15,11 @@ export const exportCollectionSchema = z.looseObject({
 });
 export type ExportCollection = z.infer<typeof exportCollectionSchema>;
 
-/**
- * The answer as the spec types it: both members optional, so `{}` is valid but holds no list (not
- * "zero objects", which is `hits: []`): an EmptyAnswerError, not an invalid response.
- */
+/** The spec's answer: `{}` is valid but holds no list (not "zero objects", `hits: []`): an EmptyAnswerError. */
 const exportAnswerSchema = exportCollectionSchema.extend({ hits: z.array(z.unknown()).nullish() });
 
 /** The parsed collection, and the response text exactly as served (what the bot uploads). */
-export interface ExportResult {
-  parsed: ExportCollection;
-  raw: string;
-}
+export type ExportResult = { parsed: ExportCollection; raw: string };
 
 /** The export, as the client's method. */
 export function exportCalls({ send, accountPathPrefix }: CallContext) {

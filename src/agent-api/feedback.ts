@@ -4,10 +4,7 @@ import { type AgentCallOptions, type CallContext, parseBody, segment } from './c
 
 /** Feedback on runs: `/v2/ai-agent/<agent_id>/feedback…` (one record per session). */
 
-/**
- * One feedback record, read loosely: the bot acts on none of its fields, so drift from the seed
- * must not turn a stored rating into "feedback failed". A field of another type reads as undefined.
- */
+/** One feedback record, read loosely: the bot acts on none of its fields, so drift must not fail a rating. */
 const loose = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 export const feedbackRecordSchema = z.looseObject({
   id: loose(z.union([z.string(), z.number()]).transform(String)),
@@ -24,13 +21,6 @@ export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 /** Any 2xx stored the rating: a list of other shapes reads as no records, not as a failure. */
 const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
 
-/** The request items as the seed names them; `comment` is left out when absent (keeps the old one). */
-function feedbackBody(items: FeedbackInput[]) {
-  return items.map(({ sessionId, feedbackName, score, comment }) =>
-    comment === undefined ? { sessionId, feedbackName, score } : { sessionId, feedbackName, score, comment },
-  );
-}
-
 /** Feedback on runs, as the client's methods. */
 export function feedbackCalls({ send }: CallContext) {
   return {
@@ -41,7 +31,12 @@ export function feedbackCalls({ send }: CallContext) {
       options?: AgentCallOptions,
     ): Promise<FeedbackRecord[]> {
       const path = `/v2/ai-agent/${segment(agentId)}/feedback`;
-      const body = feedbackBody(items);
+      // The seed's item names; `comment` is left out when absent (keeps the old one).
+      const body = items.map(({ sessionId, feedbackName, score, comment }) =>
+        comment === undefined
+          ? { sessionId, feedbackName, score }
+          : { sessionId, feedbackName, score, comment },
+      );
       const response = await send(
         { endpoint: 'submitFeedback', method: 'POST', path, body, retry: 'idempotent' },
         options,

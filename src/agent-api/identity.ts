@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type AgentCallOptions, type CallContext, detailsOf, parseBody } from './call-context.js';
 import { AgentApiErrorCode, EmptyAnswerError, isAgentApiError } from './errors.js';
+import { RETRYABLE_STATUSES } from './retry-policy.js';
 
 /** The identity check: which account a token belongs to. */
 
@@ -44,14 +45,12 @@ export function identityCalls({ send }: CallContext) {
  */
 export type IdentityProblem = 'token-rejected' | 'region-mismatch' | 'not-the-service' | 'unavailable';
 
-const UNAVAILABLE_STATUSES = new Set([429, 502, 503, 504]);
-
 export function identityProblem(error: unknown): IdentityProblem {
   if (!isAgentApiError(error)) return 'unavailable';
   if (error.code === AgentApiErrorCode.RegionMismatch) return 'region-mismatch';
   if (error.code === AgentApiErrorCode.EmptyAnswer) return 'unavailable';
   if (error.code === AgentApiErrorCode.InvalidResponse) return 'not-the-service';
   if (error.status === 401 || error.status === 403) return 'token-rejected';
-  if (error.status === undefined || UNAVAILABLE_STATUSES.has(error.status)) return 'unavailable';
+  if (error.status === undefined || RETRYABLE_STATUSES.includes(error.status)) return 'unavailable';
   return 'not-the-service';
 }

@@ -3,23 +3,18 @@ import { AgentApiErrorCode, isAgentApiError } from './errors.js';
 
 /** ky's `retry` settings: the call's mode decides, not its method (a repeated run start is a second run). */
 
-export interface RetryPolicy {
-  /** Retries after the first attempt, at most. Default 3 (so 4 attempts). */
-  limit: number;
-  /** Backoff cap of the first retry; doubles per retry. Default 200. */
-  baseDelayMs: number;
-  /** Upper bound of one backoff. Default 5000. */
-  maxDelayMs: number;
-  /** A `Retry-After` longer than this is not waited for: the error is returned. Default 60000. */
-  maxRetryAfterMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+/** The client's retry settings, each of which a client may override. */
+export const DEFAULT_RETRY_POLICY = {
+  /** Retries after the first attempt, at most (so 4 attempts). */
   limit: 3,
+  /** Backoff cap of the first retry; doubles per retry. */
   baseDelayMs: 200,
+  /** Upper bound of one backoff. */
   maxDelayMs: 5000,
+  /** A `Retry-After` longer than this is not waited for: the error is returned. */
   maxRetryAfterMs: 60_000,
 };
+export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /**
  * `idempotent`: repetition is harmless (GET, PUT, feedback upsert, enable/disable, export).
@@ -28,7 +23,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
  */
 export type RetryMode = 'idempotent' | 'unsent-only';
 
-const RETRYABLE_STATUSES = [429, 502, 503, 504];
+/** A busy or down service: worth another try, and no sign of a wrong address. */
+export const RETRYABLE_STATUSES = [429, 502, 503, 504];
 /** Failures before any byte reached the service. */
 const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -54,10 +50,7 @@ export function isRetryable(error: unknown, mode: RetryMode): boolean {
   return error.status !== undefined && RETRYABLE_STATUSES.includes(error.status);
 }
 
-/**
- * `false` unless retryable under `mode` without a `Retry-After` past the policy's (that would hold
- * a Slack user for minutes); `undefined` leaves the wait to ky.
- */
+/** `false` unless retryable and any `Retry-After` within the policy's (not minutes of a Slack user's wait). */
 export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy): false | undefined {
   if (!isRetryable(failure, mode)) return false;
   const retryAfterMs = isAgentApiError(failure) ? failure.retryAfterMs : undefined;
@@ -65,10 +58,7 @@ export function mayRetry(failure: unknown, mode: RetryMode, policy: RetryPolicy)
   return undefined;
 }
 
-/**
- * ky's retry settings but the per-call `limit` and `shouldRetry`: every method (the mode decides),
- * exponential backoff with full jitter, uniform in [0, min(maxDelayMs, baseDelayMs·2^(retry−1))).
- */
+/** ky's retry settings but the per-call `limit`/`shouldRetry`: every method, backoff with full jitter. */
 export function kyRetrySettings(policy: RetryPolicy, random: () => number): RetryOptions {
   return {
     methods: ['get', 'post', 'put'],

@@ -45,10 +45,8 @@ export type AgentApi = ReturnType<typeof createAgentApi>;
 export function createAgentApi(options: AgentApiOptions) {
   const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const statusTimeoutMs = options.statusTimeoutMs ?? 60_000;
-  const policy = { ...DEFAULT_RETRY_POLICY };
-  for (const [name, value] of Object.entries(options.retry ?? {})) {
-    if (value !== undefined) policy[name as keyof RetryPolicy] = value;
-  }
+  const overrides = Object.entries(options.retry ?? {}).filter(([, value]) => value !== undefined);
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...Object.fromEntries(overrides) };
   const pooled = keepAliveFetch(options.budget.limit, Math.max(requestTimeoutMs, statusTimeoutMs));
   const http = createKy(options.baseUrl, pooled);
   const retrySettings = kyRetrySettings(policy, options.random ?? Math.random);

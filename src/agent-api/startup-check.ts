@@ -22,10 +22,8 @@ function answered(error: unknown): string {
 }
 
 /**
- * Checks AGENT_API_URL and AGENT_API_TOKEN once with `/v2/whoami` (DESIGN, "Start-up checks both
- * sides"): a wrong token, region or address throws naming the variable to fix; a service that is
- * down only logs a warning. Returns the identity, or undefined when the service could not be asked.
- * `baseUrl` is AGENT_API_URL (normalised), quoted in the messages; `timeoutMs` bounds the whole check.
+ * Checks AGENT_API_URL and AGENT_API_TOKEN with `/v2/whoami` (DESIGN, "Start-up checks both sides"):
+ * a wrong token, region or address throws naming the variable to fix; a service down only warns.
  */
 export async function checkAgentService(
   api: Pick<AgentApi, 'whoami'>,

@@ -27,13 +27,7 @@ export const CapacityMoveReason = {
 export type CapacityMoveReason = (typeof CapacityMoveReason)[keyof typeof CapacityMoveReason];
 
 /** An account as a person can recognise it. */
-export interface AccountLabel {
-  accountId: number;
-  accountName: string;
-}
-
-/** An account a name matched; a listing row may lack its id. */
-export type AccountCandidate = Omit<AccountLabel, 'accountId'> & { accountId?: number | undefined };
+export type AccountLabel = { accountId: number; accountName: string };
 
 /** One account's capacity as the move found it and as the re-read listing showed it afterwards. */
 export interface AccountCapacityState extends AccountLabel {
@@ -56,8 +50,8 @@ export type CapacityMoveErrorDetails = Partial<Omit<CapacityMoveError, keyof Err
 /** A refused or failed capacity move. Refusals are raised before any write. */
 export class CapacityMoveError extends Error {
   readonly reason: CapacityMoveReason;
-  /** For ambiguous_account: every account the name matched. */
-  readonly candidates: AccountCandidate[] | undefined;
+  /** For ambiguous_account: every account the name matched (a listing row may lack its id). */
+  readonly candidates: (Pick<AccountLabel, 'accountName'> & { accountId?: number | undefined })[] | undefined;
   /** The name or id the person typed, for unknown/ambiguous accounts. */
   readonly reference: string | undefined;
   /** For update_failed and state_unknown: the step whose PUT failed first. */
@@ -84,6 +78,6 @@ export class CapacityMoveError extends Error {
   }
 }
 
-export function isCapacityMoveError(value: unknown): value is CapacityMoveError {
-  return value instanceof CapacityMoveError;
-}
+/** Whether `value` is a refused or failed capacity move. */
+export const isCapacityMoveError = (value: unknown): value is CapacityMoveError =>
+  value instanceof CapacityMoveError;

@@ -10,10 +10,7 @@ import {
 import type { CapacityMoveRequest, MovePlan } from './capacity-plan.js';
 import { buildUpdateBody, planMove, roundGb, validateAmount } from './capacity-plan.js';
 
-/**
- * Two full-replacement PUTs (DESIGN, "Sub-account updates are full replacements"): lower the donor
- * first, so the total never exceeds the plan, raise the recipient, re-read the listing.
- */
+/** Two full-replacement PUTs (DESIGN): the donor lowered first, so the total never exceeds the plan. */
 
 /** A lock shared by every replica (the store's), so two moves never interleave their PUTs. */
 export interface CapacityMoveLock {
@@ -22,17 +19,12 @@ export interface CapacityMoveLock {
   release(): Promise<void>;
 }
 
-export type AccountCapacityChange = AccountLabel & { before: number; after: number };
-
 /** The donor's (`from`) and the recipient's (`to`) capacity, as the re-read listing shows it. */
-export type CapacityMoveResult = Record<'from' | 'to', AccountCapacityChange>;
+export type CapacityMoveResult = Record<'from' | 'to', AccountLabel & { before: number; after: number }>;
 
 type AccountsApi = Pick<AgentApi, 'listSubAccounts' | 'updateSubAccount'>;
 
-/**
- * Moves `request.gb` between sub accounts; refusals come before any write. After a failed PUT the
- * listing is re-read first: the service may have applied a PUT it answered with an error.
- */
+/** Moves `request.gb`; after a failed PUT the listing is re-read first: the service may have applied it. */
 export async function moveCapacity(
   api: AccountsApi,
   request: CapacityMoveRequest,
@@ -79,10 +71,7 @@ async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefi
   return { donor: now(plan.donor.accountId), recipient: now(plan.recipient.accountId) };
 }
 
-/**
- * After a failed PUT: read, then decide. Both new values showing: the move went through. The donor
- * is put back only when the recipient still shows its old value; the last read is what is reported.
- */
+/** After a failed PUT: the donor is put back only when the recipient still shows its old value. */
 async function recover(
   api: AccountsApi,
   plan: MovePlan,
@@ -135,10 +124,7 @@ function updateFailed(
   );
 }
 
-/**
- * The listing could not be read after a failed PUT: nothing more is sent; each account is given
- * the values it may have, and `restore` whether a PUT putting the donor back was sent.
- */
+/** The listing unread after a failed PUT: nothing more is sent; each account gets its possible values. */
 function stateUnknown(
   plan: MovePlan,
   failedStep: CapacityMoveStep,

@@ -100,22 +100,10 @@ function movable(account: SubAccount): CappedSubAccount {
 }
 
 /** `gb` may have decimals; `from` (donor) and `to`: an account id or exact name, case ignored. */
-export interface CapacityMoveRequest {
-  gb: number;
-  from: string;
-  to: string;
-}
-
-export interface MovePlan {
-  donor: CappedSubAccount;
-  recipient: CappedSubAccount;
-  gb: number;
-  donorAfter: number;
-  recipientAfter: number;
-}
+export type CapacityMoveRequest = { gb: number; from: string; to: string };
 
 /** Resolves both accounts and the new values, or throws the refusal. */
-export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest): MovePlan {
+export function planMove(accounts: readonly SubAccount[], request: CapacityMoveRequest) {
   const gb = validateAmount(request.gb);
   const donorFound = resolveAccount(accounts, request.from);
   const recipientFound = resolveAccount(accounts, request.to);
@@ -144,10 +132,12 @@ export function planMove(accounts: readonly SubAccount[], request: CapacityMoveR
   return { donor, recipient, gb, donorAfter, recipientAfter };
 }
 
+/** Both accounts of a move and their values after it. */
+export type MovePlan = ReturnType<typeof planMove>;
+
 /**
- * Leaves out null members at any depth (array elements stay). A listed null means "not set", which
- * the spec's number types refuse and its Go client says by omitting the member (omitempty). The
- * one meaningful null, `maxDailyGB`, never reaches here (`movable`).
+ * Leaves out null members at any depth (array elements stay): a listed null is "not set", which the
+ * spec's number types refuse and its Go client omits. `maxDailyGB: null` never reaches here.
  */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value;
@@ -159,10 +149,7 @@ function withoutNulls(value: unknown): unknown {
   return kept;
 }
 
-/**
- * The full-replacement PUT body with only maxDailyGB changed: every listed field (unknown ones as
- * spelled) but ids, tokens and response-only ones, without nulls, sharing accounts as ids.
- */
+/** The full-replacement PUT body, only maxDailyGB changed: listed fields but ids, tokens, response-only. */
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
   const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];

@@ -5,26 +5,20 @@ import {
 } from '../conversation/access/who-is-inside.js';
 
 /**
- * Who may run admin commands: ADMIN_USER_IDS in the home installations (DESIGN "The home
- * workspaces"), and Slack workspace admins and owners inside the organisation (DESIGN "Guests are
- * outside"): another organisation's admin, or a guest with the admin flag, administers nothing
- * here. It runs after `/agent`'s inside check, so a listed id is trusted only once past that.
+ * Who may run admin commands: ADMIN_USER_IDS in the home installations, and Slack admins and owners
+ * inside the organisation, never a guest (DESIGN "The home workspaces", "Guests are outside"). It
+ * runs after `/agent`'s inside check, so a listed id is trusted only once past that.
  */
 
 /** The flags of a Slack user that matter here; undefined when Slack does not know the user. */
-export interface SlackUserRoles extends PersonOrganisation {
-  isAdmin: boolean;
-  isOwner: boolean;
-}
-
-/** Port: `users.info` for one user (cached by the caller). Throws when Slack cannot answer. */
-export type LookupUser = (userId: string) => Promise<SlackUserRoles | undefined>;
+export type SlackUserRoles = PersonOrganisation & { isAdmin: boolean; isOwner: boolean };
 
 export interface AdminCheckOptions {
   adminUserIds: readonly string[];
   /** The app's organisation (`auth.test`): only its own admins and owners count. */
   app: AppOrganisation;
-  lookupUser: LookupUser;
+  /** Port: `users.info` for one user (cached by the caller). Throws when Slack cannot answer. */
+  lookupUser: (userId: string) => Promise<SlackUserRoles | undefined>;
   /** Told when users.info fails (the person is then refused: fail closed). */
   onLookupError?: (userId: string, error: unknown) => void;
 }

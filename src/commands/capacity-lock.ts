@@ -5,14 +5,14 @@ import type { ConversationStore } from '../conversation/ports.js';
 /** The store lock's name: one capacity move at a time across every replica (DESIGN, "Decisions"). */
 export const CAPACITY_LOCK_NAME = 'capacity-move';
 
-/** Long enough for a listing, two PUTs, a restore and a re-read; short if a replica dies mid-move. */
-export const CAPACITY_LOCK_TTL_MS = 5 * 60_000;
-
-/** A lock for one move (the store's tryLock/unlock), its own owner id: no command frees another's. */
+/**
+ * A lock for one move (the store's tryLock/unlock), its own owner id: no command frees another's.
+ * `ttlMs`: long enough for a listing, two PUTs, a restore and a re-read; short if a replica dies mid-move.
+ */
 export function createCapacityLock(
   store: Pick<ConversationStore, 'tryLock' | 'unlock'>,
   instanceId: string,
-  ttlMs = CAPACITY_LOCK_TTL_MS,
+  ttlMs = 5 * 60_000,
 ): CapacityMoveLock {
   const owner = `${instanceId}:${randomUUID()}`;
   return {

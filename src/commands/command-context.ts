@@ -90,15 +90,9 @@ export interface CommandContext {
 }
 
 /** Who ran the command. */
-export interface Invoker {
-  userId: string;
-  channelId?: string | undefined;
-}
+export type Invoker = { userId: string; channelId?: string | undefined };
 
-/**
- * The agent a command acts on when none is named, with its connection's client: the channel's, else
- * (home installations only) AGENT_ID. Undefined: no agent of this installation serves the channel.
- */
+/** The agent a command acts on, with its client: the channel's, else (home only) AGENT_ID; undefined: none. */
 export async function channelConnection(
   { channelId }: Invoker,
   context: CommandContext,

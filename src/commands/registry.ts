@@ -92,10 +92,7 @@ const nameOf = (parsed: ParseResult) => (parsed.ok ? parsed.command.kind : parse
 /** Whether the subcommand takes a while (the ack says so at once). */
 export const isSlow = (parsed: ParseResult): boolean => parsed.ok && moduleOf(nameOf(parsed)).slow === true;
 
-/**
- * Parsed (or not) → outcome. Admin subcommands are checked before any service call (admin, home
- * installation, ACCOUNT_API_TOKEN) and audited; service errors become outcomes.
- */
+/** Parsed → outcome; admin subcommands are checked before any service call, and audited. */
 export async function runAgentCommand(
   parsed: ParseResult,
   invoker: Invoker,

@@ -31,9 +31,6 @@ export type ScheduleOutcome =
 /** Longest question kept: a Slack message's question, not a document. */
 const SCHEDULE_QUESTION_MAX_CHARS = 2_000;
 
-/** Without a zone from Slack, times are UTC (and every reply says so). */
-const FALLBACK_ZONE = 'UTC';
-
 function parseAdd(rest: string): ScheduleCommand {
   const refuse = (problem: string) => new UsageError('schedule-add', problem);
   const match = /^(\S+)\s+(\S+)\s+([\s\S]+)$/.exec(rest.trim());
@@ -50,10 +47,7 @@ function parseAdd(rest: string): ScheduleCommand {
   return { kind: 'schedule-add', days, time, question: trimmed };
 }
 
-/**
- * `/agent schedule …` (DESIGN "Scheduled questions"), parsed from the text to keep the question as
- * typed. Refused outside a channel, without its agent, where outsiders read, past the limit.
- */
+/** `/agent schedule …` (DESIGN "Scheduled questions"): parsed from the text, the question kept as typed. */
 export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
   words: ['schedule', 'schedules'],
   help: [
@@ -118,7 +112,8 @@ export const scheduleCommand: Subcommand<ScheduleCommand, ScheduleOutcome> = {
           return { kind: 'channel-unbound' };
         if (await port.refusesOutsiders(channelId)) return { kind: 'schedule-refused', reason: 'outsiders' };
         const zone = await port.zoneOf(userId).catch(() => undefined);
-        const timeZone = zone && isKnownZone(zone) ? zone : FALLBACK_ZONE;
+        // Without a zone from Slack, times are UTC (and every reply says so).
+        const timeZone = zone && isKnownZone(zone) ? zone : 'UTC';
         const { kind: _kind, ...timing } = command;
         const result = await port.schedules.add(tenant, {
           ...timing,

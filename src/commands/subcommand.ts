@@ -2,9 +2,8 @@ import type { Logger } from '../runtime/logger.js';
 import type { CommandContext, Invoker } from './command-context.js';
 
 /**
- * An `/agent` subcommand: one module (`<name>-command.ts`) with its help lines, parser and runner,
- * listed in registry.ts; its replies are in slack/views/commands/. Access and the audit line are the
- * registry's, from the help lines and flags, so no module can forget them.
+ * An `/agent` subcommand (`<name>-command.ts`, listed in registry.ts; replies in slack/views/commands/).
+ * Access and the audit line are the registry's, from the help lines and flags: no module can forget them.
  */
 export interface Subcommand<C extends { kind: string }, O extends { kind: string }> {
   /** The first words that select it (`accounts`, `account`). */
@@ -77,10 +76,7 @@ export class UsageError extends Error {
 export type AuditResult = 'ok' | 'refused' | 'failed';
 
 /** A service failure, with the reference id that is also in the log line. */
-export interface ServiceFailure {
-  error: unknown;
-  referenceId: string;
-}
+export type ServiceFailure = { error: unknown; referenceId: string };
 
 /** Outcomes every subcommand may end in; each module's own are in its file. */
 export type CommonOutcome =

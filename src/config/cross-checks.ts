@@ -1,8 +1,4 @@
-/**
- * The checks that span several variables (DESIGN "Fixed contracts"): which Slack credentials go
- * together, where a token may travel in clear text, and which Redis topology is meant. Each names
- * the variable to change; config.ts runs them all, so every problem is named at once.
- */
+/** The checks that span several variables (DESIGN "Fixed contracts"); each names the variable to change. */
 import { isLoopbackHost, TOKEN_CARRYING_URLS } from './fields.js';
 
 /** Names a problem with the variable `name` (a zod issue at that path). */
@@ -10,10 +6,7 @@ export type Issue = (name: string, message: string) => void;
 
 const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
 
-/**
- * DESIGN "Many workspaces": SLACK_BOT_TOKEN, or the three OAuth variables (HTTP mode only, with
- * STATE_ENCRYPTION_KEY: installations' tokens are kept sealed in the store).
- */
+/** DESIGN "Many workspaces": SLACK_BOT_TOKEN, or the three OAuth variables (HTTP mode, STATE_ENCRYPTION_KEY). */
 export function checkSlackAuth(env: Record<string, unknown>, issue: Issue): void {
   const set = OAUTH_VARIABLES.filter((name) => typeof env[name] === 'string');
   if (set.length === 0) {

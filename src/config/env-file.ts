@@ -1,17 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-/** What {@link loadEnvFile} did: the absolute path of the `.env` it read, or looked for and found none. */
-export interface EnvFileResult {
-  loaded: boolean;
-  path: string;
-}
-
-/**
- * Reads `.env` from the working directory, if there, with Node's `process.loadEnvFile`: a variable
- * already set keeps its value, so a deployment's environment wins over a file left behind.
- */
-export function loadEnvFile(directory: string = process.cwd()): EnvFileResult {
+/** Reads `.env` from the working directory, if there; a variable already set keeps its value (it wins). */
+export function loadEnvFile(directory: string = process.cwd()): { loaded: boolean; path: string } {
   const file = path.resolve(directory, '.env');
   if (!existsSync(file)) return { loaded: false, path: file };
   process.loadEnvFile(file);
@@ -19,7 +10,7 @@ export function loadEnvFile(directory: string = process.cwd()): EnvFileResult {
 }
 
 /** The start-up line about `.env`, for the log and for a configuration error. */
-export function envFileLine(result: EnvFileResult): string {
+export function envFileLine(result: ReturnType<typeof loadEnvFile>): string {
   return result.loaded
     ? `read ${result.path} (variables already set in the environment win over it)`
     : `no .env in ${path.dirname(result.path)}: using the environment only`;

@@ -1,7 +1,7 @@
 import net, { BlockList } from 'node:net';
 import { z } from 'zod';
 import { decodeKey } from '../secrets/secret-box.js';
-import { parseNodeAddress, type RedisNodeAddress } from '../store/redis-topology.js';
+import { parseNodeAddress } from '../store/redis-topology.js';
 
 /** The environment's field types, one schema each: what config.ts's variables are made of. */
 
@@ -66,19 +66,17 @@ export function normaliseBaseUrl(value: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-export const baseUrl = z
-  // Unset reads "is required", like the other required variables.
-  .string({ error: 'is required' })
-  .trim()
-  .min(1, 'is required')
-  .transform((value, ctx) => {
-    try {
-      return normaliseBaseUrl(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
-      return z.NEVER;
-    }
-  });
+/** A value that must be set: unset or blank reads "is required". */
+export const required = z.string({ error: 'is required' }).trim().min(1, 'is required');
+
+export const baseUrl = required.transform((value, ctx) => {
+  try {
+    return normaliseBaseUrl(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `is not a URL or host name: ${value}` });
+    return z.NEVER;
+  }
+});
 
 export const slackApiUrl = z
   .string()
@@ -104,23 +102,28 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Base addresses that carry a token on every request: plain http:// only to loopback or ALLOW_HTTP_HOSTS. */
 export const TOKEN_CARRYING_URLS = ['AGENT_API_URL', 'SLACK_API_URL'] as const;
 
+/** Comma-separated items, each read by `parse`; every one it cannot read is named in `problem`'s words. */
+const listOf = <T>(parse: (item: string) => T | undefined, problem: (item: string) => string) =>
+  csv.transform((values, ctx) => {
+    const items: T[] = [];
+    for (const value of values) {
+      const item = parse(value);
+      if (item === undefined) ctx.addIssue({ code: 'custom', message: problem(value) });
+      else items.push(item);
+    }
+    return items;
+  });
+
 /** CONNECTION_ALLOWED_HOSTS, lower case: names only (no scheme, port or path), so it means exactly those hosts. */
-export const hostNames = csv.transform((values, ctx) => {
-  const hosts: string[] = [];
-  for (const value of values) {
+export const hostNames = listOf(
+  (value) => {
     const host = value.toLowerCase();
     const parsed = URL.canParse(`https://${host}`) ? new URL(`https://${host}`) : undefined;
-    if (parsed === undefined || parsed.hostname !== host || parsed.port !== '' || !host.includes('.')) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be comma-separated host names like logs-api.example.com (no scheme, port or path): ${value}`,
-      });
-      continue;
-    }
-    hosts.push(host);
-  }
-  return hosts;
-});
+    return parsed?.hostname === host && parsed.port === '' && host.includes('.') ? host : undefined;
+  },
+  (value) =>
+    `must be comma-separated host names like logs-api.example.com (no scheme, port or path): ${value}`,
+);
 
 const isHttpUrl = (value: string) => /^https?:\/\//i.test(value) && URL.canParse(value);
 const NOT_HTTP_URL = 'must be an http:// or https:// URL';
@@ -144,19 +147,10 @@ export const redisUrl = optionalString.refine(
 );
 
 /** REDIS_SENTINELS / REDIS_CLUSTER_NODES: `host:port,…` (IPv6 in brackets). */
-export const redisNodes = csv.transform((values, ctx) => {
-  const nodes: RedisNodeAddress[] = [];
-  for (const value of values) {
-    const node = parseNodeAddress(value);
-    if (node) nodes.push(node);
-    else
-      ctx.addIssue({
-        code: 'custom',
-        message: `"${value}" is not host:port (list them as host:port,host:port)`,
-      });
-  }
-  return nodes;
-});
+export const redisNodes = listOf(
+  parseNodeAddress,
+  (value) => `"${value}" is not host:port (list them as host:port,host:port)`,
+);
 
 /** An app-level token (`xapp-…`): with another token Slack refuses the socket, and the client retries for ever. */
 export const appToken = optionalString.superRefine((value, ctx) => {
@@ -234,9 +228,3 @@ export const encryptionKeys = csv.transform((values, ctx) => {
   }
   return keys;
 });
-
-export const required = (name: string) =>
-  z
-    .string({ error: `${name} is required` })
-    .trim()
-    .min(1, 'is required');

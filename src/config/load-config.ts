@@ -1,7 +1,4 @@
-/**
- * The one place that reads the environment. Parsed once at start-up; a bad or missing value
- * stops the process with a message naming every offending variable (see main.ts).
- */
+/** The one place that reads the environment: a bad value stops the start naming every offender (main.ts). */
 import os from 'node:os';
 import { z } from 'zod';
 import type { RedisTopology } from '../store/redis-topology.js';
@@ -25,8 +22,8 @@ const variables = z.object({
   SLACK_AUTHORIZE_URL: field.authorizeUrl,
 
   AGENT_API_URL: field.baseUrl,
-  AGENT_API_TOKEN: field.required('AGENT_API_TOKEN'),
-  AGENT_ID: field.required('AGENT_ID'),
+  AGENT_API_TOKEN: field.required,
+  AGENT_ID: field.required,
   ACCOUNT_API_TOKEN: field.optionalString,
   ACCOUNT_API_PATH_PREFIX: z
     .string()
@@ -277,9 +274,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.') || 'environment';
-      const said = sentenceOf(issue);
-      const message = said.startsWith(name) ? said.slice(name.length).trim() : said;
-      return `${name}: ${message}`;
+      return `${name}: ${sentenceOf(issue)}`;
     });
     throw new ConfigError(problems);
   }

@@ -16,13 +16,6 @@ export interface ConnectionSettings {
   accountToken?: string | undefined;
 }
 
-export interface AgentApiFactory {
-  /** A new client for the connection, counting against its account's budget. */
-  make(connection: ConnectionSettings): AgentApi;
-  /** The connection's account's budget (the same object for every connection of one account). */
-  budgetFor(connection: ConnectionSettings): RequestBudget;
-}
-
 /** The budget key: the account when known, else the alias (the default connection at start-up). */
 export function accountKeyOf(connection: ConnectionSettings): string {
   return connection.accountId !== undefined
@@ -35,7 +28,7 @@ export function createAgentApiFactory(options: {
   agent: Config['agent'];
   logger: Logger;
   newBudget?: ((accountKey: string) => RequestBudget) | undefined;
-}): AgentApiFactory {
+}) {
   const { agent, logger } = options;
   const newBudget =
     options.newBudget ??
@@ -55,3 +48,6 @@ export function createAgentApiFactory(options: {
     });
   return { make, budgetFor };
 }
+
+/** `make`: a connection's new client; `budgetFor`: its account's budget (one object per account). */
+export type AgentApiFactory = ReturnType<typeof createAgentApiFactory>;

@@ -1,7 +1,4 @@
-/**
- * What admins do with service connections (DESIGN "Many accounts"): add (whoami-checked first),
- * list with health, remove. Returns data for slack/views; the token is never in a result or log.
- */
+/** Admins' service connections (DESIGN "Many accounts"): the token is never in a result or a log. */
 import { randomBytes } from 'node:crypto';
 import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
 import { isLoopbackHost, normaliseBaseUrl } from '../config/load-config.js';
@@ -50,7 +47,7 @@ export type RemoveResult =
   | { outcome: 'removed' | 'unknown' | 'default'; alias: string }
   | { outcome: 'in-use'; alias: string; channels: string[] };
 
-export interface ConnectionAdminDeps {
+export function createConnectionAdmin(deps: {
   records: ConnectionRecordStore;
   clients: ConnectionClients;
   factory: Pick<AgentApiFactory, 'make'>;
@@ -64,9 +61,7 @@ export interface ConnectionAdminDeps {
   logger: Logger;
   /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
   allowedHosts?: readonly string[] | undefined;
-}
-
-export function createConnectionAdmin(deps: ConnectionAdminDeps) {
+}) {
   const { records, clients, logger } = deps;
 
   /** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */
@@ -214,10 +209,7 @@ const newReferenceId = () => randomBytes(4).toString('hex');
 
 const identityOf = ({ accountId, accountName }: Identity) => ({ accountId, accountName });
 
-/**
- * The region address as AGENT_API_URL takes it (a URL or a bare host), or the problem with it:
- * http:// only on loopback (clear-text token), an allowed host only (DESIGN "Service addresses").
- */
+/** The address as AGENT_API_URL takes it, or its problem (DESIGN "Service addresses"). */
 export function addressOf(
   address: string,
   allowedHosts: readonly string[] = [],

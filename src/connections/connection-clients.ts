@@ -1,8 +1,4 @@
-/**
- * The agent-service client of each connection, by alias (DESIGN "Many accounts"), built on first
- * use from its stored record and cached. A cached client is checked against its record again
- * after `recheckMs`, so a change on another replica is followed within that time.
- */
+/** Each connection's client (DESIGN "Many accounts"), cached and rechecked so other replicas' changes count. */
 import type { AgentApi } from '../agent-api/index.js';
 import type { ConnectionRuns } from '../conversation/connection-runs.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -45,10 +41,7 @@ export class ConnectionAddressRefusedError extends Error {
 const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
 
 export interface ConnectionClients {
-  /**
-   * The client of `alias` (undefined: the default) as installation `owner` (its store key) may use
-   * it: another installation's alias is unknown to it (DESIGN "One installation, one tenant").
-   */
+  /** `alias`'s client (undefined: the default) for installation `owner`: another's alias is unknown to it. */
   api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
   /** Drops the cached client of `alias` (after it was added again or removed). */
   forget(alias: string): void;

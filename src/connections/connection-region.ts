@@ -19,10 +19,7 @@ export function regionOf(baseUrl: string): string {
   return region ? `${region} (${host})` : host;
 }
 
-/**
- * Whether a connection may point at `hostname` (DESIGN "Service addresses"): a regional host,
- * loopback, or CONNECTION_ALLOWED_HOSTS — an admin's form must not be a way into the network.
- */
+/** A regional host, loopback or CONNECTION_ALLOWED_HOSTS: an admin's form is no way into the network. */
 export function isAllowedServiceHost(hostname: string, allowedHosts: readonly string[]): boolean {
   const host = hostname.toLowerCase();
   return Object.hasOwn(REGION_HOSTS, host) || isLoopbackHost(host) || allowedHosts.includes(host);

@@ -88,3 +88,16 @@ export function createFailFastWebClient(config: Config, logger: Logger): WebClie
     ...FAIL_FAST_OPTIONS,
   });
 }
+
+/** The bot's DM channel with `user` (`conversations.open`). */
+export async function openDm(client: WebClient, user: string): Promise<string> {
+  const channel = (await client.conversations.open({ users: user })).channel?.id;
+  if (!channel) throw new Error('conversations.open returned no channel');
+  return channel;
+}
+
+/** The `ts` of a message `chat.postMessage` posted. */
+export function postedTs(posted: { ts?: string }): string {
+  if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+  return posted.ts;
+}

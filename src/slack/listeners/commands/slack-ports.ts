@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SendFilesToUser } from '../../../commands/export-command.js';
+import { openDm } from '../../web-client.js';
 
 /**
  * The command layer's upload port: the files go into the bot's DM with `userId`, private to that
@@ -7,11 +8,8 @@ import type { SendFilesToUser } from '../../../commands/export-command.js';
  */
 export function slackDmUploader(client: WebClient): SendFilesToUser {
   return async (userId, files, comment) => {
-    const opened = await client.conversations.open({ users: userId });
-    const channelId = opened.channel?.id;
-    if (!channelId) throw new Error('conversations.open returned no channel');
     await client.filesUploadV2({
-      channel_id: channelId,
+      channel_id: await openDm(client, userId),
       initial_comment: comment,
       file_uploads: files.map((file) => ({
         file: Buffer.from(file.content, 'utf8'),

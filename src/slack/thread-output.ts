@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsRepliesResponse, WebClient } from '@slack/web-api';
 import type {
   Progress,
   Refusal,
@@ -93,25 +93,22 @@ export function createSlackThreadOutput(deps: {
   }
 
   /** The bot's own messages in a thread, every page, with their metadata. */
-  async function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
-    const mine: ThreadMessage[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await call('conversations.replies', () =>
-        client.conversations.replies({
-          channel: where.channel,
-          ts: where.threadTs,
-          include_all_metadata: true,
-          limit: 200,
-          cursor,
-        }),
-      );
-      for (const message of (page.messages ?? []) as ThreadMessage[]) {
-        if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+  function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
+    return call('conversations.replies', async () => {
+      const mine: ThreadMessage[] = [];
+      const pages = client.paginate('conversations.replies', {
+        channel: where.channel,
+        ts: where.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+      });
+      for await (const page of pages) {
+        for (const message of ((page as ConversationsRepliesResponse).messages ?? []) as ThreadMessage[]) {
+          if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+        }
       }
-      cursor = page.response_metadata?.next_cursor || undefined;
-    } while (cursor);
-    return mine;
+      return mine;
+    });
   }
 
   return {

@@ -17,13 +17,6 @@ import { webClientOptions } from './web-client.js';
 /** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-/** The running app's life cycle. */
-export interface SlackApp {
-  /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
-  start(): Promise<{ port: number }>;
-  stop(): Promise<void>;
-}
-
 /** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes in both. */
 export function createSlackApp(options: {
   config: Config;
@@ -37,7 +30,7 @@ export function createSlackApp(options: {
   listeners: Omit<ListenerPorts, 'identity' | 'logger' | 'commands' | 'allowedChannelIds'>;
   /** OAuth distribution (many workspaces): set ⇒ no bot token; each event's installation is used. */
   installations?: SlackInstallations | undefined;
-}): SlackApp {
+}) {
   const { config, identity, logger, installations } = options;
   const slackLogger = toSlackLogger(logger);
   let listening = false;
@@ -117,6 +110,7 @@ export function createSlackApp(options: {
   /** HTTP mode: the receiver's server (events, install pages and the ops routes). */
   let httpServer: Server | undefined;
 
+  /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
   async function start(): Promise<{ port: number }> {
     const { port } = await listen();
     warnIfMetricsOpen(config, port, logger);

@@ -7,7 +7,7 @@ import { type AdminCheckOptions, createAdminCheck } from '../commands/access.js'
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
-import { createHomeActivity, type HomeActivityDeps } from './home-activity.js';
+import { createHomeActivity } from './home-activity.js';
 import { createHomeData, type HomeDataDeps, type PersonHome } from './home-data.js';
 import { createRepublishThrottle } from './republish-throttle.js';
 import { registryConnections } from './service-connections.js';
@@ -81,7 +81,7 @@ export function wireAppHome(deps: {
   publish(userId: string, home: PersonHome): Promise<unknown>;
   /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
   within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
-  store: HomeDataDeps['store'] & HomeActivityDeps['store'] & WatchRecords;
+  store: HomeDataDeps['store'] & WatchRecords;
   inside: InsideCheck;
   /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
   admins: Omit<AdminCheckOptions, 'onLookupError'>;

@@ -4,10 +4,7 @@ import { NO_PREVIEWS } from './no-previews.js';
 import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
 import { postedTs } from './web-client.js';
 
-/**
- * The alert card and the replies in alert threads (`chat.postMessage`); errors reach the caller.
- * `identity` is read per post: with OAuth the bot is the installation's in scope.
- */
+/** The alert card and alert-thread replies; errors reach the caller. `identity` is read per post (OAuth). */
 export function createSlackAlertOutput(
   client: WebClient,
   identity: { readonly botUserId: string },

@@ -5,10 +5,7 @@ import { NO_PREVIEWS } from './no-previews.js';
 import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
 import { openDm, postedTs } from './web-client.js';
 
-/**
- * The asker's private thread: their DM, rooted by a quote of the question with its permalink (best
- * effort: without it the quote names the channel); and a note in the original thread.
- */
+/** The asker's DM thread, rooted by a quote of the question (permalink best effort); a note in the origin. */
 export function createSlackPrivateReplies(client: WebClient, logger: Logger): PrivateReplies {
   async function permalinkOf(channel: string, ts: string): Promise<string | undefined> {
     try {

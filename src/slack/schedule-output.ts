@@ -11,10 +11,7 @@ import { openDm, postedTs } from './web-client.js';
  */
 const CHANNEL_GONE = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
-/**
- * Scheduled questions and the DM to their adder, on the client of the installation in scope (the
- * ticker runs each schedule as its installation).
- */
+/** Scheduled questions and the DM to their adder, on the client of the schedule's installation (in scope). */
 export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
   return {
     async postQuestion(schedule) {

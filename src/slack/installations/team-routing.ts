@@ -5,10 +5,7 @@ import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js'
 import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
-/**
- * Thread writes, long after their event returned (polling, recovery), enter the scope of the
- * installation their thread's team names (DESIGN "Many workspaces").
- */
+/** Late thread writes (polling, recovery) in their thread team's installation (DESIGN "Many workspaces"). */
 export type TeamRouting = ReturnType<typeof createTeamRouting>;
 
 /** {@link TeamRouting} on the remembered installations. */

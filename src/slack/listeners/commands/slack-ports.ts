@@ -2,10 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { SendFilesToUser } from '../../../commands/export-command.js';
 import { openDm } from '../../web-client.js';
 
-/**
- * The command layer's upload port: the files go into the bot's DM with `userId`, private to that
- * person (https://docs.slack.dev/reference/methods/files.completeUploadExternal).
- */
+/** The command layer's upload port: the files go into the bot's DM with `userId`, private to that person. */
 export function slackDmUploader(client: WebClient): SendFilesToUser {
   return async (userId, files, comment) => {
     await client.filesUploadV2({

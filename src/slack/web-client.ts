@@ -71,10 +71,7 @@ export function createWebClient(config: Config, logger: Logger): WebClient {
   return new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
 }
 
-/**
- * For reads a turn can do without (thread context, names): a 429 or a slow Slack fails the read at
- * once instead of holding the turn, which then runs without that context.
- */
+/** For reads a turn can do without (thread context, names): a 429 or a slow Slack fails them at once. */
 export const FAIL_FAST_OPTIONS = {
   rejectRateLimitedCalls: true,
   retryConfig: { retries: 0 },

@@ -113,7 +113,13 @@ export function createSlackApp(options: {
   /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
   async function start(): Promise<{ port: number }> {
     const { port } = await listen();
-    warnIfMetricsOpen(config, port, logger);
+    // Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators.
+    if (!config.ops.metricsToken) {
+      logger.warn(
+        { port, host: config.http.host },
+        'GET /metrics is open to anyone who reaches PORT (the public port, beside /slack/events): set METRICS_TOKEN to require a bearer token',
+      );
+    }
     return { port };
   }
 
@@ -166,15 +172,6 @@ export function createSlackApp(options: {
   }
 
   return { start, stop };
-}
-
-/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators. */
-function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
-  if (config.ops.metricsToken) return;
-  logger.warn(
-    { port, host: config.http.host },
-    'GET /metrics is open to anyone who reaches PORT (the public port, beside /slack/events): set METRICS_TOKEN to require a bearer token',
-  );
 }
 
 /** Slack's answers to `apps.connections.open` that mean the app-level token itself is wrong. */

@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { Ratings } from '../../conversation/feedback/ratings.js';
 import { registerActionListeners } from './actions/index.js';
 import { adminCheckOf } from './admin-access.js';
 import { registerCommandListeners } from './commands/index.js';
@@ -9,7 +8,7 @@ import type { ConnectionFormPorts } from './views/connection-form-submitted.js';
 import { registerViewListeners } from './views/index.js';
 
 /** What the listeners use, together; each listener takes only its part (see its file). */
-export type ListenerPorts = EventPorts & ConnectionFormPorts & ListenerDeps & { reactions: Ratings };
+export type ListenerPorts = EventPorts & ConnectionFormPorts & ListenerDeps;
 
 /** Registers every listener (events, commands, actions, views) on the app. */
 export function registerListeners(app: App, ports: ListenerPorts): void {

@@ -58,16 +58,14 @@ export function createUserDirectory(options: {
       }
       const inFlight = pending.get(key);
       if (inFlight) return inFlight;
-      const answer = (async () => {
-        try {
-          // Through a then-callback: even a fetch that throws at once settles after `pending.set` below.
-          const person = await Promise.resolve(userId).then(options.fetch);
+      // Through a then-callback: even a fetch that throws at once settles after `pending.set` below.
+      const answer = Promise.resolve(userId)
+        .then(options.fetch)
+        .then((person) => {
           keep(key, { person, expiresAt: now() + ttlMs });
           return person;
-        } finally {
-          pending.delete(key);
-        }
-      })();
+        })
+        .finally(() => pending.delete(key));
       pending.set(key, answer);
       return answer;
     },

@@ -84,8 +84,7 @@ export function createSlackThreadOutput(deps: {
     } catch (error) {
       const failure = toThreadOutputError(method, error);
       metrics.slackApiError(method, failure.code);
-      // A passing failure is retried and logged by the caller with its context; a refusal is
-      // worth a line of its own (it names the method, e.g. a progress post in a channel we left).
+      // A passing failure is logged by the retrying caller; a refusal here, naming the method.
       const level = failure.kind === 'transient' ? 'debug' : 'warn';
       logger[level]({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
       throw failure;
@@ -157,8 +156,7 @@ export function createSlackThreadOutput(deps: {
           : undefined,
       });
       const parts: string[] = [];
-      // In order, one at a time: Slack allows about one message a second per channel, and the
-      // Web client waits out any 429 for us.
+      // In order, one at a time: Slack allows about one message a second per channel (429s waited out).
       for (const message of rendered.messages) {
         const result = await call('chat.postMessage', () =>
           client.chat.postMessage({

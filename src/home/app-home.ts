@@ -7,7 +7,7 @@ import { type AdminCheckOptions, createAdminCheck } from '../commands/access.js'
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
-import { createHomeActivity, type HomeActivityDeps } from './home-activity.js';
+import { createHomeActivity } from './home-activity.js';
 import { createHomeData, type HomeDataDeps, type PersonHome } from './home-data.js';
 import { createRepublishThrottle } from './republish-throttle.js';
 import { registryConnections } from './service-connections.js';
@@ -16,21 +16,15 @@ import { installationWatches, type WatchRecords } from './watched-channels.js';
 /** How long after opening the Home tab an admin's settings changes are pushed (someone may be looking). */
 const LOOKING_MS = 30 * 60_000;
 
-export interface AppHomeDeps {
-  /** `views.publish` of the person's home, in the installation in scope. */
-  publish(userId: string, home: PersonHome): Promise<unknown>;
-  data: { forPerson(userId: string, tenant: Tenant): Promise<PersonHome> };
-  logger: Logger;
-  /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
-  within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
-  /** Least time between two publishes for one person after a change. Default 10 s. */
-  republishIntervalMs?: number | undefined;
-  now: () => number;
-}
-
 /** The publisher: on open, on thread changes, and on an admin's own settings changes. */
-export function createAppHome(deps: AppHomeDeps) {
-  const { data, logger, now } = deps;
+function createAppHome(
+  deps: Pick<
+    Parameters<typeof wireAppHome>[0],
+    'publish' | 'within' | 'republishIntervalMs' | 'now' | 'logger'
+  >,
+  data: ReturnType<typeof createHomeData>,
+) {
+  const { logger, now } = deps;
 
   async function publish(tenant: Tenant, userId: string): Promise<void> {
     try {
@@ -83,9 +77,11 @@ export type AppHome = ReturnType<typeof createAppHome>;
 
 /** App Home's room: what a home shows, its publisher, and the activity that re-publishes it. */
 export function wireAppHome(deps: {
-  publish: AppHomeDeps['publish'];
-  within: AppHomeDeps['within'];
-  store: HomeDataDeps['store'] & HomeActivityDeps['store'] & WatchRecords;
+  /** `views.publish` of the person's home, in the installation in scope. */
+  publish(userId: string, home: PersonHome): Promise<unknown>;
+  /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
+  within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
+  store: HomeDataDeps['store'] & WatchRecords;
   inside: InsideCheck;
   /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
   admins: Omit<AdminCheckOptions, 'onLookupError'>;
@@ -95,6 +91,7 @@ export function wireAppHome(deps: {
   schedules?: HomeDataDeps['schedules'];
   defaultAgentId: string;
   prompts: HomeDataDeps['prompts'];
+  /** Least time between two publishes for one person after a change. Default 10 s. */
   republishIntervalMs: number | undefined;
   /** OAuth: the weekly figures are kept per installation. */
   byInstallation: boolean;
@@ -102,26 +99,20 @@ export function wireAppHome(deps: {
   logger: Logger;
 }) {
   const { store, now, logger } = deps;
-  const appHome = createAppHome({
-    publish: deps.publish,
-    data: createHomeData({
-      store,
-      inside: deps.inside,
-      admins: createAdminCheck(deps.admins),
-      connections: registryConnections(deps.connections),
-      watched: installationWatches({ store }),
-      answerChannels: deps.answerChannels,
-      schedules: deps.schedules,
-      defaultAgentId: deps.defaultAgentId,
-      prompts: deps.prompts,
-      now,
-      logger,
-    }),
-    logger,
-    within: deps.within,
-    republishIntervalMs: deps.republishIntervalMs,
+  const data = createHomeData({
+    store,
+    inside: deps.inside,
+    admins: createAdminCheck(deps.admins),
+    connections: registryConnections(deps.connections),
+    watched: installationWatches({ store }),
+    answerChannels: deps.answerChannels,
+    schedules: deps.schedules,
+    defaultAgentId: deps.defaultAgentId,
+    prompts: deps.prompts,
     now,
+    logger,
   });
+  const appHome = createAppHome(deps, data);
   const homeActivity = createHomeActivity({
     store,
     now,

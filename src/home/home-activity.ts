@@ -33,7 +33,8 @@ export function threadTitle(question: string): string {
   return line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…` : line;
 }
 
-export interface HomeActivityDeps {
+/** The turn observer that records App Home's activity. */
+export function createHomeActivity(deps: {
   store: HomeStore;
   now: () => number;
   logger: Logger;
@@ -41,10 +42,7 @@ export interface HomeActivityDeps {
   onThreadsChanged(teamId: string, userId: string): void;
   /** With OAuth: weekly figures per installation (the thread's team), so its admins see their own. */
   byInstallation?: boolean | undefined;
-}
-
-/** The turn observer that records App Home's activity. */
-export function createHomeActivity(deps: HomeActivityDeps): TurnObserver & {
+}): TurnObserver & {
   rated(answer: AnswerRef): void;
   /** Settles once the state is recorded (or the failure logged); never rejects. */
   agentSeen(seen: Omit<AgentSeen, 'at'>): Promise<void>;

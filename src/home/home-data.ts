@@ -1,7 +1,4 @@
-/**
- * What a person's App Home shows (DESIGN "App Home"), for slack/views/home-view.ts: prompts and
- * recent threads; for admins also connections, agents, channels and this week's tallies.
- */
+/** What a person's App Home shows (DESIGN "App Home"), for slack/views/home-view.ts. */
 import type { AdminCheck } from '../commands/access.js';
 import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { ChannelBindingStore } from '../conversation/context/context-ports.js';

@@ -1,17 +1,14 @@
-/** Options of {@link createRepublishThrottle}. */
-export interface RepublishThrottleOptions {
+/**
+ * At most one home publish per person per interval (DESIGN "App Home"): a request inside the
+ * interval is coalesced into one publish at its end; otherwise it publishes at once.
+ */
+export function createRepublishThrottle(options: {
   /** Default 10 s. */
   intervalMs?: number;
   publish(userId: string): Promise<void>;
   /** Default Date.now. */
   now?: () => number;
-}
-
-/**
- * At most one home publish per person per interval (DESIGN "App Home"): a request inside the
- * interval is coalesced into one publish at its end; otherwise it publishes at once.
- */
-export function createRepublishThrottle(options: RepublishThrottleOptions) {
+}) {
   const intervalMs = options.intervalMs ?? 10_000;
   const now = options.now ?? Date.now;
   /** When each person's home was last published from here; pruned once the interval passed. */

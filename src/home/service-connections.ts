@@ -38,15 +38,10 @@ export function registryConnections(deps: {
 }): ServiceConnections {
   const now = deps.now ?? Date.now;
   const cached = new Map<string, { at: number; aliases: string; statuses: ConnectionStatus[] }>();
-  const statusOf = (row: ListedConnection): ConnectionStatus =>
+  const statusOf = ({ alias, region: host, ...row }: ListedConnection): ConnectionStatus =>
     row.health === 'ok'
-      ? {
-          alias: row.alias,
-          host: row.region,
-          account: { id: row.accountId, name: row.accountName },
-          health: 'ok',
-        }
-      : { alias: row.alias, host: row.region, health: row.problem };
+      ? { alias, host, account: { id: row.accountId, name: row.accountName }, health: 'ok' }
+      : { alias, host, health: row.problem };
   return {
     async list(tenant) {
       // Each installation's own answers: with one workspace there is one (key undefined).

@@ -2,10 +2,7 @@ import type { AgentSessionPort } from '../conversation/agent-session.js';
 import { type StatusCallDeps, statusCall } from './slack-errors.js';
 import { threadTitleFrom } from './views/agent-view.js';
 
-/**
- * Errors meaning `agents.sessions.*` cannot work for this app or workspace (DESIGN "Agent sessions
- * and Stop"): the conversation layer then leaves sessions alone there.
- */
+/** `agents.sessions.*` cannot work for this app or workspace (DESIGN "Agent sessions and Stop"). */
 const UNAVAILABLE_ERRORS = new Set([
   'unknown_method',
   'not_allowed_token_type',

@@ -2,11 +2,9 @@ import type { WebClient } from '@slack/web-api';
 import type { AlertOutput } from '../alerts/alert-ports.js';
 import { NO_PREVIEWS } from './no-previews.js';
 import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
+import { postedTs } from './web-client.js';
 
-/**
- * The alert card and the replies in alert threads (`chat.postMessage`); errors reach the caller.
- * `identity` is read per post: with OAuth the bot is the installation's in scope.
- */
+/** The alert card and alert-thread replies; errors reach the caller. `identity` is read per post (OAuth). */
 export function createSlackAlertOutput(
   client: WebClient,
   identity: { readonly botUserId: string },
@@ -18,8 +16,7 @@ export function createSlackAlertOutput(
         ...NO_PREVIEWS,
         ...renderAlertCard(card, identity.botUserId),
       } as Parameters<WebClient['chat']['postMessage']>[0]);
-      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
-      return posted.ts;
+      return postedTs(posted);
     },
     async postFiredAgain(where, title, at) {
       await client.chat.postMessage({

@@ -17,13 +17,6 @@ import { webClientOptions } from './web-client.js';
 /** How long shutdown waits for requests in flight before it closes the HTTP server's sockets. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-/** The running app's life cycle. */
-export interface SlackApp {
-  /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
-  start(): Promise<{ port: number }>;
-  stop(): Promise<void>;
-}
-
 /** The Bolt app in HTTP mode (POST /slack/events) or Socket Mode (app token set); ops routes in both. */
 export function createSlackApp(options: {
   config: Config;
@@ -37,7 +30,7 @@ export function createSlackApp(options: {
   listeners: Omit<ListenerPorts, 'identity' | 'logger' | 'commands' | 'allowedChannelIds'>;
   /** OAuth distribution (many workspaces): set ⇒ no bot token; each event's installation is used. */
   installations?: SlackInstallations | undefined;
-}): SlackApp {
+}) {
   const { config, identity, logger, installations } = options;
   const slackLogger = toSlackLogger(logger);
   let listening = false;
@@ -117,9 +110,16 @@ export function createSlackApp(options: {
   /** HTTP mode: the receiver's server (events, install pages and the ops routes). */
   let httpServer: Server | undefined;
 
+  /** Starts serving; resolves with the HTTP port (/slack/events in HTTP mode, ops routes in both). */
   async function start(): Promise<{ port: number }> {
     const { port } = await listen();
-    warnIfMetricsOpen(config, port, logger);
+    // Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators.
+    if (!config.ops.metricsToken) {
+      logger.warn(
+        { port, host: config.http.host },
+        'GET /metrics is open to anyone who reaches PORT (the public port, beside /slack/events): set METRICS_TOKEN to require a bearer token',
+      );
+    }
     return { port };
   }
 
@@ -172,15 +172,6 @@ export function createSlackApp(options: {
   }
 
   return { start, stop };
-}
-
-/** Without METRICS_TOKEN anyone who reaches PORT reads /metrics: said at start-up, for operators. */
-function warnIfMetricsOpen(config: Config, port: number, logger: Logger): void {
-  if (config.ops.metricsToken) return;
-  logger.warn(
-    { port, host: config.http.host },
-    'GET /metrics is open to anyone who reaches PORT (the public port, beside /slack/events): set METRICS_TOKEN to require a bearer token',
-  );
 }
 
 /** Slack's answers to `apps.connections.open` that mean the app-level token itself is wrong. */

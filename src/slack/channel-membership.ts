@@ -4,10 +4,7 @@ import type { ChannelMembership } from '../conversation/viewed-context.js';
 /** Slack's maximum page size for `conversations.members`. */
 const PAGE = 1_000;
 
-/**
- * Whether a person is a member of a channel, from `conversations.members`, stopping once found. Past
- * `maxMembers` the person counts as not found (fail closed: the viewed place then gives no context).
- */
+/** Membership by `conversations.members`, stopping once found; past `maxMembers`, not found (fail closed). */
 export function createSlackMembership(client: WebClient, maxMembers = 10_000): ChannelMembership {
   return {
     async isMember(channel, userId) {

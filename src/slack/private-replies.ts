@@ -3,11 +3,9 @@ import type { PrivateReplies } from '../conversation/access/answer-place.js';
 import type { Logger } from '../runtime/logger.js';
 import { NO_PREVIEWS } from './no-previews.js';
 import { renderPrivateNote, renderPrivateQuote } from './views/private-answer.js';
+import { openDm, postedTs } from './web-client.js';
 
-/**
- * The asker's private thread: their DM, rooted by a quote of the question with its permalink (best
- * effort: without it the quote names the channel); and a note in the original thread.
- */
+/** The asker's DM thread, rooted by a quote of the question (permalink best effort); a note in the origin. */
 export function createSlackPrivateReplies(client: WebClient, logger: Logger): PrivateReplies {
   async function permalinkOf(channel: string, ts: string): Promise<string | undefined> {
     try {
@@ -20,17 +18,14 @@ export function createSlackPrivateReplies(client: WebClient, logger: Logger): Pr
 
   return {
     async openThread(asker, origin, question, reason) {
-      const [opened, permalink] = await Promise.all([
-        client.conversations.open({ users: asker }),
+      const [channel, permalink] = await Promise.all([
+        openDm(client, asker),
         permalinkOf(origin.channel, origin.sourceTs),
       ]);
-      const channel = opened.channel?.id;
-      if (!channel) throw new Error('conversations.open returned no channel');
       const view = renderPrivateQuote({ channel: origin.channel, permalink, question, reason });
       // The quote is the asker's question, which may hold a link (and log data).
       const posted = await client.chat.postMessage({ channel, ...view, ...NO_PREVIEWS });
-      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
-      return { channel, ts: posted.ts };
+      return { channel, ts: postedTs(posted) };
     },
     async leaveNote(origin, asker, reason) {
       const text = renderPrivateNote(asker, reason);

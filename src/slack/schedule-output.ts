@@ -3,6 +3,7 @@ import type { ScheduleOutput } from '../conversation/schedules/schedule-firing.j
 import { NO_PREVIEWS } from './no-previews.js';
 import { classifySlackError } from './slack-errors.js';
 import { renderScheduledQuestion, renderScheduleNotice } from './views/schedule-replies.js';
+import { openDm, postedTs } from './web-client.js';
 
 /**
  * What Slack answers when the bot cannot post in the channel any more: the schedule pauses.
@@ -10,10 +11,7 @@ import { renderScheduledQuestion, renderScheduleNotice } from './views/schedule-
  */
 const CHANNEL_GONE = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
-/**
- * Scheduled questions and the DM to their adder, on the client of the installation in scope (the
- * ticker runs each schedule as its installation).
- */
+/** Scheduled questions and the DM to their adder, on the client of the schedule's installation (in scope). */
 export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
   return {
     async postQuestion(schedule) {
@@ -24,17 +22,14 @@ export function createSlackScheduleOutput(client: WebClient): ScheduleOutput {
           ...renderScheduledQuestion(schedule),
           ...NO_PREVIEWS,
         });
-        if (!posted.ts) throw new Error('chat.postMessage returned no ts');
-        return { ts: posted.ts };
+        return { ts: postedTs(posted) };
       } catch (error) {
         if (CHANNEL_GONE.has(classifySlackError(error).code)) return { gone: true };
         throw error;
       }
     },
     async tellAdder(schedule, notice) {
-      const opened = await client.conversations.open({ users: schedule.addedBy });
-      const channel = opened.channel?.id;
-      if (!channel) throw new Error('conversations.open returned no channel');
+      const channel = await openDm(client, schedule.addedBy);
       await client.chat.postMessage({ channel, ...renderScheduleNotice(schedule, notice), ...NO_PREVIEWS });
     },
   };

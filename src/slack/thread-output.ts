@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import type { ConversationsRepliesResponse, WebClient } from '@slack/web-api';
 import type {
   Progress,
   Refusal,
@@ -84,8 +84,7 @@ export function createSlackThreadOutput(deps: {
     } catch (error) {
       const failure = toThreadOutputError(method, error);
       metrics.slackApiError(method, failure.code);
-      // A passing failure is retried and logged by the caller with its context; a refusal is
-      // worth a line of its own (it names the method, e.g. a progress post in a channel we left).
+      // A passing failure is logged by the retrying caller; a refusal here, naming the method.
       const level = failure.kind === 'transient' ? 'debug' : 'warn';
       logger[level]({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
       throw failure;
@@ -93,25 +92,22 @@ export function createSlackThreadOutput(deps: {
   }
 
   /** The bot's own messages in a thread, every page, with their metadata. */
-  async function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
-    const mine: ThreadMessage[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await call('conversations.replies', () =>
-        client.conversations.replies({
-          channel: where.channel,
-          ts: where.threadTs,
-          include_all_metadata: true,
-          limit: 200,
-          cursor,
-        }),
-      );
-      for (const message of (page.messages ?? []) as ThreadMessage[]) {
-        if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+  function botMessagesIn(where: ThreadLocation): Promise<ThreadMessage[]> {
+    return call('conversations.replies', async () => {
+      const mine: ThreadMessage[] = [];
+      const pages = client.paginate('conversations.replies', {
+        channel: where.channel,
+        ts: where.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+      });
+      for await (const page of pages) {
+        for (const message of ((page as ConversationsRepliesResponse).messages ?? []) as ThreadMessage[]) {
+          if (message.user === identity.botUserId || message.bot_id === identity.botId) mine.push(message);
+        }
       }
-      cursor = page.response_metadata?.next_cursor || undefined;
-    } while (cursor);
-    return mine;
+      return mine;
+    });
   }
 
   return {
@@ -160,8 +156,7 @@ export function createSlackThreadOutput(deps: {
           : undefined,
       });
       const parts: string[] = [];
-      // In order, one at a time: Slack allows about one message a second per channel, and the
-      // Web client waits out any 429 for us.
+      // In order, one at a time: Slack allows about one message a second per channel (429s waited out).
       for (const message of rendered.messages) {
         const result = await call('chat.postMessage', () =>
           client.chat.postMessage({

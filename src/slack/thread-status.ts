@@ -2,10 +2,7 @@ import type { ThreadStatusPort } from '../conversation/turn/turn-progress.js';
 import { type StatusCallDeps, statusCall } from './slack-errors.js';
 import { renderThreadStatus } from './views/thread-status.js';
 
-/**
- * Errors meaning `assistant.threads.setStatus` cannot work for this app or workspace (DESIGN
- * "Native progress"): the conversation layer then falls back to progress messages there.
- */
+/** `setStatus` cannot work for this app or workspace: progress messages (DESIGN "Native progress"). */
 const UNAVAILABLE_ERRORS = new Set([
   'not_allowed_token_type',
   'missing_scope',

@@ -2,28 +2,9 @@ import type { UsersInfoResponse, WebClient } from '@slack/web-api';
 
 /**
  * What the bot knows about a Slack user, from one cached `users.info` look-up shared by every
- * feature (toSlackPerson maps the fields): https://docs.slack.dev/reference/methods/users.info
+ * feature: https://docs.slack.dev/reference/methods/users.info
  */
-export interface SlackPerson {
-  id: string;
-  /** The person's home workspace. */
-  teamId: string | undefined;
-  /** Their Enterprise Grid org; undefined outside Grid. */
-  enterpriseId: string | undefined;
-  isAdmin: boolean;
-  isOwner: boolean;
-  /** A multi- or single-channel guest. */
-  isGuest: boolean;
-  /** Another organisation's person seen through Slack Connect. */
-  isStranger: boolean;
-  isBot: boolean;
-  /** A deactivated account. */
-  deleted: boolean;
-  /** IANA time zone (`Europe/Berlin`), when Slack gives one. */
-  tz: string | undefined;
-  displayName: string | undefined;
-  realName: string | undefined;
-}
+export type SlackPerson = ReturnType<typeof toSlackPerson>;
 
 /** One `users.info` call: undefined when Slack does not know the user; throws when Slack cannot answer. */
 export type FetchSlackPerson = (userId: string) => Promise<SlackPerson | undefined>;
@@ -60,14 +41,10 @@ export function createUserDirectory(options: {
   const cache = new Map<string, { person: SlackPerson | undefined; expiresAt: number }>();
   const pending = new Map<string, Promise<SlackPerson | undefined>>();
 
-  function remember(key: string, person: SlackPerson | undefined): void {
+  function keep(key: string, entry: { person: SlackPerson | undefined; expiresAt: number }): void {
     cache.delete(key);
-    cache.set(key, { person, expiresAt: now() + ttlMs });
-    while (cache.size > maxEntries) {
-      const oldest = cache.keys().next().value;
-      if (oldest === undefined) break;
-      cache.delete(oldest);
-    }
+    cache.set(key, entry);
+    while (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
   }
 
   return {
@@ -76,22 +53,19 @@ export function createUserDirectory(options: {
       const key = view === undefined ? userId : `${view}/${userId}`;
       const cached = cache.get(key);
       if (cached && cached.expiresAt > now()) {
-        cache.delete(key);
-        cache.set(key, cached);
+        keep(key, cached);
         return Promise.resolve(cached.person);
       }
       const inFlight = pending.get(key);
       if (inFlight) return inFlight;
-      const answer = (async () => {
-        try {
-          // Through a then-callback: even a fetch that throws at once settles after `pending.set` below.
-          const person = await Promise.resolve(userId).then(options.fetch);
-          remember(key, person);
+      // Through a then-callback: even a fetch that throws at once settles after `pending.set` below.
+      const answer = Promise.resolve(userId)
+        .then(options.fetch)
+        .then((person) => {
+          keep(key, { person, expiresAt: now() + ttlMs });
           return person;
-        } finally {
-          pending.delete(key);
-        }
-      })();
+        })
+        .finally(() => pending.delete(key));
       pending.set(key, answer);
       return answer;
     },
@@ -99,18 +73,23 @@ export function createUserDirectory(options: {
 }
 
 /** `users.info`'s user as a SlackPerson. */
-export function toSlackPerson(userId: string, user: NonNullable<UsersInfoResponse['user']>): SlackPerson {
+export function toSlackPerson(userId: string, user: NonNullable<UsersInfoResponse['user']>) {
   const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
   return {
     id: user.id ?? userId,
+    /** The person's home workspace. */
     teamId: text(user.team_id),
+    /** Their Enterprise Grid org; undefined outside Grid. */
     enterpriseId: text(user.enterprise_user?.enterprise_id),
     isAdmin: user.is_admin === true,
     isOwner: user.is_owner === true,
+    /** A multi- or single-channel guest. */
     isGuest: user.is_restricted === true || user.is_ultra_restricted === true,
+    /** Another organisation's person seen through Slack Connect. */
     isStranger: user.is_stranger === true,
     isBot: user.is_bot === true,
     deleted: user.deleted === true,
+    /** IANA time zone (`Europe/Berlin`), when Slack gives one. */
     tz: text(user.tz),
     displayName: text(user.profile?.display_name),
     realName: text(user.profile?.real_name) ?? text(user.real_name),

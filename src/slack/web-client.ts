@@ -71,10 +71,7 @@ export function createWebClient(config: Config, logger: Logger): WebClient {
   return new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
 }
 
-/**
- * For reads a turn can do without (thread context, names): a 429 or a slow Slack fails the read at
- * once instead of holding the turn, which then runs without that context.
- */
+/** For reads a turn can do without (thread context, names): a 429 or a slow Slack fails them at once. */
 export const FAIL_FAST_OPTIONS = {
   rejectRateLimitedCalls: true,
   retryConfig: { retries: 0 },
@@ -87,4 +84,17 @@ export function createFailFastWebClient(config: Config, logger: Logger): WebClie
     ...webClientOptions(config, toSlackLogger(logger)),
     ...FAIL_FAST_OPTIONS,
   });
+}
+
+/** The bot's DM channel with `user` (`conversations.open`). */
+export async function openDm(client: WebClient, user: string): Promise<string> {
+  const channel = (await client.conversations.open({ users: user })).channel?.id;
+  if (!channel) throw new Error('conversations.open returned no channel');
+  return channel;
+}
+
+/** The `ts` of a message `chat.postMessage` posted. */
+export function postedTs(posted: { ts?: string }): string {
+  if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+  return posted.ts;
 }

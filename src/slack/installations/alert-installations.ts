@@ -4,10 +4,7 @@ import type { SlackIdentity } from '../slack-identity.js';
 import type { SlackInstallations } from './oauth-setup.js';
 import { InstallationGoneError } from './slack-clients.js';
 
-/**
- * A webhook alert has no event to carry its installation: `?team=` (or its token) names it, and its
- * intake runs in that installation's scope with its tenant, as an event's would.
- */
+/** A webhook alert's installation is named by `?team=` (or its token); its intake runs as that one's. */
 export function alertInstallations(installations: SlackInstallations, tenancy: Tenancy): AlertInstallations {
   return {
     async runAs(team, work) {

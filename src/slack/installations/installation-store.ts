@@ -8,10 +8,7 @@ type InstallationKeys = Partial<
   Pick<InstallationQuery<boolean>, 'isEnterpriseInstall' | 'enterpriseId' | 'teamId'>
 >;
 
-/**
- * The installation's id in the store and in thread keys: the enterprise id for an org-wide install,
- * else the workspace's team id; undefined when the payload names neither.
- */
+/** The installation's id in the store and thread keys: an org-wide install's enterprise, else the team. */
 export function installationIdOf(keys: InstallationKeys): string | undefined {
   if (keys.isEnterpriseInstall && keys.enterpriseId) return keys.enterpriseId;
   return keys.teamId ?? keys.enterpriseId;

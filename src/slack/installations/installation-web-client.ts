@@ -10,10 +10,7 @@ export class NoInstallationInScopeError extends Error {
   }
 }
 
-/**
- * A Web client without a token: each call carries the token of the installation the work runs for
- * (workspace-scope.ts), so with OAuth one client and one pool serve every workspace.
- */
+/** A Web client without a token: each call carries its installation's (workspace-scope.ts); one pool. */
 export class InstallationWebClient extends WebClient {
   constructor(
     private readonly scope: WorkspaceScope,

@@ -5,7 +5,6 @@ import type { SlackOAuthConfig } from '../../config/load-config.js';
 import type { Logger } from '../../runtime/logger.js';
 import { createSecretBox } from '../../secrets/secret-box.js';
 import type { InstallationRecordStore } from '../../store/index.js';
-import type { SlackIdentity } from '../slack-identity.js';
 import { SlackStartupError } from '../startup-check.js';
 import { BOT_SCOPES } from './bot-scopes.js';
 import {
@@ -17,9 +16,9 @@ import {
 import { createSealedInstallationStore, installationIdOf } from './installation-store.js';
 import { registerInstallationListeners } from './listeners/index.js';
 import { scopedIdentity } from './scoped-identity.js';
-import { createSlackClients, type SlackClients } from './slack-clients.js';
-import { createTeamRouting, type TeamRouting } from './team-routing.js';
-import { createWorkspaceScope, type SlackWorkspace, type WorkspaceScope } from './workspace-scope.js';
+import { createSlackClients } from './slack-clients.js';
+import { createTeamRouting } from './team-routing.js';
+import { createWorkspaceScope, type SlackWorkspace } from './workspace-scope.js';
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
@@ -33,17 +32,7 @@ const CLIENT_SIDE_FAILURES = new Set([
 ]);
 
 /** Everything OAuth distribution adds (DESIGN "Many workspaces"), built once at start-up. */
-export interface SlackInstallations {
-  scope: WorkspaceScope;
-  clients: SlackClients;
-  routing: TeamRouting;
-  /** The bot's identity as the installation under way sees it. */
-  identity: SlackIdentity;
-  /** The HTTPReceiver's OAuth options: Bolt's InstallProvider serves the install and redirect paths. */
-  receiverOptions(clientOptions: WebClientOptions): Partial<HTTPReceiverOptions>;
-  /** Enters each event's installation scope, and forgets installations Slack says are gone. */
-  register(app: App): void;
-}
+export type SlackInstallations = ReturnType<typeof createSlackInstallations>;
 
 /** The installation a Bolt event was authorized for (its context), as a workspace scope. */
 export function workspaceOfContext(context: Context): SlackWorkspace | undefined {
@@ -83,7 +72,7 @@ export function createSlackInstallations(deps: {
   secrets: { encryptionKey: Buffer | undefined; previousKeys: Buffer[] };
   records: InstallationRecordStore;
   logger: Logger;
-}): SlackInstallations {
+}) {
   const { oauth, logger } = deps;
   if (!deps.secrets.encryptionKey) {
     throw new SlackStartupError(
@@ -112,8 +101,10 @@ export function createSlackInstallations(deps: {
     scope,
     clients,
     routing,
+    /** The bot's identity as the installation under way sees it. */
     identity: scopedIdentity(scope),
-    receiverOptions: (clientOptions) => ({
+    /** The HTTPReceiver's OAuth options: Bolt's InstallProvider serves the install and redirect paths. */
+    receiverOptions: (clientOptions: WebClientOptions): Partial<HTTPReceiverOptions> => ({
       clientId: oauth.clientId,
       clientSecret: oauth.clientSecret,
       stateSecret: oauth.stateSecret,
@@ -152,7 +143,8 @@ export function createSlackInstallations(deps: {
         },
       },
     }),
-    register(app) {
+    /** Enters each event's installation scope, and forgets installations Slack says are gone. */
+    register(app: App): void {
       app.use(async ({ context, next }) => {
         const workspace = workspaceOfContext(context);
         if (workspace) await scope.run(workspace, next);

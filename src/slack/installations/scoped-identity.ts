@@ -2,10 +2,7 @@ import type { SlackIdentity } from '../slack-identity.js';
 import { NoInstallationInScopeError } from './installation-web-client.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
-/**
- * The bot's identity as the installation under way sees it: with OAuth its user and bot ids and
- * its organisation differ per installation, so each read is the current installation's.
- */
+/** The bot's identity as the installation under way sees it (with OAuth its ids differ per installation). */
 export function scopedIdentity(scope: WorkspaceScope): SlackIdentity {
   const current = (field: string) => {
     const workspace = scope.current();

@@ -6,12 +6,7 @@ import type { SlackWorkspace } from './workspace-scope.js';
  * How background work (delivery, polling, recovery: after the event returned) finds its installation
  * again, by the turn record's team (`T…`, or `E…` for an org-wide install). DESIGN "Many workspaces".
  */
-export interface SlackClients {
-  /** Rejects with {@link InstallationGoneError} when the installation is not (or no longer) kept. */
-  forTeam(installationId: string): Promise<SlackWorkspace>;
-  /** Drops what is remembered of an installation (uninstalled, tokens revoked). */
-  forget(installationId: string): void;
-}
+export type SlackClients = ReturnType<typeof createSlackClients>;
 
 /** Raised when an installation is not (or no longer) kept. */
 export class InstallationGoneError extends Error {
@@ -45,13 +40,11 @@ export function workspaceOfInstallation(installation: Installation): SlackWorksp
 const REMEMBER_MS = 60_000;
 
 /** The installations, each remembered for {@link REMEMBER_MS} after it is opened. */
-export function createSlackClients(
-  store: SealedInstallationStore,
-  now: () => number = Date.now,
-): SlackClients {
+export function createSlackClients(store: SealedInstallationStore, now: () => number = Date.now) {
   const remembered = new Map<string, { workspace: SlackWorkspace; until: number }>();
   return {
-    async forTeam(installationId) {
+    /** Rejects with {@link InstallationGoneError} when the installation is not (or no longer) kept. */
+    async forTeam(installationId: string): Promise<SlackWorkspace> {
       const hit = remembered.get(installationId);
       if (hit && hit.until > now()) return hit.workspace;
       const installation = await store.fetchById(installationId);
@@ -63,7 +56,8 @@ export function createSlackClients(
       remembered.set(installationId, { workspace, until: now() + REMEMBER_MS });
       return workspace;
     },
-    forget(installationId) {
+    /** Drops what is remembered of an installation (uninstalled, tokens revoked). */
+    forget(installationId: string): void {
       remembered.delete(installationId);
     },
   };

@@ -5,20 +5,15 @@ import type { ThreadStatusPort } from '../../conversation/turn/turn-progress.js'
 import { InstallationGoneError, type SlackClients } from './slack-clients.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
-/**
- * Thread writes, long after their event returned (polling, recovery), enter the scope of the
- * installation their thread's team names (DESIGN "Many workspaces").
- */
-export interface TeamRouting {
-  /** Runs `work` for the installation `teamId` names; rejects when it is gone. */
-  within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
-}
+/** Late thread writes (polling, recovery) in their thread team's installation (DESIGN "Many workspaces"). */
+export type TeamRouting = ReturnType<typeof createTeamRouting>;
 
-export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope): TeamRouting {
+/** {@link TeamRouting} on the remembered installations. */
+export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope) {
   return {
-    async within(teamId, work) {
-      const workspace = await clients.forTeam(teamId);
-      return scope.run(workspace, work);
+    /** Runs `work` for the installation `teamId` names; rejects when it is gone. */
+    async within<T>(teamId: string, work: () => Promise<T>): Promise<T> {
+      return scope.run(await clients.forTeam(teamId), work);
     },
   };
 }

@@ -13,18 +13,14 @@ export interface SlackWorkspace {
   botToken: string;
 }
 
-/** Runs work in an installation's scope, and tells the scope of the work under way. */
-export interface WorkspaceScope {
-  run<T>(workspace: SlackWorkspace, work: () => T): T;
-  /** The installation of the work under way; undefined outside any (single-workspace mode, start-up). */
-  current(): SlackWorkspace | undefined;
-}
+/** Runs work in an installation's scope; `current()` is undefined outside any (one workspace, start-up). */
+export type WorkspaceScope = ReturnType<typeof createWorkspaceScope>;
 
 /** The scope on Node's AsyncLocalStorage. */
-export function createWorkspaceScope(): WorkspaceScope {
+export function createWorkspaceScope() {
   const storage = new AsyncLocalStorage<SlackWorkspace>();
   return {
-    run: (workspace, work) => storage.run(workspace, work),
-    current: () => storage.getStore(),
+    run: <T>(workspace: SlackWorkspace, work: () => T): T => storage.run(workspace, work),
+    current: (): SlackWorkspace | undefined => storage.getStore(),
   };
 }

@@ -30,21 +30,19 @@ export interface ListenerDeps {
   connections?: Pick<ServiceConnections, 'admin' | 'clients'> | undefined;
   /** Absent: `/agent schedule` shows the help. */
   schedules?: ScheduleCommandPort | undefined;
-  commands: CommandSettings;
+  /** The settings `/agent` and the admin check read, picked from the config in the composition root. */
+  commands: {
+    /** ALLOW_EXTERNAL_USERS */
+    allowExternalUsers: boolean;
+    /** ADMIN_USER_IDS */
+    adminUserIds: readonly string[];
+    /** ACCOUNT_API_TOKEN is set: the account subcommands can run. */
+    accountsConfigured: boolean;
+    /** AGENT_ID */
+    defaultAgentId: string;
+    /** SLACK_REDIRECT_URI, whose origin is where the alert route is reached (OAuth only). */
+    redirectUri?: string | undefined;
+  };
   identity: SlackIdentity;
   logger: Logger;
-}
-
-/** The settings `/agent` and the admin check read, picked from the config in the composition root. */
-export interface CommandSettings {
-  /** ALLOW_EXTERNAL_USERS */
-  allowExternalUsers: boolean;
-  /** ADMIN_USER_IDS */
-  adminUserIds: readonly string[];
-  /** ACCOUNT_API_TOKEN is set: the account subcommands can run. */
-  accountsConfigured: boolean;
-  /** AGENT_ID */
-  defaultAgentId: string;
-  /** SLACK_REDIRECT_URI, whose origin is where the alert route is reached (OAuth only). */
-  redirectUri?: string | undefined;
 }

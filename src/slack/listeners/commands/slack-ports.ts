@@ -1,17 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { SendFilesToUser } from '../../../commands/export-command.js';
+import { openDm } from '../../web-client.js';
 
-/**
- * The command layer's upload port: the files go into the bot's DM with `userId`, private to that
- * person (https://docs.slack.dev/reference/methods/files.completeUploadExternal).
- */
+/** The command layer's upload port: the files go into the bot's DM with `userId`, private to that person. */
 export function slackDmUploader(client: WebClient): SendFilesToUser {
   return async (userId, files, comment) => {
-    const opened = await client.conversations.open({ users: userId });
-    const channelId = opened.channel?.id;
-    if (!channelId) throw new Error('conversations.open returned no channel');
     await client.filesUploadV2({
-      channel_id: channelId,
+      channel_id: await openDm(client, userId),
       initial_comment: comment,
       file_uploads: files.map((file) => ({
         file: Buffer.from(file.content, 'utf8'),

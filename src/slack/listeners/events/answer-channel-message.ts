@@ -3,14 +3,12 @@ import {
   type AnswerChannels,
   isAnswerAllCandidate,
 } from '../../../conversation/answer-channels/answer-channels.js';
-import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
 import { tenantOf } from '../../event-tenant.js';
-import { personOfMessage } from '../../payload-person.js';
-import type { MessagePorts } from './message.js';
+import { type MessagePorts, requestOf } from './message.js';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -45,15 +43,8 @@ export function answerChannelListener(deps: AnswerChannelPorts) {
       return;
     }
     const request: TurnRequest = {
-      // The app's own workspace: in a shared channel the envelope's team_id is the channel creator's.
-      teamId: identity.teamId,
-      tenant,
-      channel: message.channel,
+      ...requestOf(message, tenant, identity, prompt),
       threadTs: message.ts,
-      sourceTs: message.ts,
-      ...personOfMessage(message),
-      prompt,
-      files: sharedFilesOf(message),
       mentioned: false,
       answerAll: true,
     };

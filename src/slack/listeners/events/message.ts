@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { sharedFilesOf } from '../../../conversation/context/file-context.js';
 import { toAgentPrompt } from '../../../conversation/context/message-text.js';
+import type { Tenant } from '../../../conversation/tenancy.js';
 import { classifyMessage, type SlackMessageLike } from '../../../conversation/turn/message-classifier.js';
 import type { TurnIntake } from '../../../conversation/turn/turn-intake.js';
 import type { TurnRequest } from '../../../conversation/turn/turn-request.js';
@@ -23,6 +24,25 @@ export interface MessagePorts {
   logger: Logger;
 }
 
+/** The turn request's fields both message listeners fill alike (the prompt: the message's text). */
+export function requestOf(
+  message: SlackMessageLike,
+  tenant: Tenant,
+  identity: SlackIdentity,
+  prompt = toAgentPrompt(message.text ?? '', identity.botUserId),
+) {
+  return {
+    tenant,
+    // The app's own workspace: in a shared channel the envelope's team_id is the channel creator's.
+    teamId: identity.teamId,
+    channel: message.channel,
+    sourceTs: message.ts,
+    ...personOfMessage(message),
+    prompt,
+    files: sharedFilesOf(message),
+  };
+}
+
 export function messageListener(deps: MessagePorts, source: 'app_mention' | 'message') {
   const { identity, allowedChannelIds, turns, logger } = deps;
   return async ({ event, context, client }: Args): Promise<void> => {
@@ -34,15 +54,8 @@ export function messageListener(deps: MessagePorts, source: 'app_mention' | 'mes
     });
     if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request: TurnRequest = {
-      tenant: tenantOf(context),
-      // The app's own workspace: in a shared channel the envelope's team_id is the channel creator's.
-      teamId: identity.teamId,
-      channel: message.channel,
+      ...requestOf(message, tenantOf(context), identity),
       threadTs: verdict.kind === 'ignore' ? (message.thread_ts ?? message.ts) : verdict.threadTs,
-      sourceTs: message.ts,
-      ...personOfMessage(message),
-      prompt: toAgentPrompt(message.text ?? '', identity.botUserId),
-      files: sharedFilesOf(message),
       mentioned: verdict.kind === 'turn',
       // A question in the agent's DM says where the person was looking (viewed-context.ts).
       viewing:

@@ -1,5 +1,4 @@
 /** Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root. */
-import { randomUUID } from 'node:crypto';
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
 import type { HttpRoute } from '../http/http-route.js';
 import { type AlertIntakeDeps, createAlertIntake } from './alert-intake.js';
@@ -36,7 +35,6 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
   const runStart = createRunStart({
     ...deps,
     logger: log,
-    newId: () => randomUUID().toLowerCase(),
     // A new alert thread is never busy, unless someone asked in it first: then that turn goes on.
     refuseBusy: (request) =>
       log.info({ channel: request.channel, ts: request.threadTs }, 'alert thread busy: not investigated'),

@@ -108,7 +108,7 @@ export function wireTurns(
       people,
     }),
   });
-  const recovery = createTurnRecovery({ store, runner, logger, settings, clock, ledger });
+  const recovery = createTurnRecovery({ store, runner, logger, settings, ledger });
   const stops = createRunStop({ ledger, runner, inside, sessions, logger, metrics });
   return { output, progress, sessions, ledger, audience, runner, turns, recovery, stops };
 }

@@ -10,7 +10,7 @@ import { threadKey as makeThreadKey } from '../thread-key.js';
 import type { Refusal, RefusalDetail, ThreadOutput } from '../thread-output-port.js';
 import { deliverWhileTransient } from './outcome-retry.js';
 import { createRunStart, newFlatId, type RunStartDeps } from './run-start.js';
-import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnLedger } from './turn-ledger.js';
 import type { ThreadRecord } from './turn-records.js';
 import type { TurnRequest, TurnRequestResult } from './turn-request.js';
 
@@ -28,8 +28,8 @@ export interface TurnIntakeDeps extends Omit<RunStartDeps, 'ledger' | 'refuseBus
   gate?: IoGate;
   /** Runs per person per rolling hour (see spending.ts). @default no limit */
   spending?: Spending;
-  /** @default a ledger over `store` */
-  ledger?: TurnLedger | undefined;
+  /** The one writer of the turn's records and locks (made once in the composition root). */
+  ledger: TurnLedger;
 }
 
 /** A refusal is retried while Slack fails transiently, but no longer than this: later it only confuses. */
@@ -40,9 +40,8 @@ const REFUSAL_GIVE_UP_MS = 10 * 60 * 1000;
  * placement (where the answer goes), then run start (run-start.ts). A message not taken is told why.
  */
 export function createTurnIntake(deps: TurnIntakeDeps) {
-  const { store, clock, logger, settings } = deps;
+  const { store, clock, logger, ledger } = deps;
   const newId = deps.newId ?? newFlatId;
-  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
   const { tell, stop } = createRefusals(deps);
   const { place } = createPlacement(deps, tell);
   const runStart = createRunStart({

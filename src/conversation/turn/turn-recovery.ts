@@ -1,7 +1,6 @@
-import { type Clock, systemClock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationStore } from '../ports.js';
-import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnLedger } from './turn-ledger.js';
 import type { TurnRunner } from './turn-runner.js';
 
 /**
@@ -14,15 +13,10 @@ export function createTurnRecovery(deps: {
   runner: Pick<TurnRunner, 'tracking' | 'takeOver' | 'stopTurn' | 'untrack' | 'turnOf'>;
   logger: Logger;
   settings: { instanceId: string; leaseTtlMs: number };
-  /** @default the system clock */
-  clock?: Pick<Clock, 'now'> | undefined;
-  /** @default a ledger over `store` */
-  ledger?: TurnLedger | undefined;
+  /** The one writer of the turn's records and locks (made once in the composition root). */
+  ledger: TurnLedger;
 }) {
-  const { store, runner, logger, settings } = deps;
-  const ledger =
-    deps.ledger ??
-    createTurnLedger({ store, clock: deps.clock ?? systemClock, instanceId: settings.instanceId });
+  const { store, runner, logger, settings, ledger } = deps;
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {

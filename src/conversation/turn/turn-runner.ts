@@ -2,7 +2,7 @@ import { DONE_WAITING } from '../../runtime/clock.js';
 import type { ConversationMetrics, ConversationStore } from '../ports.js';
 import { createTurnEffects, type TurnEffectsDeps } from './turn-effects.js';
 import type { TurnInFlight, TurnStartWork } from './turn-in-flight.js';
-import { createTurnLedger, type TurnLedger } from './turn-ledger.js';
+import type { TurnLedger } from './turn-ledger.js';
 import { startingRecord, stateOfRecord, stateOfThread, transition } from './turn-machine.js';
 import type { ThreadRecord, TurnDraft, TurnRecord } from './turn-records.js';
 import type { TurnEvent, TurnState } from './turn-states.js';
@@ -13,8 +13,8 @@ export interface TurnRunnerDeps
   metrics: ConversationMetrics;
   /** `lateWatchMs`: how long past its deadline a run is still watched (0, the default: not). */
   settings: { instanceId: string; lateWatchMs?: number | undefined };
-  /** @default a ledger over `store` */
-  ledger?: TurnLedger | undefined;
+  /** The one writer of the turn's records and locks (made once in the composition root). */
+  ledger: TurnLedger;
 }
 
 /**
@@ -23,8 +23,7 @@ export interface TurnRunnerDeps
  * turn-intake.ts → run-start.ts → this runner → outcome-poster.ts, which posts it once.
  */
 export function createTurnRunner(deps: TurnRunnerDeps) {
-  const { store, clock, metrics, settings, poller } = deps;
-  const ledger = deps.ledger ?? createTurnLedger({ store, clock, instanceId: settings.instanceId });
+  const { metrics, settings, poller, ledger } = deps;
   /** Every turn this instance polls or posts. */
   const held = new Map<string, TurnInFlight>();
   const effects = createTurnEffects({

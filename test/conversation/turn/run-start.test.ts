@@ -66,6 +66,7 @@ function setUp(progressTs: Promise<string | undefined> = Promise.resolve('300.00
   const progress = { follow: () => {}, step: () => {}, settle: async () => {}, end: async () => {} };
   const runner = createTurnRunner({
     store,
+    ledger,
     output,
     poller: { add: (entry) => void polled.push(entry), remove: () => true },
     progress,

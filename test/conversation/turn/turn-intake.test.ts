@@ -11,7 +11,7 @@ import type { AgentRunsPort } from '../../../src/conversation/ports.js';
 import type { Refusal, ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { digestReport } from '../../../src/conversation/turn/report-digest.js';
 import { createTurnIntake } from '../../../src/conversation/turn/turn-intake.js';
-import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
+import { createTurnLedger, lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { ThreadRecord } from '../../../src/conversation/turn/turn-records.js';
 import type { TurnRequest } from '../../../src/conversation/turn/turn-request.js';
 import { createTurnRunner } from '../../../src/conversation/turn/turn-runner.js';
@@ -93,8 +93,10 @@ function starter(
   const { output, refusals } = recordingOutput();
   const polled: PollEntry[] = [];
   // The real runner (its own tests: turn-runner.test.ts), over a poller that only records.
+  const ledger = createTurnLedger({ store, clock, instanceId: 'i1' });
   const runner = createTurnRunner({
     store,
+    ledger,
     output,
     poller: { add: (entry) => void polled.push(entry), remove: () => true },
     progress: { follow: () => {}, step: () => {}, settle: async () => {}, end: async () => {} },
@@ -108,6 +110,7 @@ function starter(
   });
   const turns = createTurnIntake({
     store,
+    ledger,
     agent,
     output,
     runner,

@@ -1,9 +1,10 @@
 import sinon from 'sinon';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
+import { createTurnLedger, lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createTurnRecovery } from '../../../src/conversation/turn/turn-recovery.js';
 import type { TurnRunner } from '../../../src/conversation/turn/turn-runner.js';
+import { systemClock } from '../../../src/runtime/clock.js';
 import { silentLogger } from '../../../src/runtime/logger.js';
 import { createMemoryStore } from '../../../src/store/index.js';
 import { POLLED_TURN } from '../../support/turn-record.js';
@@ -25,6 +26,7 @@ function setUp() {
     runner,
     logger: silentLogger,
     settings: { instanceId: 'i1', leaseTtlMs: 5_000 },
+    ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i1' }),
   });
   return { store, untrack, recovery };
 }
@@ -104,6 +106,7 @@ describe('adopting orphans', () => {
       runner,
       logger: silentLogger,
       settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
+      ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
     });
     await store.saveTurn(TURN);
     await store.tryLock(lockNames.thread(TURN.threadKey), TURN.turnId, 60_000);
@@ -125,6 +128,7 @@ describe('adopting orphans', () => {
       runner,
       logger: silentLogger,
       settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
+      ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
     });
     await store.saveTurn(TURN);
 

@@ -3,7 +3,7 @@ import type { PollHandlers } from '../../../src/conversation/polling/poll-contra
 import type { ConversationStore } from '../../../src/conversation/ports.js';
 import type { ThreadOutput } from '../../../src/conversation/thread-output-port.js';
 import { ThreadOutputError } from '../../../src/conversation/turn/output-error.js';
-import { lockNames } from '../../../src/conversation/turn/turn-ledger.js';
+import { createTurnLedger, lockNames } from '../../../src/conversation/turn/turn-ledger.js';
 import type { TurnRecord } from '../../../src/conversation/turn/turn-records.js';
 import { createTurnRunner } from '../../../src/conversation/turn/turn-runner.js';
 import { createMetrics } from '../../../src/metrics.js';
@@ -76,6 +76,7 @@ async function setUp(options: { lateWatchMs?: number } = {}) {
   const polled = new Map<string, { handlers: PollHandlers; pace: string | undefined }>();
   const runner = createTurnRunner({
     store,
+    ledger: createTurnLedger({ store, clock, instanceId: 'i1' }),
     output: thread.output,
     poller: {
       add: (entry, handlers) => {

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { HELP_ENTRIES } from '../src/commands/help-text.js';
 import { DEFAULT_SUGGESTED_PROMPTS } from '../src/config/load-config.js';
 import { BOT_DISPLAY_NAME, renderInstalledPage } from '../src/slack/installations/install-pages.js';
+import { LISTENED_EVENTS } from '../src/slack/listeners/events/index.js';
 
 /**
  * manifest.yml against the code: the events, scopes and command the app declares must cover
@@ -133,12 +134,13 @@ const SLACK_FAMILIES =
   'admin|agents|apps|assistant|auth|bookmarks|bots|canvases|chat|conversations|dnd|emoji|files|pins|reactions|reminders|search|team|usergroups|users|views|workflows';
 /**
  * `client.chat.postMessage(` (any receiver named like a client: `app.client`, `slackClient`…),
- * `client.apiCall('x.y'`, `client.filesUploadV2(`, and Bolt's `say(` / `setStatus(` helpers.
+ * `client.apiCall('x.y'` and `client.paginate('x.y'`, `client.filesUploadV2(`, and Bolt's `say(` /
+ * `setStatus(` helpers.
  */
 const calledMethods = (() => {
   const methods = matchesIn(
     new RegExp(
-      `\\b[\\w$]*[cC]lient\\.((?:${SLACK_FAMILIES})(?:\\s*\\.[a-zA-Z]+)+)\\(|apiCall\\(\\s*['"]([^'"]+)['"]|\\b(filesUploadV2)\\(`,
+      `\\b[\\w$]*[cC]lient\\.((?:${SLACK_FAMILIES})(?:\\s*\\.[a-zA-Z]+)+)\\(|(?:apiCall|paginate)\\(\\s*['"]([^'"]+)['"]|\\b(filesUploadV2)\\(`,
       'g',
     ),
   );
@@ -153,6 +155,10 @@ const calledMethods = (() => {
 })();
 
 const listenedEvents = matchesIn(/\bapp\.event\(\s*['"]([^'"]+)['"]/g);
+// The events router registers one Bolt listener for its table of types (events/index.ts).
+for (const event of LISTENED_EVENTS) {
+  listenedEvents.set(event, [...(listenedEvents.get(event) ?? []), 'slack/listeners/events/index.ts']);
+}
 const messageListeners = matchesIn(/\bapp\.(message)\(/g);
 if (messageListeners.size > 0) listenedEvents.set('message', [...messageListeners.values()].flat());
 const commands = matchesIn(/\bapp\.command\(\s*['"]([^'"]+)['"]/g);

@@ -30,12 +30,25 @@ export type EventPorts = MessagePorts &
 type EventListener<K extends string> = (
   args: SlackEventMiddlewareArgs<K> & AllMiddlewareArgs,
 ) => Promise<void>;
-type Routes = { [K in SlackEvent['type']]?: Array<EventListener<K>> };
+/** The event types the app listens to: manifest.yml's bot_events must cover them (manifest.test.ts). */
+export const LISTENED_EVENTS = [
+  'app_mention',
+  'message',
+  'reaction_added',
+  'app_home_opened',
+  'agent_session_stopped',
+  'app_context_changed',
+  'channel_shared',
+  'channel_unshared',
+  'member_joined_channel',
+  'member_left_channel',
+] as const satisfies ReadonlyArray<SlackEvent['type']>;
+type Routes = { [K in (typeof LISTENED_EVENTS)[number]]: Array<EventListener<K>> };
 
 /** Event types → listeners. A mention arrives as `app_mention` and `message`: the intake dedupes. */
-export function registerEventListeners(app: App, ports: EventPorts): void {
+function routesOf(ports: EventPorts): Routes {
   const audienceChanged = audienceChangedListener(ports);
-  const routes: Routes = {
+  return {
     app_mention: [messageListener(ports, 'app_mention')],
     message: [messageListener(ports, 'message'), watchedChannelListener(ports), answerChannelListener(ports)],
     reaction_added: [reactionAddedListener(ports)],
@@ -48,7 +61,10 @@ export function registerEventListeners(app: App, ports: EventPorts): void {
     member_joined_channel: [audienceChanged],
     member_left_channel: [audienceChanged],
   };
-  app.event(new RegExp(`^(?:${Object.keys(routes).join('|')})$`), dispatchTo(routes));
+}
+
+export function registerEventListeners(app: App, ports: EventPorts): void {
+  app.event(new RegExp(`^(?:${LISTENED_EVENTS.join('|')})$`), dispatchTo(routesOf(ports)));
 }
 
 /**
@@ -58,7 +74,7 @@ export function registerEventListeners(app: App, ports: EventPorts): void {
  */
 function dispatchTo(routes: Routes) {
   return async (args: SlackEventMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    const listeners = (routes[args.event.type] ?? []) as Array<EventListener<string>>;
+    const listeners = (routes[args.event.type as keyof Routes] ?? []) as Array<EventListener<string>>;
     const settled = await Promise.allSettled(listeners.map((listener) => listener(args as never)));
     const failed = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
     if (failed.length === 1) throw failed[0];

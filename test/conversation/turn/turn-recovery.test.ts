@@ -96,19 +96,25 @@ describe('lease renewal', () => {
   });
 });
 
+/** Recovery on instance i2, which polls nothing; TURN is in flight in the store with no lease. */
+async function adopterWithOrphan() {
+  const store = createMemoryStore();
+  const takeOver = sinon.spy();
+  const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
+  const recovery = createTurnRecovery({
+    store,
+    runner,
+    logger: silentLogger,
+    settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
+    ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
+  });
+  await store.saveTurn(TURN);
+  return { store, takeOver, recovery };
+}
+
 describe('adopting orphans', () => {
   it('clears, and does not take over, a delivered turn whose instance stopped before clearing it', async () => {
-    const store = createMemoryStore();
-    const takeOver = sinon.spy();
-    const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
-    const recovery = createTurnRecovery({
-      store,
-      runner,
-      logger: silentLogger,
-      settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
-      ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
-    });
-    await store.saveTurn(TURN);
+    const { store, takeOver, recovery } = await adopterWithOrphan();
     await store.tryLock(lockNames.thread(TURN.threadKey), TURN.turnId, 60_000);
     await store.tryLock(lockNames.delivered(TURN.turnId), 'i1', 60_000);
 
@@ -120,17 +126,7 @@ describe('adopting orphans', () => {
   });
 
   it('takes over an undelivered turn with no live lease', async () => {
-    const store = createMemoryStore();
-    const takeOver = sinon.spy();
-    const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
-    const recovery = createTurnRecovery({
-      store,
-      runner,
-      logger: silentLogger,
-      settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
-      ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
-    });
-    await store.saveTurn(TURN);
+    const { store, takeOver, recovery } = await adopterWithOrphan();
 
     expect(await recovery.adoptOrphans()).toBe(1);
     expect(takeOver.calledOnce).toBe(true);

@@ -12,21 +12,25 @@ import { POLLED_TURN } from '../../support/turn-record.js';
 const TURN: TurnRecord = POLLED_TURN;
 const LEASE = lockNames.lease(TURN.turnId);
 
+/** Recovery on `instanceId` over `store`, with `runner` standing in for the turn runner. */
+function recoveryOn(instanceId: string, store: ReturnType<typeof createMemoryStore>, runner: object) {
+  return createTurnRecovery({
+    store,
+    runner: runner as TurnRunner,
+    logger: silentLogger,
+    settings: { instanceId, leaseTtlMs: 5_000 },
+    ledger: createTurnLedger({ store, clock: systemClock, instanceId }),
+  });
+}
+
 /** Recovery on instance i1, which polls TURN (its runner holds it). */
 function setUp() {
   const store = createMemoryStore();
   const untrack = sinon.spy();
-  const runner = {
+  const recovery = recoveryOn('i1', store, {
     tracking: () => [TURN.turnId],
     untrack,
     turnOf: (turnId: string) => (turnId === TURN.turnId ? TURN : undefined),
-  } as unknown as TurnRunner;
-  const recovery = createTurnRecovery({
-    store,
-    runner,
-    logger: silentLogger,
-    settings: { instanceId: 'i1', leaseTtlMs: 5_000 },
-    ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i1' }),
   });
   return { store, untrack, recovery };
 }
@@ -100,14 +104,7 @@ describe('lease renewal', () => {
 async function adopterWithOrphan() {
   const store = createMemoryStore();
   const takeOver = sinon.spy();
-  const runner = { tracking: () => [], takeOver } as unknown as TurnRunner;
-  const recovery = createTurnRecovery({
-    store,
-    runner,
-    logger: silentLogger,
-    settings: { instanceId: 'i2', leaseTtlMs: 5_000 },
-    ledger: createTurnLedger({ store, clock: systemClock, instanceId: 'i2' }),
-  });
+  const recovery = recoveryOn('i2', store, { tracking: () => [], takeOver });
   await store.saveTurn(TURN);
   return { store, takeOver, recovery };
 }

@@ -1,8 +1,7 @@
 /** Replies of `/agent accounts [create …]`: the accounts table, and a created account. */
 import { missingMembers, type SubAccount } from '../../../agent-api/index.js';
 import type { AccountsOutcome } from '../../../commands/accounts-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
-import { type CommandReply, escapeMrkdwn, reply, reserved } from '../mrkdwn-reply.js';
+import { type CommandReply, escapeMrkdwn, type Replies, reply, reserved } from '../mrkdwn-reply.js';
 import { accountsTable, MISSING_CELL } from './accounts-table.js';
 
 /** An account's name in bold. */
@@ -82,7 +81,7 @@ function renderCreated(outcome: Extract<AccountsOutcome, { kind: 'account-create
   return reply(created, token, note);
 }
 
-export const accountsReplies: Renderers<AccountsOutcome, CommandReply> = {
+export const accountsReplies: Replies<AccountsOutcome> = {
   accounts: (outcome) => renderAccounts(outcome.accounts),
   'account-created': renderCreated,
 };

@@ -2,17 +2,10 @@
 import type { AccountCapacityState, CapacityMoveError } from '../../../capacity/index.js';
 import type { CapacityOutcome } from '../../../commands/capacity-command.js';
 import { describeError } from '../describe-error.js';
-import {
-  type CommandReply,
-  escapeMrkdwn,
-  gb,
-  NOTHING_CHANGED,
-  type Replies,
-  reply,
-} from '../mrkdwn-reply.js';
+import { escapeMrkdwn, gb, NOTHING_CHANGED, type Replies, reply } from '../mrkdwn-reply.js';
 import { name } from './accounts-replies.js';
 
-function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>): CommandReply {
+function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>) {
   const { from, to } = outcome.result;
   const line = (a: typeof from) => `• ${name(a)} (${a.accountId}): ${gb(a.before)} → ${gb(a.after)}`;
   return reply(
@@ -25,7 +18,7 @@ const shown = (value: number | null | undefined) =>
   value === undefined ? 'not in the listing' : value === null ? 'uncapped' : gb(value);
 
 /** After a failed PUT: what the listing showed, and what that means. */
-function renderUpdateFailed(failure: CapacityMoveError, referenceId: string): CommandReply {
+function renderUpdateFailed(failure: CapacityMoveError, referenceId: string) {
   const states = failure.states ?? [];
   const rows = states.map((s) => `• ${name(s)} (${s.accountId}): ${gb(s.before)} → ${shown(s.now)}`);
   const [donor] = states as [AccountCapacityState | undefined];
@@ -44,7 +37,7 @@ function renderUpdateFailed(failure: CapacityMoveError, referenceId: string): Co
 }
 
 /** A failed PUT and a failed re-read: the bot changed nothing more and says what is unknown. */
-function renderStateUnknown(failure: CapacityMoveError, referenceId: string): CommandReply {
+function renderStateUnknown(failure: CapacityMoveError, referenceId: string) {
   const values = (failure.unknown ?? []).map(
     (u) => `• ${name(u)} (${u.accountId}): ${u.possible.map(gb).join(' or ')}`,
   );

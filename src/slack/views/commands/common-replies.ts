@@ -2,21 +2,14 @@
 import { ADMIN_AUDIENCE, ADMINS_ARE, HELP_ENTRIES } from '../../../commands/help-text.js';
 import type { CommonOutcome } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
-import {
-  type CommandReply,
-  escapeMrkdwn,
-  NOTHING_CHANGED,
-  type Replies,
-  reply,
-  reserved,
-} from '../mrkdwn-reply.js';
+import { escapeMrkdwn, NOTHING_CHANGED, type Replies, reply, reserved } from '../mrkdwn-reply.js';
 
 /** The sentence naming the command that gives a channel of another installation its agent. */
 export const BIND_HINT =
   'an admin can bind one of this workspace’s own service connections with `/agent channel use &lt;agent-id&gt; on &lt;alias&gt;` (`/agent connections add` adds one)';
 
 /** The help: every subcommand with a one-line description and an example. */
-export function renderHelp(unknown?: string): CommandReply {
+export function renderHelp(unknown?: string) {
   const intro = unknown
     ? `\`${escapeMrkdwn(unknown, 60)}\` is not an \`/agent\` command. Here is what it can do:`
     : '*`/agent` commands*';

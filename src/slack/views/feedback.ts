@@ -126,6 +126,4 @@ export const FEEDBACK_PROBLEMS = {
 } as const;
 
 /** The ephemeral confirmation after a comment was sent. */
-export const renderCommentThanks = (): { text: string } => ({
-  text: 'Thanks — your comment was sent with your rating.',
-});
+export const renderCommentThanks = () => ({ text: 'Thanks — your comment was sent with your rating.' });

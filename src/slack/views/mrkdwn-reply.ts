@@ -1,5 +1,4 @@
 /** `/agent` replies as sections (https://docs.slack.dev/reference/block-kit/blocks/section-block). */
-import type { Renderers } from '../../commands/subcommand.js';
 import { andMore, cutMrkdwn, escapedText, escapeSlackText, splitMrkdwn } from './mrkdwn.js';
 import { neutraliseSlackControls } from './neutralise.js';
 import { truncate } from './text-cut.js';
@@ -10,7 +9,9 @@ type SectionBlock = { type: 'section'; text: { type: 'mrkdwn'; text: string } };
 export type CommandReply = { text: string; blocks: SectionBlock[] };
 
 /** A module's replies, one per outcome kind (slack/views/commands/); a lone string is `reply(string)`. */
-export type Replies<O extends { kind: string }> = Renderers<O, CommandReply | string>;
+export type Replies<O extends { kind: string }> = {
+  [K in O['kind']]: (outcome: O & { kind: K }) => CommandReply | string;
+};
 
 /** Section text limit is 3,000; a margin keeps the code fences added around table chunks inside it. */
 export const SECTION_MAX_CHARS = 2_900;

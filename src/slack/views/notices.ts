@@ -121,13 +121,12 @@ const REFUSALS: Record<Refusal, string> = {
 /** The ephemeral refusal of a message not taken as a turn; the over-limit countdown runs from `now`. */
 export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now = Date.now()): NoticeView {
   let text = REFUSALS[refusal];
-  if (refusal === 'over-limit' && detail.retryAt !== undefined) {
+  if (refusal === 'over-limit' && detail.retryAt !== undefined)
     text = overLimitText({ ...detail, retryAt: detail.retryAt }, now);
-  } else if (refusal === 'busy' && detail.workingForMs !== undefined) {
+  else if (refusal === 'busy' && detail.workingForMs !== undefined)
     text = `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`;
-  } else if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience) {
+  else if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience)
     text = renderAudienceRefusal(refusal, detail.audience);
-  }
   return notice(text, 'context');
 }
 

@@ -43,9 +43,7 @@ export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
 }
 
 /** A clicked button's value → its score and turn id (older answers: the bare score); else undefined. */
-export function parseFeedbackValue(
-  value: string | undefined,
-): { score: boolean; turnId?: string | undefined } | undefined {
+export function parseFeedbackValue(value: string | undefined) {
   const [head = '', ...rest] = (value ?? '').split(VALUE_SEPARATOR);
   if (head !== POSITIVE && head !== NEGATIVE) return undefined;
   return { score: head === POSITIVE, turnId: rest.join(VALUE_SEPARATOR) || undefined };

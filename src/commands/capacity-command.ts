@@ -44,9 +44,8 @@ export const capacityCommand: Subcommand<CapacityCommand, CapacityOutcome> = {
     if (verb?.toLowerCase() !== 'move') throw new UsageError(MOVE, 'the only capacity command is `move`');
     const gb = parseGb(amount);
     if (gb === undefined) throw new UsageError(MOVE, `“${amount ?? ''}” is not a number of GB`);
-    if (fromWord?.toLowerCase() !== 'from' || toWord?.toLowerCase() !== 'to' || !from || !to) {
+    if (fromWord?.toLowerCase() !== 'from' || toWord?.toLowerCase() !== 'to' || !from || !to)
       throw new UsageError(MOVE, 'write it as `from <account> to <account>`');
-    }
     if (rest.length > 0) throw new UsageError(MOVE, `unexpected “${rest[0]}” (quote names that have spaces)`);
     return { kind: MOVE, gb, from, to };
   },

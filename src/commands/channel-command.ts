@@ -110,15 +110,15 @@ export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
   },
   async run(command, { channelId, userId }, context) {
     const { tenant, channelAgents, watchedChannels: watched, answerChannels: answering } = context;
+    const usage = usageIn(HELP, command.kind);
     if (command.kind === 'channel-use') {
       const { connection } = command;
       // The default connection is the operator's: another installation binds to its own.
-      if (connection === undefined && !tenant.home)
-        return { kind: 'home-only', usage: usageIn(HELP, command.kind) };
+      if (connection === undefined && !tenant.home) return { kind: 'home-only', usage };
       if (connection !== undefined && !(await context.connections?.exists(connection, tenant)))
         return { kind: 'connection-unknown', alias: connection };
     }
-    if (!channelId) return { kind: 'channel-missing', usage: usageIn(HELP, command.kind) };
+    if (!channelId) return { kind: 'channel-missing', usage };
     switch (command.kind) {
       case 'channel': {
         const current = await channelAgents.agentFor(tenant, channelId);
@@ -134,12 +134,12 @@ export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
         };
       }
       case 'channel-investigate': {
-        if (!watched) return { kind: 'not-configured', usage: usageIn(HELP, command.kind) };
+        if (!watched) return { kind: 'not-configured', usage };
         const { wasOn } = await watched.set(tenant, channelId, command.on, userId);
         return { kind: 'channel-watch', channelId, on: command.on, wasOn };
       }
       case 'channel-answer-all': {
-        if (!answering) return { kind: 'not-configured', usage: usageIn(HELP, command.kind) };
+        if (!answering) return { kind: 'not-configured', usage };
         const { wasOn } = await answering.set(tenant, channelId, command.on, userId);
         return { kind: 'channel-answer-all', channelId, on: command.on, wasOn };
       }
@@ -167,18 +167,11 @@ export const channelCommand: Subcommand<ChannelCommand, ChannelOutcome> = {
     }
   },
   auditFields(outcome) {
-    switch (outcome.kind) {
-      case 'channel-bound':
-      case 'channel-reset': {
-        const { agentId, previousAgentId, connection } = outcome;
-        return { agentId, previousAgentId, ...(connection !== undefined ? { connection } : {}) };
-      }
-      case 'channel-watch':
-      case 'channel-answer-all':
-        return { on: outcome.on, wasOn: outcome.wasOn };
-      default:
-        return {};
-    }
+    if (outcome.kind === 'channel-watch' || outcome.kind === 'channel-answer-all')
+      return { on: outcome.on, wasOn: outcome.wasOn };
+    if (outcome.kind !== 'channel-bound' && outcome.kind !== 'channel-reset') return {};
+    const { agentId, previousAgentId, connection } = outcome;
+    return { agentId, previousAgentId, ...(connection !== undefined ? { connection } : {}) };
   },
   result: (outcome) => (outcome.kind === 'connection-unknown' ? 'refused' : 'ok'),
   changesAdminHome(outcome) {

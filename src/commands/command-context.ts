@@ -93,10 +93,7 @@ export interface CommandContext {
 export type Invoker = { userId: string; channelId?: string | undefined };
 
 /** The agent a command acts on, with its client: the channel's, else (home only) AGENT_ID; undefined: none. */
-export async function channelConnection(
-  { channelId }: Invoker,
-  context: CommandContext,
-): Promise<{ agentId: string; api: CommandsApi } | undefined> {
+export async function channelConnection({ channelId }: Invoker, context: CommandContext) {
   const { tenant, apiOn } = context;
   const agent: ChannelAgent = channelId
     ? await context.channelAgents.agentFor(tenant, channelId)

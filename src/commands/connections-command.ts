@@ -44,12 +44,11 @@ export const connectionsCommand: Subcommand<ConnectionsCommand, ConnectionsOutco
         return { kind: 'connections' };
       case 'add':
         // Whatever follows is refused without being repeated: a token typed there would be in Slack's history.
-        if (rest.length > 0) {
+        if (rest.length > 0)
           throw new UsageError(
             'connections-add',
             'nothing goes after `add`: the alias, address and token go in the form it opens (never type a token into a command)',
           );
-        }
         return { kind: 'connections-add' };
       case 'remove': {
         expectCount('connections-remove', rest, 1, 1);

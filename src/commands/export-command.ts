@@ -20,10 +20,6 @@ export function exportFileName(type: SavedObjectType, at: Date): string {
   return `${type}-export-${at.toISOString().slice(0, 10)}.json`;
 }
 
-function exportComment(files: readonly ExportedFile[]): string {
-  return `Saved-object export (${files.map((file) => `${file.type}: ${file.count}`).join(', ')}).`;
-}
-
 /** `/agent export <type|all>`: each response uploaded unchanged (lossless, DESIGN "Decisions"), privately. */
 export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
   words: ['export'],
@@ -59,8 +55,9 @@ export const exportCommand: Subcommand<ExportCommand, ExportOutcome> = {
       }
     }
     if (files.length === 0) return { kind: 'exported', files, failures };
+    const counts = files.map((file) => `${file.type}: ${file.count}`).join(', ');
     try {
-      await context.sendFilesToUser(userId, files, exportComment(files));
+      await context.sendFilesToUser(userId, files, `Saved-object export (${counts}).`);
       return { kind: 'exported', files, failures, delivery: { ok: true } };
     } catch (error) {
       const delivery = { ok: false as const, ...serviceFailure(context, error, 'export upload') };

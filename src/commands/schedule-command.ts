@@ -41,9 +41,8 @@ function parseAdd(rest: string): ScheduleCommand {
   const time = parseClockTime(timeText);
   if (!time) throw refuse(`“${timeText}” is not a 24-hour time like \`08:30\``);
   const trimmed = question.trim();
-  if (trimmed.length > SCHEDULE_QUESTION_MAX_CHARS) {
+  if (trimmed.length > SCHEDULE_QUESTION_MAX_CHARS)
     throw refuse(`the question is longer than ${SCHEDULE_QUESTION_MAX_CHARS} characters`);
-  }
   return { kind: 'schedule-add', days, time, question: trimmed };
 }
 

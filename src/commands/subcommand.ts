@@ -104,8 +104,3 @@ export function serviceFailure(
   context.logger.warn({ err: error, referenceId, action }, 'agent command failed');
   return { error, referenceId };
 }
-
-/** Renderers of a module's outcomes, one per kind (slack/views/commands/ fills it with `R`, a reply). */
-export type Renderers<O extends { kind: string }, R> = {
-  [K in O['kind']]: (outcome: O & { kind: K }) => R;
-};

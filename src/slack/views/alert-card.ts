@@ -11,11 +11,6 @@ export const ALERT_EVENT_TYPE = 'agent_alert';
 export const VIEW_IN_EXPLORE_ACTION_ID = 'alert_view_in_explore';
 
 type Block = Record<string, unknown>;
-export interface AlertView {
-  text: string;
-  blocks: Block[];
-  metadata?: { event_type: string; event_payload: Record<string, string | number | boolean> };
-}
 
 /** Slack's limits: header text 150, section and context text 3,000, button url 3,000, a field 2,000. */
 const HEADER_MAX = 150;
@@ -27,7 +22,7 @@ const SEVERITY_MAX = 100;
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const context = (text: string): Block => ({ type: 'context', elements: [mrkdwn(text)] });
-const contextView = (text: string): AlertView => ({ text, blocks: [context(text)] });
+const contextView = (text: string) => ({ text, blocks: [context(text)] });
 
 /** "Tags: `a` `b` …and N more", whole tags only, within TAGS_MAX. */
 function tagsText(tags: readonly string[]): string | undefined {
@@ -61,7 +56,7 @@ function facts(card: AlertCard): Block | undefined {
 }
 
 /** The card posted as a new message in the alert channel. */
-export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
+export function renderAlertCard(card: AlertCard, botUserId: string) {
   const status = card.notInvestigated
     ? notInvestigatedText(card.notInvestigated, botUserId)
     : ':mag: Investigating in this thread…';
@@ -101,7 +96,7 @@ export function renderAlertCard(card: AlertCard, botUserId: string): AlertView {
 }
 
 /** "Fired again" in the earlier alert's thread. */
-export function renderFiredAgain(title: string, at: number): AlertView {
+export function renderFiredAgain(title: string, at: number) {
   const time = new Date(at).toISOString().slice(11, 16);
   return contextView(
     `:repeat: “${escapedText(title, HEADER_MAX)}” fired again at ${time} UTC (within ALERT_COOLDOWN_MINUTES of this investigation: not investigated again).`,
@@ -109,5 +104,5 @@ export function renderFiredAgain(title: string, at: number): AlertView {
 }
 
 /** Under an integration's alert in a watched channel: why it is not investigated. */
-export const renderNotInvestigated = (reason: NotInvestigatedReason, botUserId: string): AlertView =>
+export const renderNotInvestigated = (reason: NotInvestigatedReason, botUserId: string) =>
   contextView(notInvestigatedText(reason, botUserId));

@@ -2,7 +2,7 @@
  * The add-connection modal (DESIGN "Many accounts"): no token typed into a slash command, which Slack
  * keeps. https://docs.slack.dev/surfaces/modals#displaying_errors
  */
-import type { AddResult, ConnectionField, ConnectionInput } from '../../connections/connection-admin.js';
+import type { AddResult, ConnectionField } from '../../connections/connection-admin.js';
 import { connectionProblemSentence, NO_KEY_SENTENCE } from './connection-replies.js';
 import { escapeMrkdwn } from './mrkdwn-reply.js';
 import { neutraliseSlackControls } from './neutralise.js';
@@ -61,9 +61,7 @@ export function renderConnectionForm() {
 }
 
 /** The form's values as submitted (`view.state.values`). */
-export function readConnectionForm(
-  values: Record<string, Record<string, { value?: string | null }>>,
-): ConnectionInput {
+export function readConnectionForm(values: Record<string, Record<string, { value?: string | null }>>) {
   const read = (field: ConnectionField) => values[CONNECTION_BLOCKS[field]]?.[inputId(field)]?.value ?? '';
   return { alias: read('alias'), address: read('address'), token: read('token') };
 }

@@ -43,9 +43,7 @@ export function feedbackButtonsBlock(turnId?: string): ContextActionsBlock {
 }
 
 /** A clicked button's value → its score and turn id (older answers: the bare score); else undefined. */
-export function parseFeedbackValue(
-  value: string | undefined,
-): { score: boolean; turnId?: string | undefined } | undefined {
+export function parseFeedbackValue(value: string | undefined) {
   const [head = '', ...rest] = (value ?? '').split(VALUE_SEPARATOR);
   if (head !== POSITIVE && head !== NEGATIVE) return undefined;
   return { score: head === POSITIVE, turnId: rest.join(VALUE_SEPARATOR) || undefined };
@@ -126,6 +124,4 @@ export const FEEDBACK_PROBLEMS = {
 } as const;
 
 /** The ephemeral confirmation after a comment was sent. */
-export const renderCommentThanks = (): { text: string } => ({
-  text: 'Thanks — your comment was sent with your rating.',
-});
+export const renderCommentThanks = () => ({ text: 'Thanks — your comment was sent with your rating.' });

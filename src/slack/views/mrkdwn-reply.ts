@@ -8,6 +8,11 @@ type SectionBlock = { type: 'section'; text: { type: 'mrkdwn'; text: string } };
 /** A reply: `text` is the notification and screen-reader text, `blocks` what people see. */
 export type CommandReply = { text: string; blocks: SectionBlock[] };
 
+/** A module's replies, one per outcome kind (slack/views/commands/); a lone string is `reply(string)`. */
+export type Replies<O extends { kind: string }> = {
+  [K in O['kind']]: (outcome: O & { kind: K }) => CommandReply | string;
+};
+
 /** Section text limit is 3,000; a margin keeps the code fences added around table chunks inside it. */
 export const SECTION_MAX_CHARS = 2_900;
 /** Slack allows 50 blocks per message; the fallback text stays well under 4,000. */
@@ -30,9 +35,6 @@ export const codeText = (text: string, max: number) =>
   escapedText(neutraliseSlackControls(text).replace(/`/g, "'"), max);
 
 const section = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-
-/** One section holding `text` as it is (not split, not cut). */
-export const oneSection = (text: string): CommandReply => ({ text, blocks: [section(text)] });
 
 /** Paragraphs (mrkdwn) → sections, a long one split at line ends; past 50 blocks the rest is counted. */
 export function reply(...paragraphs: string[]): CommandReply {

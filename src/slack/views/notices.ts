@@ -54,50 +54,40 @@ export const renderLateNote = (tookMs: number): string =>
   `:hourglass: _Late answer — the agent took ${formatDuration(tookMs)}._`;
 
 /** How a turn ended, for each notice the conversation layer emits. */
-export function renderNotice(turnNotice: TurnNotice): NoticeView {
+export const renderNotice = (turnNotice: TurnNotice): NoticeView => notice(noticeText(turnNotice));
+
+function noticeText(turnNotice: TurnNotice): string {
   switch (turnNotice.kind) {
     case 'run-error': {
       const shown = escapeMrkdwn(turnNotice.reason, REASON_MAX_CHARS);
-      return notice(
-        shown
-          ? `:warning: The agent couldn't finish: ${shown}`
-          : ":warning: The agent couldn't finish and gave no reason — please try again.",
-      );
+      return shown
+        ? `:warning: The agent couldn't finish: ${shown}`
+        : ":warning: The agent couldn't finish and gave no reason — please try again.";
     }
     case 'canceled':
-      return notice('The agent run was canceled before it finished.');
+      return 'The agent run was canceled before it finished.';
     case 'deadline': {
       const waited = formatDuration(turnNotice.waitedMs);
       const watchForMs = turnNotice.watchForMs ?? 0;
       // With a late watch the bot still looks in on the run; without one it no longer polls.
-      return notice(
-        watchForMs > 0
-          ? `:hourglass_flowing_sand: The agent is still working after ${waited}. I'll keep an eye on it for up to ${formatDuration(watchForMs)} more and post its answer here if it comes — no need to ask again.`
-          : `I stopped waiting after ${waited} without an answer from the agent — please ask again if you still need one.`,
-      );
+      return watchForMs > 0
+        ? `:hourglass_flowing_sand: The agent is still working after ${waited}. I'll keep an eye on it for up to ${formatDuration(watchForMs)} more and post its answer here if it comes — no need to ask again.`
+        : `I stopped waiting after ${waited} without an answer from the agent — please ask again if you still need one.`;
     }
     case 'watch-ended':
       // The next reply is checked against the run before it is sent.
-      return notice(
-        `I stopped watching after ${formatDuration(turnNotice.waitedMs)} without an answer from the agent. Reply here to ask again: if the agent has finished by then, I'll send your message on; if it is still working, I'll tell you.`,
-      );
+      return `I stopped watching after ${formatDuration(turnNotice.waitedMs)} without an answer from the agent. Reply here to ask again: if the agent has finished by then, I'll send your message on; if it is still working, I'll tell you.`;
     case 'service-error':
-      return notice(`:warning: ${describeError(turnNotice.error, turnNotice.referenceId)}`);
+      return `:warning: ${describeError(turnNotice.error, turnNotice.referenceId)}`;
     case 'lost-turn':
       // A restart lost the turn before its run was registered (DESIGN "Durable turns").
-      return notice(
-        'I was restarted before your request reached the agent — please send your message again.',
-      );
+      return 'I was restarted before your request reached the agent — please send your message again.';
     case 'stopped':
       // DESIGN "Agent sessions and Stop": the service has no cancel.
-      return notice(
-        ':octagonal_sign: Stopped. The agent may still finish on its side, but its answer will not be posted here. Ask again to start over.',
-      );
+      return ':octagonal_sign: Stopped. The agent may still finish on its side, but its answer will not be posted here. Ask again to start over.';
     case 'withheld':
       // DESIGN "Audience at every post": said without any of the answer's data.
-      return notice(
-        `:lock: I haven't posted the answer here: while the agent worked, this changed — ${audienceReasonText(turnNotice.reason)} — and my answers can include internal log data. Ask me in a direct message to get it.`,
-      );
+      return `:lock: I haven't posted the answer here: while the agent worked, this changed — ${audienceReasonText(turnNotice.reason)} — and my answers can include internal log data. Ask me in a direct message to get it.`;
   }
 }
 
@@ -131,13 +121,12 @@ const REFUSALS: Record<Refusal, string> = {
 /** The ephemeral refusal of a message not taken as a turn; the over-limit countdown runs from `now`. */
 export function renderRefusal(refusal: Refusal, detail: RefusalDetail = {}, now = Date.now()): NoticeView {
   let text = REFUSALS[refusal];
-  if (refusal === 'over-limit' && detail.retryAt !== undefined) {
+  if (refusal === 'over-limit' && detail.retryAt !== undefined)
     text = overLimitText({ ...detail, retryAt: detail.retryAt }, now);
-  } else if (refusal === 'busy' && detail.workingForMs !== undefined) {
+  else if (refusal === 'busy' && detail.workingForMs !== undefined)
     text = `I'm still working on the previous message in this thread (the agent has been at it for ${formatDuration(detail.workingForMs)}) — please send yours again once the answer is here.`;
-  } else if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience) {
+  else if ((refusal === 'outsider-audience' || refusal === 'private-thread-failed') && detail.audience)
     text = renderAudienceRefusal(refusal, detail.audience);
-  }
   return notice(text, 'context');
 }
 

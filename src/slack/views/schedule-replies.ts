@@ -33,12 +33,9 @@ export function scheduleLine({ schedule, nextRun }: ListedSchedule, withChannel 
 /** The DM to a schedule's adder. */
 export function renderScheduleNotice(schedule: Schedule, notice: ScheduleNotice): { text: string } {
   const which = `Your scheduled question \`${schedule.id}\` in <#${schedule.channel}> (${whenText(schedule)})`;
-  if (notice.kind === 'outsiders') {
-    return {
-      text: `${which} was not asked at ${localTimeText(notice.due, schedule.timeZone)} ${escapeMrkdwn(schedule.timeZone, 60)}: people outside the organisation can read the channel now. It stays scheduled; it is asked again once only people inside can read it.`,
-    };
-  }
-  return {
-    text: `${which} is ${PAUSE_TEXT[notice.reason]}, so it will not be asked again. Once that is fixed, remove it (\`/agent schedule remove ${schedule.id}\`) and add it again.`,
-  };
+  const text =
+    notice.kind === 'outsiders'
+      ? `${which} was not asked at ${localTimeText(notice.due, schedule.timeZone)} ${escapeMrkdwn(schedule.timeZone, 60)}: people outside the organisation can read the channel now. It stays scheduled; it is asked again once only people inside can read it.`
+      : `${which} is ${PAUSE_TEXT[notice.reason]}, so it will not be asked again. Once that is fixed, remove it (\`/agent schedule remove ${schedule.id}\`) and add it again.`;
+  return { text };
 }

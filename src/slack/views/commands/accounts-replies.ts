@@ -1,8 +1,7 @@
 /** Replies of `/agent accounts [create …]`: the accounts table, and a created account. */
 import { missingMembers, type SubAccount } from '../../../agent-api/index.js';
 import type { AccountsOutcome } from '../../../commands/accounts-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
-import { type CommandReply, escapeMrkdwn, reply, reserved } from '../mrkdwn-reply.js';
+import { escapeMrkdwn, type Replies, reply, reserved } from '../mrkdwn-reply.js';
 import { accountsTable, MISSING_CELL } from './accounts-table.js';
 
 /** An account's name in bold. */
@@ -41,7 +40,7 @@ function unmovableNote(accounts: readonly SubAccount[]): string {
   return `_Capacity moves are between capped sub accounts: ${listed} take no part._`;
 }
 
-function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
+function renderAccounts(accounts: readonly SubAccount[]) {
   if (accounts.length === 0) return reply('There are no accounts.');
   const subs = accounts.filter((a) => a.isOwner !== true);
   const hasMain = subs.length < accounts.length;
@@ -63,7 +62,7 @@ function renderAccounts(accounts: readonly SubAccount[]): CommandReply {
 }
 
 /** A created account; the spec's answer may be `{}`, so the reply says where its id and token are. */
-function renderCreated(outcome: Extract<AccountsOutcome, { kind: 'account-created' }>): CommandReply {
+function renderCreated(outcome: Extract<AccountsOutcome, { kind: 'account-created' }>) {
   const id =
     outcome.accountId === undefined
       ? ' — the service did not say its id: `/agent accounts` lists it'
@@ -82,7 +81,7 @@ function renderCreated(outcome: Extract<AccountsOutcome, { kind: 'account-create
   return reply(created, token, note);
 }
 
-export const accountsReplies: Renderers<AccountsOutcome, CommandReply> = {
+export const accountsReplies: Replies<AccountsOutcome> = {
   accounts: (outcome) => renderAccounts(outcome.accounts),
   'account-created': renderCreated,
 };

@@ -1,12 +1,11 @@
 /** `/agent capacity move`; a failure shows what was read back (DESIGN "Sub-account updates…"). */
 import type { AccountCapacityState, CapacityMoveError } from '../../../capacity/index.js';
 import type { CapacityOutcome } from '../../../commands/capacity-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
-import { type CommandReply, escapeMrkdwn, gb, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
+import { escapeMrkdwn, gb, NOTHING_CHANGED, type Replies, reply } from '../mrkdwn-reply.js';
 import { name } from './accounts-replies.js';
 
-function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>): CommandReply {
+function renderMoved(outcome: Extract<CapacityOutcome, { kind: 'capacity-moved' }>) {
   const { from, to } = outcome.result;
   const line = (a: typeof from) => `• ${name(a)} (${a.accountId}): ${gb(a.before)} → ${gb(a.after)}`;
   return reply(
@@ -19,7 +18,7 @@ const shown = (value: number | null | undefined) =>
   value === undefined ? 'not in the listing' : value === null ? 'uncapped' : gb(value);
 
 /** After a failed PUT: what the listing showed, and what that means. */
-function renderUpdateFailed(failure: CapacityMoveError, referenceId: string): CommandReply {
+function renderUpdateFailed(failure: CapacityMoveError, referenceId: string) {
   const states = failure.states ?? [];
   const rows = states.map((s) => `• ${name(s)} (${s.accountId}): ${gb(s.before)} → ${shown(s.now)}`);
   const [donor] = states as [AccountCapacityState | undefined];
@@ -38,7 +37,7 @@ function renderUpdateFailed(failure: CapacityMoveError, referenceId: string): Co
 }
 
 /** A failed PUT and a failed re-read: the bot changed nothing more and says what is unknown. */
-function renderStateUnknown(failure: CapacityMoveError, referenceId: string): CommandReply {
+function renderStateUnknown(failure: CapacityMoveError, referenceId: string) {
   const values = (failure.unknown ?? []).map(
     (u) => `• ${name(u)} (${u.accountId}): ${u.possible.map(gb).join(' or ')}`,
   );
@@ -52,38 +51,32 @@ function renderStateUnknown(failure: CapacityMoveError, referenceId: string): Co
   );
 }
 
-function renderCapacityFailure(failure: CapacityMoveError, referenceId: string | undefined): CommandReply {
+/** A refusal before any write, or a move that may not have worked: one sentence. */
+function failureText(failure: CapacityMoveError, ref: string): string {
   const said = escapeMrkdwn(failure.message, 400);
-  const ref = referenceId ?? '-';
   switch (failure.reason) {
     case 'ambiguous_account': {
       const names = (failure.candidates ?? []).map(
         (c) => `${escapeMrkdwn(c.accountName, 80)} (${c.accountId ?? 'no id'})`,
       );
-      return reply(
-        `“${escapeMrkdwn(failure.reference ?? '', 80)}” names more than one account: ${names.join(', ')}. Use the id instead. ${NOTHING_CHANGED}`,
-      );
+      return `“${escapeMrkdwn(failure.reference ?? '', 80)}” names more than one account: ${names.join(', ')}. Use the id instead. ${NOTHING_CHANGED}`;
     }
     case 'unknown_account':
-      return reply(
-        `No account has the id or name “${escapeMrkdwn(failure.reference ?? '', 80)}” — \`/agent accounts\` lists them. ${NOTHING_CHANGED}`,
-      );
+      return `No account has the id or name “${escapeMrkdwn(failure.reference ?? '', 80)}” — \`/agent accounts\` lists them. ${NOTHING_CHANGED}`;
     case 'busy':
-      return reply(`Another capacity move is running — try again in a minute. ${NOTHING_CHANGED}`);
-    case 'update_failed':
-      return renderUpdateFailed(failure, ref);
-    case 'state_unknown':
-      return renderStateUnknown(failure, ref);
+      return `Another capacity move is running — try again in a minute. ${NOTHING_CHANGED}`;
     case 'verify_failed':
-      return reply(
-        `The capacity move may not have worked: ${said}. Check with \`/agent accounts\` (ref: ${ref}).`,
-      );
+      return `The capacity move may not have worked: ${said}. Check with \`/agent accounts\` (ref: ${ref}).`;
     default:
-      return reply(`${said.charAt(0).toUpperCase()}${said.slice(1)}. ${NOTHING_CHANGED}`);
+      return `${said.charAt(0).toUpperCase()}${said.slice(1)}. ${NOTHING_CHANGED}`;
   }
 }
 
-export const capacityReplies: Renderers<CapacityOutcome, CommandReply> = {
+export const capacityReplies: Replies<CapacityOutcome> = {
   'capacity-moved': renderMoved,
-  'capacity-failed': (outcome) => renderCapacityFailure(outcome.failure, outcome.referenceId),
+  'capacity-failed': ({ failure, referenceId = '-' }) => {
+    if (failure.reason === 'update_failed') return renderUpdateFailed(failure, referenceId);
+    if (failure.reason === 'state_unknown') return renderStateUnknown(failure, referenceId);
+    return failureText(failure, referenceId);
+  },
 };

@@ -1,7 +1,6 @@
 /** `/agent channel …` replies (DESIGN "Channel agents"), each one section. */
 import type { ChannelOutcome } from '../../../commands/channel-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
-import { type CommandReply, codeText, escapeMrkdwn, NOTHING_CHANGED, oneSection } from '../mrkdwn-reply.js';
+import { codeText, escapeMrkdwn, NOTHING_CHANGED, type Replies } from '../mrkdwn-reply.js';
 import { BIND_HINT } from './common-replies.js';
 
 const code = (id: string) => `\`${codeText(id, 128)}\``;
@@ -36,33 +35,23 @@ function agentText(outcome: Extract<ChannelOutcome, { kind: 'channel-agent' }>):
     : `New threads in ${channelRef(outcome.channelId)} use the bot's agent ${code(outcome.agentId)} (AGENT_ID). Admins can pick another with \`/agent channel use &lt;agent-id&gt;\`.`;
 }
 
-export const channelReplies: Renderers<ChannelOutcome, CommandReply> = {
+export const channelReplies: Replies<ChannelOutcome> = {
   'channel-answer-all': (outcome) =>
-    oneSection(
-      outcome.on
-        ? `Every new top-level message people inside post in ${channelRef(outcome.channelId)} is now answered in its thread, no mention needed${outcome.wasOn ? ' (it already was)' : ''}. Replies in the bot's threads stay follow-ups; bots, integrations and edits are left alone; RUNS_PER_PERSON_PER_HOUR applies. The bot must be a member of the channel.`
-        : `Messages in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} all answered: people mention the bot to ask.`,
-    ),
+    outcome.on
+      ? `Every new top-level message people inside post in ${channelRef(outcome.channelId)} is now answered in its thread, no mention needed${outcome.wasOn ? ' (it already was)' : ''}. Replies in the bot's threads stay follow-ups; bots, integrations and edits are left alone; RUNS_PER_PERSON_PER_HOUR applies. The bot must be a member of the channel.`
+      : `Messages in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} all answered: people mention the bot to ask.`,
   'channel-watch': (outcome) =>
-    oneSection(
-      outcome.on
-        ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
-        : `Posts by other bots and integrations in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} investigated automatically. People can still mention the bot under any alert.`,
-    ),
+    outcome.on
+      ? `New top-level posts by other bots and integrations in ${channelRef(outcome.channelId)} are now investigated in their threads${outcome.wasOn ? ' (they already were)' : ''}, recoveries aside, within ALERT_COOLDOWN_MINUTES and ALERT_RUNS_PER_HOUR. The bot must be a member of the channel.`
+      : `Posts by other bots and integrations in ${channelRef(outcome.channelId)} are ${outcome.wasOn ? 'no longer' : 'not'} investigated automatically. People can still mention the bot under any alert.`,
   'channel-agent': (outcome) =>
-    oneSection(agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll)),
+    agentText(outcome) + watchText(outcome.watched) + answerAllText(outcome.answerAll),
   'channel-bound': (outcome) =>
-    oneSection(
-      `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId ?? '')}${onConnection(outcome.connection)} (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`,
-    ),
+    `New threads in ${channelRef(outcome.channelId)} will use agent ${code(outcome.agentId ?? '')}${onConnection(outcome.connection)} (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent and connection. The id is not checked until the first run: if it is wrong, that run says so.`,
   'channel-reset': (outcome) =>
-    oneSection(
-      outcome.agentId === undefined
-        ? `${channelRef(outcome.channelId)} has no agent now (before: ${before(outcome.previousAgentId)}): ${BIND_HINT}.`
-        : `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent.`,
-    ),
+    outcome.agentId === undefined
+      ? `${channelRef(outcome.channelId)} has no agent now (before: ${before(outcome.previousAgentId)}): ${BIND_HINT}.`
+      : `New threads in ${channelRef(outcome.channelId)} will use the bot's agent ${code(outcome.agentId)} again (before: ${before(outcome.previousAgentId)}). Threads already started keep their agent.`,
   'connection-unknown': (outcome) =>
-    oneSection(
-      `There is no service connection \`${escapeMrkdwn(outcome.alias, 40).replace(/`/g, '')}\`. \`/agent connections\` lists them. ${NOTHING_CHANGED}`,
-    ),
+    `There is no service connection \`${escapeMrkdwn(outcome.alias, 40).replace(/`/g, '')}\`. \`/agent connections\` lists them. ${NOTHING_CHANGED}`,
 };

@@ -1,10 +1,9 @@
 /** `/agent connections …` replies (DESIGN "Many accounts"). Never a token: none reaches them. */
 import type { ConnectionsOutcome } from '../../../commands/connections-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
 import type { ConnectionRow, RemoveResult } from '../../../connections/connection-admin.js';
 import { connectionProblemSentence, NO_KEY_SENTENCE } from '../connection-replies.js';
 import { summariseInline } from '../mrkdwn.js';
-import { type CommandReply, escapeMrkdwn, NOTHING_CHANGED, reply } from '../mrkdwn-reply.js';
+import { escapeMrkdwn, NOTHING_CHANGED, type Replies, reply } from '../mrkdwn-reply.js';
 
 const alias = (name: string) => `\`${escapeMrkdwn(name, 40).replace(/`/g, '')}\``;
 const CHANNELS_NAMED = 20;
@@ -21,24 +20,20 @@ function renderRow(row: ConnectionRow): string {
   return `${head}${known} — :x: failing: ${connectionProblemSentence(row.problem, row.error, row.region, row.referenceId)}`;
 }
 
-function renderRemoval(result: RemoveResult): CommandReply {
+function removalText(result: RemoveResult): string {
   switch (result.outcome) {
     case 'removed':
-      return reply(`Removed the service connection ${alias(result.alias)}; its token is no longer kept.`);
+      return `Removed the service connection ${alias(result.alias)}; its token is no longer kept.`;
     case 'unknown':
-      return reply(`There is no service connection ${alias(result.alias)}. ${NOTHING_CHANGED}`);
+      return `There is no service connection ${alias(result.alias)}. ${NOTHING_CHANGED}`;
     case 'default':
-      return reply(
-        `${alias(result.alias)} is the connection set by AGENT_API_URL and AGENT_API_TOKEN; it cannot be removed. ${NOTHING_CHANGED}`,
-      );
+      return `${alias(result.alias)} is the connection set by AGENT_API_URL and AGENT_API_TOKEN; it cannot be removed. ${NOTHING_CHANGED}`;
     case 'in-use':
-      return reply(
-        `${alias(result.alias)} is still used by ${summariseInline(result.channels.map(channelRef), CHANNELS_NAMED)}. Bind ${result.channels.length === 1 ? 'that channel' : 'those channels'} to another agent first (\`/agent channel reset\` or ${BIND_USAGE}). ${NOTHING_CHANGED}`,
-      );
+      return `${alias(result.alias)} is still used by ${summariseInline(result.channels.map(channelRef), CHANNELS_NAMED)}. Bind ${result.channels.length === 1 ? 'that channel' : 'those channels'} to another agent first (\`/agent channel reset\` or ${BIND_USAGE}). ${NOTHING_CHANGED}`;
   }
 }
 
-export const connectionsReplies: Renderers<ConnectionsOutcome, CommandReply> = {
+export const connectionsReplies: Replies<ConnectionsOutcome> = {
   connections: (outcome) =>
     reply(
       '*Service connections*',
@@ -47,10 +42,8 @@ export const connectionsReplies: Renderers<ConnectionsOutcome, CommandReply> = {
     ),
   'connection-form': (outcome) =>
     outcome.opened
-      ? reply('Fill in the form that opened: the alias, the region address and the API token.')
-      : reply(
-          `The form could not be opened (ref: ${outcome.referenceId}). Run \`/agent connections add\` again.`,
-        ),
-  'connections-no-key': () => reply(NO_KEY_SENTENCE),
-  'connection-remove': (outcome) => renderRemoval(outcome.result),
+      ? 'Fill in the form that opened: the alias, the region address and the API token.'
+      : `The form could not be opened (ref: ${outcome.referenceId}). Run \`/agent connections add\` again.`,
+  'connections-no-key': () => NO_KEY_SENTENCE,
+  'connection-remove': (outcome) => removalText(outcome.result),
 };

@@ -1,10 +1,9 @@
 /** `/agent export` replies: what was exported and sent, and what failed, per type. */
 import type { ExportOutcome } from '../../../commands/export-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
 import { describeError } from '../describe-error.js';
-import { type CommandReply, reply } from '../mrkdwn-reply.js';
+import { type Replies, reply } from '../mrkdwn-reply.js';
 
-export const exportReplies: Renderers<ExportOutcome, CommandReply> = {
+export const exportReplies: Replies<ExportOutcome> = {
   exported: (outcome) => {
     const lines = outcome.files.map(
       (f) => `• ${f.type}: ${f.count} saved object${f.count === 1 ? '' : 's'} (\`${f.filename}\`)`,

@@ -1,7 +1,6 @@
 /** `/agent` replies as Slack messages (the layer rules keep Slack out of commands/). */
 import { type CommandOutcome, isSlow, type ParseResult } from '../../../commands/registry.js';
-import type { Renderers } from '../../../commands/subcommand.js';
-import type { CommandReply } from '../mrkdwn-reply.js';
+import { type CommandReply, type Replies, reply } from '../mrkdwn-reply.js';
 import { accountsReplies } from './accounts-replies.js';
 import { agentStateReplies } from './agent-state-replies.js';
 import { alertsWebhookReplies } from './alerts-webhook-replies.js';
@@ -17,7 +16,7 @@ export { type CommandReply, escapeMrkdwn } from '../mrkdwn-reply.js';
 export { renderHelp } from './common-replies.js';
 
 /** Typed so that an outcome kind without a renderer does not compile. */
-const RENDERERS: Renderers<CommandOutcome, CommandReply> = {
+const RENDERERS: Replies<CommandOutcome> = {
   ...commonReplies,
   ...whoamiReplies,
   ...agentStateReplies,
@@ -31,8 +30,10 @@ const RENDERERS: Renderers<CommandOutcome, CommandReply> = {
 };
 
 /** The reply for any outcome. */
-export const renderCommandOutcome = (outcome: CommandOutcome): CommandReply =>
-  (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply)(outcome);
+export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
+  const rendered = (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply | string)(outcome);
+  return typeof rendered === 'string' ? reply(rendered) : rendered;
+}
 
 /** What the HTTP ack shows at once for commands that take a while; undefined → an empty ack. */
 export const renderAcknowledgement = (parsed: ParseResult): string | undefined =>

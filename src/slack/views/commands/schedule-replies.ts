@@ -1,7 +1,6 @@
 /** `/agent schedule …` replies (DESIGN "Scheduled questions"). */
 import type { ScheduleOutcome } from '../../../commands/schedule-command.js';
-import type { Renderers } from '../../../commands/subcommand.js';
-import { type CommandReply, escapeMrkdwn, reply } from '../mrkdwn-reply.js';
+import { escapeMrkdwn, type Replies, reply } from '../mrkdwn-reply.js';
 import { nextText, scheduleLine, whenText } from '../schedule-replies.js';
 
 function refusalText({ reason, limit }: Extract<ScheduleOutcome, { kind: 'schedule-refused' }>): string {
@@ -15,29 +14,23 @@ function refusalText({ reason, limit }: Extract<ScheduleOutcome, { kind: 'schedu
   }
 }
 
-export const scheduleReplies: Renderers<ScheduleOutcome, CommandReply> = {
+export const scheduleReplies: Replies<ScheduleOutcome> = {
   'schedule-added': ({ schedule, nextRun }) =>
     reply(
       `Scheduled \`${schedule.id}\`: ${whenText(schedule)} — ${nextText(schedule, nextRun)}. The question is posted in <#${schedule.channel}> and answered in its thread:`,
       `> ${escapeMrkdwn(schedule.question, 500)}`,
       `_Times are in your Slack time zone, ${escapeMrkdwn(schedule.timeZone, 60)}; daylight saving follows it. \`/agent schedule remove ${schedule.id}\` removes it._`,
     ),
-  'schedule-refused': (outcome) => reply(refusalText(outcome)),
+  'schedule-refused': refusalText,
   schedules: (outcome) =>
     outcome.rows.length === 0
-      ? reply(
-          `No scheduled questions in <#${outcome.channelId}>. Add one with \`/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;\`.`,
-        )
+      ? `No scheduled questions in <#${outcome.channelId}>. Add one with \`/agent schedule add &lt;days&gt; &lt;HH:MM&gt; &lt;question&gt;\`.`
       : reply(
           `Scheduled questions in <#${outcome.channelId}> (each time in its own zone):`,
           outcome.rows.map((row) => scheduleLine(row)).join('\n'),
         ),
   'schedule-removed': ({ schedule }) =>
-    reply(
-      `Removed \`${schedule.id}\` (${whenText(schedule)} in <#${schedule.channel}>): it will not be asked again.`,
-    ),
+    `Removed \`${schedule.id}\` (${whenText(schedule)} in <#${schedule.channel}>): it will not be asked again.`,
   'schedule-unknown': (outcome) =>
-    reply(
-      `This workspace has no scheduled question \`${escapeMrkdwn(outcome.id, 40)}\`. Nothing changed; \`/agent schedule\` lists a channel’s.`,
-    ),
+    `This workspace has no scheduled question \`${escapeMrkdwn(outcome.id, 40)}\`. Nothing changed; \`/agent schedule\` lists a channel’s.`,
 };

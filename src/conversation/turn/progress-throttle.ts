@@ -112,7 +112,7 @@ function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates
   /** Aborts the drain's wait for a token when a refresh arrives, which need not wait. */
   let tokenWait: AbortController | undefined;
   let draining = false;
-  const sends = createSends<P>(options.send, options.logger, () => {
+  const sends = createSends(options, () => {
     // A refresh held back by the in-flight cap (or by its key's send) may go now.
     if (waiting.hasRefresh()) tokenWait?.abort(DONE_WAITING);
     kick();
@@ -179,8 +179,7 @@ function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates
 
 /** Sends under way: one per key at a time, so an older step can never land after a newer one. */
 function createSends<P>(
-  send: (key: string, payload: P) => Promise<void>,
-  logger: Logger | undefined,
+  { send, logger }: Pick<ThrottleOptions<P>, 'send' | 'logger'>,
   onSettled: () => void,
 ) {
   const sending = new Map<string, Promise<void>>();

@@ -59,9 +59,8 @@ export function createTurnProgress(
     const entry = turns.shown(turnId);
     if (update.ts) return output.updateProgress(update.where, update.ts, update);
     if (!native.usable(update.where.teamId)) return;
-    if ((await native.set(update.where, update)) && entry) {
-      entry.statusSetAt = native.took(entry.turn, entry.statusSetAt);
-    }
+    if (!(await native.set(update.where, update)) || !entry) return;
+    entry.statusSetAt = native.took(entry.turn, entry.statusSetAt);
   }
 
   /**
@@ -108,7 +107,7 @@ export type TurnProgress = ReturnType<typeof createTurnProgress>;
 function createFollowedTurns(deps: {
   refreshMs: number;
   clock: Clock;
-  throttle: Pick<ProgressThrottle<ProgressUpdate>, 'offer' | 'offerRefresh'>;
+  throttle: ProgressThrottle<ProgressUpdate>;
   showsStatus(turn: TurnRecord): boolean;
 }) {
   const { clock, throttle } = deps;

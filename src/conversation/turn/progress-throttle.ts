@@ -25,33 +25,38 @@ interface ThrottleOptions<P> {
 export function createProgressThrottle<P>(options: ThrottleOptions<P>) {
   const { perMinute } = options;
   if (!(perMinute > 0)) throw new RangeError(`perMinute must be positive, got ${perMinute}`);
-  const waiting = createWaitingUpdates<P>();
-  const loop = createDrainLoop(options, waiting);
+  // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
+  const steps = new Map<string, P>();
+  const refreshes = new Map<string, P>();
+  const loop = createDrainLoop(options, { steps, refreshes });
   let closed = false;
 
   return {
     /** Queues the latest step of `key`, replacing any update of it still waiting. Never blocks. */
     offer(key: string, payload: P): void {
       if (closed) return;
-      waiting.offerStep(key, payload);
+      (refreshes.has(key) ? refreshes : steps).set(key, payload);
       loop.kick();
     },
     /** Queues a refresh of `key` ahead of every step, replacing its waiting one; a later `offer` keeps it. */
     offerRefresh(key: string, payload: P): void {
       if (closed) return;
-      waiting.offerRefresh(key, payload);
+      steps.delete(key);
+      refreshes.set(key, payload);
       loop.wake();
     },
     /** Drops the waiting update of `key`; resolves once its send under way ended (answers go after it). */
     cancel(key: string): Promise<void> {
-      waiting.drop(key);
+      steps.delete(key);
+      refreshes.delete(key);
       return loop.sendUnderWay(key);
     },
-    pendingCount: waiting.count,
+    pendingCount: () => steps.size + refreshes.size,
     /** Drops every waiting update and resolves once sends under way have finished. */
     async close(): Promise<void> {
       closed = true;
-      waiting.clear();
+      steps.clear();
+      refreshes.clear();
       await loop.close();
     },
   };
@@ -59,51 +64,14 @@ export function createProgressThrottle<P>(options: ThrottleOptions<P>) {
 
 export type ProgressThrottle<P> = ReturnType<typeof createProgressThrottle<P>>;
 
-/** The updates waiting, the latest per key; a key is either a step or a refresh (refreshes go first). */
-function createWaitingUpdates<P>() {
-  // Insertion order: a replaced payload keeps its place, a key offered after its send goes last.
-  const steps = new Map<string, P>();
-  const refreshes = new Map<string, P>();
-
-  function firstIdle(queue: Map<string, P>, busy: (key: string) => boolean): string | undefined {
-    for (const key of queue.keys()) if (!busy(key)) return key;
-    return undefined;
-  }
-
-  function drop(key: string): void {
-    steps.delete(key);
-    refreshes.delete(key);
-  }
-
-  return {
-    /** A waiting refresh of `key` takes the step's payload and keeps its place ahead. */
-    offerStep: (key: string, payload: P) => (refreshes.has(key) ? refreshes : steps).set(key, payload),
-    offerRefresh(key: string, payload: P): void {
-      steps.delete(key);
-      refreshes.set(key, payload);
-    },
-    firstRefresh: (busy: (key: string) => boolean) => firstIdle(refreshes, busy),
-    firstStep: (busy: (key: string) => boolean) => firstIdle(steps, busy),
-    take(key: string): { payload: P; refresh: boolean } {
-      const refresh = refreshes.has(key);
-      const payload = (refresh ? refreshes : steps).get(key) as P;
-      drop(key);
-      return { payload, refresh };
-    },
-    drop,
-    hasRefresh: () => refreshes.size > 0,
-    count: () => steps.size + refreshes.size,
-    clear(): void {
-      steps.clear();
-      refreshes.clear();
-    },
-  };
+/** The updates waiting, the latest per key: a key is a step or a refresh (refreshes go first). */
+interface Waiting<P> {
+  steps: Map<string, P>;
+  refreshes: Map<string, P>;
 }
 
-type WaitingUpdates<P> = ReturnType<typeof createWaitingUpdates<P>>;
-
 /** The one loop that sends what waits: refreshes at once (a few under way at most), steps as tokens allow. */
-function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates<P>) {
+function createDrainLoop<P>(options: ThrottleOptions<P>, { steps, refreshes }: Waiting<P>) {
   const { clock, perMinute } = options;
   const burst = Math.max(1, Math.floor(options.burst ?? Math.min(perMinute, 5)));
   const bucket = createTokenBucket(perMinute, burst, clock);
@@ -114,14 +82,21 @@ function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates
   let draining = false;
   const sends = createSends(options, () => {
     // A refresh held back by the in-flight cap (or by its key's send) may go now.
-    if (waiting.hasRefresh()) tokenWait?.abort(DONE_WAITING);
+    if (refreshes.size > 0) tokenWait?.abort(DONE_WAITING);
     kick();
   });
 
-  function sendNext(key: string): void {
-    const { payload, refresh } = waiting.take(key);
+  // One send per key at a time, so an older step can never land after a newer one.
+  function firstIdle(queue: Map<string, P>): string | undefined {
+    for (const key of queue.keys()) if (!sends.busy(key)) return key;
+    return undefined;
+  }
+
+  function sendNext(key: string, queue: Map<string, P>): void {
+    const payload = queue.get(key) as P;
+    queue.delete(key);
     bucket.take();
-    sends.start(key, payload, refresh);
+    sends.start(key, payload, queue === refreshes);
   }
 
   /** Waits for a token, or less when a refresh arrives (or the throttle closes). */
@@ -135,20 +110,19 @@ function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates
   async function drain(): Promise<void> {
     try {
       while (!closer.signal.aborted) {
-        const refresh =
-          sends.refreshesInFlight() < maxRefreshesInFlight ? waiting.firstRefresh(sends.busy) : undefined;
+        const refresh = sends.refreshesInFlight() < maxRefreshesInFlight ? firstIdle(refreshes) : undefined;
         if (refresh !== undefined) {
-          sendNext(refresh);
+          sendNext(refresh, refreshes);
           continue;
         }
-        const step = waiting.firstStep(sends.busy);
+        const step = firstIdle(steps);
         if (step === undefined) break;
         const waitMs = bucket.msUntilToken();
         if (waitMs > 0) {
           await waitForToken(waitMs);
           continue; // the waiting keys may have changed meanwhile
         }
-        sendNext(step);
+        sendNext(step, steps);
       }
     } finally {
       draining = false;
@@ -177,11 +151,9 @@ function createDrainLoop<P>(options: ThrottleOptions<P>, waiting: WaitingUpdates
   };
 }
 
-/** Sends under way: one per key at a time, so an older step can never land after a newer one. */
-function createSends<P>(
-  { send, logger }: Pick<ThrottleOptions<P>, 'send' | 'logger'>,
-  onSettled: () => void,
-) {
+/** Sends under way, one per key, and how many of them are refreshes. */
+function createSends<P>(options: ThrottleOptions<P>, onSettled: () => void) {
+  const { send, logger } = options;
   const sending = new Map<string, Promise<void>>();
   let refreshes = 0;
   return {

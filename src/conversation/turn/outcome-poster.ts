@@ -46,7 +46,6 @@ class ClaimedElsewhere extends Error {
   }
 }
 
-const HERE: PostPlace = { kind: 'here' };
 /** Notices that quote the service's own words (an agent's error, the service's error message). */
 const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
@@ -99,7 +98,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
     const receipt = receiptOf(turn, clock.now(), steps);
     if (!posted) {
-      const place = quotesTheService(notice) ? await answers.placeFor(entry) : HERE;
+      const place: PostPlace = quotesTheService(notice) ? await answers.placeFor(entry) : { kind: 'here' };
       const shown: TurnNotice =
         place.kind === 'withheld' ? { kind: 'withheld', reason: place.reason } : notice;
       await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
@@ -136,11 +135,11 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
 }
 
 /** What ending a turn in the store reaches. */
-type ClosingDeps = Pick<
-  OutcomePosterDeps,
-  'ledger' | 'store' | 'progress' | 'metrics' | 'observer' | 'sessions' | 'finished' | 'stopPolling'
-> &
-  RetryDeps;
+type ClosingDeps = RetryDeps &
+  Pick<
+    OutcomePosterDeps,
+    'store' | 'progress' | 'metrics' | 'observer' | 'sessions' | 'finished' | 'stopPolling'
+  >;
 
 /** The end of a turn in the store and around the thread: the thread freed, the records cleared, or dropped. */
 function createTurnClosing(deps: ClosingDeps, threadCheck: Pick<ThreadCheck, 'removeStrays'>) {

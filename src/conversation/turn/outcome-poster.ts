@@ -46,7 +46,6 @@ class ClaimedElsewhere extends Error {
   }
 }
 
-const HERE: PostPlace = { kind: 'here' };
 /** Notices that quote the service's own words (an agent's error, the service's error message). */
 const quotesTheService = (notice: TurnNotice) =>
   notice.kind === 'run-error' || notice.kind === 'service-error';
@@ -63,7 +62,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
   const { ledger, output, progress, clock, logger, metrics } = deps;
   const threadCheck = createThreadCheck({ output, logger });
   const answers = createAnswerPost({ ...deps, threadCheck });
-  const { releaseThread, finish } = createTurnClosing(deps, threadCheck);
+  const { releaseThread, finish, notLanded } = createTurnClosing(deps, threadCheck);
 
   async function post(entry: TurnInFlight, outcome: FinalOutcome): Promise<void> {
     await entry.noticeChain;
@@ -99,7 +98,7 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     const steps = outcome.kind === 'report' ? (outcome.report.totalSteps ?? entry.steps) : entry.steps;
     const receipt = receiptOf(turn, clock.now(), steps);
     if (!posted) {
-      const place = quotesTheService(notice) ? await answers.placeFor(entry) : HERE;
+      const place: PostPlace = quotesTheService(notice) ? await answers.placeFor(entry) : { kind: 'here' };
       const shown: TurnNotice =
         place.kind === 'withheld' ? { kind: 'withheld', reason: place.reason } : notice;
       await output.postNotice(targetOf(turn, place), shown, turn.turnId, style, receipt);
@@ -132,35 +131,17 @@ export function createOutcomePoster(deps: OutcomePosterDeps) {
     await threadCheck.removeStrays(turn);
   }
 
-  /**
-   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
-   * stops, the turn is dropped and the thread freed (retried).
-   */
-  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
-    if (result.reason !== 'permanent') return;
-    const { threadKey, turnId, sessionId, channel } = entry.turn;
-    logger.warn(
-      { threadKey, turnId, sessionId, channel, code: result.code },
-      'Slack refused the outcome for good; turn dropped',
-    );
-    metrics.deliveryDropped(result.code);
-    deps.stopPolling(turnId);
-    await retrying(deps, entry, async () => {
-      await releaseThread(entry, false);
-      await finish(entry, 'undeliverable');
-    });
-  }
-
   return { post, postDeadlineNotice, forget: threadCheck.forget };
 }
 
 /** What ending a turn in the store reaches. */
-type ClosingDeps = Pick<
-  OutcomePosterDeps,
-  'ledger' | 'store' | 'progress' | 'metrics' | 'observer' | 'sessions' | 'finished'
->;
+type ClosingDeps = RetryDeps &
+  Pick<
+    OutcomePosterDeps,
+    'store' | 'progress' | 'metrics' | 'observer' | 'sessions' | 'finished' | 'stopPolling'
+  >;
 
-/** The end of a turn in the store and around the thread: the thread freed, the records cleared. */
+/** The end of a turn in the store and around the thread: the thread freed, the records cleared, or dropped. */
 function createTurnClosing(deps: ClosingDeps, threadCheck: Pick<ThreadCheck, 'removeStrays'>) {
   const { ledger, store, progress, metrics } = deps;
 
@@ -197,15 +178,32 @@ function createTurnClosing(deps: ClosingDeps, threadCheck: Pick<ThreadCheck, 're
     await threadCheck.removeStrays(turn);
   }
 
-  return { releaseThread, finish };
+  /**
+   * A post that did not land (aborted: shutdown or takeover). Refused by Slack for good: polling
+   * stops, the turn is dropped and the thread freed (retried).
+   */
+  async function notLanded(entry: TurnInFlight, result: Extract<RetryResult<unknown>, { ok: false }>) {
+    if (result.reason !== 'permanent') return;
+    const { threadKey, turnId, sessionId, channel } = entry.turn;
+    deps.logger.warn(
+      { threadKey, turnId, sessionId, channel, code: result.code },
+      'Slack refused the outcome for good; turn dropped',
+    );
+    metrics.deliveryDropped(result.code);
+    deps.stopPolling(turnId);
+    await retrying(deps, entry, async () => {
+      await releaseThread(entry, false);
+      await finish(entry, 'undeliverable');
+    });
+  }
+
+  return { releaseThread, finish, notLanded };
 }
 
+type RetryDeps = Pick<OutcomePosterDeps, 'ledger' | 'clock' | 'logger' | 'random'>;
+
 /** Tries `attempt` until it lands; between tries the claim is let go and the thread read first. */
-function retrying<T>(
-  deps: Pick<OutcomePosterDeps, 'ledger' | 'clock' | 'logger' | 'random'>,
-  entry: TurnInFlight,
-  attempt: (style: OutputStyle) => Promise<T>,
-) {
+function retrying<T>(deps: RetryDeps, entry: TurnInFlight, attempt: (style: OutputStyle) => Promise<T>) {
   const { ledger, clock, logger } = deps;
   const random = deps.random ?? Math.random;
   const { turn } = entry;

@@ -12,8 +12,6 @@ import type { TurnEffect, TurnEvent } from './turn-states.js';
 /** The machine's effects that end a turn: each posts one outcome (outcome-poster.ts). */
 type EndingEffect = Extract<TurnEffect, { type: `deliver-${string}` | `notify-${string}` }>;
 
-const STOP: TurnEvent = { type: 'stop-requested' };
-
 export interface TurnEffectsDeps extends Omit<OutcomePosterDeps, 'stopPolling'> {
   ledger: TurnLedger;
   poller: Pick<PollScheduler, 'add' | 'remove'>;
@@ -152,7 +150,7 @@ function poll(
       // A stop pressed on another replica reaches the holder through the store, at its next poll.
       onReport: async (report) => {
         const stopped = await ledger.isStopped(turnId).catch(() => false);
-        await deps.feed(entry, stopped ? STOP : { type: 'status-report', report });
+        await deps.feed(entry, stopped ? { type: 'stop-requested' } : { type: 'status-report', report });
       },
       onError: async (error) => {
         const code = deps.errorCode(error);

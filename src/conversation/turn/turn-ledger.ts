@@ -38,18 +38,7 @@ export function createTurnLedger(deps: {
   instanceId: string;
 }) {
   const { store, clock, instanceId: me } = deps;
-
-  /** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
-  function lock(name: string, token: string) {
-    return {
-      /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
-      take: (ttlMs: number) => store.tryLock(name, token, ttlMs),
-      /** Extends it while ours; false when it is gone or held by someone else. */
-      renew: (ttlMs: number) => store.renewLock(name, token, ttlMs),
-      /** Gives it back if ours (a no-op otherwise). */
-      release: () => store.unlock(name, token),
-    };
-  }
+  const lock = (name: string, token: string) => storeLock(store, name, token);
 
   function saveThread(thread: ThreadRecord, changes: Partial<ThreadRecord>): Promise<void> {
     return store.saveThread({ ...thread, ...changes, updatedAt: clock.now() });
@@ -117,3 +106,15 @@ export function createTurnLedger(deps: {
 }
 
 export type TurnLedger = ReturnType<typeof createTurnLedger>;
+
+/** One store lock as its holder sees it: name and token bound in (as vercel/chat's state adapters do). */
+function storeLock(store: ConversationStore, name: string, token: string) {
+  return {
+    /** Set-if-absent with expiry; true when taken (or already ours: then renewed). */
+    take: (ttlMs: number) => store.tryLock(name, token, ttlMs),
+    /** Extends it while ours; false when it is gone or held by someone else. */
+    renew: (ttlMs: number) => store.renewLock(name, token, ttlMs),
+    /** Gives it back if ours (a no-op otherwise). */
+    release: () => store.unlock(name, token),
+  };
+}

@@ -5,13 +5,14 @@
  * removed what it removes. Small on purpose: it measures calls, not speed. Agent sessions are on
  * (the bot's default; the stand-in answers `agents.sessions.*`), so their calls — `processing`
  * with a title when a run starts (a rename only where the thread had a session), `active` once
- * the answer is posted — are counted.
+ * the answer is posted — are counted. A second batch of new threads in the same channels then
+ * shows what a turn costs once the channel's audience is known.
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, nextMessage, spawnNode, stopChild, waitHealthy } from './processes.js';
-import type { LoadReply, LoadRequest, StandInsReply, StandInsRequest } from './protocol.js';
+import type { LoadReply, LoadRequest, MentionRef, StandInsReply, StandInsRequest } from './protocol.js';
 import { round } from './stats.js';
 
 export type ProgressStyle = 'status' | 'message';
@@ -24,6 +25,12 @@ export interface SlackCallsPerTurn {
   perTurn: number;
   /** The same, by method. */
   byMethod: Record<string, number>;
+  /**
+   * A second batch of as many new threads in the same channels, right after: what a new-thread
+   * turn costs once the channel's audience verdict and its people are known (DESIGN "Who reads the
+   * answer": one `conversations.info` + `conversations.members` per conversation, kept 15 minutes).
+   */
+  seenChannel: { perTurn: number; byMethod: Record<string, number> };
 }
 
 export interface SlackCallsDeps {
@@ -43,6 +50,24 @@ async function answerCount(standIns: ChildProcess): Promise<number> {
   return (await reply).count;
 }
 
+/** Every Slack call so far but `auth.test` (start-up), by method. */
+async function callsSoFar(standIns: ChildProcess, mentions: MentionRef[]): Promise<Record<string, number>> {
+  const reply = nextMessage<Extract<StandInsReply, { type: 'report' }>>(standIns, 'report', 30_000);
+  send<StandInsRequest>(standIns, { type: 'report', mentions });
+  const { slackCalls } = (await reply).report;
+  return Object.fromEntries(Object.entries(slackCalls).filter(([method]) => method !== 'auth.test'));
+}
+
+/** `calls` per turn: the total and by method. */
+function perTurnOf(calls: Record<string, number>, turns: number) {
+  const counted = Object.entries(calls).filter(([, count]) => count > 0);
+  const total = counted.reduce((sum, [, count]) => sum + count, 0);
+  return {
+    perTurn: round(total / turns, 2),
+    byMethod: Object.fromEntries(counted.map(([method, count]) => [method, round(count / turns, 2)])),
+  };
+}
+
 /** Runs `deps.turns` turns with `style` and counts the bot's Slack calls. */
 export async function measureSlackCalls(
   deps: SlackCallsDeps,
@@ -57,31 +82,34 @@ export async function measureSlackCalls(
     try {
       const botUrl = `http://127.0.0.1:${port}`;
       await waitHealthy(`${botUrl}/healthz`, bot, 30_000);
-      const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(deps.mentioner, 'posted', 30_000);
-      send<LoadRequest>(deps.mentioner, {
-        type: 'mentions',
-        appUrl: botUrl,
-        size: deps.turns,
-        ratePerSecond: 1_000,
-        concurrency: 32,
-      });
-      const mentions = await posted;
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && (await answerCount(standIns)) < deps.turns) await sleep(100);
-      // The progress message is deleted after the answer is posted: let the last ones settle.
-      await sleep(1_500);
-      const reply = nextMessage<Extract<StandInsReply, { type: 'report' }>>(standIns, 'report', 30_000);
-      send<StandInsRequest>(standIns, { type: 'report', mentions: mentions.mentions });
-      const { slackCalls } = (await reply).report;
-      const counted = Object.entries(slackCalls).filter(([method]) => method !== 'auth.test');
-      const total = counted.reduce((sum, [, count]) => sum + count, 0);
+      // A batch of new threads; the mentioner spreads a batch over the bench channels from the first.
+      const batch = async (answered: number): Promise<MentionRef[]> => {
+        const posted = nextMessage<Extract<LoadReply, { type: 'posted' }>>(deps.mentioner, 'posted', 30_000);
+        send<LoadRequest>(deps.mentioner, {
+          type: 'mentions',
+          appUrl: botUrl,
+          size: deps.turns,
+          ratePerSecond: 1_000,
+          concurrency: 32,
+        });
+        const { mentions } = await posted;
+        const deadline = Date.now() + 60_000;
+        while (Date.now() < deadline && (await answerCount(standIns)) < answered + deps.turns)
+          await sleep(100);
+        // The progress message is deleted after the answer is posted: let the last ones settle.
+        await sleep(1_500);
+        return mentions;
+      };
+      const first = await callsSoFar(standIns, await batch(0));
+      const both = await callsSoFar(standIns, await batch(deps.turns));
+      const second = Object.fromEntries(
+        Object.entries(both).map(([method, count]) => [method, count - (first[method] ?? 0)]),
+      );
       return {
         style,
         turns: deps.turns,
-        perTurn: round(total / deps.turns, 2),
-        byMethod: Object.fromEntries(
-          counted.map(([method, count]) => [method, round(count / deps.turns, 2)]),
-        ),
+        ...perTurnOf(first, deps.turns),
+        seenChannel: perTurnOf(second, deps.turns),
       };
     } finally {
       await stopChild(bot);
@@ -111,14 +139,22 @@ export function formatSlackCalls(results: SlackCallsPerTurn[]): string {
       .map(([method, count]) => `${method} ${count}`)
       .join(', ');
     const sessions = `agent sessions on: ${sessionCallsPerTurn(result)} of them agents.sessions.*`;
-    return `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${sessions}; ${result.turns} turns)`;
+    const seen = Object.entries(result.seenChannel.byMethod)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([method, count]) => `${method} ${count}`)
+      .join(', ');
+    return (
+      `Slack calls per turn, PROGRESS_STYLE=${result.style}: ${result.perTurn} (${methods}; ${sessions}; ${result.turns} turns, each the first in its channel)\n` +
+      `  then ${result.turns} new threads in the same channels: ${result.seenChannel.perTurn} (${seen})`
+    );
   });
   const status = results.find((result) => result.style === 'status');
   if (status) {
-    const met = status.perTurn <= NEW_THREAD_CALLS_LIMIT;
+    const seen = status.seenChannel.perTurn;
     lines.push(
-      `${met ? 'met   ' : 'MISSED'}  Slack calls per new-thread turn (PROGRESS_STYLE=status) ≤ ${NEW_THREAD_CALLS_LIMIT}: ${status.perTurn} ` +
-        '(status, session with its title, answer, session active; each turn here is also the first in its channel)',
+      `${seen <= NEW_THREAD_CALLS_LIMIT ? 'met   ' : 'MISSED'}  Slack calls per new-thread turn (PROGRESS_STYLE=status) ≤ ${NEW_THREAD_CALLS_LIMIT}: ${seen} ` +
+        `(status, session with its title, answer, session active; in a channel already judged — ` +
+        `${status.perTurn} where the turn is also the channel's first: its audience check)`,
     );
   }
   const message = results.find((result) => result.style === 'message');

@@ -1,27 +1,23 @@
 import type { Keyv } from 'keyv';
-import type { ChannelWatch, ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
+import type { ChannelWatchStore, ClaimStore } from '../alerts/alert-ports.js';
 import type { AccountSlotLeases } from '../budget/account-share.js';
 import type { ConnectionRecordStore } from '../connections/connection-record.js';
-import type { Audience, AudienceCache } from '../conversation/access/audience.js';
-import type { AnswerChannel, AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
-import type { ChannelBinding, ChannelBindingStore } from '../conversation/context/context-ports.js';
+import type { AudienceCache } from '../conversation/access/audience.js';
+import type { AnswerChannelStore } from '../conversation/answer-channels/answer-channels.js';
+import type { ChannelBindingStore } from '../conversation/context/context-ports.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import type { ScheduleStore } from '../conversation/schedules/schedules.js';
-import type { AnswerRef, ThreadRecord, TurnRecord } from '../conversation/turn/turn-records.js';
 import type { HomeStore } from '../home/home-ports.js';
+import { createChannelRecords } from './channel-records.js';
 import { createConnectionRecords } from './connection-records.js';
+import { createConversationRecords } from './conversation-records.js';
 import { StoreClosedError } from './errors.js';
-import { createHomeRecords, homeKeys } from './home-records.js';
+import { createHomeRecords } from './home-records.js';
 import { createInstallationRecords, type InstallationRecordStore } from './installation-records.js';
 import { type StoreKeys, storeKeys } from './keys.js';
-import { upgradeThread, upgradeTurn } from './legacy-records.js';
-import { listedRecords } from './listed-records.js';
 import type { HomePrimitives, StorePrimitives } from './primitives.js';
 import { createScheduleRecords } from './schedule-records.js';
 import type { StoreTtls } from './ttls.js';
-
-/** The set of answer channels' ids, for App Home (beside the bound and watched channels' sets). */
-const ANSWER_CHANNELS_LISTED = 'answer-channel:listed';
 
 /** A `ConversationStore` and the channel bindings, plus what operators need around it. */
 export interface StateStore
@@ -54,86 +50,14 @@ export function createKeyvConversationStore(
   let closed: Promise<void> | undefined;
   const { noteChannelConnection, ...connections } = createConnectionRecords(keyv);
   const { addInFlight, removeInFlight, inFlightIds, pruneInFlight, close, ...atomic } = primitives;
-  const listed = listedRecords(keyv, homePrimitives);
-  const bindings = listed<ChannelBinding>(keys.channelAgent, homeKeys.boundChannels);
-  const watches = listed<ChannelWatch>(keys.channelWatch, homeKeys.watchedChannels);
-  const answerChannels = listed<AnswerChannel>(keys.answerChannel, ANSWER_CHANNELS_LISTED);
+  const inFlight = { addInFlight, removeInFlight, inFlightIds, pruneInFlight };
   const calls = guardAll<Omit<StateStore, 'kind' | 'close' | keyof HomeStore>>(() => closed !== undefined, {
     ...connections,
     ...createInstallationRecords(keyv),
     ...createScheduleRecords(keyv, homePrimitives, keys),
     ...atomic,
-
-    async getThread(threadKey) {
-      return upgradeThread(await keyv.get<ThreadRecord>(keys.thread(threadKey)));
-    },
-    async saveThread(thread) {
-      // Each save restarts the TTL: a thread lives 30 days after its last activity.
-      await keyv.set(keys.thread(thread.threadKey), thread, ttls.threadMs);
-    },
-
-    async saveTurn(turn) {
-      // Record first, then the set: a listed id then (nearly) always has a record to resume from.
-      await keyv.set(keys.turn(turn.turnId), turn, ttls.turnMs);
-      await addInFlight(turn.turnId);
-    },
-    async getTurn(turnId) {
-      return upgradeTurn(await keyv.get<TurnRecord>(keys.turn(turnId)));
-    },
-    async deleteTurn(turnId) {
-      // Set first: if we die in between, the orphan record just expires unlisted.
-      await removeInFlight(turnId);
-      await keyv.delete(keys.turn(turnId));
-    },
-    async listInFlightTurnIds() {
-      const ids = await inFlightIds();
-      if (ids.length === 0) return [];
-      const records = await keyv.getMany<TurnRecord>(ids.map((id) => keys.turn(id)));
-      const live: string[] = [];
-      for (const [index, id] of ids.entries()) {
-        if (records[index] !== undefined) live.push(id);
-        // The record expired (turn TTL) without deleteTurn: drop the id so the set does not grow forever.
-        else await pruneInFlight(id);
-      }
-      return live;
-    },
-
-    async indexAnswer(channel, ts, ref) {
-      await keyv.set(keys.answer(channel, ts), ref, ttls.answerMs);
-    },
-    lookupAnswer: (channel, ts) => keyv.get<AnswerRef>(keys.answer(channel, ts)),
-
-    getChannelBinding: bindings.get,
-    async saveChannelBinding(channel, binding) {
-      await bindings.save(channel, binding);
-      await noteChannelConnection(channel, binding.connection);
-    },
-    async deleteChannelBinding(channel) {
-      await bindings.remove(channel);
-      await noteChannelConnection(channel, undefined);
-    },
-    getChannelWatch: watches.get,
-    saveChannelWatch: watches.save,
-    deleteChannelWatch: watches.remove,
-    getAnswerChannel: answerChannels.get,
-    saveAnswerChannel: answerChannels.save,
-    deleteAnswerChannel: answerChannels.remove,
-    listAnswerChannels: answerChannels.list,
-    // Who reads a conversation: kept briefly, dropped by any replica that hears it changed.
-    getAudience: (channel) => keyv.get<Audience>(keys.audience(channel)),
-    async saveAudience(channel, audience, ttlMs) {
-      await keyv.set(keys.audience(channel), audience, ttlMs);
-    },
-    async forgetAudience(channel) {
-      await keyv.delete(keys.audience(channel));
-    },
-    async saveRating(sessionId, score) {
-      // As long as the answers it rates can be found.
-      await keyv.set(keys.rating(sessionId), { score }, ttls.answerMs);
-    },
-    async getRating(sessionId) {
-      return (await keyv.get<{ score: boolean }>(keys.rating(sessionId)))?.score;
-    },
+    ...createConversationRecords(keyv, inFlight, ttls, keys),
+    ...createChannelRecords(keyv, homePrimitives, keys, { noteChannelConnection }),
   });
   return {
     kind,

@@ -27,8 +27,8 @@ export interface RedisStoreOptions {
 export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);
-  const single: RedisTopology | undefined = options.url ? { kind: 'single', url: options.url } : undefined;
-  const topology = options.topology ?? single;
+  const topology =
+    options.topology ?? (options.url ? { kind: 'single' as const, url: options.url } : undefined);
   if (!topology) throw new Error('createRedisStore: url or topology is required');
   const connection = await connectTopology(topology, options.connectTimeoutMs ?? 5000);
   if (options.logger) {

@@ -3,10 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { type AgentApi, type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
 import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import type { AgentApiFactory } from './agent-api-factory.js';
 import { aliasProblem, DEFAULT_CONNECTION } from './connection-alias.js';
-import type { ConnectionClients } from './connection-clients.js';
+import type { ConnectionAccess, ConnectionClients } from './connection-clients.js';
 import {
   type ConnectionRecordStore,
   connectionSealPlace,
@@ -65,10 +63,8 @@ async function validateForm(
   const aliasWrong = aliasProblem(alias);
   if (aliasWrong) return { field: 'alias', problem: aliasWrong };
   if (alias === DEFAULT_CONNECTION) {
-    return {
-      field: 'alias',
-      problem: '“default” is the connection set by AGENT_API_URL; choose another alias',
-    };
+    const problem = '“default” is the connection set by AGENT_API_URL; choose another alias';
+    return { field: 'alias', problem };
   }
   const existing = await records.getConnection(alias);
   if (existing) {
@@ -108,20 +104,15 @@ async function checkedRow(
   }
 }
 
-type AdminDeps = {
+type AdminDeps = ConnectionAccess & {
   records: ConnectionRecordStore;
   clients: ConnectionClients;
-  factory: Pick<AgentApiFactory, 'make'>;
-  /** Unset without STATE_ENCRYPTION_KEY: adding is then refused. */
-  secrets: SecretBox | undefined;
   /** AGENT_API_URL: the default connection's address. */
   defaultBaseUrl: string;
   /** How long one identity check may take (the add form must be answered within Slack's 3 s). */
   checkTimeoutMs: number;
   now: () => number;
   logger: Logger;
-  /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
-  allowedHosts?: readonly string[] | undefined;
 };
 
 /** whoami at a new connection's address with its token, once, in the form's time; else the field to fix. */
@@ -172,13 +163,13 @@ export function createConnectionAdmin(deps: AdminDeps) {
   /** `tenant`'s connections, the default first (home installations only), each checked with whoami. */
   async function list(tenant: Tenant): Promise<ConnectionRow[]> {
     const stored = (await records.listConnections()).filter(visibleTo(tenant));
-    const defaultRow = {
+    const fromEnv = {
       alias: DEFAULT_CONNECTION,
       baseUrl: deps.defaultBaseUrl,
-      source: 'environment' as const,
-    };
+      source: 'environment',
+    } as const;
     const rows = [
-      ...(tenant.home ? [defaultRow] : []),
+      ...(tenant.home ? [fromEnv] : []),
       ...stored.map((each) => ({ ...each, source: 'added' as const })),
     ];
     const check = (row: (typeof rows)[number]) =>

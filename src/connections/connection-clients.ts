@@ -38,31 +38,25 @@ export class ConnectionAddressRefusedError extends Error {
   }
 }
 
-const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
-
-export interface ConnectionClients {
-  /** `alias`'s client (undefined: the default) for installation `owner`: another's alias is unknown to it. */
-  api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
-  /** Drops the cached client of `alias` (after it was added again or removed). */
-  forget(alias: string): void;
-}
-
 /** A client and the record it was built from: a different token or address means a new client. */
 type Cached = { client: AgentApi; record: StoredConnection; checkedAt: number };
 
-type ClientDeps = {
+/** What the clients and the admin share (service-connections.ts passes one set to both). */
+export type ConnectionAccess = {
   /** With `saveConnection`, a token sealed before record binding is re-sealed for its record. */
   records: Pick<ConnectionRecordStore, 'getConnection'> &
     Partial<Pick<ConnectionRecordStore, 'saveConnection'>>;
+  /** Unset without STATE_ENCRYPTION_KEY: no token is opened, and adding is refused. */
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
-  /** CONNECTION_ALLOWED_HOSTS: hosts a stored address may use besides the regional ones and loopback. */
+  /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
   allowedHosts?: readonly string[] | undefined;
 };
 
 /** A client for a stored connection, or why its token may not be used; `sealedToken` as now stored. */
-async function clientOfRecord(alias: string, record: StoredConnection, deps: ClientDeps) {
-  if (!isAllowedServiceHost(hostOf(record.baseUrl), deps.allowedHosts ?? [])) {
+async function clientOfRecord(alias: string, record: StoredConnection, deps: ConnectionAccess) {
+  const host = URL.canParse(record.baseUrl) ? new URL(record.baseUrl).hostname : '';
+  if (!isAllowedServiceHost(host, deps.allowedHosts ?? [])) {
     throw new ConnectionAddressRefusedError(alias);
   }
   if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
@@ -78,13 +72,13 @@ async function clientOfRecord(alias: string, record: StoredConnection, deps: Cli
 }
 
 export function createConnectionClients(
-  deps: ClientDeps & {
+  deps: ConnectionAccess & {
     defaultApi: AgentApi;
     /** How long a cached client is used before its record is read again. Default 30 s. */
     recheckMs?: number | undefined;
     now?: (() => number) | undefined;
   },
-): ConnectionClients {
+) {
   const recheckMs = deps.recheckMs ?? 30_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, Cached>();
@@ -123,18 +117,22 @@ export function createConnectionClients(
   }
 
   return {
-    async api(alias, owner) {
+    /** `alias`'s client (undefined: the default) for installation `owner`: another's is unknown here. */
+    async api(alias: string | undefined, owner: string | undefined): Promise<AgentApi> {
       if (alias === undefined || alias === DEFAULT_CONNECTION) return deps.defaultApi;
       const client = await clientOf(alias);
       // Another installation's alias is as unknown as a removed one: its token never serves here.
       if (cache.get(alias)?.record.installation !== owner) throw new UnknownConnectionError(alias);
       return client;
     },
-    forget(alias) {
+    /** Drops the cached client of `alias` (after it was added again or removed). */
+    forget(alias: string): void {
       cache.delete(alias);
     },
   };
 }
+
+export type ConnectionClients = ReturnType<typeof createConnectionClients>;
 
 /** The conversation's port: each alias's runs, polls, follow-ups and feedback on its own client. */
 export function connectionRuns(

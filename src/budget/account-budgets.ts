@@ -1,17 +1,6 @@
 import { type AccountShareOptions, createAccountShare, type LeasedAccountShare } from './account-share.js';
 import { createRequestBudget, type RequestBudget } from './request-budget.js';
 
-/**
- * One request budget per service account (the service allows 100 concurrent requests each), so
- * accounts never hold up one another; with `leases`, shared across replicas (DESIGN "Redis beyond one node").
- */
-export interface AccountBudgets {
-  /** The budget of `accountKey` (never a token: it lands in the store), made on first use. */
-  budgetFor(accountKey: string): RequestBudget;
-  /** Stops every budget's renewals and gives their slots back (shutdown). */
-  stop(): Promise<void>;
-}
-
 /** The per-process cap, and with `leases` the account-wide one (fields as in AccountShareOptions). */
 export type AccountBudgetsOptions = Pick<AccountShareOptions, 'processLimit'> & {
   /** AGENT_POLL_SHARE. */
@@ -24,13 +13,17 @@ export type AccountBudgetsOptions = Pick<AccountShareOptions, 'processLimit'> & 
       })
   );
 
-/** The budgets, none made yet. */
-export function createAccountBudgets(options: AccountBudgetsOptions): AccountBudgets {
+/**
+ * One request budget per service account (the service allows 100 concurrent requests each), so
+ * accounts never hold up one another; with `leases`, shared across replicas (DESIGN "Redis beyond one node").
+ */
+export function createAccountBudgets(options: AccountBudgetsOptions) {
   // A restarted process with the same INSTANCE_ID must not inherit (or overwrite) the old grant.
   const holder = options.leases && `${options.instanceId}:${process.pid}:${Date.now().toString(36)}`;
   const budgets = new Map<string, { budget: RequestBudget; share: LeasedAccountShare | undefined }>();
   return {
-    budgetFor(accountKey) {
+    /** The budget of `accountKey` (never a token: it lands in the store), made on first use. */
+    budgetFor(accountKey: string): RequestBudget {
       const known = budgets.get(accountKey);
       if (known) return known.budget;
       const share =
@@ -43,8 +36,11 @@ export function createAccountBudgets(options: AccountBudgetsOptions): AccountBud
       budgets.set(accountKey, { budget, share });
       return budget;
     },
-    async stop() {
+    /** Stops every budget's renewals and gives their slots back (shutdown). */
+    async stop(): Promise<void> {
       await Promise.all([...budgets.values()].map(({ share }) => share?.stop()));
     },
   };
 }
+
+export type AccountBudgets = ReturnType<typeof createAccountBudgets>;

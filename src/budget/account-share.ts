@@ -71,10 +71,9 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
       .then((grant) => {
         failing = false;
         full = grant < want;
-        if (stopped) return;
-        const changed = grant !== granted;
+        if (stopped || grant === granted) return;
         granted = grant;
-        if (changed) for (const listener of listeners) listener();
+        for (const listener of listeners) listener();
       })
       .catch((error: unknown) => {
         // Keep the last grant: while the store cannot be reached, no other replica can take more either.
@@ -88,23 +87,19 @@ export function createAccountShare(options: AccountShareOptions): LeasedAccountS
         peak = current;
         if (stopped || current <= granted || granted >= processLimit || retry) return;
         // Demand grew meanwhile: ask again now; the account was full (or the store failed): shortly.
-        if (!full) {
-          void lease();
-          return;
-        }
-        retry = setTimeout(() => {
-          retry = undefined;
-          void lease();
-        }, retryMs);
-        retry.unref();
+        if (!full) void lease();
+        else
+          retry = setTimeout(() => {
+            retry = undefined;
+            void lease();
+          }, retryMs).unref();
       });
     return pending;
   }
 
   const renewal = setInterval(() => {
     if (granted > 0 || peak > 0) void lease();
-  }, renewMs);
-  renewal.unref();
+  }, renewMs).unref();
 
   return {
     granted: () => granted,

@@ -44,30 +44,57 @@ export interface RequestBudget {
   queued(): number;
 }
 
-interface Waiter {
-  kind: RequestKind;
-  start: () => void;
-}
+type Waiter = { kind: RequestKind; start: () => void };
 
-/** Creates a budget; throws RangeError on a limit below 1 or a share outside (0, 1]. */
-export function createRequestBudget(options: RequestBudgetOptions = {}): RequestBudget {
+/** The caps: `limit` and the polls' share of it, and with an account share its grant too. */
+function budgetCaps(options: RequestBudgetOptions) {
   const limit = options.limit ?? 50;
   const pollShare = options.pollShare ?? 0.8;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer ≥ 1: ${limit}`);
   if (!(pollShare > 0 && pollShare <= 1)) throw new RangeError(`pollShare must be in (0, 1]: ${pollShare}`);
   const pollSlots = Math.max(1, Math.floor(limit * pollShare));
+  const account = options.account;
+  if (!account) return { limit, pollSlots, cap: () => limit, pollCap: () => pollSlots };
+  const cap = () => Math.min(limit, account.granted());
+  const pollCap = () => Math.min(pollSlots, Math.max(1, Math.floor(cap() * pollShare)));
+  return { limit, pollSlots, cap, pollCap };
+}
 
+/** Joins `waiting` until its `start`; an aborted `signal` takes it out, tells `onLeave` and rejects. */
+function waitInLine(
+  waiting: Waiter[],
+  kind: RequestKind,
+  signal: AbortSignal | undefined,
+  onLeave: () => void,
+) {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      const index = waiting.indexOf(waiter);
+      if (index >= 0) waiting.splice(index, 1);
+      onLeave();
+      reject(signal?.reason);
+    };
+    const waiter: Waiter = {
+      kind,
+      start: () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+    };
+    waiting.push(waiter);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Creates a budget; throws RangeError on a limit below 1 or a share outside (0, 1]. */
+export function createRequestBudget(options: RequestBudgetOptions = {}): RequestBudget {
+  const { limit, pollSlots, cap, pollCap } = budgetCaps(options);
+  const account = options.account;
   const waiting: Waiter[] = [];
   let inFlight = 0;
   let inFlightPolls = 0;
   let maxSeen = 0;
 
-  const account = options.account;
-  // Without an account share the cap is `limit`; with one, also the grant, and polls keep their share of it.
-  const cap = account ? () => Math.min(limit, account.granted()) : () => limit;
-  const pollCap = account
-    ? () => Math.min(pollSlots, Math.max(1, Math.floor(cap() * pollShare)))
-    : () => pollSlots;
   const hasRoom = (kind: RequestKind) => inFlight < cap() && (kind === 'other' || inFlightPolls < pollCap());
   const tellDemand = account ? () => account.demand(inFlight + waiting.length) : () => {};
 
@@ -106,37 +133,17 @@ export function createRequestBudget(options: RequestBudgetOptions = {}): Request
     };
   };
 
-  const enqueue = (kind: RequestKind, signal: AbortSignal | undefined) =>
-    new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        const index = waiting.indexOf(waiter);
-        if (index >= 0) waiting.splice(index, 1);
-        tellDemand();
-        reject(signal?.reason);
-      };
-      const waiter: Waiter = {
-        kind,
-        start: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      waiting.push(waiter);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
-
   return {
     limit,
     pollSlots,
     async acquire(kind: RequestKind, signal?: AbortSignal): Promise<BudgetSlot> {
       signal?.throwIfAborted();
       // Someone already waiting for this kind goes first (FIFO), even if a slot is free now.
-      const queuedSameKind = waiting.some((waiter) => waiter.kind === kind);
-      if (hasRoom(kind) && !queuedSameKind) {
+      if (hasRoom(kind) && !waiting.some((waiter) => waiter.kind === kind)) {
         take(kind);
         tellDemand();
       } else {
-        const started = enqueue(kind, signal);
+        const started = waitInLine(waiting, kind, signal, tellDemand);
         tellDemand();
         await started;
       }

@@ -1,19 +1,18 @@
 /** Admins' service connections (DESIGN "Many accounts"): the token is never in a result or a log. */
 import { randomBytes } from 'node:crypto';
-import { type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
-import { isLoopbackHost, normaliseBaseUrl } from '../config/load-config.js';
+import { type AgentApi, type Identity, type IdentityProblem, identityProblem } from '../agent-api/index.js';
 import { channelOfName, type Tenant } from '../conversation/tenancy.js';
 import type { Logger } from '../runtime/logger.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import type { AgentApiFactory } from './agent-api-factory.js';
 import { aliasProblem, DEFAULT_CONNECTION } from './connection-alias.js';
-import type { ConnectionClients } from './connection-clients.js';
+import type { ConnectionAccess, ConnectionClients } from './connection-clients.js';
 import {
   type ConnectionRecordStore,
   connectionSealPlace,
   type StoredConnection,
 } from './connection-record.js';
-import { isAllowedServiceHost, REGIONAL_API_HOSTS, regionOf } from './connection-region.js';
+import { addressOf, regionOf } from './connection-region.js';
+
+export { addressOf } from './connection-region.js';
 
 /** What the add form sends. */
 export interface ConnectionInput {
@@ -47,139 +46,141 @@ export type RemoveResult =
   | { outcome: 'removed' | 'unknown' | 'default'; alias: string }
   | { outcome: 'in-use'; alias: string; channels: string[] };
 
-export function createConnectionAdmin(deps: {
+/** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */
+const visibleTo =
+  (tenant: Tenant) =>
+  (connection: StoredConnection | undefined): connection is StoredConnection =>
+    connection !== undefined && connection.installation === tenant.key;
+
+/** The add form's values, trimmed and normalised, or the field that is wrong and why. */
+async function validateForm(
+  input: ConnectionInput,
+  tenant: Tenant,
+  records: ConnectionRecordStore,
+  allowedHosts: readonly string[] | undefined,
+): Promise<{ alias: string; baseUrl: string; token: string } | { field: ConnectionField; problem: string }> {
+  const alias = input.alias.trim();
+  const aliasWrong = aliasProblem(alias);
+  if (aliasWrong) return { field: 'alias', problem: aliasWrong };
+  if (alias === DEFAULT_CONNECTION) {
+    const problem = '“default” is the connection set by AGENT_API_URL; choose another alias';
+    return { field: 'alias', problem };
+  }
+  const existing = await records.getConnection(alias);
+  if (existing) {
+    // Another installation's connection: say only that the alias is taken, nothing about it.
+    const problem = visibleTo(tenant)(existing)
+      ? `a connection “${alias}” exists; remove it first or choose another alias`
+      : `the alias “${alias}” is taken; choose another`;
+    return { field: 'alias', problem };
+  }
+  const baseUrl = addressOf(input.address.trim(), allowedHosts);
+  if (typeof baseUrl !== 'string') return { field: 'address', problem: baseUrl.problem };
+  const token = input.token.trim();
+  if (token === '') return { field: 'token', problem: 'the token is empty' };
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    return { field: 'token', problem: 'a token is one word of visible characters (no spaces)' };
+  }
+  return { alias, baseUrl, token };
+}
+
+/** One row of the listing: whoami on the connection's client; a failure is logged with its reference id. */
+async function checkedRow(
+  row: Pick<ConnectionRow, 'alias' | 'source'> & { baseUrl: string; accountName?: string | undefined },
+  api: () => Promise<AgentApi>,
+  timeoutMs: number,
+  logger: Logger,
+): Promise<ConnectionRow> {
+  const { alias, source, accountName } = row;
+  const region = regionOf(row.baseUrl);
+  try {
+    const identity = await (await api()).whoami({ timeoutMs, retryLimit: 0 });
+    return { alias, region, source, health: 'ok', ...identityOf(identity) };
+  } catch (error) {
+    const referenceId = newReferenceId();
+    logger.warn({ connection: alias, err: error, referenceId }, 'connection check failed');
+    const problem = identityProblem(error);
+    return { referenceId, alias, region, source, health: 'failing', problem, error, accountName };
+  }
+}
+
+type AdminDeps = ConnectionAccess & {
   records: ConnectionRecordStore;
   clients: ConnectionClients;
-  factory: Pick<AgentApiFactory, 'make'>;
-  /** Unset without STATE_ENCRYPTION_KEY: adding is then refused. */
-  secrets: SecretBox | undefined;
   /** AGENT_API_URL: the default connection's address. */
   defaultBaseUrl: string;
   /** How long one identity check may take (the add form must be answered within Slack's 3 s). */
   checkTimeoutMs: number;
   now: () => number;
   logger: Logger;
-  /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
-  allowedHosts?: readonly string[] | undefined;
-}) {
-  const { records, clients, logger } = deps;
+};
 
-  /** A connection `tenant`'s admins may see, bind, use and remove: the ones its admins added. */
-  const visible =
-    (tenant: Tenant) =>
-    (connection: StoredConnection | undefined): connection is StoredConnection =>
-      connection !== undefined && connection.installation === tenant.key;
+/** whoami at a new connection's address with its token, once, in the form's time; else the field to fix. */
+async function checkNewConnection(
+  connection: { alias: string; baseUrl: string; token: string },
+  deps: Pick<AdminDeps, 'factory' | 'checkTimeoutMs' | 'logger'>,
+): Promise<Pick<Identity, 'accountId' | 'accountName'> | Extract<AddResult, { reason: 'check-failed' }>> {
+  try {
+    const api = deps.factory.make(connection);
+    return identityOf(await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 }));
+  } catch (error) {
+    const problem = identityProblem(error);
+    const referenceId = newReferenceId();
+    deps.logger.info(
+      { connection: connection.alias, problem, err: error, referenceId },
+      'connection check failed; nothing saved',
+    );
+    const field = problem === 'token-rejected' ? 'token' : 'address';
+    return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
+  }
+}
+
+export function createConnectionAdmin(deps: AdminDeps) {
+  const { records, clients, logger } = deps;
 
   /** Validates the form, asks whoami at the address with the token, and saves it sealed. */
   async function add(input: ConnectionInput, userId: string, tenant: Tenant): Promise<AddResult> {
     if (!deps.secrets) return { ok: false, reason: 'no-key' };
-    const checked = await validate(input, tenant);
+    const checked = await validateForm(input, tenant, records, deps.allowedHosts);
     if ('problem' in checked) return { ok: false, reason: 'invalid', ...checked };
     const { alias, baseUrl, token } = checked;
-    let identity: Identity;
-    try {
-      const api = deps.factory.make({ alias, baseUrl, token });
-      identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
-    } catch (error) {
-      const problem = identityProblem(error);
-      const referenceId = newReferenceId();
-      logger.info(
-        { connection: alias, problem, err: error, referenceId },
-        'connection check failed; nothing saved',
-      );
-      const field = problem === 'token-rejected' ? 'token' : 'address';
-      return { ok: false, reason: 'check-failed', field, problem, error, referenceId };
-    }
+    const identity = await checkNewConnection(checked, deps);
+    if ('reason' in identity) return identity;
     const owner = tenant.key;
     await records.saveConnection({
       alias,
       baseUrl,
       sealedToken: deps.secrets.seal(token, connectionSealPlace({ alias, installation: owner })),
-      accountId: identity.accountId,
-      accountName: identity.accountName,
+      ...identity,
       addedBy: userId,
       addedAt: deps.now(),
       ...(owner !== undefined ? { installation: owner } : {}),
     });
     clients.forget(alias);
-    return { ok: true, alias, ...identityOf(identity), region: regionOf(baseUrl) };
-  }
-
-  async function validate(
-    input: ConnectionInput,
-    tenant: Tenant,
-  ): Promise<
-    { alias: string; baseUrl: string; token: string } | { field: ConnectionField; problem: string }
-  > {
-    const alias = input.alias.trim();
-    const aliasWrong = aliasProblem(alias);
-    if (aliasWrong) return { field: 'alias', problem: aliasWrong };
-    if (alias === DEFAULT_CONNECTION) {
-      return {
-        field: 'alias',
-        problem: '“default” is the connection set by AGENT_API_URL; choose another alias',
-      };
-    }
-    const existing = await records.getConnection(alias);
-    if (existing) {
-      // Another installation's connection: say only that the alias is taken, nothing about it.
-      const problem = visible(tenant)(existing)
-        ? `a connection “${alias}” exists; remove it first or choose another alias`
-        : `the alias “${alias}” is taken; choose another`;
-      return { field: 'alias', problem };
-    }
-    const baseUrl = addressOf(input.address.trim(), deps.allowedHosts);
-    if (typeof baseUrl !== 'string') return { field: 'address', problem: baseUrl.problem };
-    const token = input.token.trim();
-    if (token === '') return { field: 'token', problem: 'the token is empty' };
-    if (!/^[\x21-\x7e]+$/.test(token)) {
-      return { field: 'token', problem: 'a token is one word of visible characters (no spaces)' };
-    }
-    return { alias, baseUrl, token };
+    return { ok: true, alias, ...identity, region: regionOf(baseUrl) };
   }
 
   /** `tenant`'s connections, the default first (home installations only), each checked with whoami. */
   async function list(tenant: Tenant): Promise<ConnectionRow[]> {
-    const stored = (await records.listConnections()).filter(visible(tenant));
+    const stored = (await records.listConnections()).filter(visibleTo(tenant));
+    const fromEnv = {
+      alias: DEFAULT_CONNECTION,
+      baseUrl: deps.defaultBaseUrl,
+      source: 'environment',
+    } as const;
     const rows = [
-      ...(tenant.home ? [check(DEFAULT_CONNECTION, deps.defaultBaseUrl, 'environment', tenant)] : []),
-      ...stored.map((connection) => check(connection.alias, connection.baseUrl, 'added', tenant, connection)),
+      ...(tenant.home ? [fromEnv] : []),
+      ...stored.map((each) => ({ ...each, source: 'added' as const })),
     ];
-    return Promise.all(rows);
-  }
-
-  async function check(
-    alias: string,
-    baseUrl: string,
-    source: ConnectionRow['source'],
-    tenant: Tenant,
-    stored?: StoredConnection,
-  ): Promise<ConnectionRow> {
-    const region = regionOf(baseUrl);
-    try {
-      const api = await clients.api(alias, tenant.key);
-      const identity = await api.whoami({ timeoutMs: deps.checkTimeoutMs, retryLimit: 0 });
-      return { alias, region, source, health: 'ok', ...identityOf(identity) };
-    } catch (error) {
-      const referenceId = newReferenceId();
-      logger.warn({ connection: alias, err: error, referenceId }, 'connection check failed');
-      return {
-        referenceId,
-        alias,
-        region,
-        source,
-        health: 'failing',
-        problem: identityProblem(error),
-        error,
-        accountName: stored?.accountName,
-      };
-    }
+    const check = (row: (typeof rows)[number]) =>
+      checkedRow(row, () => clients.api(row.alias, tenant.key), deps.checkTimeoutMs, logger);
+    return Promise.all(rows.map(check));
   }
 
   /** Removes a connection no channel uses; the default one cannot be removed. */
   async function remove(alias: string, tenant: Tenant): Promise<RemoveResult> {
     if (alias === DEFAULT_CONNECTION) return { outcome: 'default', alias };
-    if (!visible(tenant)(await records.getConnection(alias))) return { outcome: 'unknown', alias };
+    if (!visibleTo(tenant)(await records.getConnection(alias))) return { outcome: 'unknown', alias };
     // Channels are kept under their installation's name (tenancy.ts): shown as Slack ids.
     const channels = (await records.channelsUsing(alias)).map(channelOfName);
     if (channels.length > 0) return { outcome: 'in-use', alias, channels };
@@ -191,12 +192,12 @@ export function createConnectionAdmin(deps: {
   /** Whether `alias` names a connection of `tenant` (the default one: home installations only). */
   async function exists(alias: string, tenant: Tenant): Promise<boolean> {
     if (alias === DEFAULT_CONNECTION) return tenant.home;
-    return visible(tenant)(await records.getConnection(alias));
+    return visibleTo(tenant)(await records.getConnection(alias));
   }
 
   /** The added connections' aliases `tenant` sees, from the store alone (no service call). */
   async function aliases(tenant: Tenant): Promise<string[]> {
-    return (await records.listConnections()).filter(visible(tenant)).map((connection) => connection.alias);
+    return (await records.listConnections()).filter(visibleTo(tenant)).map((connection) => connection.alias);
   }
 
   return { add, list, remove, exists, aliases, canAdd: () => deps.secrets !== undefined };
@@ -208,38 +209,3 @@ export type ConnectionAdmin = ReturnType<typeof createConnectionAdmin>;
 const newReferenceId = () => randomBytes(4).toString('hex');
 
 const identityOf = ({ accountId, accountName }: Identity) => ({ accountId, accountName });
-
-/** The address as AGENT_API_URL takes it, or its problem (DESIGN "Service addresses"). */
-export function addressOf(
-  address: string,
-  allowedHosts: readonly string[] = [],
-): string | { problem: string } {
-  const shown = address.slice(0, 80);
-  if (address === '') return { problem: 'the region address is empty' };
-  if (/\s/.test(address)) return { problem: `“${shown}” is not a URL or host name (it has spaces)` };
-  let baseUrl: string;
-  try {
-    baseUrl = normaliseBaseUrl(address);
-  } catch {
-    return { problem: `“${shown}” is not a URL or host name (like api-eu.logz.io)` };
-  }
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { problem: `“${shown}” is not an http(s) address` };
-  }
-  if (!url.hostname.includes('.') && !isLoopbackHost(url.hostname)) {
-    return { problem: `“${shown}” is not a full host name (like api-eu.logz.io)` };
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return { problem: `${url.origin} would carry the token in clear text: use https://` };
-  }
-  if (url.username !== '' || url.password !== '') {
-    return { problem: `“${url.host}”: give the address without a user name or password` };
-  }
-  if (!isAllowedServiceHost(url.hostname, allowedHosts)) {
-    return {
-      problem: `${url.hostname} is not one of the agent service's regional API hosts (${REGIONAL_API_HOSTS.join(', ')}); an operator can allow another host with CONNECTION_ALLOWED_HOSTS`,
-    };
-  }
-  return baseUrl;
-}

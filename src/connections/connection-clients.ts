@@ -38,35 +38,47 @@ export class ConnectionAddressRefusedError extends Error {
   }
 }
 
-const hostOf = (baseUrl: string) => (URL.canParse(baseUrl) ? new URL(baseUrl).hostname : '');
+/** A client and the record it was built from: a different token or address means a new client. */
+type Cached = { client: AgentApi; record: StoredConnection; checkedAt: number };
 
-export interface ConnectionClients {
-  /** `alias`'s client (undefined: the default) for installation `owner`: another's alias is unknown to it. */
-  api(alias: string | undefined, owner: string | undefined): Promise<AgentApi>;
-  /** Drops the cached client of `alias` (after it was added again or removed). */
-  forget(alias: string): void;
-}
-
-/** A client and the record it was built from: a different record means a new client. */
-type Cached = Pick<StoredConnection, 'sealedToken' | 'baseUrl'> & {
-  client: AgentApi;
-  owner: string | undefined;
-  checkedAt: number;
-};
-
-export function createConnectionClients(deps: {
-  defaultApi: AgentApi;
+/** What the clients and the admin share (service-connections.ts passes one set to both). */
+export type ConnectionAccess = {
   /** With `saveConnection`, a token sealed before record binding is re-sealed for its record. */
   records: Pick<ConnectionRecordStore, 'getConnection'> &
     Partial<Pick<ConnectionRecordStore, 'saveConnection'>>;
+  /** Unset without STATE_ENCRYPTION_KEY: no token is opened, and adding is refused. */
   secrets: SecretBox | undefined;
   factory: Pick<AgentApiFactory, 'make'>;
-  /** CONNECTION_ALLOWED_HOSTS: hosts a stored address may use besides the regional ones and loopback. */
+  /** CONNECTION_ALLOWED_HOSTS: hosts besides the regional API hosts and loopback (lower case). */
   allowedHosts?: readonly string[] | undefined;
-  /** How long a cached client is used before its record is read again. Default 30 s. */
-  recheckMs?: number | undefined;
-  now?: (() => number) | undefined;
-}): ConnectionClients {
+};
+
+/** A client for a stored connection, or why its token may not be used; `sealedToken` as now stored. */
+async function clientOfRecord(alias: string, record: StoredConnection, deps: ConnectionAccess) {
+  const host = URL.canParse(record.baseUrl) ? new URL(record.baseUrl).hostname : '';
+  if (!isAllowedServiceHost(host, deps.allowedHosts ?? [])) {
+    throw new ConnectionAddressRefusedError(alias);
+  }
+  if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
+  const token = deps.secrets.open(record.sealedToken, connectionSealPlace(record));
+  let sealedToken = record.sealedToken;
+  // A token sealed before record binding, sealed again for the record it was found under (once).
+  if (deps.secrets.isUnbound(sealedToken) && deps.records.saveConnection) {
+    sealedToken = deps.secrets.seal(token, connectionSealPlace(record));
+    await deps.records.saveConnection({ ...record, sealedToken });
+  }
+  const client = deps.factory.make({ alias, baseUrl: record.baseUrl, token, accountId: record.accountId });
+  return { client, sealedToken };
+}
+
+export function createConnectionClients(
+  deps: ConnectionAccess & {
+    defaultApi: AgentApi;
+    /** How long a cached client is used before its record is read again. Default 30 s. */
+    recheckMs?: number | undefined;
+    now?: (() => number) | undefined;
+  },
+) {
   const recheckMs = deps.recheckMs ?? 30_000;
   const now = deps.now ?? Date.now;
   const cache = new Map<string, Cached>();
@@ -75,40 +87,21 @@ export function createConnectionClients(deps: {
 
   async function resolve(alias: string): Promise<AgentApi> {
     const record = await deps.records.getConnection(alias);
-    if (!record) {
-      cache.delete(alias);
-      throw new UnknownConnectionError(alias);
-    }
     const cached = cache.get(alias);
-    if (cached && cached.sealedToken === record.sealedToken && cached.baseUrl === record.baseUrl) {
+    if (
+      record &&
+      cached?.record.sealedToken === record.sealedToken &&
+      cached.record.baseUrl === record.baseUrl
+    ) {
       cached.checkedAt = now();
-      cached.owner = record.installation;
+      cached.record = record;
       return cached.client;
     }
-    if (!isAllowedServiceHost(hostOf(record.baseUrl), deps.allowedHosts ?? [])) {
-      cache.delete(alias);
-      throw new ConnectionAddressRefusedError(alias);
-    }
-    if (!deps.secrets) throw new ConnectionKeyMissingError(alias);
-    const token = deps.secrets.open(record.sealedToken, connectionSealPlace(record));
-    const sealedToken = await bindToRecord(record, token, deps.secrets);
-    const client = deps.factory.make({ alias, baseUrl: record.baseUrl, token, accountId: record.accountId });
-    cache.set(alias, {
-      client,
-      owner: record.installation,
-      sealedToken,
-      baseUrl: record.baseUrl,
-      checkedAt: now(),
-    });
+    cache.delete(alias);
+    if (!record) throw new UnknownConnectionError(alias);
+    const { client, sealedToken } = await clientOfRecord(alias, record, deps);
+    cache.set(alias, { client, record: { ...record, sealedToken }, checkedAt: now() });
     return client;
-  }
-
-  /** A token sealed before record binding, sealed again for the record it was found under (once). */
-  async function bindToRecord(record: StoredConnection, token: string, secrets: SecretBox) {
-    if (!secrets.isUnbound(record.sealedToken) || !deps.records.saveConnection) return record.sealedToken;
-    const sealedToken = secrets.seal(token, connectionSealPlace(record));
-    await deps.records.saveConnection({ ...record, sealedToken });
-    return sealedToken;
   }
 
   /** The alias's client, whoever asks (ownership is checked by `api`). */
@@ -124,18 +117,22 @@ export function createConnectionClients(deps: {
   }
 
   return {
-    async api(alias, owner) {
+    /** `alias`'s client (undefined: the default) for installation `owner`: another's is unknown here. */
+    async api(alias: string | undefined, owner: string | undefined): Promise<AgentApi> {
       if (alias === undefined || alias === DEFAULT_CONNECTION) return deps.defaultApi;
       const client = await clientOf(alias);
       // Another installation's alias is as unknown as a removed one: its token never serves here.
-      if (cache.get(alias)?.owner !== owner) throw new UnknownConnectionError(alias);
+      if (cache.get(alias)?.record.installation !== owner) throw new UnknownConnectionError(alias);
       return client;
     },
-    forget(alias) {
+    /** Drops the cached client of `alias` (after it was added again or removed). */
+    forget(alias: string): void {
       cache.delete(alias);
     },
   };
 }
+
+export type ConnectionClients = ReturnType<typeof createConnectionClients>;
 
 /** The conversation's port: each alias's runs, polls, follow-ups and feedback on its own client. */
 export function connectionRuns(

@@ -48,12 +48,8 @@ export function createDefaultServiceClient(
   newBudget?: (accountKey: string) => RequestBudget,
 ) {
   const factory = createAgentApiFactory({ agent: config.agent, logger, newBudget });
-  const settings = {
-    alias: DEFAULT_CONNECTION,
-    baseUrl: config.agent.baseUrl,
-    token: config.agent.token,
-    accountToken: config.agent.accountToken,
-  };
+  const { baseUrl, token, accountToken } = config.agent;
+  const settings = { alias: DEFAULT_CONNECTION, baseUrl, token, accountToken };
   return { factory, defaultApi: factory.make(settings), budget: factory.budgetFor(settings) };
 }
 

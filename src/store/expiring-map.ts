@@ -68,11 +68,8 @@ export class ExpiringMap<V> {
   }
 
   #sweepIfDue(): void {
-    if (this.#clock() - this.#lastSweep >= SWEEP_INTERVAL_MS) this.#sweep();
-  }
-
-  #sweep(): void {
     const now = this.#clock();
+    if (now - this.#lastSweep < SWEEP_INTERVAL_MS) return;
     this.#lastSweep = now;
     for (const [key, entry] of this.#entries) {
       if (this.#expired(entry, now)) this.#entries.delete(key);

@@ -15,10 +15,7 @@ export interface InstallationRecordStore {
 }
 
 /** A sealed installation (secrets/secret-box.ts format) and when it was saved. */
-export interface SealedInstallation {
-  sealed: string;
-  savedAt: number;
-}
+export type SealedInstallation = { sealed: string; savedAt: number };
 
 /** The installation records on the store's keyv. */
 export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {

@@ -113,10 +113,7 @@ export function createMemoryHomePrimitives(clock: () => number): HomePrimitives 
   };
 }
 
-interface Grant {
-  count: number;
-  expiresAt: number;
-}
+type Grant = { count: number; expiresAt: number };
 
 /** The account budgets of one process, with the Redis script's rules (LEASE_SLOTS). */
 function createMemoryAccountSlots(clock: () => number): AccountSlotLeases {

@@ -5,16 +5,15 @@ import { createKeyvConversationStore, type StateStore } from './keyv-conversatio
 import { createMemoryHomePrimitives, createMemoryPrimitives } from './memory-primitives.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
-/** Options for {@link createMemoryStore}. */
-export interface MemoryStoreOptions {
-  /** Milliseconds since the epoch; inject to test expiry. @default Date.now */
-  clock?: () => number;
-  /** Record lifetimes. @default DEFAULT_TTLS */
-  ttl?: Partial<StoreTtls>;
-}
-
 /** State in this process only (one replica, trying the bot out), through keyv over an ExpiringMap. */
-export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore {
+export function createMemoryStore(
+  options: {
+    /** Milliseconds since the epoch; inject to test expiry. @default Date.now */
+    clock?: () => number;
+    /** Record lifetimes. @default DEFAULT_TTLS */
+    ttl?: Partial<StoreTtls>;
+  } = {},
+): StateStore {
   const clock = options.clock ?? Date.now;
   const records = new ExpiringMap<unknown>(clock);
   // Records are JSON copies, as Redis holds them, by the native JSON.stringify: keyv's default

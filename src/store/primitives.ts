@@ -18,11 +18,7 @@ export interface StorePrimitives extends AccountSlotLeases, ClaimStore, Pick<Con
 }
 
 /** One entry of a ranked map: its `rank` orders it (epoch ms). */
-export interface RankedEntry {
-  field: string;
-  value: string;
-  rank: number;
-}
+export type RankedEntry = { field: string; value: string; rank: number };
 
 /**
  * App Home's two shapes, atomic in each backend: a ranked map keeping its newest entries and a set

@@ -7,8 +7,8 @@ import { createRedisHomePrimitives, createRedisPrimitives } from './redis-primit
 import type { RedisTopology } from './redis-topology.js';
 import { resolveTtls, type StoreTtls } from './ttls.js';
 
-/** Options for {@link createRedisStore}. */
-export interface RedisStoreOptions {
+/** State in Redis, shared by every replica on `prefix`; rejects with `StoreConnectError` if unreachable. */
+export async function createRedisStore(options: {
   /** `redis[s]://[user:password@]host:port[/db]`; ignored when `topology` is given. */
   url?: string;
   /** One server by URL, a primary behind Sentinel, or a cluster. */
@@ -21,14 +21,11 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** Told about connection errors after start-up (the client keeps reconnecting meanwhile). */
   logger?: Logger;
-}
-
-/** State in Redis, shared by every replica on `prefix`; rejects with `StoreConnectError` if unreachable. */
-export async function createRedisStore(options: RedisStoreOptions): Promise<StateStore> {
+}): Promise<StateStore> {
   if (!options.prefix) throw new Error('createRedisStore: prefix must not be empty');
   const ttls = resolveTtls(options.ttl);
-  const single: RedisTopology | undefined = options.url ? { kind: 'single', url: options.url } : undefined;
-  const topology = options.topology ?? single;
+  const topology =
+    options.topology ?? (options.url ? { kind: 'single' as const, url: options.url } : undefined);
   if (!topology) throw new Error('createRedisStore: url or topology is required');
   const connection = await connectTopology(topology, options.connectTimeoutMs ?? 5000);
   if (options.logger) {

@@ -127,4 +127,29 @@ describe('createRequestBudget', () => {
       holding(budget, 'poll', async () => 1, AbortSignal.abort(new Error('gone'))),
     ).rejects.toThrow('gone');
   });
+
+  it('within an account share, caps at the grant, polls keeping their share of it, and tells its demand', async () => {
+    let grant = 4;
+    const demands: number[] = [];
+    const listeners: Array<() => void> = [];
+    const account = {
+      granted: () => grant,
+      demand: (slots: number) => demands.push(slots),
+      onGrant: (listener: () => void) => listeners.push(listener),
+    };
+    const budget = createRequestBudget({ limit: 10, pollShare: 0.5, account });
+    await budget.acquire('poll');
+    await budget.acquire('poll');
+    const thirdPoll = budget.acquire('poll');
+    await budget.acquire('other');
+    await budget.acquire('other');
+    const thirdOther = budget.acquire('other');
+    // A grant of 4 holds 4 in flight, of which polls floor(4 × 0.5) = 2.
+    expect([budget.inFlight(), budget.inFlightPolls(), budget.queued()]).toEqual([4, 2, 2]);
+    expect(demands.at(-1)).toBe(6);
+    grant = 10;
+    for (const listener of listeners) listener();
+    await Promise.all([thirdPoll, thirdOther]);
+    expect([budget.inFlight(), budget.inFlightPolls(), budget.queued()]).toEqual([6, 3, 0]);
+  });
 });

@@ -1,5 +1,4 @@
 /** The body of POST /alerts (docs/alerts.md's template): only a title is required; bad extras left out. */
-import { normaliseTitle } from './alert-claims.js';
 import { parseJson } from './template-body.js';
 
 /** An alert, from the webhook or from an integration's post in a watched channel. */
@@ -23,6 +22,9 @@ export type ParsedAlert = { ok: true; alert: Alert } | { ok: false; problem: str
 
 /** A title on one line, at most 300 characters (Slack's header block takes 150; the agent needs no more). */
 export const alertTitle = (text: string) => text.replace(/\s+/g, ' ').slice(0, 300);
+
+/** Titles that differ only in case or spacing are the same alert firing again. */
+export const normaliseTitle = (title: string): string => title.toLowerCase().replace(/\s+/g, ' ').trim();
 const MAX_TAGS = 50;
 
 type Json = Record<string, unknown>;

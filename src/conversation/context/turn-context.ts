@@ -27,16 +27,13 @@ export interface ContextRequest {
   files?: SharedFile[] | undefined;
 }
 
-/** The run's `context` besides `message`. */
-export type RunContext = Omit<RunInput, 'message'>;
-
 export type PreparedTurn =
   /** `unreadable`: the thread could not be read (the turn runs without its context). */
   | {
       kind: 'ready';
       agentId: string;
       connection?: string | undefined;
-      context: RunContext;
+      context: Omit<RunInput, 'message'>;
       unreadable?: true | undefined;
       /** The files the turn saw: which were sent, which not and why (the answer's footer). */
       files?: FileReport | undefined;

@@ -1,6 +1,7 @@
 /** One alert's claims (dedupe, cooldown) as a handle carrying its own token; a repeat waits for the ts. */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../runtime/clock.js';
+import { normaliseTitle } from './alert-payload.js';
 import type { ClaimStore } from './alert-ports.js';
 import { parseJson } from './template-body.js';
 
@@ -62,9 +63,6 @@ function tsOf(value: string | undefined): string | undefined {
 
 /** Vendor text (long, holding anything) hashed into a fixed-length claim name part. */
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
-
-/** Titles that differ only in case or spacing are the same alert firing again. */
-export const normaliseTitle = (title: string): string => title.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The dedupe claim of one alert event (or one Slack message) in one channel. */
 export const dedupeClaimName = (channel: string, eventKey: string): string =>

@@ -12,12 +12,7 @@ import type { RunStart } from '../conversation/turn/run-start.js';
 import type { TurnRequest } from '../conversation/turn/turn-request.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import {
-  type AlertClaimHandle,
-  cooldownClaimName,
-  createAlertClaims,
-  dedupeClaimName,
-} from './alert-claims.js';
+import { cooldownClaimName, createAlertClaims, dedupeClaimName } from './alert-claims.js';
 import { type Alert, exploreUrl } from './alert-payload.js';
 import type {
   AlertMetrics,
@@ -87,12 +82,10 @@ export interface AlertIntakeDeps {
 }
 
 export function createAlertIntake(deps: AlertIntakeDeps) {
-  const { store, output, clock, logger, settings, metrics } = deps;
+  const { output, clock, logger, settings, metrics } = deps;
   const newId = deps.newId ?? (() => randomUUID());
-  const claims = createAlertClaims({ store, clock, newId });
-  const background = new Set<Promise<unknown>>();
-  const warnOnFailure = (what: string, channel: string) => (error: unknown) =>
-    logger.warn({ err: error, channel }, what);
+  const claims = createAlertClaims({ store: deps.store, clock, newId });
+  const investigations = createInvestigations(deps);
 
   async function receive(alert: Alert, target: AlertTarget): Promise<AlertReceipt> {
     const arrivedAt = clock.now();
@@ -115,7 +108,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: earlier.ts };
         await output
           .postFiredAgain(where, alert.title, clock.now())
-          .catch(warnOnFailure('fired-again reply not posted', target.channel));
+          .catch(warnOnFailure(logger, 'fired-again reply not posted', target.channel));
       }
       return done({ outcome: 'cooldown', channel: target.channel, ts: earlier.ts }, target);
     } catch (error) {
@@ -128,67 +121,89 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   async function investigateOrNot(
     alert: Alert,
     target: AlertTarget,
-    claim: AlertClaimHandle,
+    claim: ReturnType<typeof claims.open>,
     cooldown: string | undefined,
     arrivedAt: number,
   ): Promise<AlertReceipt> {
     const allowanceId = newId();
     const channelAgent = await deps.channelAgents.agentFor(target.tenant, target.channel);
-    const reason =
-      channelAgent.source === 'unbound' ? ({ kind: 'unbound' } as const) : await whyNot(target, allowanceId);
+    const reason = await whyNot(deps, target, channelAgent, allowanceId);
     // Only an investigation starts a cooldown: a limited alert's repeat gets a card of its own.
     if (reason && cooldown) await claim.giveBack([cooldown]);
-    const ts = await place(alert, target, reason, allowanceId);
+    const ts = await place(deps, alert, target, reason, allowanceId);
     await claim.settle(ts);
     if (reason) return { outcome: 'limited', channel: target.channel, ts, reason: reason.kind };
-    track(investigate(alert, target, channelAgent, ts, arrivedAt));
+    investigations.start(alert, target, channelAgent, ts, arrivedAt);
     return { outcome: 'investigating', channel: target.channel, ts };
   }
 
-  /** Who reads the channel first (it costs no allowance), then the hourly limit. */
-  async function whyNot(
-    target: AlertTarget,
-    allowanceId: string,
-  ): Promise<NotInvestigatedReason | undefined> {
-    // Not the answer placement: an alert has no asker whose DM could take the answer.
-    if (deps.policy !== 'thread' && (await deps.audience.of(target.channel)).outsiders) {
-      return { kind: 'outsiders', policy: deps.policy === 'refuse' ? 'refuse' : 'dm' };
-    }
-    if (settings.runsPerHour <= 0) return undefined;
-    const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: clock.now() };
-    const verdict = await store.takeAllowance(allowanceName(target), use);
-    return verdict.ok ? undefined : { kind: 'hourly-limit', limit: settings.runsPerHour };
+  function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
+    metrics.alertReceived(receipt.outcome, target.source);
+    logger.info({ ...receipt, source: target.source }, 'alert received');
+    return receipt;
   }
 
-  /** The card (webhook), or a note under the integration's post when it is not investigated. */
-  async function place(
-    alert: Alert,
-    target: AlertTarget,
-    reason: NotInvestigatedReason | undefined,
-    allowanceId: string,
-  ): Promise<string> {
-    if (target.postedTs) {
-      if (reason) {
-        const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: target.postedTs };
-        await output
-          .postNotInvestigated(where, reason)
-          .catch(warnOnFailure('alert note not posted', target.channel));
-      }
-      return target.postedTs;
-    }
-    try {
-      return await output.postCard(target.channel, {
-        ...alert,
-        exploreUrl: exploreUrl(alert),
-        notInvestigated: reason,
-      });
-    } catch (error) {
-      if (!reason) await store.returnAllowance(allowanceName(target), allowanceId).catch(() => undefined);
-      throw new AlertCardError(error);
-    }
-  }
+  return { receive, settle: investigations.settle };
+}
 
-  /** The run in the alert's thread, through the same run start as a mention; the bot is the asker. */
+export type AlertIntake = ReturnType<typeof createAlertIntake>;
+
+const allowanceName = (target: AlertTarget) => `alerts:${tenantName(target.tenant.key, target.channel)}`;
+
+const warnOnFailure = (logger: Logger, what: string, channel: string) => (error: unknown) =>
+  logger.warn({ err: error, channel }, what);
+
+/** Unbound, then who reads the channel (neither costs an allowance), then the hourly limit. */
+async function whyNot(
+  deps: AlertIntakeDeps,
+  target: AlertTarget,
+  channelAgent: ChannelAgent,
+  allowanceId: string,
+): Promise<NotInvestigatedReason | undefined> {
+  const { policy, settings } = deps;
+  if (channelAgent.source === 'unbound') return { kind: 'unbound' };
+  // Not the answer placement: an alert has no asker whose DM could take the answer.
+  if (policy !== 'thread' && (await deps.audience.of(target.channel)).outsiders) {
+    return { kind: 'outsiders', policy: policy === 'refuse' ? 'refuse' : 'dm' };
+  }
+  if (settings.runsPerHour <= 0) return undefined;
+  const use = { id: allowanceId, limit: settings.runsPerHour, windowMs: HOUR_MS, now: deps.clock.now() };
+  const verdict = await deps.store.takeAllowance(allowanceName(target), use);
+  return verdict.ok ? undefined : { kind: 'hourly-limit', limit: settings.runsPerHour };
+}
+
+/** The card (webhook), or a note under the integration's post when it is not investigated. */
+async function place(
+  deps: AlertIntakeDeps,
+  alert: Alert,
+  target: AlertTarget,
+  reason: NotInvestigatedReason | undefined,
+  allowanceId: string,
+): Promise<string> {
+  if (target.postedTs) {
+    if (reason) {
+      const where = { teamId: target.tenant.teamId, channel: target.channel, threadTs: target.postedTs };
+      await deps.output
+        .postNotInvestigated(where, reason)
+        .catch(warnOnFailure(deps.logger, 'alert note not posted', target.channel));
+    }
+    return target.postedTs;
+  }
+  const card = { ...alert, exploreUrl: exploreUrl(alert), notInvestigated: reason };
+  try {
+    return await deps.output.postCard(target.channel, card);
+  } catch (error) {
+    if (!reason) await deps.store.returnAllowance(allowanceName(target), allowanceId).catch(() => undefined);
+    throw new AlertCardError(error);
+  }
+}
+
+/** Investigations started behind their alert's receipt, through the same run start as a mention. */
+function createInvestigations(deps: AlertIntakeDeps) {
+  const { settings, logger } = deps;
+  const background = new Set<Promise<unknown>>();
+
+  /** The run in the alert's thread; the bot is the asker. */
   async function investigate(
     alert: Alert,
     target: AlertTarget,
@@ -199,7 +214,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     const { tenant, channel, source } = target;
     // `?agent=` picks the agent; the connection stays the channel's (an unbound channel never gets here).
     const agentId = target.agentId ?? channelAgent.agentId ?? '';
-    const { message, ...context } = alertRunInput(alert, settings, clock.now());
+    const { message, ...context } = alertRunInput(alert, settings, deps.clock.now());
     const request: TurnRequest = {
       tenant,
       teamId: tenant.teamId,
@@ -213,32 +228,21 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
     };
     const prepared = readyOn(channelAgent, agentId, context);
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
-    if (result === 'started') metrics.investigationStarted(source);
+    if (result === 'started') deps.metrics.investigationStarted(source);
     logger.info({ channel, ts, agentId, source, result }, 'alert investigation');
   }
 
-  function done(receipt: AlertReceipt, target: AlertTarget): AlertReceipt {
-    metrics.alertReceived(receipt.outcome, target.source);
-    logger.info({ ...receipt, source: target.source }, 'alert received');
-    return receipt;
-  }
-
-  function track(work: Promise<void>): void {
-    const handled = work.catch((error: unknown) =>
-      logger.error({ err: error }, 'alert investigation failed to start'),
-    );
-    background.add(handled);
-    void handled.finally(() => background.delete(handled));
-  }
-
-  /** Resolves once every investigation being started has been handed over (shutdown, tests). */
-  const settle = async (): Promise<void> => {
-    await Promise.all([...background]);
+  return {
+    start(...args: Parameters<typeof investigate>): void {
+      const handled = investigate(...args).catch((error: unknown) =>
+        logger.error({ err: error }, 'alert investigation failed to start'),
+      );
+      background.add(handled);
+      void handled.finally(() => background.delete(handled));
+    },
+    /** Resolves once every investigation being started has been handed over (shutdown, tests). */
+    async settle(): Promise<void> {
+      await Promise.all([...background]);
+    },
   };
-
-  return { receive, settle };
 }
-
-export type AlertIntake = ReturnType<typeof createAlertIntake>;
-
-const allowanceName = (target: AlertTarget) => `alerts:${tenantName(target.tenant.key, target.channel)}`;

@@ -1,5 +1,4 @@
 /** The body of POST /alerts (docs/alerts.md's template): only a title is required; bad extras left out. */
-import { normaliseTitle } from './alert-claims.js';
 import { parseJson } from './template-body.js';
 
 /** An alert, from the webhook or from an integration's post in a watched channel. */
@@ -21,8 +20,11 @@ export interface Alert {
 
 export type ParsedAlert = { ok: true; alert: Alert } | { ok: false; problem: string };
 
-/** The longest title kept (Slack's header block takes 150 characters; the agent needs no more). */
-const MAX_TITLE = 300;
+/** A title on one line, at most 300 characters (Slack's header block takes 150; the agent needs no more). */
+export const alertTitle = (text: string) => text.replace(/\s+/g, ' ').slice(0, 300);
+
+/** Titles that differ only in case or spacing are the same alert firing again. */
+export const normaliseTitle = (title: string): string => title.toLowerCase().replace(/\s+/g, ' ').trim();
 const MAX_TAGS = 50;
 
 type Json = Record<string, unknown>;
@@ -105,7 +107,7 @@ export function parseAlertBody(body: unknown): ParsedAlert {
   return {
     ok: true,
     alert: {
-      title: title.replace(/\s+/g, ' ').slice(0, MAX_TITLE),
+      title: alertTitle(title),
       description: text(body.alert_description),
       severity: text(body.alert_severity),
       eventId: text(body.alert_event_id),

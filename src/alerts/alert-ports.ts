@@ -2,6 +2,7 @@
 
 import type { ScheduleInstallations } from '../conversation/schedules/schedule-firing.js';
 import type { ThreadLocation } from '../conversation/thread-output-port.js';
+import type { Alert } from './alert-payload.js';
 
 /** What a claim holds when someone else took it first. */
 export type ClaimResult = { claimed: true } | { claimed: false; value: string };
@@ -42,14 +43,8 @@ export type NotInvestigatedReason =
   /** Not a home installation and the channel is bound to no connection: the card only. */
   | { kind: 'unbound' };
 
-/** The alert card, as src/slack/views/alert-card.ts renders it. */
-export interface AlertCard {
-  title: string;
-  severity?: string | undefined;
-  description?: string | undefined;
-  windowStart?: number | undefined;
-  windowEnd?: number | undefined;
-  tags: string[];
+/** The alert card, as src/slack/views/alert-card.ts renders it: the alert, and what the intake adds. */
+export interface AlertCard extends Alert {
   /** The vendor's View in Explore link, when the alert carried what it needs. */
   exploreUrl?: string | undefined;
   /** Undefined: the investigation starts in the card's thread. */

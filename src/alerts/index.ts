@@ -1,6 +1,5 @@
 /** Alert investigations (DESIGN "Alert investigations"), assembled once in the composition root. */
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
-import type { HttpRoute } from '../http/http-route.js';
 import { type AlertIntakeDeps, createAlertIntake } from './alert-intake.js';
 import type { AlertInstallations, AlertMetrics, AlertOutput, ChannelWatchStore } from './alert-ports.js';
 import type { AlertTokens } from './alert-tokens.js';
@@ -54,7 +53,7 @@ export function createAlertInvestigations(deps: AlertInvestigationsDeps) {
     },
   });
   const watched = createWatchedChannels({ store: deps.store, now: () => clock.now() });
-  const route: HttpRoute = alertWebhookRoute({
+  const route = alertWebhookRoute({
     ...deps,
     token: config.webhookToken,
     defaultChannelId: config.defaultChannelId,

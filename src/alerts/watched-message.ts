@@ -3,7 +3,7 @@ import type { BotUser, ThreadMessage } from '../conversation/context/context-por
 import { messageMarkup } from '../conversation/context/message-content.js';
 import { readableSlackText } from '../conversation/context/message-text.js';
 import { authorKind, authorName } from '../conversation/context/thread-context.js';
-import type { Alert } from './alert-payload.js';
+import { type Alert, alertTitle } from './alert-payload.js';
 
 /** A `message` event's fields this decision reads. */
 export interface WatchedMessage extends ThreadMessage {
@@ -18,7 +18,6 @@ export type WatchedVerdict =
 /** Where a recovery says so: its first words (titles like "[RESOLVED] …", "Recovered: …"). */
 const RECOVERY_HEAD_CHARS = 300;
 const RECOVERY = /\b(resolved|recovered)\b|\[ok\]|\bback to normal\b/i;
-const MAX_TITLE = 300;
 
 /** The bot's own post (its card, its answers) is never an alert. */
 function isIntegrationPost(message: WatchedMessage, own: BotUser): boolean {
@@ -46,10 +45,7 @@ export function watchedAlert(message: WatchedMessage, own: BotUser): WatchedVerd
     cooldownText: title,
     alert: {
       // Bold markers (`*Triggered:*`) are formatting, not words of the title.
-      title: title
-        .replace(/\*([^*\n]+)\*/g, '$1')
-        .replace(/\s+/g, ' ')
-        .slice(0, MAX_TITLE),
+      title: alertTitle(title.replace(/\*([^*\n]+)\*/g, '$1')),
       description: `Posted in Slack by ${author}:\n${text}`,
       windowStart: Math.floor(Number(message.ts) * 1000) || undefined,
       tags: [],

@@ -1,10 +1,5 @@
 /** The installation a request is for (DESIGN "One installation, one tenant"), made where it enters. */
-
-export interface Tenant {
-  /** The installation's id, the thread keys' team: `T…`, or `E…` for an org-wide install. */
-  teamId: string;
-  /** The Grid org the installation belongs to, if any (a HOME_TEAM_IDS `E…` covers its workspaces). */
-  enterpriseId?: string | undefined;
+export interface Tenant extends InstallationRef {
   /** Served by the default connection, ADMIN_USER_IDS and ALERT_WEBHOOK_TOKEN. */
   home: boolean;
   /** Its id in store keys with OAuth; undefined with one workspace, so keys stay as before installations. */
@@ -13,7 +8,9 @@ export interface Tenant {
 
 /** Where an installation is known from: a Slack identity (`auth.test`'s, or an installation's). */
 export interface InstallationRef {
+  /** The installation's id, the thread keys' team: `T…`, or `E…` for an org-wide install. */
   teamId: string;
+  /** The Grid org the installation belongs to, if any (a HOME_TEAM_IDS `E…` covers its workspaces). */
   enterpriseId?: string | undefined;
 }
 

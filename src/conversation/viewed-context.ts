@@ -37,29 +37,24 @@ export function createViewedContext(deps: {
       !isDirectMessage(viewing.channel);
     if (!applies) return context.prepare(request, thread);
     const fields = { channel: request.channel, ts: request.sourceTs, viewing: viewing.channel };
-    const readers = await audience.of(viewing.channel);
-    if (readers.outsiders) {
-      logger.info(
-        { ...fields, reason: readers.reason },
-        'viewed place is outsider-readable; no context from it',
-      );
+    /** No context from the viewed place, and why: the question is prepared where it was asked. */
+    const asHere = (why: string, extra: object = {}) => {
+      logger.info({ ...fields, ...extra }, why);
       return context.prepare(request, thread);
-    }
+    };
+    const readers = await audience.of(viewing.channel);
+    if (readers.outsiders)
+      return asHere('viewed place is outsider-readable; no context from it', { reason: readers.reason });
     const member = await membership.isMember(viewing.channel, request.userId).catch((error: unknown) => {
       logger.warn({ ...fields, err: error }, 'could not tell whether the asker is in the viewed channel');
       return false;
     });
-    if (!member) {
-      logger.info(fields, 'asker is not a member of the viewed channel; no context from it');
-      return context.prepare(request, thread);
-    }
+    if (!member) return asHere('asker is not a member of the viewed channel; no context from it');
     // As if asked there: the viewed thread (everything before this question) and its channel.
     const there = { ...request, channel: viewing.channel, threadTs: viewing.threadTs ?? request.sourceTs };
     const prepared = await context.prepare(there, undefined);
-    if (prepared.kind === 'ready' && prepared.unreadable) {
-      logger.info(fields, 'viewed thread cannot be read; no context from it');
-      return context.prepare(request, thread);
-    }
+    if (prepared.kind === 'ready' && prepared.unreadable)
+      return asHere('viewed thread cannot be read; no context from it');
     logger.info(
       { ...fields, thread: viewing.threadTs !== undefined },
       'question prepared as asked where viewed',

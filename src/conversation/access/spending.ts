@@ -49,14 +49,9 @@ export function createSpending(deps: {
   async function take(userId: string): Promise<SpendingVerdict> {
     // Slack user ids are unique across workspaces.
     const name = `person:${userId}`;
-    const id = newId();
-    const verdict = await store.takeAllowance(name, {
-      id,
-      limit: runsPerHour,
-      windowMs: HOUR_MS,
-      now: clock.now(),
-    });
-    if (verdict.ok) return { ok: true, giveBack: () => giveBack(name, id) };
+    const use = { id: newId(), limit: runsPerHour, windowMs: HOUR_MS, now: clock.now() };
+    const verdict = await store.takeAllowance(name, use);
+    if (verdict.ok) return { ok: true, giveBack: () => giveBack(name, use.id) };
     metrics.turnOverLimit();
     logger.info({ userId, limit: runsPerHour, retryAt: verdict.retryAt }, 'person over the hourly run limit');
     const timeZone = (await deps.people?.profile(userId).catch(() => undefined))?.tz;

@@ -37,37 +37,32 @@ export function createChannelAgents(deps: {
   }
 
   /** Binds `channel` to `agentId` (on `connection`, else the default one); returns the agent it used before. */
-  async function use(
-    tenant: Tenant,
-    channel: string,
-    agentId: string,
-    userId: string,
-    connection?: string,
-  ): Promise<ChannelAgent> {
-    const before = await agentFor(tenant, channel);
-    await store.saveChannelBinding(tenantName(tenant.key, channel), {
-      agentId,
-      ...(connection !== undefined ? { connection } : {}),
-      boundBy: userId,
-      boundAt: deps.now(),
-      ...(tenant.key !== undefined ? { installation: tenant.teamId } : {}),
-    });
-    await dropEarlier(tenant, channel, before);
-    return before;
-  }
-
-  /** The binding kept under the channel alone (before installations had names), once replaced or reset. */
-  async function dropEarlier(tenant: Tenant, channel: string, before: ChannelAgent): Promise<void> {
-    if (tenant.key === undefined || before.binding?.installation !== tenant.teamId) return;
-    const earlier = await store.getChannelBinding(channel);
-    if (earlier?.installation === tenant.teamId) await store.deleteChannelBinding(channel);
+  function use(tenant: Tenant, channel: string, agentId: string, userId: string, connection?: string) {
+    return rebind(tenant, channel, (name) =>
+      store.saveChannelBinding(name, {
+        agentId,
+        ...(connection !== undefined ? { connection } : {}),
+        boundBy: userId,
+        boundAt: deps.now(),
+        ...(tenant.key !== undefined ? { installation: tenant.teamId } : {}),
+      }),
+    );
   }
 
   /** Back to the default agent (or none, outside the home installations); returns the agent it used before. */
-  async function reset(tenant: Tenant, channel: string): Promise<ChannelAgent> {
+  function reset(tenant: Tenant, channel: string) {
+    return rebind(tenant, channel, (name) => store.deleteChannelBinding(name));
+  }
+
+  /** Saves or deletes the binding under the installation's name; drops the one under the channel alone. */
+  async function rebind(tenant: Tenant, channel: string, write: (name: string) => Promise<void>) {
     const before = await agentFor(tenant, channel);
-    await store.deleteChannelBinding(tenantName(tenant.key, channel));
-    await dropEarlier(tenant, channel, before);
+    await write(tenantName(tenant.key, channel));
+    // The binding kept before installations had names, once replaced or reset.
+    if (tenant.key !== undefined && before.binding?.installation === tenant.teamId) {
+      const earlier = await store.getChannelBinding(channel);
+      if (earlier?.installation === tenant.teamId) await store.deleteChannelBinding(channel);
+    }
     return before;
   }
 

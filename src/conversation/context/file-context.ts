@@ -129,20 +129,17 @@ export function buildFileContext(
     const fence = fenceFor(file.text);
     // Both fences, the heading line and newlines: the part of a file's block that is not its text.
     const overhead = `File “${name}”:\n${fence}\n\n${fence}`.length + 2;
-    return { file, name, fence, overhead };
+    return { file, name, fence, overhead, wanted: file.text.length + overhead };
   });
   let room = maxChars - FILES_QUOTED_LINE.length;
   const allotted = new Map<number, number>();
   const bySize = wrapped
     .map((entry, index) => ({ entry, index }))
-    .sort(
-      (a, b) => a.entry.file.text.length + a.entry.overhead - (b.entry.file.text.length + b.entry.overhead),
-    );
+    .sort((a, b) => a.entry.wanted - b.entry.wanted);
   for (const [position, { entry, index }] of bySize.entries()) {
     const share = Math.floor(room / (bySize.length - position));
-    const wanted = entry.file.text.length + entry.overhead;
     // A share too small to be useful is raised to the minimum while room lasts: the last files find none.
-    const given = Math.min(wanted, Math.max(share, entry.overhead + MIN_USEFUL_CHARS));
+    const given = Math.min(entry.wanted, Math.max(share, entry.overhead + MIN_USEFUL_CHARS));
     if (given > room) continue;
     allotted.set(index, given);
     room -= given;

@@ -46,12 +46,9 @@ export function createFileGathering(deps: {
     quoted: readonly ThreadMessage[],
   ): Promise<{ text: string | undefined; report: FileReport } | undefined> {
     const earlier = [...quoted].reverse().filter(byPerson).flatMap(sharedFilesOf);
-    const seen = new Set<string>();
-    const files = [...(request.files ?? []), ...earlier].filter((file) => {
-      if (seen.has(file.id)) return false;
-      seen.add(file.id);
-      return true;
-    });
+    const files = [...(request.files ?? []), ...earlier].filter(
+      (file, index, all) => all.findIndex((other) => other.id === file.id) === index,
+    );
     if (files.length === 0) return undefined;
     const skipped = new Map<SharedFile, FileSkipReason>();
     const reads = files.map(async (file, index): Promise<ReadFile | undefined> => {

@@ -40,11 +40,15 @@ const MAX_NAME_CHARS = 80;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
-/** "2026-11-23 13:05 UTC" from a Slack ts (seconds since the epoch, as a string). */
+/** "2026-11-23 13:05 UTC" (alert windows too). */
+export function utcTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** {@link utcTime} of a Slack ts (seconds since the epoch, as a string). */
 export function utcMinute(ts: string): string {
-  const date = new Date(Math.floor(Number(ts) * 1000));
-  if (Number.isNaN(date.getTime())) return '(unknown time)';
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const ms = new Date(Math.floor(Number(ts) * 1000)).getTime();
+  return Number.isNaN(ms) ? '(unknown time)' : utcTime(ms);
 }
 
 /** Who wrote a message, as the agent is told: a person, an app's bot, or an integration. */
@@ -89,9 +93,11 @@ export function renderMessageLine(message: ThreadMessage, names: ReadonlyMap<str
   return `[${utcMinute(message.ts)}] ${kind} ${authorName(message, names)}: ${readable || '(no text)'}`;
 }
 
-function cut(line: string, room: number): string {
-  if (line.length <= room) return line;
-  return `${line.slice(0, Math.max(0, room - CUT_MARK.length))}${CUT_MARK}`;
+/** `text` in at most `max` characters, marked when cut (empty when not even the mark fits; alerts too). */
+export function cutWithMark(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= CUT_MARK.length) return '';
+  return `${text.slice(0, max - CUT_MARK.length)}${CUT_MARK}`;
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -135,7 +141,7 @@ function fitted(
   let room = maxChars - heading(total).length - marker(total).length - 3;
   if (room < MIN_ROOT_ROOM) return undefined;
   const [firstLine = '', ...rest] = lines;
-  const first = cut(firstLine, Math.max(0, Math.floor(room / (rest.length > 0 ? 2 : 1))));
+  const first = cutWithMark(firstLine, Math.floor(room / (rest.length > 0 ? 2 : 1)));
   room -= first.length;
   const newest: string[] = [];
   for (let index = rest.length - 1; index >= 0; index -= 1) {
@@ -146,7 +152,7 @@ function fitted(
       continue;
     }
     // The newest message is what the asker most likely reacts to: cut it rather than lose it.
-    if (newest.length === 0 && room - 1 >= MIN_CUT_LINE) newest.unshift(cut(line, room - 1));
+    if (newest.length === 0 && room - 1 >= MIN_CUT_LINE) newest.unshift(cutWithMark(line, room - 1));
     break;
   }
   const included = 1 + newest.length;

@@ -27,16 +27,13 @@ export interface ContextRequest {
   files?: SharedFile[] | undefined;
 }
 
-/** The run's `context` besides `message`. */
-export type RunContext = Omit<RunInput, 'message'>;
-
 export type PreparedTurn =
   /** `unreadable`: the thread could not be read (the turn runs without its context). */
   | {
       kind: 'ready';
       agentId: string;
       connection?: string | undefined;
-      context: RunContext;
+      context: Omit<RunInput, 'message'>;
       unreadable?: true | undefined;
       /** The files the turn saw: which were sent, which not and why (the answer's footer). */
       files?: FileReport | undefined;
@@ -47,13 +44,13 @@ export type PreparedTurn =
 const MAX_NAME_LOOKUPS = 50;
 
 /** Slack ts order (numeric: string order breaks when the seconds part grows a digit). */
-export function compareTs(a: string, b: string): number {
+function compareTs(a: string, b: string): number {
   const [as = '0', af = '0'] = a.split('.');
   const [bs = '0', bf = '0'] = b.split('.');
   return Number(as) - Number(bs) || Number(af.padEnd(6, '0')) - Number(bf.padEnd(6, '0'));
 }
 
-export function createTurnContext(deps: {
+interface TurnContextDeps {
   threads: ThreadReader;
   people: PeopleDirectory;
   inside: Pick<InsideCheck, 'check' | 'judgeWorkspace'>;
@@ -70,30 +67,22 @@ export function createTurnContext(deps: {
     /** ALERT_LOOKBACK_MINUTES. */
     alertLookbackMinutes: number;
   };
-}) {
-  const { threads, people, inside, clock, logger, settings } = deps;
+}
+
+export function createTurnContext(deps: TurnContextDeps) {
+  const { people, clock, logger, settings } = deps;
+  const readThread = createThreadReading(deps);
 
   async function prepare(request: ContextRequest, thread: ThreadRecord | undefined): Promise<PreparedTurn> {
     const now = clock.now();
     const asker = await people.profile(request.userId).catch(() => undefined);
     const phrase = parseTimeRange(request.prompt, now, asker?.tz);
     if (phrase.kind === 'refused') return { kind: 'refused', refusal: `time-${phrase.reason}` };
-    const newSession = !thread?.sessionId;
-    // A thread keeps the agent and the service connection it started with.
-    const channelAgent = thread
-      ? undefined
-      : await deps.channelAgents.agentFor(request.tenant, request.channel);
-    // Not a home installation, and no connection of its own bound here: nothing reaches any service.
-    if (channelAgent?.source === 'unbound') return { kind: 'refused', refusal: 'unbound-channel' };
-    // A thread started on the default connection before its installation stopped being home.
-    if (thread && thread.connection === undefined && !request.tenant.home) {
-      return { kind: 'refused', refusal: 'unbound-channel' };
-    }
-    const agentId = thread?.agentId ?? channelAgent?.agentId ?? '';
-    const connection = thread ? thread.connection : channelAgent?.connection;
-    const read = await readContext(request, thread);
+    const agent = await agentOf(deps.channelAgents, request, thread);
+    if (!agent) return { kind: 'refused', refusal: 'unbound-channel' };
+    const read = await readThread(request, thread);
     const underOthersRoot =
-      newSession && request.threadTs !== request.sourceTs && read.rootUser !== request.userId;
+      !thread?.sessionId && request.threadTs !== request.sourceTs && read.rootUser !== request.userId;
     const timerange =
       phrase.kind === 'range'
         ? phrase.range
@@ -113,24 +102,46 @@ export function createTurnContext(deps: {
       },
       'turn context prepared',
     );
-    const unreadable = 'unreadable' in read && read.unreadable ? { unreadable: true as const } : {};
     // Files keep a budget of their own (FILE_CONTEXT_MAX_CHARS), after the thread's messages.
     const files = await deps.files?.gather(request, read.quoted);
     const additionalContext = [read.text, files?.text].filter(Boolean).join('\n\n') || undefined;
     return {
       kind: 'ready',
-      agentId,
-      ...(connection !== undefined ? { connection } : {}),
+      ...agent,
       context: { additionalContext, timerange },
-      ...unreadable,
+      ...(read.unreadable ? { unreadable: true as const } : {}),
       ...(files ? { files: files.report } : {}),
     };
   }
 
-  /** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
-  async function readContext(request: ContextRequest, thread: ThreadRecord | undefined) {
+  return { prepare };
+}
+
+export type TurnContext = ReturnType<typeof createTurnContext>;
+
+/** A thread keeps the agent and the service connection it started with; a new one takes the channel's. */
+async function agentOf(
+  channelAgents: Pick<ChannelAgents, 'agentFor'>,
+  request: ContextRequest,
+  thread: ThreadRecord | undefined,
+): Promise<{ agentId: string; connection?: string } | undefined> {
+  // A thread started on the default connection before its installation stopped being home.
+  if (thread && thread.connection === undefined && !request.tenant.home) return undefined;
+  const { agentId, connection } = thread ?? (await channelAgents.agentFor(request.tenant, request.channel));
+  // Unbound (no agent): not a home installation, and no connection of its own bound here.
+  if (agentId === undefined) return undefined;
+  return { agentId, ...(connection !== undefined ? { connection } : {}) };
+}
+
+/** New session in a thread: everything before the message. Follow-up: what came since the last turn. */
+function createThreadReading(deps: TurnContextDeps) {
+  const { threads, inside, bot, logger, settings } = deps;
+  const isOwn = (message: ThreadMessage) =>
+    message.user === bot.botUserId || (bot.botId !== undefined && message.bot_id === bot.botId);
+
+  return async function readThread(request: ContextRequest, thread: ThreadRecord | undefined) {
     const none = {
-      text: undefined,
+      text: undefined as string | undefined,
       included: 0,
       omitted: 0,
       outsiders: 0,
@@ -165,10 +176,9 @@ export function createTurnContext(deps: {
         (since === undefined || (compareTs(message.ts, since) > 0 && !isOwn(message))),
     );
     const { shown, outsiders, unchecked } = await quotableMessages(candidates, inside);
-    const names = await lookUpNames(shown);
     const built = buildThreadContext({
       messages: shown,
-      names,
+      names: await namesOf(deps.people, shown),
       outsiders,
       unchecked,
       maxChars: settings.maxChars,
@@ -177,43 +187,27 @@ export function createTurnContext(deps: {
         : 'Earlier messages in this Slack thread',
       unread: truncated ? Math.max(1, (root?.reply_count ?? 0) + 1 - messages.length) : 0,
     });
-    return {
-      ...(built ?? none),
-      outsiders,
-      unchecked,
-      rootUser: root?.bot_id ? undefined : root?.user,
-      quoted: shown,
-    };
-  }
-
-  function isOwn(message: ThreadMessage): boolean {
-    return (
-      message.user === deps.bot.botUserId ||
-      (deps.bot.botId !== undefined && message.bot_id === deps.bot.botId)
-    );
-  }
-
-  /** Names of the people who wrote or are mentioned in the messages (deleted or unknown: left out). */
-  async function lookUpNames(messages: ThreadMessage[]): Promise<Map<string, string>> {
-    const ids = new Set<string>();
-    for (const message of messages) {
-      if (message.user && !message.bot_id) ids.add(message.user);
-      for (const id of mentionedUserIds(messageMarkup(message))) ids.add(id);
-    }
-    const wanted = [...ids].slice(0, MAX_NAME_LOOKUPS);
-    const profiles = await Promise.all(wanted.map((id) => people.profile(id).catch(() => undefined)));
-    const names = new Map<string, string>();
-    for (const [index, id] of wanted.entries()) {
-      const name = profiles[index]?.name;
-      if (name) names.set(id, name);
-    }
-    return names;
-  }
-
-  return { prepare };
+    const rootUser = root?.bot_id ? undefined : root?.user;
+    return { ...none, ...built, outsiders, unchecked, rootUser, quoted: shown };
+  };
 }
 
-export type TurnContext = ReturnType<typeof createTurnContext>;
+/** Names of the people who wrote or are mentioned in the messages (deleted or unknown: left out). */
+async function namesOf(people: PeopleDirectory, messages: ThreadMessage[]): Promise<Map<string, string>> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.user && !message.bot_id) ids.add(message.user);
+    for (const id of mentionedUserIds(messageMarkup(message))) ids.add(id);
+  }
+  const wanted = [...ids].slice(0, MAX_NAME_LOOKUPS);
+  const profiles = await Promise.all(wanted.map((id) => people.profile(id).catch(() => undefined)));
+  const names = new Map<string, string>();
+  for (const [index, id] of wanted.entries()) {
+    const name = profiles[index]?.name;
+    if (name) names.set(id, name);
+  }
+  return names;
+}
 
 function errorName(error: unknown): string {
   const data = (error as { data?: { error?: unknown } }).data;

@@ -49,8 +49,7 @@ export interface Rating {
   comment?: string | undefined;
 }
 
-/** 👍/👎 on an answer as feedback on its session (DESIGN "Native feedback"); an unreaction cannot delete it. */
-export function createRatings(deps: {
+interface RatingsDeps {
   store: ConversationStore;
   agent: AgentRunsPort;
   /** The other service connections: a rating goes to the service its answer came from. */
@@ -62,55 +61,24 @@ export function createRatings(deps: {
   clock?: Clock | undefined;
   /** Told after a rating reached the service (App Home's feedback coverage). Must not throw. */
   onRated?: ((answer: AnswerRef) => void) | undefined;
-}) {
-  const { store, agent, logger, settings } = deps;
+}
+
+/** 👍/👎 on an answer as feedback on its session (DESIGN "Native feedback"); an unreaction cannot delete it. */
+export function createRatings(deps: RatingsDeps) {
+  const { store, settings } = deps;
   const sets = { positive: settings.positiveEmoji, negative: settings.negativeEmoji };
   const answers = createAnswerLookup({ store, clock: deps.clock });
 
   /** Sends one rating; every way of rating goes through here, so none skips the inside check. */
-  async function rate(
-    rating: Rating,
-  ): Promise<Exclude<ReactionResult, 'not-feedback-emoji' | 'not-an-answer'>> {
-    const { answer, score, person } = rating;
+  async function rate(rating: Rating): Promise<Exclude<ButtonResult, 'not-an-answer'>> {
+    const { answer, person } = rating;
     const verdict = await deps.inside.check(person);
-    if (!verdict.inside) {
-      logger.info(
-        { threadKey: answer.threadKey, userId: person.userId, reason: verdict.reason },
-        'feedback from outside the organisation ignored',
-      );
-      return 'outsider';
-    }
-    try {
-      // The thread's installation (its key's team) owns the connection the rating goes to.
-      const teamId = parseThreadKey(answer.threadKey)?.teamId ?? '';
-      await runsOn(agent, deps.connections, answer.connection, teamId).submitFeedback(answer.agentId, [
-        {
-          sessionId: answer.sessionId,
-          feedbackName: settings.feedbackName,
-          score,
-          ...(rating.comment !== undefined ? { comment: rating.comment } : {}),
-        },
-      ]);
-      await store.saveRating(answer.sessionId, score);
-      deps.onRated?.(answer);
-      logger.info(
-        {
-          threadKey: answer.threadKey,
-          sessionId: answer.sessionId,
-          score,
-          userId: person.userId,
-          comment: rating.comment !== undefined,
-        },
-        'feedback submitted',
-      );
-      return 'submitted';
-    } catch (error) {
-      logger.error(
-        { err: error, threadKey: answer.threadKey, sessionId: answer.sessionId },
-        'feedback failed',
-      );
-      return 'failed';
-    }
+    if (verdict.inside) return submit(deps, rating);
+    deps.logger.info(
+      { threadKey: answer.threadKey, userId: person.userId, reason: verdict.reason },
+      'feedback from outside the organisation ignored',
+    );
+    return 'outsider';
   }
 
   async function onReaction(reaction: Reaction): Promise<ReactionResult> {
@@ -142,3 +110,37 @@ export function createRatings(deps: {
 }
 
 export type Ratings = ReturnType<typeof createRatings>;
+
+/** A rating of an insider: to the service its answer came from, then kept as the session's current one. */
+async function submit(deps: RatingsDeps, rating: Rating): Promise<'submitted' | 'failed'> {
+  const { answer, score, person, comment } = rating;
+  const { logger } = deps;
+  try {
+    // The thread's installation (its key's team) owns the connection the rating goes to.
+    const teamId = parseThreadKey(answer.threadKey)?.teamId ?? '';
+    await runsOn(deps.agent, deps.connections, answer.connection, teamId).submitFeedback(answer.agentId, [
+      {
+        sessionId: answer.sessionId,
+        feedbackName: deps.settings.feedbackName,
+        score,
+        ...(comment !== undefined ? { comment } : {}),
+      },
+    ]);
+    await deps.store.saveRating(answer.sessionId, score);
+    deps.onRated?.(answer);
+    logger.info(
+      {
+        threadKey: answer.threadKey,
+        sessionId: answer.sessionId,
+        score,
+        userId: person.userId,
+        comment: comment !== undefined,
+      },
+      'feedback submitted',
+    );
+    return 'submitted';
+  } catch (error) {
+    logger.error({ err: error, threadKey: answer.threadKey, sessionId: answer.sessionId }, 'feedback failed');
+    return 'failed';
+  }
+}

@@ -50,7 +50,7 @@ export interface ScheduleInstallations {
   ): Promise<{ found: true; value: T } | { found: false }>;
 }
 
-export function createScheduleFiring(deps: {
+interface ScheduleFiringDeps {
   schedules: Pick<Schedules, 'list' | 'pause'>;
   claims: OccurrenceClaims;
   installations: ScheduleInstallations;
@@ -67,8 +67,12 @@ export function createScheduleFiring(deps: {
   /** SCHEDULE_GRACE_MINUTES as ms. */
   graceMs: number;
   newId: () => string;
-}) {
+}
+
+export function createScheduleFiring(deps: ScheduleFiringDeps) {
   const { clock, logger, metrics } = deps;
+  const endings = createOccurrenceEndings(deps);
+  const ask = createScheduledAsk(deps, endings);
 
   /** One round: every schedule's latest due occurrence, handled by whoever claims it. */
   async function round(): Promise<void> {
@@ -90,20 +94,67 @@ export function createScheduleFiring(deps: {
     const token = deps.newId();
     if (!(await deps.claims.claim(name, token, OCCURRENCE_CLAIM_TTL_MS)).claimed) return;
     if (now - due > deps.graceMs + ON_TIME_MS) {
-      return done(schedule, due, 'skipped', 'missed: no replica ran at its time');
+      return endings.done(schedule, due, 'skipped', 'missed: no replica ran at its time');
     }
     // Nothing in Slack yet (a failed post): the next round, still within the grace, may try again.
     const giveBack = () => deps.claims.releaseClaim(name, token).catch(() => undefined);
     const fired = await deps.installations.runAs(schedule.teamId, (tenant) =>
-      fire(schedule, tenant, due, giveBack),
+      ask(schedule, tenant, due, giveBack),
     );
     if (fired.found) return;
     // The installation is gone (uninstalled): nobody can be told in its workspace.
     await deps.schedules.pause(schedule, 'connection-gone');
-    done(schedule, due, 'failed', 'installation gone: paused');
+    endings.done(schedule, due, 'failed', 'installation gone: paused');
   }
 
-  async function fire(
+  return { round };
+}
+
+/** How an occurrence ends: counted and logged, and its adder told when it did not run. */
+function createOccurrenceEndings({ output, schedules, metrics, logger }: ScheduleFiringDeps) {
+  async function tell(schedule: Schedule, notice: ScheduleNotice): Promise<void> {
+    await output
+      .tellAdder(schedule, notice)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, schedule: schedule.id, notice: notice.kind }, 'schedule notice not sent'),
+      );
+  }
+
+  function done(schedule: Schedule, due: number, result: OccurrenceResult, why: string, ts?: string): void {
+    metrics.scheduleOccurrence(result);
+    logger.info(
+      { schedule: schedule.id, channel: schedule.channel, due, result, why, ...(ts ? { ts } : {}) },
+      'scheduled question',
+    );
+  }
+
+  async function pauseAndTell(schedule: Schedule, due: number, reason: PauseReason): Promise<void> {
+    await schedules.pause(schedule, reason);
+    await tell(schedule, { kind: 'paused', reason });
+    done(schedule, due, 'failed', `paused: ${reason}`);
+  }
+
+  return { tell, done, pauseAndTell };
+}
+
+type OccurrenceEndings = ReturnType<typeof createOccurrenceEndings>;
+
+/** The claimed occurrence asked: the question posted in its channel, then run as a mention's would be. */
+function createScheduledAsk(deps: ScheduleFiringDeps, { tell, done, pauseAndTell }: OccurrenceEndings) {
+  /** Unbound here, or bound to a connection that was removed: nothing can answer. */
+  async function connectionGone(channelAgent: ChannelAgent, tenant: Tenant): Promise<boolean> {
+    if (channelAgent.source === 'unbound') return true;
+    const alias = channelAgent.connection;
+    return alias !== undefined && !(await deps.connectionExists(alias, tenant));
+  }
+
+  /** The time range the question's own words name (in its adder's zone), as a mention's. */
+  function contextOf(schedule: Schedule) {
+    const phrase = parseTimeRange(schedule.question, deps.clock.now(), schedule.timeZone);
+    return phrase.kind === 'range' ? { timerange: phrase.range } : {};
+  }
+
+  return async function ask(
     schedule: Schedule,
     tenant: Tenant,
     due: number,
@@ -134,44 +185,5 @@ export function createScheduleFiring(deps: {
     const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', contextOf(schedule));
     const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
     done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
-  }
-
-  /** Unbound here, or bound to a connection that was removed: nothing can answer. */
-  async function connectionGone(channelAgent: ChannelAgent, tenant: Tenant): Promise<boolean> {
-    if (channelAgent.source === 'unbound') return true;
-    const alias = channelAgent.connection;
-    return alias !== undefined && !(await deps.connectionExists(alias, tenant));
-  }
-
-  /** The time range the question's own words name (in its adder's zone), as a mention's. */
-  function contextOf(schedule: Schedule) {
-    const phrase = parseTimeRange(schedule.question, clock.now(), schedule.timeZone);
-    return phrase.kind === 'range' ? { timerange: phrase.range } : {};
-  }
-
-  async function pauseAndTell(schedule: Schedule, due: number, reason: PauseReason): Promise<void> {
-    await deps.schedules.pause(schedule, reason);
-    await tell(schedule, { kind: 'paused', reason });
-    done(schedule, due, 'failed', `paused: ${reason}`);
-  }
-
-  async function tell(schedule: Schedule, notice: ScheduleNotice): Promise<void> {
-    await deps.output
-      .tellAdder(schedule, notice)
-      .catch((error: unknown) =>
-        logger.warn({ err: error, schedule: schedule.id, notice: notice.kind }, 'schedule notice not sent'),
-      );
-  }
-
-  function done(schedule: Schedule, due: number, result: OccurrenceResult, why: string, ts?: string): void {
-    metrics.scheduleOccurrence(result);
-    logger.info(
-      { schedule: schedule.id, channel: schedule.channel, due, result, why, ...(ts ? { ts } : {}) },
-      'scheduled question',
-    );
-  }
-
-  return { round };
+  };
 }
-
-export type ScheduleFiring = ReturnType<typeof createScheduleFiring>;

@@ -79,26 +79,24 @@ function occurrenceOn(day: number, timing: ScheduleTiming): number | undefined {
   return wallClockInstant(day + (hours * 60 + minutes) * MINUTE_MS, timing.timeZone);
 }
 
-/** The first occurrence strictly after `after` (epoch ms); undefined when the schedule has no day. */
-export function nextOccurrence(timing: ScheduleTiming, after: number): number | undefined {
-  const today = localDay(after, timing.timeZone);
+/** The nearest occurrence that `fits`, from `at`'s local day on, `step` days at a time. */
+function nearestOccurrence(timing: ScheduleTiming, at: number, step: 1 | -1, fits: (at: number) => boolean) {
+  const today = localDay(at, timing.timeZone);
   // Eight days reach every weekday once past today, whatever today's occurrence was.
   for (let offset = 0; offset <= 8; offset += 1) {
-    const at = occurrenceOn(today + offset * DAY_MS, timing);
-    if (at !== undefined && at > after) return at;
+    const occurrence = occurrenceOn(today + step * offset * DAY_MS, timing);
+    if (occurrence !== undefined && fits(occurrence)) return occurrence;
   }
   return undefined;
 }
 
+/** The first occurrence strictly after `after` (epoch ms); undefined when the schedule has no day. */
+export const nextOccurrence = (timing: ScheduleTiming, after: number) =>
+  nearestOccurrence(timing, after, 1, (at) => at > after);
+
 /** The last occurrence at or before `now` (epoch ms), within the past eight days. */
-export function previousOccurrence(timing: ScheduleTiming, now: number): number | undefined {
-  const today = localDay(now, timing.timeZone);
-  for (let offset = 0; offset <= 8; offset += 1) {
-    const at = occurrenceOn(today - offset * DAY_MS, timing);
-    if (at !== undefined && at <= now) return at;
-  }
-  return undefined;
-}
+export const previousOccurrence = (timing: ScheduleTiming, now: number) =>
+  nearestOccurrence(timing, now, -1, (at) => at <= now);
 
 /** "Tue 2026-03-31 09:00" in `timeZone`: how replies name a run (with the zone's name beside it). */
 export function localTimeText(at: number, timeZone: string): string {

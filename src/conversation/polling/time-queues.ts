@@ -1,5 +1,3 @@
-/** The queues: FIFO (ready entries, gate waiters), its two ready lanes, and wake-up times in a min-heap. */
-
 /** FIFO with O(1) shift (Array#shift moves every element). */
 export class FifoQueue<T> {
   private items: (T | undefined)[] = [];
@@ -59,6 +57,10 @@ export class TimeHeap<T> {
       this.swap(i, parent);
       i = parent;
     }
+  }
+
+  get size(): number {
+    return this.nodes.length;
   }
 
   peekAt(): number {

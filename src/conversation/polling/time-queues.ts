@@ -20,20 +20,24 @@ export class FifoQueue<T> {
   }
 }
 
-/** Entries due for a poll: on-time ones first, `late` ones only when a late slot is free. */
-export function createReadyLanes<T>(lateSlots: number, isLate: (item: T) => boolean) {
+/** Entries due for a poll while one of `slots` is free: on-time ones first, `late` ones only in `lateSlots`. */
+export function createReadyLanes<T>(slots: number, lateSlots: number, isLate: (item: T) => boolean) {
   const onTime = new FifoQueue<T>();
   const late = new FifoQueue<T>();
-  let lateInFlight = 0;
+  const inFlight = { all: 0, late: 0 };
+  const count = (item: T, by: number): void => {
+    inFlight.all += by;
+    if (isLate(item)) inFlight.late += by;
+  };
   return {
     push: (item: T): void => (isLate(item) ? late : onTime).push(item),
-    next: (): T | undefined => onTime.shift() ?? (lateInFlight < lateSlots ? late.shift() : undefined),
-    started(item: T): void {
-      if (isLate(item)) lateInFlight += 1;
+    next(): T | undefined {
+      if (inFlight.all >= slots) return undefined;
+      return onTime.shift() ?? (inFlight.late < lateSlots ? late.shift() : undefined);
     },
-    finished(item: T): void {
-      if (isLate(item)) lateInFlight -= 1;
-    },
+    started: (item: T) => count(item, 1),
+    finished: (item: T) => count(item, -1),
+    inFlight: () => inFlight.all,
   };
 }
 

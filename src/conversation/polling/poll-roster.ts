@@ -42,9 +42,8 @@ export function createPollRoster() {
     drop,
     remove(id: string): boolean {
       const t = entries.get(id);
-      if (t === undefined) return false;
-      drop(t, 'removed');
-      return true;
+      if (t) drop(t, 'removed');
+      return t !== undefined;
     },
     has: (id: string) => entries.has(id),
     ids: () => [...entries.keys()],

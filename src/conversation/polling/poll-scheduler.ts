@@ -13,7 +13,7 @@ import { requestStatus } from './status-request.js';
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const { clock, requestTimeoutMs } = deps;
   const roster = createPollRoster();
-  const timing = createPollTiming(deps, { expire, poll: (t) => track(runPoll(t)) });
+  const timing = createPollTiming(deps, expire, (t) => track(runPoll(t)));
   const pending = new Set<Promise<unknown>>();
 
   function track(work: Promise<unknown>): void {

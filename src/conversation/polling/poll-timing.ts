@@ -5,27 +5,23 @@ import { isGone, type Tracked } from './poll-roster.js';
 import { createReadyLanes, TimeHeap } from './time-queues.js';
 import { createWakeTimer } from './wake-timer.js';
 
+type Serve = (t: Tracked) => void;
+
 const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
 const isParked = (t: Tracked): boolean => t.phase === 'parked';
 
 /**
- * When to poll: at most `slots` requests in flight, round-robin across entries, on-time ones before
- * `late` ones; after a poll, the next one at the entry's pace, or after a jittered backoff.
+ * When to poll: ready entries into free slots, on-time ones before `late` ones, in arrival order;
+ * after a poll, the next one at the entry's pace, or after a jittered backoff.
  */
-export function createPollTiming(
-  deps: PollSchedulerDeps,
-  on: { expire(t: Tracked): void; poll(t: Tracked): void },
-) {
-  const { clock, slots } = deps;
-  const random = deps.random ?? Math.random;
-  const backoff = deps.backoff ?? DEFAULT_BACKOFF;
-  const minIntervalMs = deps.minIntervalMs ?? 250;
-  const lateIntervalMs = deps.lateIntervalMs ?? 30_000;
-  const ready = createReadyLanes<Tracked>(
-    slots,
-    deps.lateSlots ?? Math.max(1, Math.floor(slots / 4)),
-    isLate,
-  );
+export function createPollTiming(deps: PollSchedulerDeps, expire: Serve, poll: Serve) {
+  const { clock, slots, random = Math.random, backoff = DEFAULT_BACKOFF } = deps;
+  const {
+    minIntervalMs = 250,
+    lateIntervalMs = 30_000,
+    lateSlots = Math.max(1, Math.floor(slots / 4)),
+  } = deps;
+  const ready = createReadyLanes<Tracked>(slots, lateSlots, isLate);
   const wakeups = createPollWakeups(clock, deps.requestTimeoutMs, () => pump());
   let stopped = false;
   let pumping = false;
@@ -45,7 +41,7 @@ export function createPollTiming(
       while (pumpAgain) {
         pumpAgain = false;
         const now = clock.now();
-        wakeups.serveDue(now, on.expire, enqueue);
+        wakeups.serveDue(now, expire, enqueue);
         dispatch(now);
       }
     } finally {
@@ -57,8 +53,8 @@ export function createPollTiming(
   function dispatch(now: number): void {
     for (let t = ready.next(); t !== undefined; t = ready.next()) {
       if (t.phase !== 'ready') continue;
-      if (now >= t.entry.deadlineAt) on.expire(t);
-      else on.poll(t);
+      if (now >= t.entry.deadlineAt) expire(t);
+      else poll(t);
     }
   }
 
@@ -99,6 +95,8 @@ export function createPollWakeups(clock: Clock, requestTimeoutMs: number, onWake
   // A request's timeout is stale once its entry's controller is another (the request settled).
   const timeouts = new TimeHeap<{ t: Tracked; controller: AbortController }>();
   const timer = createWakeTimer(clock, onWake);
+  const timedOut = () =>
+    new DOMException(`status request timed out after ${requestTimeoutMs} ms`, 'TimeoutError');
 
   return {
     park(at: number, t: Tracked): void {
@@ -110,13 +108,10 @@ export function createPollWakeups(clock: Clock, requestTimeoutMs: number, onWake
     watchRequest: (t: Tracked, controller: AbortController) =>
       timeouts.push(t.lastPollAt + requestTimeoutMs, { t, controller }),
     /** Serves what is due at `now`: deadlines first, then request timeouts, then parked entries. */
-    serveDue(now: number, expire: (t: Tracked) => void, unpark: (t: Tracked) => void): void {
+    serveDue(now: number, expire: Serve, unpark: Serve): void {
       for (let due = deadlines.popDue(now); due; due = deadlines.popDue(now)) if (!isGone(due)) expire(due);
       for (let due = timeouts.popDue(now); due; due = timeouts.popDue(now)) {
-        if (due.t.controller !== due.controller) continue;
-        due.controller.abort(
-          new DOMException(`status request timed out after ${requestTimeoutMs} ms`, 'TimeoutError'),
-        );
+        if (due.t.controller === due.controller) due.controller.abort(timedOut());
       }
       for (let due = parked.popDue(now); due; due = parked.popDue(now)) if (isParked(due)) unpark(due);
     },

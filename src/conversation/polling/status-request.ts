@@ -1,7 +1,7 @@
 import type { RunStatusReport } from '../ports.js';
 import type { PollEntry, PollSchedulerDeps } from './poll-contract.js';
 
-export type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
+type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
 
 /** One status request of `entry`, settled early by `controller`'s abort even if getStatus ignores it. */
 export function requestStatus(

@@ -10,10 +10,7 @@ type Serve = (t: Tracked) => void;
 const isLate = (t: Tracked): boolean => t.entry.pace === 'late';
 const isParked = (t: Tracked): boolean => t.phase === 'parked';
 
-/**
- * When to poll: ready entries into free slots, on-time ones before `late` ones, in arrival order;
- * after a poll, the next one at the entry's pace, or after a jittered backoff.
- */
+/** When to poll: ready entries into free slots, on-time before `late`; the next poll at its pace or backoff. */
 export function createPollTiming(deps: PollSchedulerDeps, expire: Serve, poll: Serve) {
   const { clock, slots, random = Math.random, backoff = DEFAULT_BACKOFF } = deps;
   const {

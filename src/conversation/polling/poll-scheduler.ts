@@ -37,7 +37,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     t.phase = 'polling';
     t.lastPollAt = clock.now();
     timing.requestStarted(t, controller);
-    const outcome = await requestStatus(deps.getStatus, t.entry, controller, requestTimeoutMs);
+    const outcome = await requestStatus(deps.getStatus, t.entry, controller.signal, requestTimeoutMs);
     timing.requestEnded(t);
     t.controller = undefined;
     if (isGone(t)) {

@@ -41,11 +41,7 @@ export function createReadyLanes<T>(slots: number, lateSlots: number, isLate: (i
   };
 }
 
-interface HeapNode<T> {
-  at: number;
-  seq: number;
-  item: T;
-}
+type HeapNode<T> = { at: number; seq: number; item: T };
 
 /** Binary min-heap on time; equal times come out in insertion order. Stale items are skipped lazily. */
 export class TimeHeap<T> {

@@ -12,12 +12,8 @@ const isParked = (t: Tracked): boolean => t.phase === 'parked';
 
 /** When to poll: ready entries into free slots, on-time before `late`; the next poll at its pace or backoff. */
 export function createPollTiming(deps: PollSchedulerDeps, expire: Serve, poll: Serve) {
-  const { clock, slots, random = Math.random, backoff = DEFAULT_BACKOFF } = deps;
-  const {
-    minIntervalMs = 250,
-    lateIntervalMs = 30_000,
-    lateSlots = Math.max(1, Math.floor(slots / 4)),
-  } = deps;
+  const { clock, slots, random = Math.random, backoff = DEFAULT_BACKOFF, minIntervalMs = 250 } = deps;
+  const { lateIntervalMs = 30_000, lateSlots = Math.max(1, Math.floor(slots / 4)) } = deps;
   const ready = createReadyLanes<Tracked>(slots, lateSlots, isLate);
   const wakeups = createPollWakeups(clock, deps.requestTimeoutMs, () => pump());
   let stopped = false;

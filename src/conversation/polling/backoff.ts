@@ -1,12 +1,7 @@
-/** Retry delays after consecutive failures. */
-export interface BackoffOptions {
-  /** Upper bound of the first delay. Default 500 ms. */
-  baseMs: number;
-  /** Cap on any delay. Default 30 s. */
-  maxMs: number;
-}
+/** Retry delays after consecutive failures: `baseMs` bounds the first one, `maxMs` caps any. */
+export const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000 };
 
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
+export type BackoffOptions = typeof DEFAULT_BACKOFF;
 
 /**
  * "Full jitter": uniform in [0, min(maxMs, baseMs · 2^(attempt−1))), `attempt` counting from 1, so

@@ -12,7 +12,6 @@ export function createDueSchedule<T>(options: {
 }) {
   const { clock, onDue, isStale } = options;
   let heap = new TimeHeap<T>();
-  let count = 0;
   let closed = false;
   const timer = createWakeTimer(clock, serveDue);
 
@@ -23,18 +22,13 @@ export function createDueSchedule<T>(options: {
     // Items that onDue adds for `now` or earlier wait for the next wake-up, so this loop ends.
     const due: T[] = [];
     for (let item = heap.popDue(now); item !== undefined; item = heap.popDue(now)) due.push(item);
-    count -= due.length;
     for (const item of due) if (!stale(item)) onDue(item, now);
     arm();
   }
 
   /** Drops stale items from the front (no wake-up for a settled turn); wakes a millisecond ahead at least. */
   function arm(): void {
-    heap.discardTop((item) => {
-      if (!stale(item)) return false;
-      count -= 1;
-      return true;
-    });
+    heap.discardTop(stale);
     timer.armAt(Math.max(heap.peekAt(), clock.now() + 1));
   }
 
@@ -42,16 +36,14 @@ export function createDueSchedule<T>(options: {
     add(at: number, item: T): void {
       if (closed) return;
       heap.push(at, item);
-      count += 1;
       arm();
     },
     /** Items waiting, stale ones included until they reach the front. */
-    size: () => count,
+    size: () => heap.size,
     /** Forgets every item and stops the sleeper; later adds are ignored. */
     close(): void {
       closed = true;
       heap = new TimeHeap<T>();
-      count = 0;
       timer.disarm();
     },
   };

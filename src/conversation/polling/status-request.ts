@@ -1,16 +1,15 @@
 import type { RunStatusReport } from '../ports.js';
 import type { PollEntry, PollSchedulerDeps } from './poll-contract.js';
 
-export type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
+type PollOutcome = { ok: true; report: RunStatusReport } | { ok: false; error: unknown };
 
-/** One status request of `entry`, settled early by `controller`'s abort even if getStatus ignores it. */
+/** One status request of `entry`, settled early by `signal`'s abort even if getStatus ignores it. */
 export function requestStatus(
   getStatus: PollSchedulerDeps['getStatus'],
   entry: PollEntry,
-  controller: AbortController,
+  signal: AbortSignal,
   timeoutMs: number,
 ): Promise<PollOutcome> {
-  const { signal } = controller;
   return new Promise<PollOutcome>((resolve) => {
     const onAbort = () => resolve({ ok: false, error: signal.reason });
     signal.addEventListener('abort', onAbort, { once: true });

@@ -1,5 +1,3 @@
-/** The queues: FIFO (ready entries, gate waiters), its two ready lanes, and wake-up times in a min-heap. */
-
 /** FIFO with O(1) shift (Array#shift moves every element). */
 export class FifoQueue<T> {
   private items: (T | undefined)[] = [];
@@ -22,28 +20,28 @@ export class FifoQueue<T> {
   }
 }
 
-/** Entries due for a poll: on-time ones first, `late` ones only when a late slot is free. */
-export function createReadyLanes<T>(lateSlots: number, isLate: (item: T) => boolean) {
+/** Entries due for a poll while one of `slots` is free: on-time ones first, `late` ones only in `lateSlots`. */
+export function createReadyLanes<T>(slots: number, lateSlots: number, isLate: (item: T) => boolean) {
   const onTime = new FifoQueue<T>();
   const late = new FifoQueue<T>();
-  let lateInFlight = 0;
+  const inFlight = { all: 0, late: 0 };
+  const count = (item: T, by: number): void => {
+    inFlight.all += by;
+    if (isLate(item)) inFlight.late += by;
+  };
   return {
     push: (item: T): void => (isLate(item) ? late : onTime).push(item),
-    next: (): T | undefined => onTime.shift() ?? (lateInFlight < lateSlots ? late.shift() : undefined),
-    started(item: T): void {
-      if (isLate(item)) lateInFlight += 1;
+    next(): T | undefined {
+      if (inFlight.all >= slots) return undefined;
+      return onTime.shift() ?? (inFlight.late < lateSlots ? late.shift() : undefined);
     },
-    finished(item: T): void {
-      if (isLate(item)) lateInFlight -= 1;
-    },
+    started: (item: T) => count(item, 1),
+    finished: (item: T) => count(item, -1),
+    inFlight: () => inFlight.all,
   };
 }
 
-interface HeapNode<T> {
-  at: number;
-  seq: number;
-  item: T;
-}
+type HeapNode<T> = { at: number; seq: number; item: T };
 
 /** Binary min-heap on time; equal times come out in insertion order. Stale items are skipped lazily. */
 export class TimeHeap<T> {
@@ -59,6 +57,10 @@ export class TimeHeap<T> {
       this.swap(i, parent);
       i = parent;
     }
+  }
+
+  get size(): number {
+    return this.nodes.length;
   }
 
   peekAt(): number {

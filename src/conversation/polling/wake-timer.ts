@@ -1,4 +1,4 @@
-import type { Clock } from '../../runtime/clock.js';
+import { type Clock, DONE_WAITING } from '../../runtime/clock.js';
 
 // setTimeout overflows above this and fires at once; longer waits just wake early and re-arm.
 const MAX_SLEEP_MS = 2_147_483_647;
@@ -9,8 +9,7 @@ export function createWakeTimer(clock: Clock, onWake: () => void) {
   let wake: { at: number; controller: AbortController } | undefined;
 
   function disarm(): void {
-    // A plain reason (nobody reads it): abort() without one would build a DOMException on every re-arm.
-    wake?.controller.abort('rearmed');
+    wake?.controller.abort(DONE_WAITING);
     wake = undefined;
   }
 

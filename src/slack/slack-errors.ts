@@ -85,6 +85,16 @@ export function toThreadOutputError(method: string, error: unknown): ThreadOutpu
   return new ThreadOutputError(kind, code, method, { cause: error });
 }
 
+/** Answers that mean a Slack feature cannot work for this app or workspace (its token, scopes, plan). */
+export const FEATURE_UNAVAILABLE = [
+  'unknown_method',
+  'not_allowed_token_type',
+  'missing_scope',
+  'feature_not_enabled',
+  'not_allowed',
+  'method_deprecated',
+];
+
 /** A Web API call run by {@link countedCall}. */
 export type CountedCall = <T>(method: string, run: () => Promise<T>) => Promise<T>;
 

@@ -26,11 +26,7 @@ export function answerChannelListener(deps: AnswerChannelPorts) {
   return async ({ event, context }: Args): Promise<void> => {
     if (!answerChannels) return;
     const message = { ...(event as unknown as SlackMessageLike), type: 'message' as const };
-    const verdict = classifyMessage(message, {
-      botUserId: identity.botUserId,
-      botId: identity.botId,
-      allowedChannelIds,
-    });
+    const verdict = classifyMessage(message, { ...identity, allowedChannelIds });
     if (!isAnswerAllCandidate(verdict, message.channel, allowedChannelIds)) return;
     const prompt = toAgentPrompt(message.text ?? '', identity.botUserId);
     // A post without words (a screenshot, a file dropped in) asks nothing: not worth a refusal here.

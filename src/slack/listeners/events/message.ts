@@ -47,11 +47,7 @@ export function messageListener(deps: MessagePorts, source: 'app_mention' | 'mes
   const { identity, allowedChannelIds, turns, logger } = deps;
   return async ({ event, context, client }: Args): Promise<void> => {
     const message = { ...(event as unknown as SlackMessageLike), type: source };
-    const verdict = classifyMessage(message, {
-      botUserId: identity.botUserId,
-      botId: identity.botId,
-      allowedChannelIds,
-    });
+    const verdict = classifyMessage(message, { ...identity, allowedChannelIds });
     if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request: TurnRequest = {
       ...requestOf(message, tenantOf(context), identity),

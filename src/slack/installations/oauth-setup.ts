@@ -18,7 +18,7 @@ import { registerInstallationListeners } from './listeners/index.js';
 import { scopedIdentity } from './scoped-identity.js';
 import { createSlackClients } from './slack-clients.js';
 import { createTeamRouting } from './team-routing.js';
-import { createWorkspaceScope, type SlackWorkspace } from './workspace-scope.js';
+import { createWorkspaceScope, type SlackWorkspace, workspaceOf } from './workspace-scope.js';
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
@@ -37,17 +37,9 @@ export type SlackInstallations = ReturnType<typeof createSlackInstallations>;
 /** The installation a Bolt event was authorized for (its context), as a workspace scope. */
 export function workspaceOfContext(context: Context): SlackWorkspace | undefined {
   const installationId = installationIdOf(context);
-  if (!installationId || !context.botToken || !context.botUserId) return undefined;
-  return {
-    installationId,
-    botToken: context.botToken,
-    identity: {
-      botUserId: context.botUserId,
-      botId: context.botId ?? '',
-      teamId: installationId,
-      enterpriseId: context.enterpriseId,
-    },
-  };
+  const { botToken, botUserId, botId, enterpriseId } = context;
+  if (!installationId || !botToken || !botUserId) return undefined;
+  return workspaceOf(installationId, botToken, { botUserId, botId: botId ?? '', enterpriseId });
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {

@@ -12,6 +12,7 @@ import { describeTimeRange } from './views/time-range-footer.js';
 /** The answer in its messages: its footer, late note, receipt and feedback buttons, tagged with the turn. */
 function renderTurnAnswer(answer: AnswerToPost, fileThresholdChars: number) {
   const render = answer.style === 'plain' ? renderPlainAnswer : renderAnswer;
+  const late = answer.lateAfterMs !== undefined;
   return render(answer.markdown, {
     fileThresholdChars,
     footer: [
@@ -24,11 +25,7 @@ function renderTurnAnswer(answer: AnswerToPost, fileThresholdChars: number) {
     feedbackTurnId: answer.turnId,
     note: answer.lateAfterMs === undefined ? undefined : renderLateNote(answer.lateAfterMs),
     receipt: answer.receipt
-      ? renderReceipt(
-          { kind: 'answer', late: answer.lateAfterMs !== undefined },
-          answer.receipt,
-          answer.turnId,
-        )
+      ? renderReceipt({ kind: 'answer', late }, answer.receipt, answer.turnId)
       : undefined,
   });
 }

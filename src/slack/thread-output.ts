@@ -10,8 +10,6 @@ import { NOTICE_EVENT_TYPE, PROGRESS_EVENT_TYPE, turnMessageFinder } from './tur
 import { renderNotice, renderProgress, renderRefusal } from './views/notices.js';
 import { noticeWithReceipt, renderReceipt } from './views/receipt.js';
 
-export { ANSWER_EVENT_TYPE, NOTICE_EVENT_TYPE, PROGRESS_EVENT_TYPE } from './turn-messages.js';
-
 /** A notice's metadata; `final: false` on a deadline notice that does not end the turn (waiters skip it). */
 function noticePayload(notice: TurnNotice, turnId: string): Record<string, string | boolean> {
   const ongoing = notice.kind === 'deadline' && (notice.watchForMs ?? 0) > 0;
@@ -80,22 +78,14 @@ export function createSlackThreadOutput(deps: {
     },
 
     async refuse(where, userId, sourceTs, refusal, detail) {
+      const { channel } = where;
       const view = renderRefusal(refusal, detail);
       await call('chat.postEphemeral', () =>
-        client.chat.postEphemeral({
-          channel: where.channel,
-          user: userId,
-          thread_ts: where.threadTs,
-          ...view,
-        }),
+        client.chat.postEphemeral({ channel, user: userId, thread_ts: where.threadTs, ...view }),
       );
       if (refusal === 'busy') {
         await call('reactions.add', () =>
-          client.reactions.add({
-            channel: where.channel,
-            timestamp: sourceTs,
-            name: 'hourglass_flowing_sand',
-          }),
+          client.reactions.add({ channel, timestamp: sourceTs, name: 'hourglass_flowing_sand' }),
         ).catch(() => undefined);
       }
     },

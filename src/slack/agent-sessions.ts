@@ -26,13 +26,9 @@ export function createSlackAgentSessions(deps: StatusCallDeps): AgentSessionPort
           ...(question === undefined ? {} : { title: titleOf(question) }),
         }),
       ),
-    rename: (where, question) =>
+    rename: ({ channel, threadTs }, question) =>
       statusCall(deps, 'agents.sessions.rename', UNAVAILABLE_ERRORS, () =>
-        client.agents.sessions.rename({
-          channel_id: where.channel,
-          thread_ts: where.threadTs,
-          title: titleOf(question),
-        }),
+        client.agents.sessions.rename({ channel_id: channel, thread_ts: threadTs, title: titleOf(question) }),
       ),
   };
 }

@@ -32,13 +32,12 @@ export function createSlackTransport(deps: {
 }) {
   const { config, logger } = deps;
   const { metricsToken } = config.ops;
+  const { appToken } = config.slack;
   const routes: HttpRoute[] = [
     ...opsRoutes({ ...deps.ops, ready: () => mode.ready(), metricsToken }),
     ...deps.routes,
   ];
-  const mode = config.slack.appToken
-    ? socketMode(config.slack.appToken, deps, routes)
-    : httpMode(deps, routes);
+  const mode = appToken ? socketMode(appToken, deps, routes) : httpMode(deps, routes);
   let server: Server | undefined;
   return {
     receiver: mode.receiver,

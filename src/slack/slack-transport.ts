@@ -113,10 +113,7 @@ function socketMode(appToken: string, { config, slackLogger }: TransportDeps, ro
       (candidate) => req.method === candidate.method && req.url?.split('?')[0] === candidate.path,
     );
     if (route) route.handler(req, res);
-    else {
-      res.writeHead(404);
-      res.end();
-    }
+    else res.writeHead(404).end();
   });
   const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return {

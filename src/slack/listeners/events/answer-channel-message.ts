@@ -44,19 +44,10 @@ export function answerChannelListener(deps: AnswerChannelPorts) {
       mentioned: false,
       answerAll: true,
     };
+    const logged = { channel: request.channel, ts: request.sourceTs };
     void turns
       .handle(request)
-      .then((result) =>
-        logger.debug(
-          { channel: request.channel, ts: request.sourceTs, result },
-          'answer channel message handled',
-        ),
-      )
-      .catch((error: unknown) =>
-        logger.error(
-          { err: error, channel: request.channel, ts: request.sourceTs },
-          'message handling failed',
-        ),
-      );
+      .then((result) => logger.debug({ ...logged, result }, 'answer channel message handled'))
+      .catch((error: unknown) => logger.error({ err: error, ...logged }, 'message handling failed'));
   };
 }

@@ -126,11 +126,8 @@ export function createSlackInstallations(deps: {
   async function forget(context: Context, why: string): Promise<void> {
     const id = installationIdOf(context);
     if (!id) return;
-    await store.deleteInstallation({
-      teamId: context.teamId,
-      enterpriseId: context.enterpriseId,
-      isEnterpriseInstall: context.isEnterpriseInstall,
-    });
+    const { teamId, enterpriseId, isEnterpriseInstall } = context;
+    await store.deleteInstallation({ teamId, enterpriseId, isEnterpriseInstall });
     clients.forget(id);
     logger.info({ installation: id, why }, 'Slack installation removed');
   }

@@ -33,6 +33,7 @@ export function createSlackApp(options: {
     config,
     logger,
     slackLogger,
+    endpoints: '/slack/events',
     ops: options.ops,
     routes: options.routes ?? [],
     installer: installations?.receiverOptions(clientOptions),

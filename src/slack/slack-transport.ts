@@ -25,6 +25,8 @@ export function createSlackTransport(deps: {
   config: Config;
   logger: Logger;
   slackLogger: SlackLogger;
+  /** HTTP mode: where Slack posts events (manifest.yml's request URLs). */
+  endpoints: string;
   ops: Omit<OpsState, 'ready'>;
   routes: HttpRoute[];
   /** OAuth: the HTTPReceiver's installer options (installations/oauth-setup.ts). */
@@ -68,10 +70,10 @@ export function createSlackTransport(deps: {
 }
 
 /** Events by POST /slack/events on the receiver's own server, with the routes as its custom routes. */
-function httpMode({ config, slackLogger, installer }: TransportDeps, routes: HttpRoute[]) {
+function httpMode({ config, slackLogger, endpoints, installer }: TransportDeps, routes: HttpRoute[]) {
   const receiver = new HTTPReceiver({
     signingSecret: config.slack.signingSecret ?? '',
-    endpoints: '/slack/events',
+    endpoints,
     customRoutes: routes,
     logger: slackLogger,
     // Ack first, work after: listeners never hold Slack's 3-second deadline.

@@ -1,17 +1,9 @@
 import type { AgentSessionPort } from '../conversation/agent-session.js';
-import { type StatusCallDeps, statusCall } from './slack-errors.js';
+import { FEATURE_UNAVAILABLE, type StatusCallDeps, statusCall } from './slack-errors.js';
 import { threadTitleFrom } from './views/agent-view.js';
 
 /** `agents.sessions.*` cannot work for this app or workspace (DESIGN "Agent sessions and Stop"). */
-const UNAVAILABLE_ERRORS = new Set([
-  'unknown_method',
-  'not_allowed_token_type',
-  'missing_scope',
-  'feature_not_enabled',
-  'not_allowed',
-  'method_deprecated',
-  'no_permission',
-]);
+const UNAVAILABLE_ERRORS = new Set([...FEATURE_UNAVAILABLE, 'no_permission']);
 
 /** Slack's limit on a session title (agents.sessions.rename: 1–200 characters). */
 const SESSION_TITLE_MAX_CHARS = 200;
@@ -34,13 +26,9 @@ export function createSlackAgentSessions(deps: StatusCallDeps): AgentSessionPort
           ...(question === undefined ? {} : { title: titleOf(question) }),
         }),
       ),
-    rename: (where, question) =>
+    rename: ({ channel, threadTs }, question) =>
       statusCall(deps, 'agents.sessions.rename', UNAVAILABLE_ERRORS, () =>
-        client.agents.sessions.rename({
-          channel_id: where.channel,
-          thread_ts: where.threadTs,
-          title: titleOf(question),
-        }),
+        client.agents.sessions.rename({ channel_id: channel, thread_ts: threadTs, title: titleOf(question) }),
       ),
   };
 }

@@ -1,7 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { AlertOutput } from '../alerts/alert-ports.js';
 import { NO_PREVIEWS } from './no-previews.js';
-import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
+import {
+  type AlertView,
+  renderAlertCard,
+  renderFiredAgain,
+  renderNotInvestigated,
+} from './views/alert-card.js';
 import { postedTs } from './web-client.js';
 
 /** The alert card and alert-thread replies; errors reach the caller. `identity` is read per post (OAuth). */
@@ -9,6 +14,9 @@ export function createSlackAlertOutput(
   client: WebClient,
   identity: { readonly botUserId: string },
 ): AlertOutput {
+  const reply = async ({ channel, threadTs }: { channel: string; threadTs: string }, view: AlertView) => {
+    await client.chat.postMessage({ channel, thread_ts: threadTs, ...view, ...NO_PREVIEWS });
+  };
   return {
     async postCard(channel, card) {
       const posted = await client.chat.postMessage({
@@ -18,21 +26,7 @@ export function createSlackAlertOutput(
       } as Parameters<WebClient['chat']['postMessage']>[0]);
       return postedTs(posted);
     },
-    async postFiredAgain(where, title, at) {
-      await client.chat.postMessage({
-        channel: where.channel,
-        thread_ts: where.threadTs,
-        ...renderFiredAgain(title, at),
-        ...NO_PREVIEWS,
-      });
-    },
-    async postNotInvestigated(where, reason) {
-      await client.chat.postMessage({
-        channel: where.channel,
-        thread_ts: where.threadTs,
-        ...renderNotInvestigated(reason, identity.botUserId),
-        ...NO_PREVIEWS,
-      });
-    },
+    postFiredAgain: (where, title, at) => reply(where, renderFiredAgain(title, at)),
+    postNotInvestigated: (where, reason) => reply(where, renderNotInvestigated(reason, identity.botUserId)),
   };
 }

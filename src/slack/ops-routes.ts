@@ -37,14 +37,8 @@ export function opsRoutes(state: OpsState): HttpRoute[] {
           return;
         }
         state.metrics().then(
-          ({ contentType, body }) => {
-            res.writeHead(200, { 'content-type': contentType });
-            res.end(body);
-          },
-          () => {
-            res.writeHead(500);
-            res.end();
-          },
+          ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+          () => res.writeHead(500).end(),
         );
       },
     },

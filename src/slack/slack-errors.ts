@@ -85,6 +85,35 @@ export function toThreadOutputError(method: string, error: unknown): ThreadOutpu
   return new ThreadOutputError(kind, code, method, { cause: error });
 }
 
+/** Answers that mean a Slack feature cannot work for this app or workspace (its token, scopes, plan). */
+export const FEATURE_UNAVAILABLE = [
+  'unknown_method',
+  'not_allowed_token_type',
+  'missing_scope',
+  'feature_not_enabled',
+  'not_allowed',
+  'method_deprecated',
+];
+
+/** A Web API call run by {@link countedCall}. */
+export type CountedCall = <T>(method: string, run: () => Promise<T>) => Promise<T>;
+
+/** Runs thread-output calls: a failure is counted and rethrown classified, as a ThreadOutputError. */
+export function countedCall(deps: Omit<StatusCallDeps, 'client'>): CountedCall {
+  return async (method, run) => {
+    try {
+      return await run();
+    } catch (error) {
+      const failure = toThreadOutputError(method, error);
+      deps.metrics.slackApiError(method, failure.code);
+      // A passing failure is logged by the retrying caller; a refusal here, naming the method.
+      const level = failure.kind === 'transient' ? 'debug' : 'warn';
+      deps.logger[level]({ method, error: failure.code, kind: failure.kind }, 'Slack API call failed');
+      throw failure;
+    }
+  };
+}
+
 /** What a best-effort status call needs: its client, and where a failure is logged and counted. */
 export interface StatusCallDeps {
   client: WebClient;

@@ -12,14 +12,10 @@ const MAX_PAGES = 10;
  */
 export function createSlackThreadReader(client: WebClient): ThreadReader {
   return {
-    async read(where) {
+    async read({ channel, threadTs }) {
       const messages: ThreadMessage[] = [];
       let pages = 0;
-      const replies = client.paginate('conversations.replies', {
-        channel: where.channel,
-        ts: where.threadTs,
-        limit: PAGE_SIZE,
-      });
+      const replies = client.paginate('conversations.replies', { channel, ts: threadTs, limit: PAGE_SIZE });
       for await (const page of replies) {
         messages.push(...(((page as ConversationsRepliesResponse).messages ?? []) as ThreadMessage[]));
         pages += 1;

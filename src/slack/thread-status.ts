@@ -1,17 +1,9 @@
 import type { ThreadStatusPort } from '../conversation/turn/turn-progress.js';
-import { type StatusCallDeps, statusCall } from './slack-errors.js';
+import { FEATURE_UNAVAILABLE, type StatusCallDeps, statusCall } from './slack-errors.js';
 import { renderThreadStatus } from './views/thread-status.js';
 
 /** `setStatus` cannot work for this app or workspace: progress messages (DESIGN "Native progress"). */
-const UNAVAILABLE_ERRORS = new Set([
-  'not_allowed_token_type',
-  'missing_scope',
-  'not_allowed',
-  'feature_not_enabled',
-  'unknown_method',
-  'method_deprecated',
-  'invalid_arguments',
-]);
+const UNAVAILABLE_ERRORS = new Set([...FEATURE_UNAVAILABLE, 'invalid_arguments']);
 
 /** The conversation layer's ThreadStatusPort on `assistant.threads.setStatus`. */
 export function createSlackThreadStatus(deps: StatusCallDeps): ThreadStatusPort {

@@ -67,8 +67,11 @@ export function webClientOptions(config: Config, logger: SlackLogger): WebClient
 }
 
 /** The Web client the bot posts with (Bolt's App builds its own for listeners from the same options). */
-export function createWebClient(config: Config, logger: Logger): WebClient {
-  return new WebClient(config.slack.botToken, webClientOptions(config, toSlackLogger(logger)));
+export function createWebClient(config: Config, logger: Logger, overrides: WebClientOptions = {}): WebClient {
+  return new WebClient(config.slack.botToken, {
+    ...webClientOptions(config, toSlackLogger(logger)),
+    ...overrides,
+  });
 }
 
 /** For reads a turn can do without (thread context, names): a 429 or a slow Slack fails them at once. */
@@ -80,10 +83,7 @@ export const FAIL_FAST_OPTIONS = {
 
 /** A client with {@link FAIL_FAST_OPTIONS}. */
 export function createFailFastWebClient(config: Config, logger: Logger): WebClient {
-  return new WebClient(config.slack.botToken, {
-    ...webClientOptions(config, toSlackLogger(logger)),
-    ...FAIL_FAST_OPTIONS,
-  });
+  return createWebClient(config, logger, FAIL_FAST_OPTIONS);
 }
 
 /** The bot's DM channel with `user` (`conversations.open`). */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { App, Context, HTTPReceiverOptions, Installation } from '@slack/bolt';
+import type { App, Context, HTTPReceiverOptions, Installation, InstallationStore } from '@slack/bolt';
 import type { WebClientOptions } from '@slack/web-api';
 import type { SlackOAuthConfig } from '../../config/load-config.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -18,7 +18,7 @@ import { registerInstallationListeners } from './listeners/index.js';
 import { scopedIdentity } from './scoped-identity.js';
 import { createSlackClients } from './slack-clients.js';
 import { createTeamRouting } from './team-routing.js';
-import { createWorkspaceScope, type SlackWorkspace } from './workspace-scope.js';
+import { createWorkspaceScope, type SlackWorkspace, workspaceOf } from './workspace-scope.js';
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
@@ -37,17 +37,9 @@ export type SlackInstallations = ReturnType<typeof createSlackInstallations>;
 /** The installation a Bolt event was authorized for (its context), as a workspace scope. */
 export function workspaceOfContext(context: Context): SlackWorkspace | undefined {
   const installationId = installationIdOf(context);
-  if (!installationId || !context.botToken || !context.botUserId) return undefined;
-  return {
-    installationId,
-    botToken: context.botToken,
-    identity: {
-      botUserId: context.botUserId,
-      botId: context.botId ?? '',
-      teamId: installationId,
-      enterpriseId: context.enterpriseId,
-    },
-  };
+  const { botToken, botUserId, botId, enterpriseId } = context;
+  if (!installationId || !botToken || !botUserId) return undefined;
+  return workspaceOf(installationId, botToken, { botUserId, botId: botId ?? '', enterpriseId });
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {
@@ -59,10 +51,56 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
  * Whether INSTALL_TEAM_IDS lets this installation in (DESIGN "Who may install"): its workspace, or
  * its org (an org-wide install, or a workspace of a listed org). Unset: anyone.
  */
-export function mayInstall(installation: Installation, allowed: readonly string[] | undefined): boolean {
+function mayInstall(installation: Installation, allowed: readonly string[] | undefined): boolean {
   if (!allowed) return true;
   const ids = [installation.team?.id, installation.enterprise?.id].filter((id) => id !== undefined);
   return ids.some((id) => allowed.includes(id));
+}
+
+type InstallationsDeps = Parameters<typeof createSlackInstallations>[0];
+
+/** The install flow: Slack's authorize page, who may install (INSTALL_TEAM_IDS), the pages after. */
+function installerOptions(deps: InstallationsDeps, store: InstallationStore, options: WebClientOptions) {
+  const { oauth, logger } = deps;
+  return {
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    stateSecret: oauth.stateSecret,
+    ...(oauth.redirectUri ? { redirectUri: oauth.redirectUri } : {}),
+    scopes: [...BOT_SCOPES],
+    installationStore: store,
+    installerOptions: {
+      installPath: INSTALL_PATH,
+      redirectUriPath: REDIRECT_PATH,
+      directInstall: false,
+      // The state travels in a cookie and in the URL: a link opened in another browser is refused.
+      stateVerification: true,
+      authorizationUrl: oauth.authorizeUrl,
+      // oauth.v2.access and auth.test go where the bot's other calls go (SLACK_API_URL).
+      clientOptions: options,
+      renderHtmlForInstallPath: renderInstallPage,
+      callbackOptions: {
+        // After Slack granted the install, before the installer stores it: refused ⇒ nothing kept.
+        afterInstallation: async (installation, _options, _req, res) => {
+          if (mayInstall(installation, deps.installTeamIds)) return true;
+          const place = installation.enterprise?.id ?? installation.team?.id;
+          logger.warn({ place }, 'an install from outside INSTALL_TEAM_IDS was refused; nothing stored');
+          sendHtml(res, 403, renderFailedPage(INSTALL_NOT_ALLOWED, INSTALL_PATH));
+          return false;
+        },
+        success: (installation, _options, _req, res) => {
+          const orgWide = installation.isEnterpriseInstall === true;
+          const name = orgWide ? installation.enterprise?.name : installation.team?.name;
+          sendHtml(res, 200, renderInstalledPage({ name, orgWide }));
+        },
+        failure: (error, _options, _req, res) => {
+          const code = error.code ?? 'slack_oauth_unknown_error';
+          logger.warn({ code }, 'a Slack installation did not complete');
+          sendHtml(res, CLIENT_SIDE_FAILURES.has(code) ? 400 : 502, renderFailedPage(code, INSTALL_PATH));
+        },
+      },
+    },
+  } satisfies Partial<HTTPReceiverOptions>;
 }
 
 export function createSlackInstallations(deps: {
@@ -73,7 +111,7 @@ export function createSlackInstallations(deps: {
   records: InstallationRecordStore;
   logger: Logger;
 }) {
-  const { oauth, logger } = deps;
+  const { logger } = deps;
   if (!deps.secrets.encryptionKey) {
     throw new SlackStartupError(
       'OAuth distribution keeps each Slack installation (its tokens) in the store, sealed: set STATE_ENCRYPTION_KEY (32 bytes in base64, `openssl rand -base64 32`)',
@@ -88,11 +126,8 @@ export function createSlackInstallations(deps: {
   async function forget(context: Context, why: string): Promise<void> {
     const id = installationIdOf(context);
     if (!id) return;
-    await store.deleteInstallation({
-      teamId: context.teamId,
-      enterpriseId: context.enterpriseId,
-      isEnterpriseInstall: context.isEnterpriseInstall,
-    });
+    const { teamId, enterpriseId, isEnterpriseInstall } = context;
+    await store.deleteInstallation({ teamId, enterpriseId, isEnterpriseInstall });
     clients.forget(id);
     logger.info({ installation: id, why }, 'Slack installation removed');
   }
@@ -104,45 +139,7 @@ export function createSlackInstallations(deps: {
     /** The bot's identity as the installation under way sees it. */
     identity: scopedIdentity(scope),
     /** The HTTPReceiver's OAuth options: Bolt's InstallProvider serves the install and redirect paths. */
-    receiverOptions: (clientOptions: WebClientOptions): Partial<HTTPReceiverOptions> => ({
-      clientId: oauth.clientId,
-      clientSecret: oauth.clientSecret,
-      stateSecret: oauth.stateSecret,
-      ...(oauth.redirectUri ? { redirectUri: oauth.redirectUri } : {}),
-      scopes: [...BOT_SCOPES],
-      installationStore: store,
-      installerOptions: {
-        installPath: INSTALL_PATH,
-        redirectUriPath: REDIRECT_PATH,
-        directInstall: false,
-        // The state travels in a cookie and in the URL: a link opened in another browser is refused.
-        stateVerification: true,
-        authorizationUrl: oauth.authorizeUrl,
-        // oauth.v2.access and auth.test go where the bot's other calls go (SLACK_API_URL).
-        clientOptions,
-        renderHtmlForInstallPath: renderInstallPage,
-        callbackOptions: {
-          // After Slack granted the install, before the installer stores it: refused ⇒ nothing kept.
-          afterInstallation: async (installation, _options, _req, res) => {
-            if (mayInstall(installation, deps.installTeamIds)) return true;
-            const place = installation.enterprise?.id ?? installation.team?.id;
-            logger.warn({ place }, 'an install from outside INSTALL_TEAM_IDS was refused; nothing stored');
-            sendHtml(res, 403, renderFailedPage(INSTALL_NOT_ALLOWED, INSTALL_PATH));
-            return false;
-          },
-          success: (installation, _options, _req, res) => {
-            const orgWide = installation.isEnterpriseInstall === true;
-            const name = orgWide ? installation.enterprise?.name : installation.team?.name;
-            sendHtml(res, 200, renderInstalledPage({ name, orgWide }));
-          },
-          failure: (error, _options, _req, res) => {
-            const code = error.code ?? 'slack_oauth_unknown_error';
-            logger.warn({ code }, 'a Slack installation did not complete');
-            sendHtml(res, CLIENT_SIDE_FAILURES.has(code) ? 400 : 502, renderFailedPage(code, INSTALL_PATH));
-          },
-        },
-      },
-    }),
+    receiverOptions: (options: WebClientOptions) => installerOptions(deps, store, options),
     /** Enters each event's installation scope, and forgets installations Slack says are gone. */
     register(app: App): void {
       app.use(async ({ context, next }) => {

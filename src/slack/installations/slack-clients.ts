@@ -1,6 +1,6 @@
 import type { Installation } from '@slack/bolt';
 import { installationIdOf, keysOfInstallation, type SealedInstallationStore } from './installation-store.js';
-import type { SlackWorkspace } from './workspace-scope.js';
+import { type SlackWorkspace, workspaceOf } from './workspace-scope.js';
 
 /**
  * How background work (delivery, polling, recovery: after the event returned) finds its installation
@@ -18,22 +18,12 @@ export class InstallationGoneError extends Error {
 }
 
 /** The workspace of a stored installation; undefined when it has no bot (a user-only install). */
-export function workspaceOfInstallation(installation: Installation): SlackWorkspace | undefined {
+function workspaceOfInstallation(installation: Installation): SlackWorkspace | undefined {
   const installationId = installationIdOf(keysOfInstallation(installation));
   const bot = installation.bot;
   if (!installationId || !bot) return undefined;
-  return {
-    installationId,
-    botToken: bot.token,
-    identity: {
-      botUserId: bot.userId,
-      botId: bot.id,
-      // Thread keys and who-is-inside take the installation's id: for an org-wide install the org
-      // (`E…`) never equals a workspace, so everyone is judged by their enterprise.
-      teamId: installationId,
-      enterpriseId: installation.enterprise?.id,
-    },
-  };
+  const enterpriseId = installation.enterprise?.id;
+  return workspaceOf(installationId, bot.token, { botUserId: bot.userId, botId: bot.id, enterpriseId });
 }
 
 /** How long an opened installation is reused before the store is read again. */

@@ -18,17 +18,14 @@ export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope) 
   };
 }
 
-/** A write for an installation that is gone is refused for good, as Slack refuses a revoked token. */
-function gone(method: string, error: unknown): ThreadOutputError {
-  return new ThreadOutputError('permanent', 'installation_not_found', method, { cause: error });
-}
-
 /** The output with every write in its thread's installation. */
 export function routeOutputByTeam(output: ThreadOutput, routing: TeamRouting): ThreadOutput {
   const at = <R>(method: string, where: ThreadLocation, write: () => Promise<R>): Promise<R> =>
     routing.within(where.teamId, write).catch((error: unknown) => {
-      // A store that cannot answer is a passing fault (unclassified: transient); a gone install is not.
-      throw error instanceof InstallationGoneError ? gone(method, error) : error;
+      // A store that cannot answer is a passing fault (unclassified: transient); a gone install is refused
+      // for good, as Slack refuses a revoked token.
+      if (!(error instanceof InstallationGoneError)) throw error;
+      throw new ThreadOutputError('permanent', 'installation_not_found', method, { cause: error });
     });
   return {
     postProgress: (where, ...rest) =>

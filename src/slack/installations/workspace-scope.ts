@@ -13,6 +13,18 @@ export interface SlackWorkspace {
   botToken: string;
 }
 
+/**
+ * An installation's workspace. Thread keys and who-is-inside take the installation's id as the team:
+ * for an org-wide install the org (`E…`) never equals a workspace, so everyone is judged by their enterprise.
+ */
+export function workspaceOf(
+  installationId: string,
+  botToken: string,
+  bot: Omit<SlackIdentity, 'teamId' | 'url'>,
+): SlackWorkspace {
+  return { installationId, botToken, identity: { ...bot, teamId: installationId } };
+}
+
 /** Runs work in an installation's scope; `current()` is undefined outside any (one workspace, start-up). */
 export type WorkspaceScope = ReturnType<typeof createWorkspaceScope>;
 

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockFeedbackButtonsAction, SlackActionMiddlewa
 import type { Ratings } from '../../../conversation/feedback/ratings.js';
 import type { Logger } from '../../../runtime/logger.js';
 import { personOfInteraction } from '../../payload-person.js';
-import { ANSWER_EVENT_TYPE } from '../../thread-output.js';
+import { ANSWER_EVENT_TYPE } from '../../turn-messages.js';
 import { FEEDBACK_PROBLEMS, parseFeedbackValue, renderFeedbackThanks } from '../../views/feedback.js';
 
 type Args = SlackActionMiddlewareArgs<BlockFeedbackButtonsAction> & AllMiddlewareArgs;

@@ -26,11 +26,7 @@ export function answerChannelListener(deps: AnswerChannelPorts) {
   return async ({ event, context }: Args): Promise<void> => {
     if (!answerChannels) return;
     const message = { ...(event as unknown as SlackMessageLike), type: 'message' as const };
-    const verdict = classifyMessage(message, {
-      botUserId: identity.botUserId,
-      botId: identity.botId,
-      allowedChannelIds,
-    });
+    const verdict = classifyMessage(message, { ...identity, allowedChannelIds });
     if (!isAnswerAllCandidate(verdict, message.channel, allowedChannelIds)) return;
     const prompt = toAgentPrompt(message.text ?? '', identity.botUserId);
     // A post without words (a screenshot, a file dropped in) asks nothing: not worth a refusal here.
@@ -48,19 +44,10 @@ export function answerChannelListener(deps: AnswerChannelPorts) {
       mentioned: false,
       answerAll: true,
     };
+    const logged = { channel: request.channel, ts: request.sourceTs };
     void turns
       .handle(request)
-      .then((result) =>
-        logger.debug(
-          { channel: request.channel, ts: request.sourceTs, result },
-          'answer channel message handled',
-        ),
-      )
-      .catch((error: unknown) =>
-        logger.error(
-          { err: error, channel: request.channel, ts: request.sourceTs },
-          'message handling failed',
-        ),
-      );
+      .then((result) => logger.debug({ ...logged, result }, 'answer channel message handled'))
+      .catch((error: unknown) => logger.error({ err: error, ...logged }, 'message handling failed'));
   };
 }

@@ -14,11 +14,7 @@ export interface HomeOpenedPorts {
 
 export function appHomeOpenedListener(deps: HomeOpenedPorts) {
   return async ({ event, client, context }: Args): Promise<void> => {
-    if (event.tab === 'home') {
-      await deps.appHome?.opened(tenantOf(context), event.user);
-      return;
-    }
-    if (event.tab !== 'messages') return;
-    await deps.agentView.offerSuggestedPrompts(client, event.channel);
+    if (event.tab === 'home') await deps.appHome?.opened(tenantOf(context), event.user);
+    else if (event.tab === 'messages') await deps.agentView.offerSuggestedPrompts(client, event.channel);
   };
 }

@@ -47,11 +47,7 @@ export function messageListener(deps: MessagePorts, source: 'app_mention' | 'mes
   const { identity, allowedChannelIds, turns, logger } = deps;
   return async ({ event, context, client }: Args): Promise<void> => {
     const message = { ...(event as unknown as SlackMessageLike), type: source };
-    const verdict = classifyMessage(message, {
-      botUserId: identity.botUserId,
-      botId: identity.botId,
-      allowedChannelIds,
-    });
+    const verdict = classifyMessage(message, { ...identity, allowedChannelIds });
     if (verdict.kind === 'ignore' && !verdict.tellUser) return;
     const request: TurnRequest = {
       ...requestOf(message, tenantOf(context), identity),
@@ -69,22 +65,15 @@ export function messageListener(deps: MessagePorts, source: 'app_mention' | 'mes
       verdict.kind === 'ignore' ? turns.refuse(request, 'channel-not-allowed') : turns.handle(request);
     const startsDm = message.channel_type === 'im' && !message.thread_ts;
     const retryNum = context.retryNum;
+    const logged = { channel: request.channel, ts: request.sourceTs };
     void handling
       .then(async (result) => {
         // A new DM conversation is named after its first question in the agent view's history.
         if (result === 'started' && startsDm) {
           await deps.agentView.titleConversation(client, request.channel, request.threadTs, request.prompt);
         }
-        logger.debug(
-          { channel: request.channel, ts: request.sourceTs, source, result, retryNum },
-          'message handled',
-        );
+        logger.debug({ ...logged, source, result, retryNum }, 'message handled');
       })
-      .catch((error: unknown) => {
-        logger.error(
-          { err: error, channel: request.channel, ts: request.sourceTs },
-          'message handling failed',
-        );
-      });
+      .catch((error: unknown) => logger.error({ err: error, ...logged }, 'message handling failed'));
   };
 }

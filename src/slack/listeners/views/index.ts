@@ -6,17 +6,11 @@ import { COMMENT_VIEW_CALLBACK_ID } from '../../views/feedback.js';
 import { type ConnectionFormPorts, connectionFormListener } from './connection-form-submitted.js';
 import { feedbackCommentListener } from './feedback-comment.js';
 
-/** View callback ids → listeners. */
+/** View callback ids → listeners (Bolt matches a bare callback id on `view_submission`). */
 export function registerViewListeners(
   app: App,
   ports: ConnectionFormPorts & { reactions: Ratings; admins: AdminCheck },
 ): void {
-  app.view(
-    { type: 'view_submission', callback_id: COMMENT_VIEW_CALLBACK_ID },
-    feedbackCommentListener(ports),
-  );
-  app.view(
-    { type: 'view_submission', callback_id: CONNECTION_FORM_CALLBACK_ID },
-    connectionFormListener(ports, ports.admins),
-  );
+  app.view(COMMENT_VIEW_CALLBACK_ID, feedbackCommentListener(ports));
+  app.view(CONNECTION_FORM_CALLBACK_ID, connectionFormListener(ports, ports.admins));
 }

@@ -212,11 +212,7 @@ export function accountCalls(context: CallContext) {
     },
 
     /** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
-    async updateSubAccount(
-      accountId: number,
-      body: SubAccountUpdate,
-      options?: AgentCallOptions,
-    ): Promise<void> {
+    async updateSubAccount(accountId: number, body: SubAccountUpdate, options?: AgentCallOptions) {
       const token = requireAccountToken(context, 'updateSubAccount');
       const path = `${basePath(context)}/${segment(accountId)}`;
       await send(

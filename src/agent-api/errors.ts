@@ -285,6 +285,5 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

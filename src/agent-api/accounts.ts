@@ -96,9 +96,7 @@ export const fitsInt32 = (value: number): boolean =>
   Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 
 /** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
-export function newAccountProblems(
-  account: Pick<NewSubAccount, 'email' | 'retentionDays' | 'maxDailyGB'>,
-): string[] {
+export function newAccountProblems(account: Pick<NewSubAccount, 'email' | 'retentionDays' | 'maxDailyGB'>) {
   const problems: string[] = [];
   if (!isEmailAddress(account.email)) problems.push(`“${account.email}” is not an email address`);
   if (!Number.isInteger(account.retentionDays) || account.retentionDays < 1) {

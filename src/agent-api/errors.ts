@@ -165,10 +165,7 @@ function readServiceErrorBody(
 }
 
 /** The region-mismatch error when the text carries its sentence (checked before any status). */
-export function regionMismatchIn(
-  text: string,
-  details: AgentApiErrorDetails,
-): RegionMismatchError | undefined {
+export function regionMismatchIn(text: string, details: AgentApiErrorDetails) {
   const regions = parseRegionMismatch(text);
   return regions && new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
 }

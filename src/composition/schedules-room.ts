@@ -51,7 +51,6 @@ export function wireSchedules(
     /** The person's Slack zone (users.info `tz`), in the installation in scope. */
     zoneOf(userId: string): Promise<string | undefined>;
     installations: ScheduleInstallations;
-    output: RunStartDeps['output'];
     scheduleOutput: ScheduleOutput;
   },
 ) {
@@ -69,7 +68,6 @@ export function wireSchedules(
     claims: deps.store,
     runStart,
     output: deps.scheduleOutput,
-    metrics: deps.metrics,
     clock: deps.scheduleClock,
     logger: log,
     graceMs: deps.settings.graceMs,

@@ -86,12 +86,8 @@ export function agentCalls({ send }: CallContext) {
         },
         options,
       );
-      const body = parseBody(response, runStatusSchema);
-      return {
-        status: body.status,
-        message: messageAsMarkdown(body.message),
-        totalSteps: body.totalSteps ?? undefined,
-      };
+      const { status, message, totalSteps } = parseBody(response, runStatusSchema);
+      return { status, message: messageAsMarkdown(message), totalSteps: totalSteps ?? undefined };
     },
 
     enableAgent: (agentId: string, options?: AgentCallOptions) => setActive(agentId, 'enable', options),

@@ -27,8 +27,7 @@ export interface Metrics extends ConversationMetrics, AlertMetrics, ScheduleMetr
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'sab_' });
-  const series = seriesOn(registry);
-  const { counter } = series;
+  const { counter } = seriesOn(registry);
   const turnsStarted = counter(
     'sab_turns_started_total',
     'Agent turns started, by kind (start = first turn of a thread, followUp = later turns).',
@@ -72,8 +71,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     statusPoll: ({ ok, errorCode }) => polls.inc({ result: ok ? 'ok' : (errorCode ?? 'error') }),
     serviceError: (code) => serviceErrors.inc({ code }),
     turnOverLimit: () => overLimit.inc(),
-    ...createSlackSeries(series),
-    ...createAlertSeries(series),
+    ...createSlackSeries(registry),
+    ...createAlertSeries(registry),
     scheduleOccurrence: (result) => schedules.inc({ result }),
     stopPressed: (result) => stops.inc({ result }),
     render: () => registry.metrics(),
@@ -81,7 +80,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 }
 
 /** What Slack made of the bot's calls and posts: errors, outcomes dropped, statuses lapsed, latency. */
-function createSlackSeries({ counter, histogram }: Series) {
+function createSlackSeries(registry: Registry) {
+  const { counter, histogram } = seriesOn(registry);
   const slackErrors = counter(
     'sab_slack_api_errors_total',
     'Slack Web API calls that failed, by method and error.',
@@ -116,7 +116,8 @@ function createSlackSeries({ counter, histogram }: Series) {
 }
 
 /** DESIGN "Alert investigations": alerts by outcome and source, investigations, time to verdict. */
-function createAlertSeries({ counter, histogram }: Series) {
+function createAlertSeries(registry: Registry) {
+  const { counter, histogram } = seriesOn(registry);
   const received = counter(
     'sab_alerts_received_total',
     'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',
@@ -143,8 +144,6 @@ function createAlertSeries({ counter, histogram }: Series) {
     timeToVerdict: (ms: number) => verdict.observe(ms / 1000),
   };
 }
-
-type Series = ReturnType<typeof seriesOn>;
 
 function seriesOn(registry: Registry) {
   const registers = [registry];

@@ -17,7 +17,6 @@ import { createSchedules, type ScheduleStore, type Schedules } from '../conversa
 import type { Tenant } from '../conversation/tenancy.js';
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
 import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
 
 /** How often every replica looks for due occurrences: well inside the minute a schedule names. */
 export const SCHEDULE_TICK_MS = 20_000;
@@ -34,14 +33,13 @@ export function createScheduleBook(store: ScheduleStore, clock: Clock, perChanne
 
 /** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
 export function wireSchedules(
-  deps: Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> & {
+  deps: Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'clock' | 'metrics'> & {
     store: OccurrenceClaims;
     schedules: Schedules;
     /** The ticker's time, and the schedules' (added at, next run). */
     scheduleClock: Clock;
     /** The runs' time (deadlines, progress): the bot's clock. */
     clock: Clock;
-    logger: Logger;
     metrics: ScheduleMetrics & RunStartDeps['metrics'];
     settings: RunStartDeps['settings'] & { graceMs: number };
     outsiderPolicy: 'dm' | 'thread' | 'refuse';

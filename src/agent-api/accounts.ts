@@ -39,10 +39,7 @@ export const subAccountSchema = z.looseObject({
   docSizeSetting: z.boolean().nullish(),
   sharingObjectsAccounts: z.array(sharingAccountSchema).nullish(),
   utilizationSettings: z
-    .looseObject({
-      frequencyMinutes: z.number().int().nullish(),
-      utilizationEnabled: z.boolean().nullish(),
-    })
+    .looseObject({ frequencyMinutes: z.number().int().nullish(), utilizationEnabled: z.boolean().nullish() })
     .nullish(),
   /** The main account itself. */
   isOwner: z.boolean().nullish(),

@@ -88,7 +88,6 @@ export function wireSchedules(
   }
   return {
     command,
-    firing,
     /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
     start() {
       loop ??= tickUntilStopped();

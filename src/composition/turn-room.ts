@@ -86,9 +86,7 @@ export function wireTurns(ctx: BotContext, deps: TurnRoomDeps) {
     errorCode,
     // DESIGN "Audience at every post": asked again just before service data is posted, in the
     // turn's own installation (a delivery runs long after its event, from the poller).
-    audienceAtPost: {
-      placeFor: (turn) => slack.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
-    },
+    audienceAtPost: { placeFor: (turn) => slack.within(turn.teamId, () => audienceAtPost.placeFor(turn)) },
   });
   const turns = createTurnIntake({
     ...shared,

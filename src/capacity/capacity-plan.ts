@@ -150,12 +150,10 @@ function withoutNulls(value: unknown): unknown {
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
   const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
-  const sharingObjectsAccounts = sharingIds(account);
-  const kept = withoutNulls(rest) as Record<string, unknown>;
   return {
-    ...kept,
+    ...(withoutNulls(rest) as Record<string, unknown>),
     accountName: account.accountName,
-    sharingObjectsAccounts,
+    sharingObjectsAccounts: sharingIds(account),
     maxDailyGB: roundGb(maxDailyGB),
   };
 }

@@ -132,7 +132,8 @@ async function boundChannelAgents(store: HomeDataDeps['store'], tenant: Tenant):
   });
 }
 
-function agentRows(tenant: Tenant, defaultAgentId: string, bound: ChannelAgent[], seen: AgentSeen[]) {
+/** The agents an admin's home lists, each once: the default, the bound ones, those seen here. */
+export function agentRows(tenant: Tenant, defaultAgentId: string, bound: ChannelAgent[], seen: AgentSeen[]) {
   // An agent seen only in another installation is not listed (the default and bound ones are).
   const seenHere = seen.filter((row) => row.installation === tenant.key).map((row) => row.agentId);
   // AGENT_ID is the operator's default: listed to the home installations only.

@@ -45,9 +45,8 @@ export function agentCalls({ send }: CallContext) {
     notFound: NotFoundMeaning,
     options: AgentCallOptions | undefined,
   ): Promise<{ sessionId: string }> {
-    const body = runRequestBody(input);
     const response = await send(
-      { endpoint, method: 'POST', path, body, retry: 'unsent-only', notFound },
+      { endpoint, method: 'POST', path, body: runRequestBody(input), retry: 'unsent-only', notFound },
       options,
     );
     return { sessionId: parseBody(response, runStartSchema).sessionId };

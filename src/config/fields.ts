@@ -56,8 +56,7 @@ export const optionalString = z
 /** A full URL, or a bare host meaning `https://host`; returned without a trailing slash. */
 export function normaliseBaseUrl(value: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  const url = new URL(withScheme);
-  return url.toString().replace(/\/+$/, '');
+  return new URL(withScheme).toString().replace(/\/+$/, '');
 }
 
 /** A value that must be set: unset or blank reads "is required". */

@@ -16,10 +16,7 @@ const LOOKING_MS = 30 * 60_000;
 
 /** The publisher: on open, on thread changes, and on an admin's own settings changes. */
 function createAppHome(
-  deps: Pick<
-    Parameters<typeof wireAppHome>[0],
-    'publish' | 'within' | 'republishIntervalMs' | 'now' | 'logger'
-  >,
+  deps: Pick<AppHomeDeps, 'publish' | 'within' | 'republishIntervalMs' | 'now' | 'logger'>,
   data: ReturnType<typeof createHomeData>,
 ) {
   const { logger, now } = deps;
@@ -73,24 +70,25 @@ function createAppHome(
 
 export type AppHome = ReturnType<typeof createAppHome>;
 
+/** What App Home is handed: what a home shows, and how and where to publish it. */
+type AppHomeDeps = Omit<HomeDataDeps, 'store' | 'admins' | 'connections' | 'watched'> & {
+  /** `views.publish` of the person's home, in the installation in scope. */
+  publish(userId: string, home: PersonHome): Promise<unknown>;
+  /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
+  within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
+  store: HomeDataDeps['store'] & WatchRecords;
+  /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
+  admins: Omit<AdminCheckOptions, 'onLookupError'>;
+  /** Every service connection, the default one first, as `/agent connections` lists them. */
+  connections: Parameters<typeof registryConnections>[0];
+  /** Least time between two publishes for one person after a change. Default 10 s. */
+  republishIntervalMs: number | undefined;
+  /** OAuth: the weekly figures are kept per installation. */
+  byInstallation: boolean;
+};
+
 /** App Home's room: what a home shows, its publisher, and the activity that re-publishes it. */
-export function wireAppHome(
-  deps: Omit<HomeDataDeps, 'store' | 'admins' | 'connections' | 'watched'> & {
-    /** `views.publish` of the person's home, in the installation in scope. */
-    publish(userId: string, home: PersonHome): Promise<unknown>;
-    /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
-    within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
-    store: HomeDataDeps['store'] & WatchRecords;
-    /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
-    admins: Omit<AdminCheckOptions, 'onLookupError'>;
-    /** Every service connection, the default one first, as `/agent connections` lists them. */
-    connections: Parameters<typeof registryConnections>[0];
-    /** Least time between two publishes for one person after a change. Default 10 s. */
-    republishIntervalMs: number | undefined;
-    /** OAuth: the weekly figures are kept per installation. */
-    byInstallation: boolean;
-  },
-) {
+export function wireAppHome(deps: AppHomeDeps) {
   const { store, now, logger } = deps;
   const data = createHomeData({
     ...deps,

@@ -43,8 +43,8 @@ function scrubSecrets(text: string): string {
 }
 
 /** Bolt and the Web client log through this adapter, so their lines are JSON (and scrubbed) too. */
-export function toSlackLogger(logger: Logger, name = 'slack'): SlackLogger {
-  const child = logger.child({ component: name });
+export function toSlackLogger(logger: Logger): SlackLogger {
+  const child = logger.child({ component: 'slack' });
   const textOf = (part: unknown) =>
     part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part);
   const text = (parts: unknown[]) => scrubSecrets(parts.map(textOf).join(' '));

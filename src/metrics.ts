@@ -27,7 +27,7 @@ export interface Metrics extends ConversationMetrics, AlertMetrics, ScheduleMetr
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'sab_' });
-  const counter = counterOn(registry);
+  const { counter } = seriesOn(registry);
   const turnsStarted = counter(
     'sab_turns_started_total',
     'Agent turns started, by kind (start = first turn of a thread, followUp = later turns).',
@@ -43,6 +43,45 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     'result',
   ]);
   const serviceErrors = counter('sab_service_errors_total', 'Agent service errors, by class.', ['code']);
+  const overLimit = counter(
+    'sab_turns_over_limit_total',
+    'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
+  );
+  const stops = counter(
+    'sab_stops_total',
+    "Stop pressed on a thread's agent session, by result (stopped: a run was followed; idle: nothing ran; outsider: ignored).",
+    ['result'],
+  );
+  const schedules = counter(
+    'sab_schedule_occurrences_total',
+    'Scheduled question occurrences, by result (run: asked and its run started; skipped: missed past SCHEDULE_GRACE_MINUTES or an outsider-readable channel; failed: not asked, or paused).',
+    ['result'],
+  );
+  for (const result of ['run', 'skipped', 'failed']) schedules.inc({ result }, 0);
+  // Known label values start at 0, so dashboards and rate() see a series before the first event.
+  for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
+  for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
+  for (const result of ['stopped', 'idle', 'outsider']) stops.inc({ result }, 0);
+  return {
+    registry,
+    contentType: registry.contentType,
+    turnStarted: (kind) => turnsStarted.inc({ kind }),
+    turnFinished: (outcome: TurnOutcome) => turnsFinished.inc({ outcome }),
+    turnsInFlight: (count) => inFlight.set(count),
+    statusPoll: ({ ok, errorCode }) => polls.inc({ result: ok ? 'ok' : (errorCode ?? 'error') }),
+    serviceError: (code) => serviceErrors.inc({ code }),
+    turnOverLimit: () => overLimit.inc(),
+    ...createSlackSeries(registry),
+    ...createAlertSeries(registry),
+    scheduleOccurrence: (result) => schedules.inc({ result }),
+    stopPressed: (result) => stops.inc({ result }),
+    render: () => registry.metrics(),
+  };
+}
+
+/** What Slack made of the bot's calls and posts: errors, outcomes dropped, statuses lapsed, latency. */
+function createSlackSeries(registry: Registry) {
+  const { counter, histogram } = seriesOn(registry);
   const slackErrors = counter(
     'sab_slack_api_errors_total',
     'Slack Web API calls that failed, by method and error.',
@@ -62,56 +101,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     'Questions asked where people outside the organisation (or guests) read, by what was done (private: answered in a DM; refused) and why.',
     ['action', 'reason'],
   );
-  const overLimit = counter(
-    'sab_turns_over_limit_total',
-    'Messages not taken because their sender used up RUNS_PER_PERSON_PER_HOUR.',
+  const delivery = histogram(
+    'sab_delivery_latency_seconds',
+    'Time from seeing a terminal run status to Slack accepting the answer.',
+    [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
   );
-  const stops = counter(
-    'sab_stops_total',
-    "Stop pressed on a thread's agent session, by result (stopped: a run was followed; idle: nothing ran; outsider: ignored).",
-    ['result'],
-  );
-  const delivery = new Histogram({
-    name: 'sab_delivery_latency_seconds',
-    help: 'Time from seeing a terminal run status to Slack accepting the answer.',
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const alerts = createAlertSeries(registry);
-  const schedules = counter(
-    'sab_schedule_occurrences_total',
-    'Scheduled question occurrences, by result (run: asked and its run started; skipped: missed past SCHEDULE_GRACE_MINUTES or an outsider-readable channel; failed: not asked, or paused).',
-    ['result'],
-  );
-  for (const result of ['run', 'skipped', 'failed']) schedules.inc({ result }, 0);
-  // Known label values start at 0, so dashboards and rate() see a series before the first event.
-  for (const kind of ['start', 'followUp']) turnsStarted.inc({ kind }, 0);
-  for (const outcome of TURN_OUTCOMES) turnsFinished.inc({ outcome }, 0);
-  for (const result of ['stopped', 'idle', 'outsider']) stops.inc({ result }, 0);
   return {
-    registry,
-    contentType: registry.contentType,
-    turnStarted: (kind) => turnsStarted.inc({ kind }),
-    turnFinished: (outcome: TurnOutcome) => turnsFinished.inc({ outcome }),
-    turnsInFlight: (count) => inFlight.set(count),
-    statusPoll: ({ ok, errorCode }) => polls.inc({ result: ok ? 'ok' : (errorCode ?? 'error') }),
-    serviceError: (code) => serviceErrors.inc({ code }),
-    deliveryLatency: (ms) => delivery.observe(ms / 1000),
-    deliveryDropped: (error) => dropped.inc({ error }),
+    slackApiError: (method: string, error: string) => slackErrors.inc({ method, error }),
+    deliveryDropped: (error: string) => dropped.inc({ error }),
     progressStatusLapsed: () => statusLapsed.inc(),
-    outsiderReadable: (action, reason) => outsiderReadable.inc({ action, reason }),
-    turnOverLimit: () => overLimit.inc(),
-    ...alerts,
-    scheduleOccurrence: (result) => schedules.inc({ result }),
-    stopPressed: (result) => stops.inc({ result }),
-    slackApiError: (method, error) => slackErrors.inc({ method, error }),
-    render: () => registry.metrics(),
+    outsiderReadable: (action: string, reason: string) => outsiderReadable.inc({ action, reason }),
+    deliveryLatency: (ms: number) => delivery.observe(ms / 1000),
   };
 }
 
 /** DESIGN "Alert investigations": alerts by outcome and source, investigations, time to verdict. */
-function createAlertSeries(registry: Registry): AlertMetrics & Pick<ConversationMetrics, 'timeToVerdict'> {
-  const counter = counterOn(registry);
+function createAlertSeries(registry: Registry) {
+  const { counter, histogram } = seriesOn(registry);
   const received = counter(
     'sab_alerts_received_total',
     'Alerts received (POST /alerts, or integration posts in watched channels), by outcome (investigating, duplicate, cooldown, limited) and source (webhook, channel).',
@@ -122,25 +128,29 @@ function createAlertSeries(registry: Registry): AlertMetrics & Pick<Conversation
     'Alert investigations whose agent run started, by source.',
     ['source'],
   );
-  const verdict = new Histogram({
-    name: 'sab_alert_time_to_verdict_seconds',
-    help: "Time from an alert's arrival to its investigation's answer in Slack.",
-    buckets: [5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600],
-    registers: [registry],
-  });
+  const verdict = histogram(
+    'sab_alert_time_to_verdict_seconds',
+    "Time from an alert's arrival to its investigation's answer in Slack.",
+    [5, 10, 20, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+  );
   for (const source of ['webhook', 'channel']) {
     investigations.inc({ source }, 0);
     for (const outcome of ['investigating', 'duplicate', 'cooldown', 'limited'])
       received.inc({ outcome, source }, 0);
   }
   return {
-    alertReceived: (outcome, source) => received.inc({ outcome, source }),
-    investigationStarted: (source) => investigations.inc({ source }),
-    timeToVerdict: (ms) => verdict.observe(ms / 1000),
+    alertReceived: (outcome: string, source: string) => received.inc({ outcome, source }),
+    investigationStarted: (source: string) => investigations.inc({ source }),
+    timeToVerdict: (ms: number) => verdict.observe(ms / 1000),
   };
 }
 
-function counterOn(registry: Registry) {
-  return (name: string, help: string, labelNames: string[] = []) =>
-    new Counter({ name, help, labelNames, registers: [registry] });
+function seriesOn(registry: Registry) {
+  const registers = [registry];
+  return {
+    counter: (name: string, help: string, labelNames: string[] = []) =>
+      new Counter({ name, help, labelNames, registers }),
+    histogram: (name: string, help: string, buckets: number[]) =>
+      new Histogram({ name, help, buckets, registers }),
+  };
 }

@@ -92,11 +92,7 @@ export async function startBot(
     store,
     inside,
     admins: { adminUserIds: config.access.adminUserIds, app: identity, lookupUser: users.lookup },
-    connections: {
-      list: (tenant) => connections.admin.list(tenant),
-      aliases: (tenant) => connections.admin.aliases(tenant),
-      now,
-    },
+    connections: { list: connections.admin.list, aliases: connections.admin.aliases, now },
     answerChannels,
     schedules: scheduleBook,
     defaultAgentId: config.agent.agentId,
@@ -163,7 +159,7 @@ export async function startBot(
     settings: { ...ctx.turnSettings, graceMs: config.schedules.graceMs },
     scheduleClock,
     outsiderPolicy: config.audience.outsiderPolicy,
-    connectionExists: (alias, tenant) => connections.admin.exists(alias, tenant),
+    connectionExists: connections.admin.exists,
     zoneOf: async (userId) => (await users.lookup(userId))?.tz,
     scheduleOutput: createSlackScheduleOutput(slackClient),
   });

@@ -39,10 +39,7 @@ export const subAccountSchema = z.looseObject({
   docSizeSetting: z.boolean().nullish(),
   sharingObjectsAccounts: z.array(sharingAccountSchema).nullish(),
   utilizationSettings: z
-    .looseObject({
-      frequencyMinutes: z.number().int().nullish(),
-      utilizationEnabled: z.boolean().nullish(),
-    })
+    .looseObject({ frequencyMinutes: z.number().int().nullish(), utilizationEnabled: z.boolean().nullish() })
     .nullish(),
   /** The main account itself. */
   isOwner: z.boolean().nullish(),
@@ -96,9 +93,7 @@ export const fitsInt32 = (value: number): boolean =>
   Number.isFinite(value) && value >= -INT32_MAX - 1 && value <= INT32_MAX;
 
 /** One sentence per value the spec would refuse, naming it; empty when the request may be sent. */
-export function newAccountProblems(
-  account: Pick<NewSubAccount, 'email' | 'retentionDays' | 'maxDailyGB'>,
-): string[] {
+export function newAccountProblems(account: Pick<NewSubAccount, 'email' | 'retentionDays' | 'maxDailyGB'>) {
   const problems: string[] = [];
   if (!isEmailAddress(account.email)) problems.push(`“${account.email}” is not an email address`);
   if (!Number.isInteger(account.retentionDays) || account.retentionDays < 1) {
@@ -212,11 +207,7 @@ export function accountCalls(context: CallContext) {
     },
 
     /** PUT …/time-based-accounts/<account_id>. Any 2xx is success (200 with or without a body, or 204). */
-    async updateSubAccount(
-      accountId: number,
-      body: SubAccountUpdate,
-      options?: AgentCallOptions,
-    ): Promise<void> {
+    async updateSubAccount(accountId: number, body: SubAccountUpdate, options?: AgentCallOptions) {
       const token = requireAccountToken(context, 'updateSubAccount');
       const path = `${basePath(context)}/${segment(accountId)}`;
       await send(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunInput, RunStatusReport } from '../conversation/ports.js';
+import type { RunInput } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, parseBody, segment } from './call-context.js';
 import type { NotFoundMeaning } from './errors.js';
 
@@ -17,7 +17,6 @@ export const runStatusSchema = z.looseObject({
 
 /** Agent activation response. */
 export const agentActivationSchema = z.looseObject({ id: z.string(), active: z.boolean() });
-export type AgentActivation = z.infer<typeof agentActivationSchema>;
 
 /** The run's `message` as Markdown: a structured-output agent's JSON value becomes a `json` fence. */
 export function messageAsMarkdown(message: unknown): string | undefined {
@@ -46,20 +45,15 @@ export function agentCalls({ send }: CallContext) {
     notFound: NotFoundMeaning,
     options: AgentCallOptions | undefined,
   ): Promise<{ sessionId: string }> {
-    const body = runRequestBody(input);
     const response = await send(
-      { endpoint, method: 'POST', path, body, retry: 'unsent-only', notFound },
+      { endpoint, method: 'POST', path, body: runRequestBody(input), retry: 'unsent-only', notFound },
       options,
     );
     return { sessionId: parseBody(response, runStartSchema).sessionId };
   }
 
   /** POST /v2/ai-agent/<agent_id>/enable or /disable. Setting a state twice is harmless: retried. */
-  async function setActive(
-    agentId: string,
-    action: 'enable' | 'disable',
-    options: AgentCallOptions | undefined,
-  ): Promise<AgentActivation> {
+  async function setActive(agentId: string, action: 'enable' | 'disable', options?: AgentCallOptions) {
     const endpoint = `${action}Agent`;
     const path = `${agentPath(agentId)}/${action}`;
     const response = await send(
@@ -79,11 +73,7 @@ export function agentCalls({ send }: CallContext) {
       run('followUp', `${agentPath(agentId)}/${segment(sessionId)}`, input, 'agent-unavailable', options),
 
     /** GET /v2/ai-agent/<agent_id>/<session_id>, a long poll: status `timeout` is "nothing new yet". */
-    async getRunStatus(
-      agentId: string,
-      sessionId: string,
-      options?: AgentCallOptions,
-    ): Promise<RunStatusReport> {
+    async getRunStatus(agentId: string, sessionId: string, options?: AgentCallOptions) {
       const response = await send(
         {
           endpoint: 'getRunStatus',
@@ -95,12 +85,8 @@ export function agentCalls({ send }: CallContext) {
         },
         options,
       );
-      const body = parseBody(response, runStatusSchema);
-      return {
-        status: body.status,
-        message: messageAsMarkdown(body.message),
-        totalSteps: body.totalSteps ?? undefined,
-      };
+      const { status, message, totalSteps } = parseBody(response, runStatusSchema);
+      return { status, message: messageAsMarkdown(message), totalSteps: totalSteps ?? undefined };
     },
 
     enableAgent: (agentId: string, options?: AgentCallOptions) => setActive(agentId, 'enable', options),

@@ -4,9 +4,9 @@ import type { CallOptions } from '../conversation/ports.js';
 import {
   AgentApiError,
   AgentApiErrorCode,
+  type FailedCall,
   type FailedResponse,
   InvalidResponseError,
-  type NotFoundMeaning,
   regionMismatchIn,
 } from './errors.js';
 import type { RetryMode } from './retry-policy.js';
@@ -19,8 +19,8 @@ export interface AgentCallOptions extends CallOptions {
   retryLimit?: number | undefined;
 }
 
-/** One request as the transport (service-http.ts) sends it. */
-export interface RequestSpec {
+/** One request as the transport (service-http.ts) sends it; what a failure is told of it, and more. */
+export interface RequestSpec extends FailedCall {
   /** Endpoint name for metrics and logs. */
   endpoint: string;
   method: 'GET' | 'POST' | 'PUT';
@@ -30,9 +30,6 @@ export interface RequestSpec {
   body?: unknown;
   kind: RequestKind;
   retry: RetryMode;
-  timeoutMs: number;
-  signal?: AbortSignal | undefined;
-  notFound?: NotFoundMeaning | undefined;
   /** Non-2xx statuses handed back as a response instead of thrown (e.g. 404 "no feedback"). */
   acceptStatuses?: readonly number[] | undefined;
   retryLimit?: number | undefined;

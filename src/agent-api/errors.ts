@@ -57,11 +57,10 @@ export class AgentApiError extends Error {
   /** From a 429/503 `Retry-After` header: how long the service asked the client to wait. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(code: AgentApiErrorCode, message: string, details: AgentApiErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(code: AgentApiErrorCode, message: string, { cause, ...rest }: AgentApiErrorDetails = {}) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'AgentApiError';
     this.code = code;
-    const { cause: _cause, ...rest } = details;
     Object.assign(this, rest);
   }
 }
@@ -165,10 +164,7 @@ function readServiceErrorBody(
 }
 
 /** The region-mismatch error when the text carries its sentence (checked before any status). */
-export function regionMismatchIn(
-  text: string,
-  details: AgentApiErrorDetails,
-): RegionMismatchError | undefined {
+export function regionMismatchIn(text: string, details: AgentApiErrorDetails) {
   const regions = parseRegionMismatch(text);
   return regions && new RegionMismatchError(regions.accountRegion, regions.serverRegion, details);
 }
@@ -193,26 +189,17 @@ const NOT_FOUND_CODES: Record<NotFoundMeaning, AgentApiErrorCode> = {
 
 /** The typed error for a non-2xx response. Never includes request headers (the token lives there). */
 export function errorFromResponse(response: FailedResponse): AgentApiError {
-  const body = readServiceErrorBody(response.text);
-  const details: AgentApiErrorDetails = {
-    status: response.status,
-    method: response.method,
-    path: response.path,
-    retryAfterMs: response.retryAfterMs,
-    ...body,
-  };
-  const mismatch = regionMismatchIn(response.text, details);
+  const { status, method, path, text } = response;
+  const body = readServiceErrorBody(text);
+  const details = { status, method, path, retryAfterMs: response.retryAfterMs, ...body };
+  const mismatch = regionMismatchIn(text, details);
   if (mismatch) return mismatch;
   const code =
-    response.status === 404
+    status === 404
       ? NOT_FOUND_CODES[response.notFound]
-      : (STATUS_CODES[response.status] ?? AgentApiErrorCode.HttpError);
+      : (STATUS_CODES[status] ?? AgentApiErrorCode.HttpError);
   const suffix = body.serviceMessage ? `: ${body.serviceMessage}` : '';
-  return new AgentApiError(
-    code,
-    `${response.method} ${response.path} answered ${response.status} (${code})${suffix}`,
-    details,
-  );
+  return new AgentApiError(code, `${method} ${path} answered ${status} (${code})${suffix}`, details);
 }
 
 /** What the boundary needs to know about the call that failed. */
@@ -285,6 +272,5 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (!trimmed) return undefined;
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

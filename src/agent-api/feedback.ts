@@ -16,7 +16,6 @@ export const feedbackRecordSchema = z.looseObject({
   score: loose(z.number()),
   comment: loose(z.string().nullable()),
 });
-export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 
 /** Any 2xx stored the rating: a list of other shapes reads as no records, not as a failure. */
 const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
@@ -25,11 +24,7 @@ const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
 export function feedbackCalls({ send }: CallContext) {
   return {
     /** POST /v2/ai-agent/<agent_id>/feedback. An upsert per session, so retrying it is harmless. */
-    async submitFeedback(
-      agentId: string,
-      items: FeedbackInput[],
-      options?: AgentCallOptions,
-    ): Promise<FeedbackRecord[]> {
+    async submitFeedback(agentId: string, items: FeedbackInput[], options?: AgentCallOptions) {
       const path = `/v2/ai-agent/${segment(agentId)}/feedback`;
       // The seed's item names; `comment` is left out when absent (keeps the old one).
       const body = items.map(({ sessionId, feedbackName, score, comment }) =>
@@ -47,11 +42,7 @@ export function feedbackCalls({ send }: CallContext) {
     },
 
     /** GET /v2/ai-agent/<agent_id>/feedback/<session_id>; null when the run has no feedback (404). */
-    async getFeedback(
-      agentId: string,
-      sessionId: string,
-      options?: AgentCallOptions,
-    ): Promise<FeedbackRecord | null> {
+    async getFeedback(agentId: string, sessionId: string, options?: AgentCallOptions) {
       const path = `/v2/ai-agent/${segment(agentId)}/feedback/${segment(sessionId)}`;
       const response = await send(
         { endpoint: 'getFeedback', method: 'GET', path, retry: 'idempotent', acceptStatuses: [404] },

@@ -43,9 +43,7 @@ export type UnknownCapacity = AccountLabel & { possible: number[] };
 export type CapacityMoveStep = 'lower-donor' | 'raise-recipient';
 
 /** What a CapacityMoveError carries besides its reason, and its cause. */
-export type CapacityMoveErrorDetails = Partial<Omit<CapacityMoveError, keyof Error | 'reason'>> & {
-  cause?: unknown;
-};
+type MoveErrorDetails = Partial<Omit<CapacityMoveError, keyof Error | 'reason'>> & { cause?: unknown };
 
 /** A refused or failed capacity move. Refusals are raised before any write. */
 export class CapacityMoveError extends Error {
@@ -69,11 +67,10 @@ export class CapacityMoveError extends Error {
   /** For incomplete_account: the members the listing's row lacks. */
   readonly missing: string[] | undefined;
 
-  constructor(reason: CapacityMoveReason, message: string, details: CapacityMoveErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+  constructor(reason: CapacityMoveReason, message: string, { cause, ...rest }: MoveErrorDetails = {}) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'CapacityMoveError';
     this.reason = reason;
-    const { cause: _cause, ...rest } = details;
     Object.assign(this, rest);
   }
 }

@@ -54,21 +54,23 @@ export async function moveCapacity(
   }
 }
 
+/** Both accounts' rows as the listing shows them now (undefined: missing from it). */
+async function reread(api: AccountsApi, plan: MovePlan) {
+  const accounts = await api.listSubAccounts();
+  const row = (accountId: number) => accounts.find((account) => account.accountId === accountId);
+  return { donor: row(plan.donor.accountId), recipient: row(plan.recipient.accountId) };
+}
+
+/** A row's maxDailyGB with float noise rounded away (null: no daily cap; undefined: no row). */
+const gbOf = (row: SubAccount | undefined) =>
+  typeof row?.maxDailyGB === 'number' ? roundGb(row.maxDailyGB) : row?.maxDailyGB;
+
 /** maxDailyGB of both accounts as the listing shows them now; undefined when the listing fails. */
 type Seen = Record<'donor' | 'recipient', number | null | undefined>;
 
 async function readBoth(api: AccountsApi, plan: MovePlan): Promise<Seen | undefined> {
-  let accounts: SubAccount[];
-  try {
-    accounts = await api.listSubAccounts();
-  } catch {
-    return undefined;
-  }
-  const now = (accountId: number) => {
-    const value = accounts.find((account) => account.accountId === accountId)?.maxDailyGB;
-    return typeof value === 'number' ? roundGb(value) : value;
-  };
-  return { donor: now(plan.donor.accountId), recipient: now(plan.recipient.accountId) };
+  const rows = await reread(api, plan).catch(() => undefined);
+  return rows && { donor: gbOf(rows.donor), recipient: gbOf(rows.recipient) };
 }
 
 /** After a failed PUT: the donor is put back only when the recipient still shows its old value. */
@@ -148,24 +150,17 @@ function stateUnknown(
 
 /** Re-reads the listing; the result is what the service now shows, not what was sent. */
 async function verify(api: AccountsApi, plan: MovePlan): Promise<CapacityMoveResult> {
-  let accounts: SubAccount[];
-  try {
-    accounts = await api.listSubAccounts();
-  } catch (cause) {
+  const { donor, recipient } = await reread(api, plan).catch((cause: unknown) => {
     throw new CapacityMoveError(
       CapacityMoveReason.VerifyFailed,
       'both updates were sent but re-reading the accounts failed',
       { cause },
     );
-  }
-  const donorNow = accounts.find((account) => account.accountId === plan.donor.accountId);
-  const recipientNow = accounts.find((account) => account.accountId === plan.recipient.accountId);
-  const matches = (account: SubAccount | undefined, expected: number) =>
-    typeof account?.maxDailyGB === 'number' && roundGb(account.maxDailyGB) === expected;
-  if (!matches(donorNow, plan.donorAfter) || !matches(recipientNow, plan.recipientAfter)) {
+  });
+  if (gbOf(donor) !== plan.donorAfter || gbOf(recipient) !== plan.recipientAfter) {
     throw new CapacityMoveError(
       CapacityMoveReason.VerifyFailed,
-      `both updates were sent but the listing shows ${describe(donorNow)} and ${describe(recipientNow)}`,
+      `both updates were sent but the listing shows ${describe(donor)} and ${describe(recipient)}`,
     );
   }
   return moved(plan);

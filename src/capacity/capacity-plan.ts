@@ -66,12 +66,9 @@ export function validateAmount(gb: number): number {
 /** An account that can give or take capacity: a complete row of a capped sub account. */
 export type CappedSubAccount = CompleteSubAccount & { maxDailyGB: number };
 
-const labelOf = (account: SubAccount) =>
-  `${account.accountName ?? 'an account without a name'} (${account.accountId ?? 'no id'})`;
-
 /** Refuses the main account, one without a daily cap, and a row missing members the PUT must send back. */
 function movable(account: SubAccount): CappedSubAccount {
-  const label = labelOf(account);
+  const label = `${account.accountName ?? 'an account without a name'} (${account.accountId ?? 'no id'})`;
   const reference = account.accountName ?? String(account.accountId ?? '');
   const refuse = (reason: CapacityMoveReason, why: string) =>
     new CapacityMoveError(reason, `${label} ${why}`, { reference });
@@ -153,12 +150,10 @@ function withoutNulls(value: unknown): unknown {
 export function buildUpdateBody(account: CompleteSubAccount, maxDailyGB: number): SubAccountUpdate {
   const { accountId: _id, email: _email, accountToken: _token, ...rest } = account as Listed;
   for (const field of RESPONSE_ONLY_FIELDS) delete (rest as Record<string, unknown>)[field];
-  const sharingObjectsAccounts = sharingIds(account);
-  const kept = withoutNulls(rest) as Record<string, unknown>;
   return {
-    ...kept,
+    ...(withoutNulls(rest) as Record<string, unknown>),
     accountName: account.accountName,
-    sharingObjectsAccounts,
+    sharingObjectsAccounts: sharingIds(account),
     maxDailyGB: roundGb(maxDailyGB),
   };
 }

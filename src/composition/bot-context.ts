@@ -38,8 +38,7 @@ export function createBotContext(
   config: Config,
   parts: { clock: Clock; logger: Logger; slack: SlackWiring },
 ): BotContext {
-  const { slack } = parts;
-  const { identity } = slack;
+  const { identity } = parts.slack;
   const tenancy = createTenancy({
     // HOME_TEAM_IDS; one workspace: its own (its identity is auth.test's).
     homeTeamIds: defaultHomeTeamIds(config.tenants.homeTeamIds, config.slack.oauth ? undefined : identity),
@@ -51,7 +50,7 @@ export function createBotContext(
     metrics: createMetrics(),
     identity,
     tenancy,
-    withinTenant: (teamId, work) => slack.within(teamId, () => work(tenancy.of(identity))),
+    withinTenant: (teamId, work) => parts.slack.within(teamId, () => work(tenancy.of(identity))),
     turnSettings: {
       instanceId: config.state.instanceId,
       defaultAgentId: config.agent.agentId,

@@ -5,19 +5,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ScheduleCommandPort } from '../commands/schedule-command.js';
-import type { ConversationAudience } from '../conversation/access/audience.js';
-import type { ChannelAgents } from '../conversation/context/channel-agents.js';
 import type { OccurrenceClaims, ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
-import {
-  createScheduleFiring,
-  type ScheduleInstallations,
-  type ScheduleMetrics,
-} from '../conversation/schedules/schedule-firing.js';
+import { createScheduleFiring, type ScheduleMetrics } from '../conversation/schedules/schedule-firing.js';
 import { createSchedules, type ScheduleStore, type Schedules } from '../conversation/schedules/schedules.js';
-import type { Tenant } from '../conversation/tenancy.js';
 import { createRunStart, type RunStartDeps } from '../conversation/turn/run-start.js';
 import type { Clock } from '../runtime/clock.js';
-import type { Logger } from '../runtime/logger.js';
 
 /** How often every replica looks for due occurrences: well inside the minute a schedule names. */
 export const SCHEDULE_TICK_MS = 20_000;
@@ -32,29 +24,26 @@ export function createScheduleBook(store: ScheduleStore, clock: Clock, perChanne
   });
 }
 
-/** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
-export function wireSchedules(
-  deps: Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'logger' | 'clock' | 'metrics'> & {
+type FiringDeps = Parameters<typeof createScheduleFiring>[0];
+
+/** What the room is handed: a run start's parts, the firing's, and the command's. */
+type ScheduleRoomDeps = Omit<RunStartDeps, 'refuseBusy' | 'newId' | 'clock' | 'metrics'> &
+  Pick<FiringDeps, 'installations' | 'channelAgents' | 'connectionExists' | 'audience' | 'outsiderPolicy'> & {
     store: OccurrenceClaims;
     schedules: Schedules;
     /** The ticker's time, and the schedules' (added at, next run). */
     scheduleClock: Clock;
     /** The runs' time (deadlines, progress): the bot's clock. */
     clock: Clock;
-    logger: Logger;
     metrics: ScheduleMetrics & RunStartDeps['metrics'];
     settings: RunStartDeps['settings'] & { graceMs: number };
-    outsiderPolicy: 'dm' | 'thread' | 'refuse';
-    audience: Pick<ConversationAudience, 'of'>;
-    channelAgents: Pick<ChannelAgents, 'agentFor'>;
-    connectionExists(alias: string, tenant: Tenant): Promise<boolean>;
     /** The person's Slack zone (users.info `tz`), in the installation in scope. */
     zoneOf(userId: string): Promise<string | undefined>;
-    installations: ScheduleInstallations;
-    output: RunStartDeps['output'];
     scheduleOutput: ScheduleOutput;
-  },
-) {
+  };
+
+/** Assembles the schedules room: the command's port, the firing, and the ticker's start and stop. */
+export function wireSchedules(deps: ScheduleRoomDeps) {
   const log = deps.logger.child({ component: 'schedules' });
   const { schedules } = deps;
   const runStart = createRunStart({
@@ -69,7 +58,6 @@ export function wireSchedules(
     claims: deps.store,
     runStart,
     output: deps.scheduleOutput,
-    metrics: deps.metrics,
     clock: deps.scheduleClock,
     logger: log,
     graceMs: deps.settings.graceMs,
@@ -92,7 +80,6 @@ export function wireSchedules(
   }
   return {
     command,
-    firing,
     /** Starts the ticker (a first round at once: an occurrence missed while no replica ran). */
     start() {
       loop ??= tickUntilStopped();

@@ -37,23 +37,23 @@ import type { StateStore } from '../store/index.js';
 import type { BotContext } from './bot-context.js';
 import { type createServicePoller, errorCode, isPermanentPollError } from './service-polling.js';
 
+/** What the turns room is handed besides the bot's context. */
+interface TurnRoomDeps {
+  store: StateStore;
+  agentApi: AgentApi;
+  connections: Pick<ServiceConnections, 'runs'>;
+  poller: ReturnType<typeof createServicePoller>;
+  /** The Web client answers, notices and private replies go out on. */
+  client: ReturnType<BotContext['slack']['webClient']>;
+  users: UserDirectory;
+  inside: InsideCheck;
+  channelAgents: ChannelAgents;
+  /** App Home's activity: runs started, outcomes posted. */
+  observer: TurnObserver;
+}
+
 /** Assembles the turns room. */
-export function wireTurns(
-  ctx: BotContext,
-  deps: {
-    store: StateStore;
-    agentApi: AgentApi;
-    connections: Pick<ServiceConnections, 'runs'>;
-    poller: ReturnType<typeof createServicePoller>;
-    /** The Web client answers, notices and private replies go out on. */
-    client: ReturnType<BotContext['slack']['webClient']>;
-    users: UserDirectory;
-    inside: InsideCheck;
-    channelAgents: ChannelAgents;
-    /** App Home's activity: runs started, outcomes posted. */
-    observer: TurnObserver;
-  },
-) {
+export function wireTurns(ctx: BotContext, deps: TurnRoomDeps) {
   const { config, slack, clock, logger, metrics, turnSettings: settings } = ctx;
   const { store, client, inside, observer } = deps;
   const { output, progress, sessions } = wireTurnOutput(ctx, client);
@@ -86,9 +86,7 @@ export function wireTurns(
     errorCode,
     // DESIGN "Audience at every post": asked again just before service data is posted, in the
     // turn's own installation (a delivery runs long after its event, from the poller).
-    audienceAtPost: {
-      placeFor: (turn) => slack.within(turn.teamId, () => audienceAtPost.placeFor(turn)),
-    },
+    audienceAtPost: { placeFor: (turn) => slack.within(turn.teamId, () => audienceAtPost.placeFor(turn)) },
   });
   const turns = createTurnIntake({
     ...shared,
@@ -146,14 +144,7 @@ function wireTurnOutput(ctx: BotContext, client: ReturnType<BotContext['slack'][
   return { output, progress, sessions };
 }
 
-function wireTurnContext(
-  ctx: BotContext,
-  deps: {
-    users: Parameters<typeof createSlackPeopleDirectory>[0];
-    inside: Parameters<typeof createTurnContext>[0]['inside'];
-    channelAgents: ChannelAgents;
-  },
-) {
+function wireTurnContext(ctx: BotContext, deps: Pick<TurnRoomDeps, 'users' | 'inside' | 'channelAgents'>) {
   const { config, slack, identity, clock, logger } = ctx;
   const people = createSlackPeopleDirectory(deps.users);
   const context = createTurnContext({

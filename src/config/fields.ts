@@ -11,24 +11,18 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** An empty (or blank) value reads as unset, so the default applies: `PORT=` is not port 0. */
 export const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
-export const intFrom = (fallback: number, min = 0, max?: number) => {
-  const whole = z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(min, `must be at least ${min}`);
-  const bounded = max === undefined ? whole : whole.max(max, `must be at most ${max}`);
+/** `number` from `min` (to `max`, both included), `fallback` when unset, each bound in words. */
+const between = (number: z.ZodCoercedNumber, fallback: number, min: number, max?: number) => {
+  const low = number.min(min, `must be at least ${min}`);
+  const bounded = max === undefined ? low : low.max(max, `must be at most ${max}`);
   return z.preprocess(emptyAsUnset, bounded.default(fallback));
 };
+const NOT_WHOLE = 'must be a whole number';
+export const intFrom = (fallback: number, min = 0, max?: number) =>
+  between(z.coerce.number({ error: NOT_WHOLE }).int(NOT_WHOLE), fallback, min, max);
 /** A number (fractions allowed) from `min` to `max`, both included, in words when it is not one. */
 export const numberFrom = (fallback: number, min: number, max: number) =>
-  z.preprocess(
-    emptyAsUnset,
-    z.coerce
-      .number({ error: 'must be a number' })
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`)
-      .default(fallback),
-  );
+  between(z.coerce.number({ error: 'must be a number' }), fallback, min, max);
 export const csvWithDefault = (fallback: string) =>
   z
     .string()
@@ -62,8 +56,7 @@ export const optionalString = z
 /** A full URL, or a bare host meaning `https://host`; returned without a trailing slash. */
 export function normaliseBaseUrl(value: string): string {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
-  const url = new URL(withScheme);
-  return url.toString().replace(/\/+$/, '');
+  return new URL(withScheme).toString().replace(/\/+$/, '');
 }
 
 /** A value that must be set: unset or blank reads "is required". */

@@ -261,23 +261,18 @@ function toConfig(env: Env, emptyVariables: string[]) {
   };
 }
 
-/** A choice zod words as "Invalid option: expected one of …", as a sentence like the others. */
-function sentenceOf(issue: z.core.$ZodIssue): string {
+/** `NAME: problem`; a choice zod words as "Invalid option: expected one of …" reads like the others. */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.') || 'environment';
   if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid'))
-    return `must be one of ${issue.values.map(String).join(', ')}`;
-  return issue.message;
+    return `${name}: must be one of ${issue.values.map(String).join(', ')}`;
+  return `${name}: ${issue.message}`;
 }
 
 /** Parses the environment; throws ConfigError listing every problem. Defaults to process.env. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = issue.path.join('.') || 'environment';
-      return `${name}: ${sentenceOf(issue)}`;
-    });
-    throw new ConfigError(problems);
-  }
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map(problemOf));
   const emptyVariables = CONFIG_VARIABLES.filter((name) => source[name]?.trim() === '');
   return toConfig(parsed.data, emptyVariables);
 }

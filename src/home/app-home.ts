@@ -4,9 +4,7 @@
  * is `views.publish` (https://docs.slack.dev/reference/methods/views.publish).
  */
 import { type AdminCheckOptions, createAdminCheck } from '../commands/access.js';
-import type { InsideCheck } from '../conversation/access/who-is-inside.js';
 import type { Tenant } from '../conversation/tenancy.js';
-import type { Logger } from '../runtime/logger.js';
 import { createHomeActivity } from './home-activity.js';
 import { createHomeData, type HomeDataDeps, type PersonHome } from './home-data.js';
 import { createRepublishThrottle } from './republish-throttle.js';
@@ -18,10 +16,7 @@ const LOOKING_MS = 30 * 60_000;
 
 /** The publisher: on open, on thread changes, and on an admin's own settings changes. */
 function createAppHome(
-  deps: Pick<
-    Parameters<typeof wireAppHome>[0],
-    'publish' | 'within' | 'republishIntervalMs' | 'now' | 'logger'
-  >,
+  deps: Pick<AppHomeDeps, 'publish' | 'within' | 'republishIntervalMs' | 'now' | 'logger'>,
   data: ReturnType<typeof createHomeData>,
 ) {
   const { logger, now } = deps;
@@ -75,42 +70,31 @@ function createAppHome(
 
 export type AppHome = ReturnType<typeof createAppHome>;
 
-/** App Home's room: what a home shows, its publisher, and the activity that re-publishes it. */
-export function wireAppHome(deps: {
+/** What App Home is handed: what a home shows, and how and where to publish it. */
+type AppHomeDeps = Omit<HomeDataDeps, 'store' | 'admins' | 'connections' | 'watched'> & {
   /** `views.publish` of the person's home, in the installation in scope. */
   publish(userId: string, home: PersonHome): Promise<unknown>;
   /** Runs a later publish in the installation `teamId` names (a turn's outcome lands long after its event). */
   within(teamId: string, work: (tenant: Tenant) => Promise<void>): Promise<void>;
   store: HomeDataDeps['store'] & WatchRecords;
-  inside: InsideCheck;
   /** ADMIN_USER_IDS, the app's organisation (read per person: with OAuth, the installation's) and users.info. */
   admins: Omit<AdminCheckOptions, 'onLookupError'>;
   /** Every service connection, the default one first, as `/agent connections` lists them. */
   connections: Parameters<typeof registryConnections>[0];
-  answerChannels?: HomeDataDeps['answerChannels'];
-  schedules?: HomeDataDeps['schedules'];
-  defaultAgentId: string;
-  prompts: HomeDataDeps['prompts'];
   /** Least time between two publishes for one person after a change. Default 10 s. */
   republishIntervalMs: number | undefined;
   /** OAuth: the weekly figures are kept per installation. */
   byInstallation: boolean;
-  now: () => number;
-  logger: Logger;
-}) {
+};
+
+/** App Home's room: what a home shows, its publisher, and the activity that re-publishes it. */
+export function wireAppHome(deps: AppHomeDeps) {
   const { store, now, logger } = deps;
   const data = createHomeData({
-    store,
-    inside: deps.inside,
+    ...deps,
     admins: createAdminCheck(deps.admins),
     connections: registryConnections(deps.connections),
     watched: installationWatches({ store }),
-    answerChannels: deps.answerChannels,
-    schedules: deps.schedules,
-    defaultAgentId: deps.defaultAgentId,
-    prompts: deps.prompts,
-    now,
-    logger,
   });
   const appHome = createAppHome(deps, data);
   const homeActivity = createHomeActivity({

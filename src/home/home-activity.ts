@@ -62,6 +62,9 @@ export function createHomeActivity(deps: {
     );
   }
 
+  const agentSeen = (seen: Omit<AgentSeen, 'at'>) =>
+    beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));
+
   /** The asker's recent-thread entry, then their home again; an alert investigation is the bot's own. */
   function noteThread(what: string, turn: TurnRecord, status: RecentThreadStatus, title?: string): void {
     if (turn.alertAt !== undefined) return;
@@ -86,15 +89,7 @@ export function createHomeActivity(deps: {
       noteThread('thread start', turn, 'working', threadTitle(question) || undefined);
       tally('run', turn.teamId, 'runs', turn.turnId);
       const installation = deps.byInstallation ? { installation: turn.teamId } : {};
-      beside('agent state', () =>
-        store.noteAgentSeen({
-          agentId: turn.agentId,
-          active: true,
-          source: 'run',
-          at: deps.now(),
-          ...installation,
-        }),
-      );
+      void agentSeen({ agentId: turn.agentId, active: true, source: 'run', ...installation });
     },
     finished(turn, outcome) {
       noteThread('thread outcome', turn, STATUS_OF[outcome]);
@@ -105,8 +100,6 @@ export function createHomeActivity(deps: {
     rated(answer) {
       tally('rating', parseThreadKey(answer.threadKey)?.teamId, 'rated-sessions', answer.sessionId);
     },
-    agentSeen(seen) {
-      return beside('agent state', () => store.noteAgentSeen({ ...seen, at: deps.now() }));
-    },
+    agentSeen,
   };
 }

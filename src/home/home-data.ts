@@ -20,11 +20,14 @@ export interface AgentRow {
   seen?: AgentSeen | undefined;
 }
 
+/** A channel and the agent its admins bound to it (`/agent channel use`). */
+type ChannelAgent = { channel: string; agentId: string };
+
 export interface AdminHome {
   /** undefined: the connections could not be listed. */
   connections: ConnectionStatus[] | undefined;
   agents: AgentRow[];
-  channelAgents: Array<{ channel: string; agentId: string }>;
+  channelAgents: ChannelAgent[];
   /** undefined: no source of watched channels is wired. */
   watched: string[] | undefined;
   /** Channels where every top-level message is answered; undefined: none wired, or unlistable. */
@@ -73,47 +76,12 @@ export function createHomeData(deps: HomeDataDeps) {
     }
   }
 
-  /** The channel agents `tenant`'s admins bound (one organisation's are not listed to another's). */
-  async function channelAgents(tenant: Tenant): Promise<Array<{ channel: string; agentId: string }>> {
-    const names = await store.listBoundChannels();
-    const bindings = await Promise.all(names.map((name) => store.getChannelBinding(name)));
-    const view = tenant.key === undefined ? undefined : tenant.teamId;
-    return names.flatMap((name, index) => {
-      const binding = bindings[index];
-      return binding && binding.installation === view
-        ? [{ channel: channelOfName(name), agentId: binding.agentId }]
-        : [];
-    });
-  }
-
-  function agentRows(
-    tenant: Tenant,
-    bound: Array<{ channel: string; agentId: string }>,
-    seen: AgentSeen[],
-  ): AgentRow[] {
-    // An agent seen only in another installation is not listed (the default and bound ones are).
-    const view = tenant.key;
-    const seenHere = seen.filter((row) => row.installation === view).map((row) => row.agentId);
-    // AGENT_ID is the operator's default: listed to the home installations only.
-    const ids = [
-      ...(tenant.home ? [deps.defaultAgentId] : []),
-      ...bound.map((row) => row.agentId),
-      ...seenHere,
-    ];
-    return [...new Set(ids)].map((agentId) => ({
-      agentId,
-      isDefault: agentId === deps.defaultAgentId,
-      channels: bound.filter((row) => row.agentId === agentId).map((row) => row.channel),
-      seen: seen.find((row) => row.agentId === agentId),
-    }));
-  }
-
   async function adminHome(tenant: Tenant): Promise<AdminHome> {
     const label = isoWeekOf(deps.now());
     const { watched: watching, answerChannels: answering, schedules: scheduling } = deps;
     const [connections, bound, seen, watched, tallies, answerChannels, schedules] = await Promise.all([
       orUndefined('connections', () => deps.connections.list(tenant)),
-      orUndefined('channel agents', () => channelAgents(tenant)),
+      orUndefined('channel agents', () => boundChannelAgents(store, tenant)),
       orUndefined('agents', () => store.agentsSeen()),
       watching ? orUndefined('watched channels', () => watching.list(tenant)) : undefined,
       orUndefined('weekly tallies', () => store.weeklyTallies(weekTally(label, tenant.key))),
@@ -123,7 +91,7 @@ export function createHomeData(deps: HomeDataDeps) {
     const channelRows = bound ?? [];
     return {
       connections,
-      agents: agentRows(tenant, channelRows, seen ?? []),
+      agents: agentRows(tenant, deps.defaultAgentId, channelRows, seen ?? []),
       channelAgents: channelRows,
       watched,
       ...(answerChannels ? { answerChannels } : {}),
@@ -149,4 +117,31 @@ export function createHomeData(deps: HomeDataDeps) {
   }
 
   return { forPerson };
+}
+
+/** The channel agents `tenant`'s admins bound (one organisation's are not listed to another's). */
+async function boundChannelAgents(store: HomeDataDeps['store'], tenant: Tenant): Promise<ChannelAgent[]> {
+  const names = await store.listBoundChannels();
+  const bindings = await Promise.all(names.map((name) => store.getChannelBinding(name)));
+  const view = tenant.key === undefined ? undefined : tenant.teamId;
+  return names.flatMap((name, index) => {
+    const binding = bindings[index];
+    return binding && binding.installation === view
+      ? [{ channel: channelOfName(name), agentId: binding.agentId }]
+      : [];
+  });
+}
+
+/** The agents an admin's home lists, each once: the default, the bound ones, those seen here. */
+export function agentRows(tenant: Tenant, defaultAgentId: string, bound: ChannelAgent[], seen: AgentSeen[]) {
+  // An agent seen only in another installation is not listed (the default and bound ones are).
+  const seenHere = seen.filter((row) => row.installation === tenant.key).map((row) => row.agentId);
+  // AGENT_ID is the operator's default: listed to the home installations only.
+  const ids = [...(tenant.home ? [defaultAgentId] : []), ...bound.map((row) => row.agentId), ...seenHere];
+  return [...new Set(ids)].map((agentId) => ({
+    agentId,
+    isDefault: agentId === defaultAgentId,
+    channels: bound.filter((row) => row.agentId === agentId).map((row) => row.channel),
+    seen: seen.find((row) => row.agentId === agentId),
+  }));
 }

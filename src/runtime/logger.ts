@@ -7,15 +7,13 @@ export interface Logger {
   child(bindings: object): Logger;
 }
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-
 /**
  * A logger that adds `bindings` to every line, without a child logger up front: pino's `child()`
  * serialises and redacts as it is made, which costs more than the (usually no) lines a turn logs.
  */
 export function boundLogger(parent: Logger, bindings: object): Logger {
   const at =
-    (level: Level) =>
+    (level: Exclude<keyof Logger, 'child'>) =>
     (fields: object, message?: string): void =>
       parent[level]({ ...bindings, ...fields }, message);
   return {

@@ -1,12 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AlertOutput } from '../alerts/alert-ports.js';
 import { NO_PREVIEWS } from './no-previews.js';
-import {
-  type AlertView,
-  renderAlertCard,
-  renderFiredAgain,
-  renderNotInvestigated,
-} from './views/alert-card.js';
+import { renderAlertCard, renderFiredAgain, renderNotInvestigated } from './views/alert-card.js';
 import { postedTs } from './web-client.js';
 
 /** The alert card and alert-thread replies; errors reach the caller. `identity` is read per post (OAuth). */
@@ -14,7 +9,8 @@ export function createSlackAlertOutput(
   client: WebClient,
   identity: { readonly botUserId: string },
 ): AlertOutput {
-  const reply = async ({ channel, threadTs }: { channel: string; threadTs: string }, view: AlertView) => {
+  type ThreadReply = ReturnType<typeof renderFiredAgain>;
+  const reply = async ({ channel, threadTs }: { channel: string; threadTs: string }, view: ThreadReply) => {
     await client.chat.postMessage({ channel, thread_ts: threadTs, ...view, ...NO_PREVIEWS });
   };
   return {

@@ -2,6 +2,7 @@
  * One alert (webhook or watched-channel post) → at most one investigation (DESIGN "Alert investigations"):
  * dedupe, cooldown, outsiders, the hourly limit, the card, then the run with the bot as the asker.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
 import { HOUR_MS, NOTHING_TO_GIVE_BACK } from '../conversation/access/spending.js';
@@ -12,6 +13,7 @@ import type { RunStart } from '../conversation/turn/run-start.js';
 import type { TurnRequest } from '../conversation/turn/turn-request.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { createWorkUnderWay } from '../runtime/work-under-way.js';
 import { cooldownClaimName, createAlertClaims, dedupeClaimName } from './alert-claims.js';
 import { type Alert, exploreUrl } from './alert-payload.js';
 import type {
@@ -201,7 +203,7 @@ async function place(
 /** Investigations started behind their alert's receipt, through the same run start as a mention. */
 function createInvestigations(deps: AlertIntakeDeps) {
   const { settings, logger } = deps;
-  const background = new Set<Promise<unknown>>();
+  const background = createWorkUnderWay();
 
   /** The run in the alert's thread; the bot is the asker. */
   async function investigate(
@@ -237,12 +239,11 @@ function createInvestigations(deps: AlertIntakeDeps) {
       const handled = investigate(...args).catch((error: unknown) =>
         logger.error({ err: error }, 'alert investigation failed to start'),
       );
-      background.add(handled);
-      void handled.finally(() => background.delete(handled));
+      background.track(handled);
     },
     /** Resolves once every investigation being started has been handed over (shutdown, tests). */
     async settle(): Promise<void> {
-      await Promise.all([...background]);
+      await background.settled();
     },
   };
 }

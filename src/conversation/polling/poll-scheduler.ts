@@ -4,6 +4,7 @@
  * and one clock sleeper for the earliest wake-up: no timer per turn or request, no scans.
  */
 
+import { createWorkUnderWay } from '../../runtime/work-under-way.js';
 import type { PollScheduler, PollSchedulerDeps, PollVerdict } from './poll-contract.js';
 import { createPollRoster, isGone, type Tracked } from './poll-roster.js';
 import { createPollTiming } from './poll-timing.js';
@@ -13,13 +14,8 @@ import { requestStatus } from './status-request.js';
 export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
   const { clock, requestTimeoutMs } = deps;
   const roster = createPollRoster();
-  const timing = createPollTiming(deps, expire, (t) => track(runPoll(t)));
-  const pending = new Set<Promise<unknown>>();
-
-  function track(work: Promise<unknown>): void {
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
+  const pending = createWorkUnderWay();
+  const timing = createPollTiming(deps, expire, (t) => void pending.track(runPoll(t)));
 
   function expire(t: Tracked): void {
     // Never tell a thread "stopped waiting" while its answer may be being posted.
@@ -28,7 +24,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
       return;
     }
     roster.drop(t, 'turn deadline passed');
-    track(callHandler(deps, t, 'onDeadline', () => t.handlers.onDeadline()));
+    void pending.track(callHandler(deps, t, 'onDeadline', () => t.handlers.onDeadline()));
   }
 
   async function runPoll(t: Tracked): Promise<void> {
@@ -75,7 +71,7 @@ export function createPollScheduler(deps: PollSchedulerDeps): PollScheduler {
     async stop() {
       timing.stop();
       roster.close('poll scheduler stopped');
-      await Promise.all([...pending]);
+      await pending.settled();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createWorkUnderWay } from '../../runtime/work-under-way.js';
 import type { PollScheduler } from '../polling/poll-contract.js';
 import type { ConversationMetrics } from '../ports.js';
 import type { TurnNotice } from '../thread-output-port.js';
@@ -37,7 +38,7 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
   const { ledger, clock, logger, poller } = deps;
   const poster = createOutcomePoster({ ...deps, stopPolling: (turnId) => poller.remove(turnId) });
   /** Posts under way, so `settled` can wait for them. */
-  const running = new Set<Promise<void>>();
+  const running = createWorkUnderWay();
 
   async function perform(entry: TurnInFlight, effect: TurnEffect): Promise<void> {
     const { turn } = entry;
@@ -112,17 +113,16 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
 
   /** Runs `work` beside the caller, so `settled` can wait for it; its failures are logged. */
   function background(work: Promise<void>): Promise<void> {
-    const settled = work.catch((error: unknown) => logger.error({ err: error }, 'turn delivery failed'));
-    running.add(settled);
-    void settled.finally(() => running.delete(settled));
-    return settled;
+    return running.track(
+      work.catch((error: unknown) => logger.error({ err: error }, 'turn delivery failed')),
+    );
   }
 
   return {
     perform,
     /** Another instance owns the turn now: what it finds in the thread is its own business. */
     forget: poster.forget,
-    settled: () => Promise.all([...running]),
+    settled: running.settled,
   };
 }
 

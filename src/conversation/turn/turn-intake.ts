@@ -1,3 +1,4 @@
+import { createWorkUnderWay } from '../../runtime/work-under-way.js';
 import type { AnswerPlacement } from '../access/answer-place.js';
 import type { OutsiderReason } from '../access/audience.js';
 import { type Spending, unlimitedSpending } from '../access/spending.js';
@@ -136,7 +137,7 @@ type Tell = (request: TurnRequest, refusal: Refusal, detail?: RefusalDetail) => 
 function createRefusals(deps: Pick<TurnIntakeDeps, 'output' | 'clock' | 'logger'>) {
   const { clock, logger } = deps;
   const stopping = new AbortController();
-  const refusalsUnderWay = new Set<Promise<unknown>>();
+  const refusalsUnderWay = createWorkUnderWay();
 
   /** Tells a sender why their message was not taken, beside the caller, retried like an outcome. */
   function tell(request: TurnRequest, refusal: Refusal, detail?: RefusalDetail): void {
@@ -147,13 +148,12 @@ function createRefusals(deps: Pick<TurnIntakeDeps, 'output' | 'clock' | 'logger'
     ).then((result) => {
       if (!result.ok) logger.warn({ channel, refusal, code: result.code }, 'refusal not delivered');
     });
-    refusalsUnderWay.add(work);
-    void work.finally(() => refusalsUnderWay.delete(work));
+    refusalsUnderWay.track(work);
   }
 
   async function stop(): Promise<void> {
     stopping.abort();
-    await Promise.all([...refusalsUnderWay]);
+    await refusalsUnderWay.settled();
   }
 
   return { tell, stop };

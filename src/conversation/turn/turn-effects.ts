@@ -35,7 +35,7 @@ export interface TurnEffectsDeps extends Omit<OutcomePosterDeps, 'stopPolling'> 
  * polls, the outcome (outcome-poster.ts). Results go back to the machine (`feed`).
  */
 export function createTurnEffects(deps: TurnEffectsDeps) {
-  const { ledger, clock, logger, poller } = deps;
+  const { clock, logger, poller } = deps;
   const poster = createOutcomePoster({ ...deps, stopPolling: (turnId) => poller.remove(turnId) });
   /** Posts under way, so `settled` can wait for them. */
   const running = createWorkUnderWay();
@@ -66,7 +66,7 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
         );
         return deps.ledger.restoreSession(turn.threadKey, effect.sessionId);
       case 'schedule-poll':
-        return follow(entry);
+        return follow(deps, entry);
       case 'watch-late':
         // Past the deadline: polled at the slow pace until the watch ends.
         return poll(deps, entry, entry.turn.watchUntil ?? clock.now(), 'late', { type: 'watch-ended' });
@@ -81,17 +81,6 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
     }
   }
 
-  /** Polls the run at the normal pace until its deadline (once: the scheduler polls again by itself). */
-  function follow(entry: TurnInFlight): void {
-    if (entry.polled) return;
-    deps.hold(entry);
-    deps.progress.follow(entry.turn);
-    poll(deps, entry, entry.turn.deadlineAt, 'normal', {
-      type: 'deadline-passed',
-      watchLate: deps.lateWatchMs > 0,
-    });
-  }
-
   /** Every outcome stops polling; the post goes on (and retries) beside the poller. */
   function end(entry: TurnInFlight, outcome: FinalOutcome): void {
     poller.remove(entry.turn.turnId);
@@ -100,14 +89,7 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
 
   /** Past the deadline with a late watch: record it (a takeover keeps watching), tell the thread once. */
   async function noticeLateWatch(entry: TurnInFlight): Promise<void> {
-    if (entry.turn.watchUntil === undefined) {
-      const phase = storedPhase(entry.state) ?? entry.turn.phase;
-      entry.turn = { ...entry.turn, phase, watchUntil: clock.now() + deps.lateWatchMs };
-      // The record lets a takeover keep watching; with the store down this instance watches on anyway.
-      await ledger.saveTurn(entry.turn).catch((error: unknown) => {
-        logger.warn({ err: error, turnId: entry.turn.turnId }, 'late watch not recorded; watching on');
-      });
-    }
+    await recordLateWatch(deps, entry);
     if (!entry.turn.deadlineNoticed) entry.noticeChain = background(poster.postDeadlineNotice(entry));
   }
 
@@ -131,6 +113,20 @@ type PollDeps = Pick<
   TurnEffectsDeps,
   'poller' | 'ledger' | 'metrics' | 'feed' | 'errorCode' | 'isPermanentPollError'
 >;
+
+/** Following a run also makes it this instance's and shows it followed. */
+type FollowDeps = PollDeps & Pick<TurnEffectsDeps, 'hold' | 'progress' | 'lateWatchMs'>;
+
+/** Polls the run at the normal pace until its deadline (once: the scheduler polls again by itself). */
+function follow(deps: FollowDeps, entry: TurnInFlight): void {
+  if (entry.polled) return;
+  deps.hold(entry);
+  deps.progress.follow(entry.turn);
+  poll(deps, entry, entry.turn.deadlineAt, 'normal', {
+    type: 'deadline-passed',
+    watchLate: deps.lateWatchMs > 0,
+  });
+}
 
 /** A started run in the shared poll scheduler: its reports, failures and deadline go to the machine. */
 function poll(
@@ -161,6 +157,20 @@ function poll(
       onDeadline: () => deps.feed(entry, onDeadline),
     },
   );
+}
+
+/** Past the deadline with a late watch: when the watch ends goes on the record, once. */
+async function recordLateWatch(
+  deps: Pick<TurnEffectsDeps, 'ledger' | 'clock' | 'logger' | 'lateWatchMs'>,
+  entry: TurnInFlight,
+): Promise<void> {
+  if (entry.turn.watchUntil !== undefined) return;
+  const phase = storedPhase(entry.state) ?? entry.turn.phase;
+  entry.turn = { ...entry.turn, phase, watchUntil: deps.clock.now() + deps.lateWatchMs };
+  // The record lets a takeover keep watching; with the store down this instance watches on anyway.
+  await deps.ledger.saveTurn(entry.turn).catch((error: unknown) => {
+    deps.logger.warn({ err: error, turnId: entry.turn.turnId }, 'late watch not recorded; watching on');
+  });
 }
 
 /** What an ending reads: the time, the log, and a reference id for a service error. */

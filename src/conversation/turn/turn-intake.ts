@@ -76,8 +76,8 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     const askedThread = await store.getThread(askedKey);
     // A thread the bot has answered in (even with a notice, before any session) takes replies.
     if (!asked.mentioned && !asked.answerAll && !askedThread) return 'no-session';
-    if (!(await firstDelivery(asked))) return 'duplicate';
-    if (!(await isInside(asked))) return 'outsider';
+    if (!(await firstDelivery(ledger, asked, newId))) return 'duplicate';
+    if (!(await isInside(deps, asked, tell))) return 'outsider';
     if (asked.prompt.trim() === '') {
       tell(asked, 'empty-prompt');
       return 'refused';
@@ -100,25 +100,9 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
     return runStart.begin(placed.request, placed.thread, placed.prepared, spent);
   }
 
-  /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
-  async function isInside(request: TurnRequest): Promise<boolean> {
-    const { userId, workspaceId, channel, sourceTs } = request;
-    const verdict = await deps.inside.check({ userId, workspaceId });
-    if (verdict.inside) return true;
-    const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
-    logger.info(fields, 'message from outside the organisation refused');
-    if (request.mentioned) tell(request, verdict.refusal);
-    return false;
-  }
-
-  /** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
-  function firstDelivery(request: TurnRequest): Promise<boolean> {
-    return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
-  }
-
   /** Tells the sender (once per message) why their message does not become a turn. */
   async function refuse(request: TurnRequest, refusal: Refusal): Promise<TurnRequestResult> {
-    if (!(await firstDelivery(request))) return 'duplicate';
+    if (!(await firstDelivery(ledger, request, newId))) return 'duplicate';
     tell(request, refusal);
     return 'refused';
   }
@@ -132,6 +116,26 @@ export function createTurnIntake(deps: TurnIntakeDeps) {
 }
 
 type Tell = (request: TurnRequest, refusal: Refusal, detail?: RefusalDetail) => void;
+
+/** Slack delivers a mention twice and retries events: only the first sighting counts, per installation. */
+function firstDelivery(ledger: TurnLedger, request: TurnRequest, newId: () => string): Promise<boolean> {
+  return ledger.markSeen(tenantName(request.tenant.key, request.channel), request.sourceTs, newId());
+}
+
+/** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
+async function isInside(
+  deps: Pick<TurnIntakeDeps, 'inside' | 'logger'>,
+  request: TurnRequest,
+  tell: Tell,
+): Promise<boolean> {
+  const { userId, workspaceId, channel, sourceTs } = request;
+  const verdict = await deps.inside.check({ userId, workspaceId });
+  if (verdict.inside) return true;
+  const fields = { channel, ts: sourceTs, userId, reason: verdict.reason };
+  deps.logger.info(fields, 'message from outside the organisation refused');
+  if (request.mentioned) tell(request, verdict.refusal);
+  return false;
+}
 
 /** The refusals told to senders, retried beside the caller until they land or the bot stops. */
 function createRefusals(deps: Pick<TurnIntakeDeps, 'output' | 'clock' | 'logger'>) {

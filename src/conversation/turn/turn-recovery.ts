@@ -3,20 +3,22 @@ import type { ConversationStore } from '../ports.js';
 import type { TurnLedger } from './turn-ledger.js';
 import type { TurnRunner } from './turn-runner.js';
 
-/**
- * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
- * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
- * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
- */
-export function createTurnRecovery(deps: {
+interface TurnRecoveryDeps {
   store: ConversationStore;
   runner: Pick<TurnRunner, 'tracking' | 'takeOver' | 'stopTurn' | 'untrack' | 'turnOf'>;
   logger: Logger;
   settings: { instanceId: string; leaseTtlMs: number };
   /** The one writer of the turn's records and locks (made once in the composition root). */
   ledger: TurnLedger;
-}) {
-  const { store, runner, logger, settings, ledger } = deps;
+}
+
+/**
+ * Durable turns across restarts and replicas: every in-flight turn whose lease expired is taken over
+ * (resumed, or reported lost); this instance's leases are renewed — one taken by another instance
+ * stops our polling, one that lapsed with nobody holding it is taken again — and stop marks read.
+ */
+export function createTurnRecovery(deps: TurnRecoveryDeps) {
+  const { store, runner, settings, ledger } = deps;
 
   /** Takes over every in-flight turn with no live lease. Returns how many were taken. */
   async function adoptOrphans(): Promise<number> {
@@ -45,41 +47,7 @@ export function createTurnRecovery(deps: {
 
   /** Renews this instance's leases. Rejects with the store down: tried again next tick, turns stay ours. */
   async function renewLeases(): Promise<void> {
-    await Promise.all(runner.tracking().map(renewLease));
-  }
-
-  /** A lease that lapsed with nobody taking the turn (Redis was down) is taken again, unless delivered. */
-  async function renewLease(turnId: string): Promise<void> {
-    const lease = ledger.lease(turnId);
-    if (await lease.renew(settings.leaseTtlMs)) {
-      // A stop heard by another replica, seen within a renewal period even while a request long-polls.
-      if (await ledger.isStopped(turnId).catch(() => false)) await runner.stopTurn(turnId);
-      return;
-    }
-    if (await ledger.isDelivered(turnId)) {
-      logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
-      runner.untrack(turnId);
-      return;
-    }
-    if (await lease.take(settings.leaseTtlMs)) {
-      logger.warn({ turnId }, 'lease had lapsed; taken again');
-      await restoreRecord(turnId);
-      return;
-    }
-    logger.warn({ turnId }, 'lease lost; another instance polls this turn now');
-    runner.untrack(turnId);
-  }
-
-  /**
-   * Redis came back without the turn (no persistence): save it again, so it can be adopted if we die.
-   * Not a turn that just finished: it is marked delivered before its record goes, so read that after.
-   */
-  async function restoreRecord(turnId: string): Promise<void> {
-    const turn = runner.turnOf(turnId);
-    if (!turn || (await store.getTurn(turnId))) return;
-    if (await ledger.isDelivered(turnId)) return;
-    await ledger.saveTurn(turn);
-    logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
+    await Promise.all(runner.tracking().map((turnId) => renewLease(deps, turnId)));
   }
 
   /** Gives up every lease at shutdown, so another replica takes the turns over at once. */
@@ -88,6 +56,42 @@ export function createTurnRecovery(deps: {
   }
 
   return { adoptOrphans, renewLeases, releaseAll };
+}
+
+/** A lease that lapsed with nobody taking the turn (Redis was down) is taken again, unless delivered. */
+async function renewLease(deps: TurnRecoveryDeps, turnId: string): Promise<void> {
+  const { runner, logger, settings, ledger } = deps;
+  const lease = ledger.lease(turnId);
+  if (await lease.renew(settings.leaseTtlMs)) {
+    // A stop heard by another replica, seen within a renewal period even while a request long-polls.
+    if (await ledger.isStopped(turnId).catch(() => false)) await runner.stopTurn(turnId);
+    return;
+  }
+  if (await ledger.isDelivered(turnId)) {
+    logger.info({ turnId }, 'lease lapsed; the outcome was delivered by another instance');
+    runner.untrack(turnId);
+    return;
+  }
+  if (await lease.take(settings.leaseTtlMs)) {
+    logger.warn({ turnId }, 'lease had lapsed; taken again');
+    await restoreRecord(deps, turnId);
+    return;
+  }
+  logger.warn({ turnId }, 'lease lost; another instance polls this turn now');
+  runner.untrack(turnId);
+}
+
+/**
+ * Redis came back without the turn (no persistence): save it again, so it can be adopted if we die.
+ * Not a turn that just finished: it is marked delivered before its record goes, so read that after.
+ */
+async function restoreRecord(deps: TurnRecoveryDeps, turnId: string): Promise<void> {
+  const { store, runner, logger, ledger } = deps;
+  const turn = runner.turnOf(turnId);
+  if (!turn || (await store.getTurn(turnId))) return;
+  if (await ledger.isDelivered(turnId)) return;
+  await ledger.saveTurn(turn);
+  logger.warn({ threadKey: turn.threadKey, turnId }, 'turn record was gone from the store; saved again');
 }
 
 export type TurnRecovery = ReturnType<typeof createTurnRecovery>;

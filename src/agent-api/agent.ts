@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RunInput } from '../conversation/ports.js';
 import { type AgentCallOptions, type CallContext, parseBody, segment } from './call-context.js';
-import type { NotFoundMeaning } from './errors.js';
+import type { NotFoundMeaning } from './errors-from-failures.js';
 
 /** Agent runs and activation: `/v2/ai-agent/<agent_id>…` (seed: "Agent endpoints"). */
 

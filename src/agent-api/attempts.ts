@@ -2,7 +2,8 @@ import type { ShouldRetryState } from 'ky';
 import type { BudgetSlot, RequestBudget } from '../budget/request-budget.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RequestSpec } from './call-context.js';
-import { AgentApiError, asAgentApiFailure } from './errors.js';
+import { AgentApiError } from './errors.js';
+import { asAgentApiFailure } from './errors-from-failures.js';
 import { mayRetry, type RetryPolicy } from './retry-policy.js';
 
 /**

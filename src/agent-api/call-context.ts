@@ -1,14 +1,8 @@
 import type { z } from 'zod';
 import type { RequestKind } from '../budget/request-budget.js';
 import type { CallOptions } from '../conversation/ports.js';
-import {
-  AgentApiError,
-  AgentApiErrorCode,
-  type FailedCall,
-  type FailedResponse,
-  InvalidResponseError,
-  regionMismatchIn,
-} from './errors.js';
+import { AgentApiError, AgentApiErrorCode, InvalidResponseError } from './errors.js';
+import { type FailedCall, type FailedResponse, regionMismatchIn } from './errors-from-failures.js';
 import type { RetryMode } from './retry-policy.js';
 
 /** What the resource files (agent.ts, accounts.ts, …) need to make their calls. */

@@ -1,18 +1,13 @@
 /** Watched channels (`/agent channel investigate on|off`), kept per installation (tenancy.ts). */
-import { type Tenant, tenantName } from '../conversation/tenancy.js';
+import { type Tenant, tenantName, tenantRecord } from '../conversation/tenancy.js';
 import type { ChannelWatch, ChannelWatchStore } from './alert-ports.js';
 
 export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () => number }) {
   const { store } = deps;
 
   /** The watch on `channel` in `tenant`'s installation, if on. */
-  async function watchOf(tenant: Tenant, channel: string): Promise<ChannelWatch | undefined> {
-    const own = await store.getChannelWatch(tenantName(tenant.key, channel));
-    if (own || tenant.key === undefined) return own;
-    // A watch kept before installations had names counts for the installation that made it.
-    const earlier = await store.getChannelWatch(channel);
-    return earlier?.installation === tenant.teamId ? earlier : undefined;
-  }
+  const watchOf = (tenant: Tenant, channel: string): Promise<ChannelWatch | undefined> =>
+    tenantRecord(tenant, channel, (name) => store.getChannelWatch(name));
 
   /** Turns the watch on or off; returns whether it was on before. */
   async function set(

@@ -54,6 +54,18 @@ export function tenantName(key: string | undefined, name: string): string {
   return key === undefined ? name : `${key}:${name}`;
 }
 
+/** `tenant`'s record of `name` ({@link tenantName}), else its own kept under `name` alone before names. */
+export async function tenantRecord<R extends { installation?: string | undefined }>(
+  tenant: Tenant,
+  name: string,
+  get: (name: string) => Promise<R | undefined>,
+): Promise<R | undefined> {
+  const own = await get(tenantName(tenant.key, name));
+  if (own || tenant.key === undefined) return own;
+  const earlier = await get(name);
+  return earlier?.installation === tenant.teamId ? earlier : undefined;
+}
+
 /** The Slack channel id in a store name made by {@link tenantName}. */
 export function channelOfName(name: string): string {
   return name.slice(name.lastIndexOf(':') + 1);

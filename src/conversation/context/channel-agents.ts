@@ -1,5 +1,5 @@
 /** Which agent a channel's new threads talk to (DESIGN "Channel agents"): its binding, else AGENT_ID. */
-import { type Tenant, tenantName } from '../tenancy.js';
+import { type Tenant, tenantName, tenantRecord } from '../tenancy.js';
 import type { ChannelBinding, ChannelBindingStore } from './context-ports.js';
 
 /** A channel's agent: a binding's, the default (home installations only), or `unbound` (no service). */
@@ -21,12 +21,8 @@ export function createChannelAgents(deps: {
   const { store, defaultAgentId } = deps;
 
   /** `tenant`'s own binding of a (maybe shared) channel; an unnamed older one counts for its maker only. */
-  async function bindingOf(tenant: Tenant, channel: string): Promise<ChannelBinding | undefined> {
-    const own = await store.getChannelBinding(tenantName(tenant.key, channel));
-    if (own || tenant.key === undefined) return own;
-    const earlier = await store.getChannelBinding(channel);
-    return earlier?.installation === tenant.teamId ? earlier : undefined;
-  }
+  const bindingOf = (tenant: Tenant, channel: string) =>
+    tenantRecord(tenant, channel, (name) => store.getChannelBinding(name));
 
   /** The agent new threads in `channel` start runs on, in `tenant`'s installation. */
   async function agentFor(tenant: Tenant, channel: string | undefined): Promise<ChannelAgent> {

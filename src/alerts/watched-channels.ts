@@ -22,9 +22,12 @@ export function createWatchedChannels(deps: { store: ChannelWatchStore; now: () 
     const installation = tenant.key ? { installation: tenant.teamId } : {};
     if (on) await store.saveChannelWatch(name, { ...watch, ...installation });
     else await store.deleteChannelWatch(name);
-    // The watch kept under the channel alone (before installations had names) moves to the new name.
-    if (tenant.key !== undefined && before?.installation === tenant.teamId)
-      await store.deleteChannelWatch(channel);
+    // The watch kept under the channel alone (before installations had names) moves to the new name;
+    // read again, as channel-agents does: a shared channel's id is the same in every installation.
+    if (tenant.key !== undefined && before?.installation === tenant.teamId) {
+      const earlier = await store.getChannelWatch(channel);
+      if (earlier?.installation === tenant.teamId) await store.deleteChannelWatch(channel);
+    }
     return { wasOn: before !== undefined };
   }
 

@@ -5,12 +5,12 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ConversationAudience } from '../conversation/access/audience.js';
-import { HOUR_MS, NOTHING_TO_GIVE_BACK } from '../conversation/access/spending.js';
+import { HOUR_MS } from '../conversation/access/spending.js';
 import { type ChannelAgent, type ChannelAgents, readyOn } from '../conversation/context/channel-agents.js';
+import { ownRunRequest } from '../conversation/own-run.js';
 import type { ConversationStore } from '../conversation/ports.js';
 import { type Tenant, tenantName } from '../conversation/tenancy.js';
 import type { RunStart } from '../conversation/turn/run-start.js';
-import type { TurnRequest } from '../conversation/turn/turn-request.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { createWorkUnderWay } from '../runtime/work-under-way.js';
@@ -217,19 +217,9 @@ function createInvestigations(deps: AlertIntakeDeps) {
     // `?agent=` picks the agent; the connection stays the channel's (an unbound channel never gets here).
     const agentId = target.agentId ?? channelAgent.agentId ?? '';
     const { message, ...context } = alertRunInput(alert, settings, deps.clock.now());
-    const request: TurnRequest = {
-      tenant,
-      teamId: tenant.teamId,
-      channel,
-      threadTs: ts,
-      sourceTs: ts,
-      userId: settings.botUserId,
-      prompt: message,
-      mentioned: true,
-      alertAt: arrivedAt,
-    };
+    const asked = { tenant, channel, ts, userId: settings.botUserId, prompt: message, alertAt: arrivedAt };
     const prepared = readyOn(channelAgent, agentId, context);
-    const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
+    const result = await deps.runStart.begin(...ownRunRequest(asked, prepared));
     if (result === 'started') deps.metrics.investigationStarted(source);
     logger.info({ channel, ts, agentId, source, result }, 'alert investigation');
   }

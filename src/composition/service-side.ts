@@ -1,8 +1,10 @@
 import { checkAgentService, createAccountBudgets } from '../agent-api/index.js';
 import type { Config } from '../config/load-config.js';
-import { createDefaultServiceClient } from '../connections/service-connections.js';
+import { createDefaultServiceClient, createServiceConnections } from '../connections/service-connections.js';
 import type { Logger } from '../runtime/logger.js';
 import { createStore } from '../store/index.js';
+import type { BotContext } from './bot-context.js';
+import { createServicePoller } from './service-polling.js';
 
 /** The agent service check's bound at start-up, like the Slack token check's. */
 const STARTUP_CHECK_MS = 10_000;
@@ -36,4 +38,14 @@ export async function openServiceSide(config: Config, logger: Logger) {
     throw error;
   }
   return { store, budgets, ...client };
+}
+
+/** Once the bot's context is made: a client per connection (keyed by installation), and the poller. */
+export function connectServices(ctx: BotContext, side: Awaited<ReturnType<typeof openServiceSide>>) {
+  const { config, clock, logger } = ctx;
+  const { factory, defaultApi, store } = side;
+  const keyOf = ctx.tenancy.keyOf;
+  const connections = createServiceConnections({ config, factory, defaultApi, store, logger, clock, keyOf });
+  const poller = createServicePoller(ctx, { clients: connections.clients, slots: side.budget.pollSlots });
+  return { connections, poller };
 }

@@ -38,7 +38,7 @@ import type { BotContext } from './bot-context.js';
 import { type createServicePoller, errorCode, isPermanentPollError } from './service-polling.js';
 
 /** What the turns room is handed besides the bot's context. */
-interface TurnRoomDeps {
+export interface TurnRoomDeps {
   store: StateStore;
   agentApi: AgentApi;
   connections: Pick<ServiceConnections, 'runs'>;

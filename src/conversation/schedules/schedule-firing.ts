@@ -5,12 +5,11 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ConversationAudience } from '../access/audience.js';
-import { NOTHING_TO_GIVE_BACK } from '../access/spending.js';
 import { type ChannelAgent, type ChannelAgents, readyOn } from '../context/channel-agents.js';
 import { parseTimeRange } from '../context/time-range.js';
+import { ownRunRequest } from '../own-run.js';
 import type { Tenant } from '../tenancy.js';
 import type { RunStart } from '../turn/run-start.js';
-import type { TurnRequest } from '../turn/turn-request.js';
 import { previousOccurrence } from './schedule-times.js';
 import { type PauseReason, type Schedule, type Schedules, scheduleName } from './schedules.js';
 
@@ -171,19 +170,16 @@ function createScheduledAsk(deps: ScheduleFiringDeps, { tell, done, pauseAndTell
       throw error;
     });
     if ('gone' in posted) return pauseAndTell(schedule, due, 'left-channel');
-    const request: TurnRequest = {
+    const asked = {
       tenant,
-      teamId: tenant.teamId,
       channel: schedule.channel,
-      threadTs: posted.ts,
-      sourceTs: posted.ts,
+      ts: posted.ts,
       // The adder asks: a channel turned outsider-readable before the answer sends it to their DM.
       userId: schedule.addedBy,
       prompt: schedule.question,
-      mentioned: true,
     };
     const prepared = readyOn(channelAgent, channelAgent.agentId ?? '', contextOf(schedule));
-    const result = await deps.runStart.begin(request, undefined, prepared, NOTHING_TO_GIVE_BACK);
+    const result = await deps.runStart.begin(...ownRunRequest(asked, prepared));
     done(schedule, due, result === 'started' ? 'run' : 'failed', `run start: ${result}`, posted.ts);
   };
 }

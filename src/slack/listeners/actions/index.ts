@@ -5,12 +5,11 @@ import { VIEW_IN_EXPLORE_ACTION_ID } from '../../views/alert-card.js';
 import { ADD_COMMENT_ACTION_ID, FEEDBACK_ACTION_ID } from '../../views/feedback.js';
 import { addCommentListener } from './add-comment.js';
 import { feedbackButtonsListener } from './feedback-buttons.js';
+import { viewInExploreListener } from './view-in-explore.js';
 
+/** Block action ids → listeners. */
 export function registerActionListeners(app: App, ports: { reactions: Ratings; logger: Logger }): void {
   app.action<BlockFeedbackButtonsAction>(FEEDBACK_ACTION_ID, feedbackButtonsListener(ports));
   app.action<BlockButtonAction>(ADD_COMMENT_ACTION_ID, addCommentListener(ports));
-  // *View in Explore* opens its URL, but Slack still sends the click, and warns the person unless acked.
-  app.action<BlockButtonAction>(VIEW_IN_EXPLORE_ACTION_ID, async ({ ack }) => {
-    await ack();
-  });
+  app.action<BlockButtonAction>(VIEW_IN_EXPLORE_ACTION_ID, viewInExploreListener());
 }

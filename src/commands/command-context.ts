@@ -42,7 +42,6 @@ export interface ScheduleCommandPort {
   refusesOutsiders(channel: string): Promise<boolean>;
 }
 
-/** The service calls the commands use. */
 export type CommandsApi = Pick<
   AgentApi,
   | 'whoami'
@@ -89,7 +88,6 @@ export interface CommandContext {
   logger: Logger;
 }
 
-/** Who ran the command. */
 export type Invoker = { userId: string; channelId?: string | undefined };
 
 /** The agent a command acts on, with its client: the channel's, else (home only) AGENT_ID; undefined: none. */

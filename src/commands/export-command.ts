@@ -3,8 +3,6 @@ import type { ExportedFile } from './command-context.js';
 import { expectCount } from './command-words.js';
 import { helpLine, type ServiceFailure, type Subcommand, serviceFailure, UsageError } from './subcommand.js';
 
-export type { ExportedFile, SendFilesToUser } from './command-context.js';
-
 type ExportCommand = { kind: 'export'; types: SavedObjectType[] };
 
 export type ExportOutcome = {

@@ -61,7 +61,6 @@ export function helpEntry(name: string): HelpEntry {
   return found.entry;
 }
 
-/** The usage line of one subcommand, e.g. for a parse error. */
 export const usageOf = (name: string): string => helpEntry(name).usage;
 
 const moduleOf = (name: string) => BY_NAME.get(name)?.module ?? helpCommand;

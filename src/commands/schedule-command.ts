@@ -7,8 +7,6 @@ import {
 import type { ListedSchedule, Schedule } from '../conversation/schedules/schedules.js';
 import { auditedRequest, helpLine, type Subcommand, UsageError } from './subcommand.js';
 
-export type { ScheduleCommandPort } from './command-context.js';
-
 type ScheduleCommand =
   | { kind: 'schedule' }
   | { kind: 'schedule-add'; days: Weekday[]; time: string; question: string }

@@ -53,7 +53,6 @@ export const helpLine = (
   options: { example?: string; anyone?: boolean } = {},
 ): HelpEntry => ({ name, usage, description, example: options.example ?? usage, adminOnly: !options.anyone });
 
-/** The usage line of `name` among `help`. */
 export const usageIn = (help: readonly HelpEntry[], name: string): string =>
   help.find((entry) => entry.name === name)?.usage ?? '/agent help';
 

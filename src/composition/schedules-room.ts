@@ -4,7 +4,7 @@
  * clock it is given (tests move schedule time alone).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ScheduleCommandPort } from '../commands/schedule-command.js';
+import type { ScheduleCommandPort } from '../commands/command-context.js';
 import type { OccurrenceClaims, ScheduleOutput } from '../conversation/schedules/schedule-firing.js';
 import { createScheduleFiring, type ScheduleMetrics } from '../conversation/schedules/schedule-firing.js';
 import { createSchedules, type ScheduleStore, type Schedules } from '../conversation/schedules/schedules.js';

@@ -1,3 +1,4 @@
+import type { KnownBlock, MessageMetadata } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { AnswerToPost, ThreadLocation } from '../conversation/thread-output-port.js';
 import { NO_PREVIEWS } from './no-previews.js';
@@ -38,23 +39,29 @@ function blocksOf(message: AnswerMessage) {
   return { blocks: [...receipt, ...message.blocks, ...feedback] as never };
 }
 
+type ThreadPost = { text: string; blocks?: KnownBlock[]; metadata?: MessageMetadata };
+
+/** Posts in a turn's thread, counted as `chat.postMessage`; never with previews: it carries service data. */
+export function threadPoster(client: WebClient, call: CountedCall) {
+  return ({ channel, threadTs }: ThreadLocation, message: ThreadPost) =>
+    call('chat.postMessage', () =>
+      client.chat.postMessage({ channel, thread_ts: threadTs, ...message, ...NO_PREVIEWS }),
+    );
+}
+
 /** Posts an answer's parts, then past the threshold its file; resolves with every part's ts. */
 export function answerPoster(client: WebClient, call: CountedCall, fileThresholdChars: number) {
+  const post = threadPoster(client, call);
   return async (where: ThreadLocation, answer: AnswerToPost, onPart?: (ts: string) => Promise<void>) => {
     const rendered = renderTurnAnswer(answer, fileThresholdChars);
     const parts: string[] = [];
     // In order, one at a time: Slack allows about one message a second per channel (429s waited out).
     for (const message of rendered.messages) {
-      const result = await call('chat.postMessage', () =>
-        client.chat.postMessage({
-          channel: where.channel,
-          thread_ts: where.threadTs,
-          text: message.text,
-          ...blocksOf(message),
-          ...(message.metadata ? { metadata: message.metadata } : {}),
-          ...NO_PREVIEWS,
-        }),
-      );
+      const result = await post(where, {
+        text: message.text,
+        ...blocksOf(message),
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+      });
       if (!result.ts) continue;
       parts.push(result.ts);
       await onPart?.(result.ts);

@@ -2,8 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { ThreadOutput, TurnNotice } from '../conversation/thread-output-port.js';
 import type { Metrics } from '../metrics.js';
 import type { Logger } from '../runtime/logger.js';
-import { answerPoster } from './answer-poster.js';
-import { NO_PREVIEWS } from './no-previews.js';
+import { answerPoster, threadPoster } from './answer-poster.js';
 import { type CountedCall, countedCall } from './slack-errors.js';
 import type { SlackIdentity } from './slack-identity.js';
 import { NOTICE_EVENT_TYPE, PROGRESS_EVENT_TYPE, turnMessageFinder } from './turn-messages.js';
@@ -18,17 +17,13 @@ function noticePayload(notice: TurnNotice, turnId: string): Record<string, strin
 
 /** The progress message of a turn: posted tagged with the turn id, updated, removed. */
 function progressMessages(client: WebClient, call: CountedCall) {
+  const post = threadPoster(client, call);
   return {
     async postProgress(where, progress, turnId) {
-      const result = await call('chat.postMessage', () =>
-        client.chat.postMessage({
-          channel: where.channel,
-          thread_ts: where.threadTs,
-          ...renderProgress(progress),
-          metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
-          ...NO_PREVIEWS,
-        }),
-      );
+      const result = await post(where, {
+        ...renderProgress(progress),
+        metadata: { event_type: PROGRESS_EVENT_TYPE, event_payload: { turn_id: turnId } },
+      });
       return result.ts;
     },
     async updateProgress(where, ts, progress) {
@@ -54,6 +49,7 @@ export function createSlackThreadOutput(deps: {
 }): ThreadOutput {
   const { client } = deps;
   const call = countedCall(deps);
+  const post = threadPoster(client, call);
   return {
     ...progressMessages(deps.progressClient ?? client, call),
     postAnswer: answerPoster(client, call, deps.fileThresholdChars),
@@ -64,17 +60,12 @@ export function createSlackThreadOutput(deps: {
       const view = receipt
         ? noticeWithReceipt(plainView, renderReceipt({ kind: 'notice', notice }, receipt, turnId))
         : plainView;
-      await call('chat.postMessage', () =>
-        client.chat.postMessage({
-          channel: where.channel,
-          thread_ts: where.threadTs,
-          text: view.text,
-          ...(style === 'rich' ? { blocks: view.blocks } : {}),
-          metadata: { event_type: NOTICE_EVENT_TYPE, event_payload: noticePayload(notice, turnId) },
-          // A notice may quote the service's own words (an error message).
-          ...NO_PREVIEWS,
-        }),
-      );
+      // No previews either: a notice may quote the service's own words (an error message).
+      await post(where, {
+        text: view.text,
+        ...(style === 'rich' ? { blocks: view.blocks } : {}),
+        metadata: { event_type: NOTICE_EVENT_TYPE, event_payload: noticePayload(notice, turnId) },
+      });
     },
 
     async refuse(where, userId, sourceTs, refusal, detail) {

@@ -72,7 +72,6 @@ export function createUserDirectory(options: {
   };
 }
 
-/** `users.info`'s user as a SlackPerson. */
 export function toSlackPerson(userId: string, user: NonNullable<UsersInfoResponse['user']>) {
   const text = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
   return {

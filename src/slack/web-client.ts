@@ -81,7 +81,6 @@ export const FAIL_FAST_OPTIONS = {
   timeout: 10_000,
 } satisfies WebClientOptions;
 
-/** A client with {@link FAIL_FAST_OPTIONS}. */
 export function createFailFastWebClient(config: Config, logger: Logger): WebClient {
   return createWebClient(config, logger, FAIL_FAST_OPTIONS);
 }
@@ -93,7 +92,6 @@ export async function openDm(client: WebClient, user: string): Promise<string> {
   return channel;
 }
 
-/** The `ts` of a message `chat.postMessage` posted. */
 export function postedTs(posted: { ts?: string }): string {
   if (!posted.ts) throw new Error('chat.postMessage returned no ts');
   return posted.ts;

@@ -30,6 +30,7 @@ function page(title: string, body: string): string {
 </head>
 <body>
 <main>
+<h1>${escapeHtml(title)}</h1>
 ${body}
 </main>
 </body>
@@ -41,8 +42,7 @@ ${body}
 export function renderInstallPage(authorizeUrl: string): string {
   return page(
     'Add the agent bot to Slack',
-    `<h1>Add the agent bot to Slack</h1>
-<p>The bot answers questions about your logs in Slack threads: mention it in a channel or send it a direct message.</p>
+    `<p>The bot answers questions about your logs in Slack threads: mention it in a channel or send it a direct message.</p>
 <p>Slack will ask you to choose a workspace (or, on Enterprise Grid, your organisation) and to allow what the bot needs.</p>
 <p><a class="button" href="${escapeHtml(authorizeUrl)}">Add to Slack</a></p>`,
   );
@@ -59,8 +59,7 @@ export function renderInstalledPage(place: { name: string | undefined; orgWide: 
     : `<p>It is installed in ${where}.</p>`;
   return page(
     'The agent bot is installed',
-    `<h1>The agent bot is installed</h1>
-${scope}
+    `${scope}
 <p>Invite it to a channel (<code>/invite @${BOT_DISPLAY_NAME}</code>) and mention it with a question, or send it a direct message. You can close this page.</p>`,
   );
 }
@@ -86,8 +85,7 @@ export function renderFailedPage(errorCode: string, installPath: string): string
   const reason = FAILURE_REASONS[errorCode] ?? 'Slack did not complete the installation.';
   return page(
     'The agent bot was not installed',
-    `<h1>The agent bot was not installed</h1>
-<p>${escapeHtml(reason)}</p>
+    `<p>${escapeHtml(reason)}</p>
 <p><a href="${escapeHtml(installPath)}">Start the installation again</a></p>
 <p>If it fails again, tell the person who runs the bot this code: <code>${escapeHtml(errorCode)}</code>.</p>`,
   );

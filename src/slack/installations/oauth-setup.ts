@@ -136,7 +136,6 @@ export function createSlackInstallations(deps: {
     scope,
     clients,
     routing,
-    /** The bot's identity as the installation under way sees it. */
     identity: scopedIdentity(scope),
     /** The HTTPReceiver's OAuth options: Bolt's InstallProvider serves the install and redirect paths. */
     receiverOptions: (options: WebClientOptions) => installerOptions(deps, store, options),

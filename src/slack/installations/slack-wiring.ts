@@ -36,7 +36,6 @@ export interface SlackWiring {
   within<T>(teamId: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** The wiring for the configured mode. */
 export function createSlackWiring(deps: {
   config: Config;
   logger: Logger;

@@ -8,7 +8,6 @@ import type { WorkspaceScope } from './workspace-scope.js';
 /** Late thread writes (polling, recovery) in their thread team's installation (DESIGN "Many workspaces"). */
 export type TeamRouting = ReturnType<typeof createTeamRouting>;
 
-/** {@link TeamRouting} on the remembered installations. */
 export function createTeamRouting(clients: SlackClients, scope: WorkspaceScope) {
   return {
     /** Runs `work` for the installation `teamId` names; rejects when it is gone. */

@@ -28,7 +28,6 @@ export function workspaceOf(
 /** Runs work in an installation's scope; `current()` is undefined outside any (one workspace, start-up). */
 export type WorkspaceScope = ReturnType<typeof createWorkspaceScope>;
 
-/** The scope on Node's AsyncLocalStorage. */
 export function createWorkspaceScope() {
   const storage = new AsyncLocalStorage<SlackWorkspace>();
   return {

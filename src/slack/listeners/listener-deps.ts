@@ -1,7 +1,6 @@
 import type { AlertInvestigations } from '../../alerts/index.js';
 import type { CapacityMoveLock } from '../../capacity/index.js';
-import type { CommandsApi } from '../../commands/command-context.js';
-import type { ScheduleCommandPort } from '../../commands/schedule-command.js';
+import type { CommandsApi, ScheduleCommandPort } from '../../commands/command-context.js';
 import type { ServiceConnections } from '../../connections/service-connections.js';
 import type { InsideCheck } from '../../conversation/access/who-is-inside.js';
 import type { AnswerChannels } from '../../conversation/answer-channels/answer-channels.js';

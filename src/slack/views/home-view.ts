@@ -156,7 +156,6 @@ function adminBlocks(admin: AdminHome): KnownBlock[] {
   ];
 }
 
-/** The home view of one person. */
 export function renderHome(home: PersonHome, options: HomeViewOptions): HomeView {
   if (home.kind === 'outsider') return { type: 'home', blocks: [section(OUTSIDER_HOME)] };
   const blocks = [

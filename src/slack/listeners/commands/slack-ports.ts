@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { SendFilesToUser } from '../../../commands/export-command.js';
+import type { SendFilesToUser } from '../../../commands/command-context.js';
 import { openDm } from '../../web-client.js';
 
 /** The command layer's upload port: the files go into the bot's DM with `userId`, private to that person. */

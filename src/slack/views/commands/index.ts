@@ -29,7 +29,6 @@ const RENDERERS: Replies<CommandOutcome> = {
   ...scheduleReplies,
 };
 
-/** The reply for any outcome. */
 export function renderCommandOutcome(outcome: CommandOutcome): CommandReply {
   const rendered = (RENDERERS[outcome.kind] as (outcome: CommandOutcome) => CommandReply | string)(outcome);
   return typeof rendered === 'string' ? reply(rendered) : rendered;

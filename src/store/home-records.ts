@@ -1,4 +1,3 @@
-import { parseJson } from '../alerts/template-body.js';
 import type {
   AgentSeen,
   HomeStore,
@@ -22,10 +21,18 @@ export const homeKeys = {
 const AGENTS_SEEN_MAX = 50;
 const TALLY_KINDS: readonly WeeklyTallyKind[] = ['runs', 'answers', 'answered-sessions', 'rated-sessions'];
 
+function parsed<T>(value: string): T | undefined {
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The HomeStore on either backend's primitives; records are JSON. */
 export function createHomeRecords(primitives: HomePrimitives): HomeStore {
   const records = async <T>(name: string) =>
-    (await primitives.ranked(name)).flatMap((entry) => (parseJson(entry.value) as T | undefined) ?? []);
+    (await primitives.ranked(name)).flatMap((entry) => parsed<T>(entry.value) ?? []);
   const sorted = async (name: string) => (await primitives.members(name)).sort();
   return {
     async noteRecentThread(userId, thread, limits) {

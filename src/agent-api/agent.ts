@@ -15,7 +15,6 @@ export const runStatusSchema = z.looseObject({
   totalSteps: z.number().int().min(0).nullish(),
 });
 
-/** Agent activation response. */
 export const agentActivationSchema = z.looseObject({ id: z.string(), active: z.boolean() });
 
 /** The run's `message` as Markdown: a structured-output agent's JSON value becomes a `json` fence. */

@@ -110,7 +110,6 @@ export class EmptyAnswerError extends AgentApiError {
   }
 }
 
-/** Whether `value` is one of the client's failures. */
 export const isAgentApiError = (value: unknown): value is AgentApiError => value instanceof AgentApiError;
 
 const REGION_MISMATCH = /Account region ([a-z0-9-]+) differs from current server region ([a-z0-9-]+)/i;

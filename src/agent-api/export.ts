@@ -21,7 +21,6 @@ const exportAnswerSchema = exportCollectionSchema.extend({ hits: z.array(z.unkno
 /** The parsed collection, and the response text exactly as served (what the bot uploads). */
 export type ExportResult = { parsed: ExportCollection; raw: string };
 
-/** The export, as the client's method. */
 export function exportCalls({ send, accountPathPrefix }: CallContext) {
   return {
     /** POST <prefix>/kibana/export with the agent token: a read despite the POST, retried like one. */

@@ -20,7 +20,6 @@ export const feedbackRecordSchema = z.looseObject({
 /** Any 2xx stored the rating: a list of other shapes reads as no records, not as a failure. */
 const feedbackListSchema = z.array(feedbackRecordSchema).catch([]);
 
-/** Feedback on runs, as the client's methods. */
 export function feedbackCalls({ send }: CallContext) {
   return {
     /** POST /v2/ai-agent/<agent_id>/feedback. An upsert per session, so retrying it is harmless. */

@@ -14,7 +14,6 @@ const identityAnswerSchema = z.looseObject({
   accountName: z.string().nullish(),
 });
 
-/** The identity check, as the client's method. */
 export function identityCalls({ send }: CallContext) {
   return {
     /** GET /v2/whoami with the agent token; an answer naming no account is an EmptyAnswerError. */

@@ -232,8 +232,6 @@ function createInvestigations(deps: AlertIntakeDeps) {
       background.track(handled);
     },
     /** Resolves once every investigation being started has been handed over (shutdown, tests). */
-    async settle(): Promise<void> {
-      await background.settled();
-    },
+    settle: background.settled,
   };
 }

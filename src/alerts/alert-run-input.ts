@@ -61,7 +61,6 @@ export function alertContext(alert: Alert, maxChars: number): string {
   return head + description + cutWithMark(samples, room - description.length);
 }
 
-/** The run's `context` for an alert. */
 export function alertRunInput(
   alert: Alert,
   settings: { maxChars: number; lookbackMinutes: number },

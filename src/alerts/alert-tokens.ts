@@ -60,5 +60,4 @@ export function createAlertTokens(deps: { records: AlertTokenRecords; box: Seale
   };
 }
 
-/** Each installation's own alert webhook token. */
 export type AlertTokens = ReturnType<typeof createAlertTokens>;

@@ -19,7 +19,6 @@ export interface AccountSlotLeases {
   releaseAccountSlots(account: string, holder: string): Promise<void>;
 }
 
-/** Options of {@link createAccountShare}. */
 export interface AccountShareOptions {
   leases: AccountSlotLeases;
   /** The account's key in the store (never a token: see accountKeyOf in connections/agent-api-factory.ts). */

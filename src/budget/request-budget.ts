@@ -1,7 +1,6 @@
 /** `poll` is a run-status request; everything else is `other`. */
 export type RequestKind = 'poll' | 'other';
 
-/** Options of {@link createRequestBudget}. */
 export interface RequestBudgetOptions {
   /** Requests in flight at most, all kinds together. Default 50. */
   limit?: number;

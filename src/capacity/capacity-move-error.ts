@@ -75,6 +75,5 @@ export class CapacityMoveError extends Error {
   }
 }
 
-/** Whether `value` is a refused or failed capacity move. */
 export const isCapacityMoveError = (value: unknown): value is CapacityMoveError =>
   value instanceof CapacityMoveError;

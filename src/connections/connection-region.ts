@@ -26,10 +26,7 @@ export function isAllowedServiceHost(hostname: string, allowedHosts: readonly st
 }
 
 /** The address as AGENT_API_URL takes it, or its problem (DESIGN "Service addresses"). */
-export function addressOf(
-  address: string,
-  allowedHosts: readonly string[] = [],
-): string | { problem: string } {
+export function addressOf(address: string, allowedHosts: readonly string[] = []) {
   const shown = address.slice(0, 80);
   if (address === '') return { problem: 'the region address is empty' };
   if (/\s/.test(address)) return { problem: `“${shown}” is not a URL or host name (it has spaces)` };

@@ -6,9 +6,7 @@ export function threadKey(teamId: string, channel: string, threadTs: string): st
 }
 
 /** The parts of a key made by `threadKey`, or undefined when it is not one. */
-export function parseThreadKey(
-  key: string,
-): { teamId: string; channel: string; threadTs: string } | undefined {
+export function parseThreadKey(key: string) {
   const [teamId, channel, threadTs, ...rest] = key.split(':');
   if (!teamId || !channel || !threadTs || rest.length > 0) return undefined;
   return { teamId, channel, threadTs };

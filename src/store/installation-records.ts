@@ -17,7 +17,6 @@ export interface InstallationRecordStore {
 /** A sealed installation (secrets/secret-box.ts format) and when it was saved. */
 export type SealedInstallation = { sealed: string; savedAt: number };
 
-/** The installation records on the store's keyv. */
 export function createInstallationRecords(keyv: Keyv): InstallationRecordStore {
   return {
     getInstallationRecord: (installationId) =>

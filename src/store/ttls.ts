@@ -10,7 +10,6 @@ export interface StoreTtls {
   answerMs: number;
 }
 
-/** The TTLs used when none are given. */
 export const DEFAULT_TTLS: Readonly<StoreTtls> = Object.freeze({
   threadMs: 30 * DAY_MS,
   turnMs: 2 * DAY_MS,

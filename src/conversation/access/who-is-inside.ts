@@ -87,9 +87,7 @@ export function judgeByDirectory(
 }
 
 /** The workspace a message event names for its sender; file shares and broadcasts may name none. */
-export function senderWorkspace(
-  event: Pick<ThreadMessage, 'user_team' | 'team' | 'source_team'>,
-): string | undefined {
+export function senderWorkspace(event: Pick<ThreadMessage, 'user_team' | 'team' | 'source_team'>) {
   return event.user_team || event.team || event.source_team || undefined;
 }
 

@@ -17,13 +17,15 @@ import { alertWindow, parseTimeRange } from './time-range.js';
 
 /** The part of a turn request context depends on; `tenant`'s channel bindings decide the agent. */
 export interface ContextRequest {
+  /** The installation the message came in through (DESIGN "One installation, one tenant"). */
   tenant: Tenant;
   channel: string;
+  /** The thread the answer goes to (the message's own ts for a new thread). */
   threadTs: string;
   sourceTs: string;
   userId: string;
   prompt: string;
-  /** Files shared with the message (DESIGN "Files are context"). */
+  /** Files shared with the message: text files are read as context (DESIGN "Files are context"). */
   files?: SharedFile[] | undefined;
 }
 

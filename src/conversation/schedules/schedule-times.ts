@@ -45,7 +45,6 @@ export function describeDays(days: readonly Weekday[]): string {
   return days.map((day) => WEEKDAY_NAMES[day]).join(', ');
 }
 
-/** Whether `timeZone` is a zone this runtime knows. */
 export function isKnownZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });

@@ -2,25 +2,19 @@
  * Which Slack messages become agent turns (DESIGN "Which messages are turns"). Pure.
  * https://docs.slack.dev/reference/events/message
  */
+import type { ThreadMessage } from '../context/context-ports.js';
 
-/** The fields of a `message` or `app_mention` event this decision reads. */
-export interface SlackMessageLike {
+/** The fields of a `message` or `app_mention` event this decision reads; the rest as a thread's message. */
+export interface SlackMessageLike
+  extends Pick<
+    ThreadMessage,
+    'ts' | 'subtype' | 'user' | 'bot_id' | 'text' | 'user_team' | 'team' | 'source_team' | 'files'
+  > {
   type: 'message' | 'app_mention';
-  subtype?: string | undefined;
   channel: string;
   /** `im` for a DM; absent on `app_mention`. */
   channel_type?: string | undefined;
-  user?: string | undefined;
-  bot_id?: string | undefined;
-  text?: string | undefined;
-  ts: string;
   thread_ts?: string | undefined;
-  /** The sender's own workspace (see who-is-inside.ts `senderWorkspace`). */
-  user_team?: string | undefined;
-  team?: string | undefined;
-  source_team?: string | undefined;
-  /** Files shared with the message (`file_share`); they are not sent to the agent. */
-  files?: unknown[] | undefined;
 }
 
 export interface ClassifierContext {

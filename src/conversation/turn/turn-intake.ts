@@ -123,11 +123,7 @@ function firstDelivery(ledger: TurnLedger, request: TurnRequest, newId: () => st
 }
 
 /** An outsider who addressed the bot is told why it stays quiet; an unaddressed reply is only logged. */
-async function isInside(
-  deps: Pick<TurnIntakeDeps, 'inside' | 'logger'>,
-  request: TurnRequest,
-  tell: Tell,
-): Promise<boolean> {
+async function isInside(deps: Pick<TurnIntakeDeps, 'inside' | 'logger'>, request: TurnRequest, tell: Tell) {
   const { userId, workspaceId, channel, sourceTs } = request;
   const verdict = await deps.inside.check({ userId, workspaceId });
   if (verdict.inside) return true;

@@ -9,29 +9,29 @@ export interface IdleTurnState extends Pick<ThreadRecord, 'sessionId' | 'lastFin
   runOpen?: boolean | undefined;
 }
 
-/** A message arrived in a thread whose run was left open: its status is read before anything is sent. */
-export interface CheckingTurnState {
-  phase: 'checking';
+/** What every phase in flight carries: the turn, and the final report a follow-up compares against. */
+interface TurnUnderWay {
   turnId: string;
-  sessionId: string;
   previousFinal?: ReportDigest | undefined;
+}
+
+/** A message arrived in a thread whose run was left open: its status is read before anything is sent. */
+export interface CheckingTurnState extends TurnUnderWay {
+  phase: 'checking';
+  sessionId: string;
 }
 
 /** The start (or follow-up) request is on its way; no run to poll yet. */
-export interface StartingTurnState {
+export interface StartingTurnState extends TurnUnderWay {
   phase: 'starting';
-  turnId: string;
   /** Set for a follow-up: the session the turn continues. */
   sessionId?: string | undefined;
-  previousFinal?: ReportDigest | undefined;
 }
 
 /** The run is started and being polled (`late`: past the deadline, watched at a slow pace). */
-export interface PollingTurnState {
+export interface PollingTurnState extends TurnUnderWay {
   phase: 'polling' | 'late';
-  turnId: string;
   sessionId: string;
-  previousFinal?: ReportDigest | undefined;
   /** True after a follow-up until a report shows the service has registered the new turn. */
   awaitingFresh: boolean;
   /** The highest `totalSteps` already shown as progress. */
@@ -50,11 +50,9 @@ export type ThreadChange =
   | { kind: 'stopped' };
 
 /** The outcome is decided and being posted (outcome-poster.ts); the turn ends with `delivered`. */
-export interface DeliveringTurnState {
+export interface DeliveringTurnState extends TurnUnderWay {
   phase: 'delivering';
-  turnId: string;
   sessionId?: string | undefined;
-  previousFinal?: ReportDigest | undefined;
   thread: ThreadChange;
 }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../runtime/clock.js';
 import type { ConversationStore } from '../ports.js';
+import { answerRef } from '../turn/turn-in-flight.js';
 import type { AnswerRef } from '../turn/turn-records.js';
 
 /** Between two reads of the index while a reaction waits. */
@@ -24,9 +25,8 @@ export function createAnswerLookup(deps: {
     const indexed = await store.lookupAnswer(channel, ts);
     if (indexed || !turnId) return indexed;
     const turn = await store.getTurn(turnId);
-    if (turn?.sessionId && turn.channel === channel) {
-      return { threadKey: turn.threadKey, agentId: turn.agentId, sessionId: turn.sessionId, turnId };
-    }
+    // As delivery indexes it, connection included: the rating goes to the service the answer came from.
+    if (turn?.sessionId && turn.channel === channel) return answerRef(turn);
     // Delivered (indexed, then its record deleted) between the two reads above.
     return store.lookupAnswer(channel, ts);
   }

@@ -37,6 +37,16 @@ describe('answer lookup before the answer is indexed', () => {
     expect(await lookup.byClick('C1', '200.1', 'turn-1')).toEqual(refOf(turn()));
   });
 
+  it('a click on an answer from another service connection names that connection', async () => {
+    const store = createMemoryStore();
+    await store.saveTurn(turn({ connection: 'eu-prod' }));
+    const lookup = createAnswerLookup({ store });
+    expect(await lookup.byClick('C1', '200.1', 'turn-1')).toEqual({
+      ...refOf(turn()),
+      connection: 'eu-prod',
+    });
+  });
+
   it('never takes a turn of another channel, a turn without a run, or a click without a turn id', async () => {
     const store = createMemoryStore();
     await store.saveTurn(turn());

@@ -53,11 +53,11 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
       case 'follow-up': {
         const previousFinal = 'previousFinal' in entry.state ? entry.state.previousFinal : undefined;
         const kind = effect.type === 'start-run' ? 'start' : 'followUp';
-        entry.turn = { ...turn, kind, phase: storedPhase(entry.state) ?? turn.phase, previousFinal };
+        entry.turn = recorded(entry, { kind, previousFinal });
         return entry.start?.send(entry);
       }
       case 'record-start':
-        entry.turn = { ...turn, phase: storedPhase(entry.state) ?? turn.phase, sessionId: effect.sessionId };
+        entry.turn = recorded(entry, { sessionId: effect.sessionId });
         return entry.start?.started(entry);
       case 'resume':
         logger.info(
@@ -159,14 +159,20 @@ function poll(
   );
 }
 
+/** The turn's record in the phase the machine has reached, with `changes` laid over it. */
+const recorded = (entry: TurnInFlight, changes: Partial<TurnRecord>): TurnRecord => ({
+  ...entry.turn,
+  phase: storedPhase(entry.state) ?? entry.turn.phase,
+  ...changes,
+});
+
 /** Past the deadline with a late watch: when the watch ends goes on the record, once. */
 async function recordLateWatch(
   deps: Pick<TurnEffectsDeps, 'ledger' | 'clock' | 'logger' | 'lateWatchMs'>,
   entry: TurnInFlight,
 ): Promise<void> {
   if (entry.turn.watchUntil !== undefined) return;
-  const phase = storedPhase(entry.state) ?? entry.turn.phase;
-  entry.turn = { ...entry.turn, phase, watchUntil: deps.clock.now() + deps.lateWatchMs };
+  entry.turn = recorded(entry, { watchUntil: deps.clock.now() + deps.lateWatchMs });
   // The record lets a takeover keep watching; with the store down this instance watches on anyway.
   await deps.ledger.saveTurn(entry.turn).catch((error: unknown) => {
     deps.logger.warn({ err: error, turnId: entry.turn.turnId }, 'late watch not recorded; watching on');

@@ -1,8 +1,9 @@
 /**
- * `npx tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile of the bot
- * (`npm run bench -- --profile DIR`) spent its time — self time by area (our src/, each library,
- * Node's internals, GC) and the heaviest functions with their files. Samples are weighted by
- * their time deltas, so the figures are milliseconds of CPU the profile saw.
+ * `npx tsx bench/profile-summary.ts <file.cpuprofile|file.heapprofile> [top]`: where a V8 CPU profile
+ * of the bot (`npm run bench -- --profile DIR`) spent its time — self time by area (our src/, each
+ * library, Node's internals, GC) and the heaviest functions with their files. Samples are weighted by
+ * their time deltas, so the figures are milliseconds of CPU the profile saw. A sampling heap profile
+ * (bench/alloc-sampling.cjs) is read the same way, weighted by the bytes each frame allocated.
  */
 import { readFileSync } from 'node:fs';
 
@@ -16,6 +17,32 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A sampling heap profile's tree: each node's `selfSize` is what its frame allocated. */
+interface HeapNode {
+  id: number;
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children?: HeapNode[];
+}
+
+/** The profile's frames and each frame's weight: µs of CPU, or bytes allocated. */
+function weighed(file: string): { nodes: ProfileNode[]; self: Map<number, number>; bytes: boolean } {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Profile | { head: HeapNode };
+  const self = new Map<number, number>();
+  if ('nodes' in parsed) {
+    parsed.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (parsed.timeDeltas[i] ?? 0)));
+    return { nodes: parsed.nodes, self, bytes: false };
+  }
+  const nodes: ProfileNode[] = [];
+  const visit = (node: HeapNode): void => {
+    nodes.push({ ...node, children: (node.children ?? []).map((child) => child.id) });
+    self.set(node.id, node.selfSize);
+    node.children?.forEach(visit);
+  };
+  visit(parsed.head);
+  return { nodes, self, bytes: true };
 }
 
 /** The area a frame belongs to: our code by folder, a library by package, else Node or V8. */
@@ -33,12 +60,12 @@ export function areaOf(url: string, name: string): string {
 
 function main(): void {
   const [file, topArg] = process.argv.slice(2);
-  if (!file) throw new Error('usage: bench/profile-summary.ts <file.cpuprofile> [top]');
+  if (!file) throw new Error('usage: bench/profile-summary.ts <file.cpuprofile|file.heapprofile> [top]');
   const top = Number(topArg ?? 25);
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const { nodes, self, bytes } = weighed(file);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   /** Node's own frames count for the nearest caller that is ours or a library's (who asked for the work). */
   const ownerOf = (id: number): string => {
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
@@ -49,15 +76,11 @@ function main(): void {
     }
     return 'node internals / native';
   };
-  const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => {
-    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  });
   const areas = new Map<string, number>();
   const owners = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
-  for (const [id, us] of selfUs) {
+  for (const [id, us] of self) {
     const frame = byId.get(id)?.callFrame;
     if (!frame) continue;
     const area = areaOf(frame.url, frame.functionName);
@@ -70,15 +93,22 @@ function main(): void {
     const key = `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
+  const amount = (us: number) =>
+    bytes ? `${(us / 1e6).toFixed(1).padStart(8)} MB` : `${(us / 1000).toFixed(0).padStart(8)} ms`;
   const line = (name: string, us: number) =>
-    `${(us / 1000).toFixed(0).padStart(8)} ms  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`;
-  process.stdout.write(`busy (not idle): ${(busy / 1000).toFixed(0)} ms\n\nself time by area:\n`);
+    `${amount(us)}  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`;
+  const what = bytes ? 'allocated' : 'busy (not idle)';
+  process.stdout.write(
+    `${what}: ${amount(busy).trim()}\n\nself ${bytes ? 'allocations' : 'time'} by area:\n`,
+  );
   for (const [area, us] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, top))
     process.stdout.write(`${line(area, us)}\n`);
-  process.stdout.write("\nself time by owner (Node's own frames counted for their nearest caller):\n");
+  process.stdout.write(
+    `\nself ${bytes ? 'allocations' : 'time'} by owner (Node's own frames counted for their nearest caller):\n`,
+  );
   for (const [owner, us] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, top))
     process.stdout.write(`${line(owner, us)}\n`);
-  process.stdout.write('\nheaviest functions (self time):\n');
+  process.stdout.write(`\nheaviest functions (self ${bytes ? 'allocations' : 'time'}):\n`);
   for (const [name, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
     process.stdout.write(`${line(name, us)}\n`);
 }

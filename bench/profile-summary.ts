@@ -32,7 +32,9 @@ function weighed(file: string): { nodes: ProfileNode[]; self: Map<number, number
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as Profile | { head: HeapNode };
   const self = new Map<number, number>();
   if ('nodes' in parsed) {
-    parsed.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (parsed.timeDeltas[i] ?? 0)));
+    parsed.samples.forEach((id, i) => {
+      self.set(id, (self.get(id) ?? 0) + (parsed.timeDeltas[i] ?? 0));
+    });
     return { nodes: parsed.nodes, self, bytes: false };
   }
   const nodes: ProfileNode[] = [];

@@ -52,7 +52,6 @@ export interface TurnRoomDeps {
   observer: TurnObserver;
 }
 
-/** Assembles the turns room. */
 export function wireTurns(ctx: BotContext, deps: TurnRoomDeps) {
   const { config, slack, clock, logger, metrics, turnSettings: settings } = ctx;
   const { store, client, inside, observer } = deps;

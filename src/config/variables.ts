@@ -137,5 +137,4 @@ export const envSchema = variables.superRefine(
   { when: () => true },
 );
 
-/** The environment, parsed. */
 export type Env = z.output<typeof envSchema>;

@@ -73,10 +73,8 @@ export function createTurnEffects(deps: TurnEffectsDeps) {
       case 'show-progress':
         entry.steps = effect.steps;
         return deps.progress.step(turn, effect.steps);
-      case 'notify-deadline':
-        if (effect.watching) return noticeLateWatch(entry);
-        return end(entry, outcomeOf(turn, effect, deps));
       default:
+        if (effect.type === 'notify-deadline' && effect.watching) return noticeLateWatch(entry);
         return end(entry, outcomeOf(turn, effect, deps));
     }
   }

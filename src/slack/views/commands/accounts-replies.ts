@@ -4,7 +4,6 @@ import type { AccountsOutcome } from '../../../commands/accounts-command.js';
 import { escapeMrkdwn, type Replies, reply, reserved } from '../mrkdwn-reply.js';
 import { accountsTable, MISSING_CELL } from './accounts-table.js';
 
-/** An account's name in bold. */
 export const name = (account: { accountName: string }) => `*${escapeMrkdwn(account.accountName, 80)}*`;
 
 /** A listed account as a person recognises it, even from a row that lacks its name or id. */

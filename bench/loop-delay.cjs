@@ -19,12 +19,18 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 const ms = (ns) => (ns / 1e6).toFixed(1);
+const pauses = ([count, longest]) => `${count}×≤${longest.toFixed(1)}`;
 setInterval(() => {
   const now = performance.eventLoopUtilization();
   const utilisation = performance.eventLoopUtilization(now, last).utilization;
   last = now;
-  const line = `${new Date().toISOString()} elu=${utilisation.toFixed(2)} p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)} gc minor ${gc.minor[0]}×≤${gc.minor[1].toFixed(1)} major ${gc.major[0]}×≤${gc.major[1].toFixed(1)}\n`;
+  const fields = [
+    new Date().toISOString(),
+    `elu=${utilisation.toFixed(2)}`,
+    `p50=${ms(delay.percentile(50))} p99=${ms(delay.percentile(99))} max=${ms(delay.max)}`,
+    `gc minor ${pauses(gc.minor)} major ${pauses(gc.major)}`,
+  ];
   gc = { minor: [0, 0], major: [0, 0] };
-  fs.appendFileSync(file, line);
+  fs.appendFileSync(file, `${fields.join(' ')}\n`);
   delay.reset();
 }, 1000).unref();

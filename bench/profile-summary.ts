@@ -82,37 +82,34 @@ function main(): void {
   const owners = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
-  for (const [id, us] of self) {
+  for (const [id, weight] of self) {
     const frame = byId.get(id)?.callFrame;
     if (!frame) continue;
     const area = areaOf(frame.url, frame.functionName);
     if (area === '(idle)') continue;
-    busy += us;
-    areas.set(area, (areas.get(area) ?? 0) + us);
+    busy += weight;
+    areas.set(area, (areas.get(area) ?? 0) + weight);
     const owner = ownerOf(id);
-    owners.set(owner, (owners.get(owner) ?? 0) + us);
+    owners.set(owner, (owners.get(owner) ?? 0) + weight);
     const where = frame.url.replace(/^.*\/(node_modules|src|dev|bench)\//, '$1/');
     const key = `${frame.functionName || '(anonymous)'}  ${where}:${frame.lineNumber + 1}`;
-    functions.set(key, (functions.get(key) ?? 0) + us);
+    functions.set(key, (functions.get(key) ?? 0) + weight);
   }
-  const amount = (us: number) =>
-    bytes ? `${(us / 1e6).toFixed(1).padStart(8)} MB` : `${(us / 1000).toFixed(0).padStart(8)} ms`;
-  const line = (name: string, us: number) =>
-    `${amount(us)}  ${((us / busy) * 100).toFixed(1).padStart(5)}%  ${name}`;
+  const amount = (weight: number) =>
+    bytes ? `${(weight / 1e6).toFixed(1).padStart(8)} MB` : `${(weight / 1000).toFixed(0).padStart(8)} ms`;
+  const line = (name: string, weight: number) =>
+    `${amount(weight)}  ${((weight / busy) * 100).toFixed(1).padStart(5)}%  ${name}`;
   const what = bytes ? 'allocated' : 'busy (not idle)';
-  process.stdout.write(
-    `${what}: ${amount(busy).trim()}\n\nself ${bytes ? 'allocations' : 'time'} by area:\n`,
-  );
-  for (const [area, us] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, top))
-    process.stdout.write(`${line(area, us)}\n`);
-  process.stdout.write(
-    `\nself ${bytes ? 'allocations' : 'time'} by owner (Node's own frames counted for their nearest caller):\n`,
-  );
-  for (const [owner, us] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, top))
-    process.stdout.write(`${line(owner, us)}\n`);
-  process.stdout.write(`\nheaviest functions (self ${bytes ? 'allocations' : 'time'}):\n`);
-  for (const [name, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
-    process.stdout.write(`${line(name, us)}\n`);
+  const measure = bytes ? 'allocations' : 'time';
+  process.stdout.write(`${what}: ${amount(busy).trim()}\n\nself ${measure} by area:\n`);
+  for (const [area, weight] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${line(area, weight)}\n`);
+  process.stdout.write(`\nself ${measure} by owner (Node's own frames counted for their nearest caller):\n`);
+  for (const [owner, weight] of [...owners].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${line(owner, weight)}\n`);
+  process.stdout.write(`\nheaviest functions (self ${measure}):\n`);
+  for (const [name, weight] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
+    process.stdout.write(`${line(name, weight)}\n`);
 }
 
 main();
